@@ -1,0 +1,37 @@
+/*
+ * sys.h — the small syscall table every backend talks to the kernel through.
+ *
+ * Backends never call open(2), ioctl(2), mmap(2)... directly: they call
+ * host->sys->ioctl(host->sys->ctx, ...).  The library passes og_sys_real();
+ * the tests pass a virtual device (tests/virtual-devices/) that answers the
+ * same ioctl numbers with the same struct layouts, or a fault injector that
+ * wraps another table.  Every function has the libc contract: -1 and errno
+ * on failure (mmap: MAP_FAILED and errno).
+ */
+#ifndef OPENGPA_BACKENDS_SYS_H
+#define OPENGPA_BACKENDS_SYS_H
+
+#include <poll.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct perf_event_attr;
+
+struct og_sys {
+	void *ctx; /* first argument of every call; NULL for the real kernel */
+	int (*open)(void *ctx, const char *path, int flags, mode_t mode);
+	int (*close)(void *ctx, int fd);
+	int (*ioctl)(void *ctx, int fd, unsigned long request, void *arg);
+	void *(*mmap)(void *ctx, void *addr, size_t len, int prot, int flags, int fd, off_t offset);
+	int (*munmap)(void *ctx, void *addr, size_t len);
+	int (*poll)(void *ctx, struct pollfd *fds, nfds_t nfds, int timeout_ms);
+	ssize_t (*read)(void *ctx, int fd, void *buf, size_t len);
+	ssize_t (*write)(void *ctx, int fd, const void *buf, size_t len);
+	int (*perf_event_open)(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
+	                       int group_fd, unsigned long flags);
+};
+
+/* The table that calls the kernel.  Never NULL; static storage. */
+const struct og_sys *og_sys_real(void);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * opengpa.h — what the GPA 2.x ABI cannot say.
+ *
+ * Every function here returns a GPA_Status and logs through the callback
+ * registered with GPA_RegisterLoggingCallback, like the 2.x entry points.
+ * Each setting also has an OPENGPA_* environment variable for tools that only
+ * know the 2.x ABI; a call here overrides the variable.  docs/api.md has the
+ * full story.
+ *
+ *   setting                       call                          variable
+ *   backend for the next context  OpenGPA_SetBackend            OPENGPA_BACKEND, OPENGPA_BACKEND_OPTIONS
+ *   raw hardware counters         OpenGPA_SetHardwareCounters   OPENGPA_HARDWARE_COUNTERS=1
+ *   extra counter files           OpenGPA_AddCounterFile        OPENGPA_COUNTER_PATH=a:b:dir
+ *   session ring size             OpenGPA_SetSessionRingSize    OPENGPA_SESSION_RING=N
+ *   log to stderr                 (none)                        OPENGPA_LOG=error|message|trace|all
+ */
+#ifndef OPENGPA_H
+#define OPENGPA_H
+
+#include "GPUPerfAPI.h"
+
+#define OPENGPA_VERSION_MAJOR 0
+#define OPENGPA_VERSION_MINOR 1
+
+/* Backend and options for contexts opened after this call.  name is one of
+ * "auto" (or NULL), "perf", "mali", "panfrost", "mips"; options are
+ * "key=value,..." as documented in docs/backends/<name>.md (NULL = none). */
+GPALIB_DECL GPA_Status OpenGPA_SetBackend(const char *name, const char *options);
+
+/* Name of the backend behind the current context ("perf", ...). */
+GPALIB_DECL GPA_Status OpenGPA_GetBackend(const char **ppName);
+
+/* Change one backend option of the current context between sessions (for
+ * example the perf scope: "pid" = a process to count). */
+GPALIB_DECL GPA_Status OpenGPA_SetBackendOption(const char *key, const char *value);
+
+/* Also offer every raw hardware counter as a public counter (uint64, after
+ * the derived counters) in contexts opened after this call. */
+GPALIB_DECL GPA_Status OpenGPA_SetHardwareCounters(gpa_uint8 enable);
+
+/* Load this counter file (or every *.counters file of this directory) into
+ * contexts opened after this call, after the built-in sets. */
+GPALIB_DECL GPA_Status OpenGPA_AddCounterFile(const char *path);
+
+/* Number of sessions whose results the current context keeps (>= 1; the
+ * default is 4).  Only between sessions; keeps the newest sessions. */
+GPALIB_DECL GPA_Status OpenGPA_SetSessionRingSize(gpa_uint32 count);
+
+/* The counter's group ("CPU", "Fragment Queue", ...), without the "#Group#"
+ * prefix GPA_GetCounterDescription carries for 2.x compatibility. */
+GPALIB_DECL GPA_Status OpenGPA_GetCounterGroup(gpa_uint32 index, const char **ppGroup);
+
+/* The counter's description alone, without the "#Group#" prefix. */
+GPALIB_DECL GPA_Status OpenGPA_GetCounterText(gpa_uint32 index, const char **ppText);
+
+/* The expression the counter is computed from, as its counter file wrote it;
+ * a raw hardware counter gives its backend source (e.g. "sw:page-faults"). */
+GPALIB_DECL GPA_Status OpenGPA_GetCounterExpression(gpa_uint32 index, const char **ppExpr);
+
+/* Which pass (0-based) of the current plan counts this enabled counter's
+ * inputs; GPA_STATUS_ERROR_NOT_ENABLED if it is not enabled. */
+GPALIB_DECL GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass);
+
+#endif
