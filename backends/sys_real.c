@@ -1,5 +1,4 @@
 /* sys_real.c — the og_sys table that goes straight to the kernel. */
-#define _GNU_SOURCE
 #include "sys.h"
 
 #include <fcntl.h>

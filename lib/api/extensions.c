@@ -1,0 +1,157 @@
+/* extensions.c — the OpenGPA_* entry points of opengpa.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "opengpa.h"
+
+static GPA_Status leave(GPA_Status status)
+{
+	og_unlock();
+	return status;
+}
+
+static GPA_Status replace(char **slot, const char *value)
+{
+	char *copy = NULL;
+	if (value && !(copy = strdup(value)))
+		return og_error(GPA_STATUS_ERROR_FAILED, "out of memory");
+	free(*slot);
+	*slot = copy;
+	return GPA_STATUS_OK;
+}
+
+GPA_Status OpenGPA_SetBackend(const char *name, const char *options)
+{
+	og_lock();
+	struct og_settings *set = og_settings();
+	GPA_Status st = replace(&set->backend, name);
+	if (st == GPA_STATUS_OK)
+		st = replace(&set->backend_options, options ? options : "");
+	return leave(st);
+}
+
+#define CURRENT(ctx) \
+	struct og_context *ctx = og_context_current(); \
+	if (!ctx) \
+	return leave(og_error(GPA_STATUS_ERROR_COUNTERS_NOT_OPEN, \
+	                      "%s: no context is open; call GPA_OpenContext first", __func__))
+
+GPA_Status OpenGPA_GetBackend(const char **ppName)
+{
+	og_lock();
+	if (!ppName)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: ppName is NULL", __func__));
+	CURRENT(ctx);
+	*ppName = ctx->ops->name;
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_SetBackendOption(const char *key, const char *value)
+{
+	og_lock();
+	if (!key || !value)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: key and value must not be NULL",
+		                      __func__));
+	CURRENT(ctx);
+	struct og_session *s = ctx->open_session;
+	if (s && og_pass_is_open(s))
+		return leave(og_error(GPA_STATUS_ERROR_PASS_NOT_ENDED,
+		                      "%s(%s): a pass is open; change backend options between passes",
+		                      __func__, key));
+	if (!ctx->ops->set_option)
+		return leave(og_error(GPA_STATUS_ERROR_NOT_FOUND,
+		                      "%s: the %s backend has no run-time options", __func__,
+		                      ctx->ops->name));
+	return leave(ctx->ops->set_option(ctx->state, key, value));
+}
+
+GPA_Status OpenGPA_SetHardwareCounters(gpa_uint8 enable)
+{
+	og_lock();
+	og_settings()->hardware_counters = enable ? 1 : 0;
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_AddCounterFile(const char *path)
+{
+	og_lock();
+	if (!path)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: path is NULL", __func__));
+	struct og_settings *set = og_settings();
+	char **files = realloc(set->counter_files, (set->ncounter_files + 1) * sizeof(*files));
+	if (!files)
+		return leave(og_error(GPA_STATUS_ERROR_FAILED, "out of memory"));
+	set->counter_files = files;
+	if (!(files[set->ncounter_files] = strdup(path)))
+		return leave(og_error(GPA_STATUS_ERROR_FAILED, "out of memory"));
+	set->ncounter_files++;
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_SetSessionRingSize(gpa_uint32 count)
+{
+	og_lock();
+	CURRENT(ctx);
+	if (ctx->open_session)
+		return leave(og_error(GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED,
+		                      "%s: a session is open; change the ring size between sessions",
+		                      __func__));
+	return leave(og_context_set_ring_size(ctx, count));
+}
+
+/* Shared shape of the per-counter string getters. */
+static GPA_Status counter_string(const char *func, gpa_uint32 index, const char **out, int which)
+{
+	og_lock();
+	CURRENT(ctx);
+	if (index >= ctx->cat.ncounters)
+		return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+		                      "%s: counter index %u is out of range (%zu counters)", func, index,
+		                      ctx->cat.ncounters));
+	if (!out)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: the output pointer is NULL", func));
+	const struct og_counter *c = &ctx->cat.counters[index];
+	*out = which == 0 ? c->group : which == 1 ? c->text : c->expression;
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_GetCounterGroup(gpa_uint32 index, const char **ppGroup)
+{
+	return counter_string(__func__, index, ppGroup, 0);
+}
+
+GPA_Status OpenGPA_GetCounterText(gpa_uint32 index, const char **ppText)
+{
+	return counter_string(__func__, index, ppText, 1);
+}
+
+GPA_Status OpenGPA_GetCounterExpression(gpa_uint32 index, const char **ppExpr)
+{
+	return counter_string(__func__, index, ppExpr, 2);
+}
+
+GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass)
+{
+	og_lock();
+	CURRENT(ctx);
+	if (index >= ctx->cat.ncounters)
+		return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+		                      "%s: counter index %u is out of range (%zu counters)", __func__,
+		                      index, ctx->cat.ncounters));
+	if (!pPass)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: pPass is NULL", __func__));
+	if (!ctx->is_enabled[index])
+		return leave(og_error(GPA_STATUS_ERROR_NOT_ENABLED, "%s: counter %s is not enabled",
+		                      __func__, ctx->cat.counters[index].name));
+	const struct og_plan *plan;
+	GPA_Status st = og_context_plan(ctx, &plan);
+	if (st != GPA_STATUS_OK)
+		return leave(st);
+	const struct og_counter *c = &ctx->cat.counters[index];
+	*pPass = 0;
+	for (size_t i = 0; i < c->ninputs; i++)
+		if (plan->raw_pass[c->inputs[i]] > (int)*pPass)
+			*pPass = (gpa_uint32)plan->raw_pass[c->inputs[i]];
+	return leave(GPA_STATUS_OK);
+}

@@ -1,0 +1,444 @@
+/* catalog.c — from parsed counter files and a device to the public counter list. */
+#include "core/catalog.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/namemap.h"
+
+/* Name map values: the kind in the top bits, the index below. */
+#define KIND_SHIFT 28
+#define INDEX_MASK ((1u << KIND_SHIFT) - 1)
+enum name_kind { NAME_RAW = 1, NAME_CONSTANT = 2, NAME_COUNTER = 3 };
+
+struct draft {
+	const struct og_cf_entry *decl;
+	const struct og_cf_file *file;
+	struct og_expr *expr;
+	char *reason; /* why it is unavailable; NULL when available */
+};
+
+struct builder {
+	struct og_catalog *cat;
+	const struct og_binder *binder;
+	struct og_namemap names;
+	struct draft *drafts;
+	size_t ndrafts;
+	/* Where each name was first defined, for duplicate messages. */
+	char *err;
+	size_t errlen;
+	/* Resolver state for the expression being compiled. */
+	char *missing; /* first unavailable dependency, described */
+};
+
+static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static char *format(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = NULL;
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	return s;
+}
+
+static GPA_Status fail(struct builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static GPA_Status fail(struct builder *b, const char *fmt, ...)
+{
+	if (b->err && b->errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(b->err, b->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return GPA_STATUS_ERROR_FAILED;
+}
+
+static void note_missing(struct builder *b, char *what)
+{
+	if (!b->missing)
+		b->missing = what;
+	else
+		free(what);
+}
+
+static bool resolve(void *ud, const char *name, size_t len, struct og_expr_ref *out)
+{
+	struct builder *b = ud;
+	uint32_t v;
+	if (!og_namemap_find(&b->names, name, len, &v))
+		return false;
+	uint32_t index = v & INDEX_MASK;
+	switch ((enum name_kind)(v >> KIND_SHIFT)) {
+	case NAME_RAW: {
+		const struct og_raw *raw = &b->cat->raws[index];
+		if (!raw->available)
+			note_missing(b, format("raw counter %s is not countable here (%s)", raw->name,
+			                       raw->why_not ? raw->why_not : "no reason given"));
+		*out = (struct og_expr_ref){ .kind = OG_REF_RAW, .index = index };
+		return true;
+	}
+	case NAME_CONSTANT:
+		if (!b->cat->constants[index].known)
+			note_missing(b, format("this device does not provide constant %s",
+			                       b->cat->constants[index].decl->name));
+		*out = (struct og_expr_ref){ .kind = OG_REF_CONSTANT, .index = index };
+		return true;
+	case NAME_COUNTER: {
+		const struct draft *d = &b->drafts[index];
+		if (d->reason || !d->expr) {
+			note_missing(b, format("counter %s is not available", d->decl->name));
+			/* Keep parsing: a constant stands in for the missing counter. */
+			*out = (struct og_expr_ref){ .kind = OG_REF_CONSTANT, .index = 0 };
+			if (b->cat->nconst == 0)
+				*out = (struct og_expr_ref){ .kind = OG_REF_RAW, .index = 0 };
+			return true;
+		}
+		*out = (struct og_expr_ref){ .kind = OG_REF_EXPR, .expr = d->expr };
+		return true;
+	}
+	}
+	return false;
+}
+
+static GPA_Status add_name(struct builder *b, const struct og_cf_file *file,
+                           const struct og_cf_entry *e, const char *name, enum name_kind kind,
+                           size_t index)
+{
+	uint32_t existing;
+	if (og_namemap_find(&b->names, name, strlen(name), &existing))
+		return fail(b, "%s:%u: the name %s is already defined (names are unique ignoring case)",
+		            file ? file->origin : "backend", e ? e->line : 0, name);
+	if (!og_namemap_put(&b->names, name, strlen(name), ((uint32_t)kind << KIND_SHIFT) | (uint32_t)index))
+		return fail(b, "out of memory");
+	return GPA_STATUS_OK;
+}
+
+static bool add_unavailable(struct og_catalog *cat, const char *name, char *reason)
+{
+	struct og_unavailable *u = realloc(cat->unavailable, (cat->nunavailable + 1) * sizeof(*u));
+	if (!u) {
+		free(reason);
+		return false;
+	}
+	cat->unavailable = u;
+	u[cat->nunavailable].name = strdup(name);
+	u[cat->nunavailable].reason = reason;
+	cat->nunavailable++;
+	return true;
+}
+
+static GPA_Status add_raw(struct builder *b, const struct og_cf_file *file, const struct og_cf_entry *e)
+{
+	struct og_catalog *cat = b->cat;
+	struct og_raw *raw = &cat->raws[cat->nraw];
+	memset(raw, 0, sizeof(*raw));
+	raw->decl = e;
+	raw->name = strdup(e->name);
+	raw->source = strdup(e->field[OG_F_SOURCE]);
+	raw->description = strdup(e->field[OG_F_DESCRIPTION]);
+	raw->group = strdup(e->field[OG_F_GROUP] ? e->field[OG_F_GROUP] : "Hardware");
+	raw->usage = e->usage;
+	cat->nraw++;
+	if (!raw->name || !raw->source || !raw->description || !raw->group)
+		return fail(b, "out of memory");
+	GPA_Status st = add_name(b, file, e, e->name, NAME_RAW, cat->nraw - 1);
+	if (st != GPA_STATUS_OK)
+		return st;
+	const char *why = NULL;
+	st = b->binder->bind_raw(b->binder->ud, raw->name, raw->source, &raw->backend_id, &why);
+	if (st == GPA_STATUS_OK) {
+		raw->available = true;
+	} else if (st == GPA_STATUS_ERROR_NOT_FOUND) {
+		raw->why_not = why;
+		if (!add_unavailable(cat, raw->name, format("%s", why ? why : "not countable here")))
+			return fail(b, "out of memory");
+	} else {
+		return fail(b, "%s:%u: raw %s: the %s backend rejects source '%s'", file->origin,
+		            e->line, e->name, b->binder->backend, raw->source);
+	}
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status add_constant(struct builder *b, const struct og_cf_file *file,
+                               const struct og_cf_entry *e)
+{
+	struct og_catalog *cat = b->cat;
+	struct og_constant *c = &cat->constants[cat->nconst];
+	c->decl = e;
+	c->known = e->field[OG_F_VALUE] != NULL;
+	c->value = e->value;
+	if (!c->known)
+		c->known = b->binder->constant(b->binder->ud, e->name, &c->value) == GPA_STATUS_OK;
+	cat->const_values[cat->nconst] = c->known ? c->value : 0.0;
+	cat->nconst++;
+	return add_name(b, file, e, e->name, NAME_CONSTANT, cat->nconst - 1);
+}
+
+static GPA_Status add_counter(struct builder *b, const struct og_cf_file *file,
+                              const struct og_cf_entry *e, bool user)
+{
+	struct draft *d = &b->drafts[b->ndrafts];
+	*d = (struct draft){ .decl = e, .file = file };
+	char msg[256];
+	b->missing = NULL;
+	d->expr = og_expr_compile(e->field[OG_F_EXPRESSION], resolve, b, msg, sizeof(msg));
+	if (!d->expr) {
+		free(b->missing);
+		b->missing = NULL;
+		/* An unknown name in a user's file may be a counter of another device. */
+		if (user && strstr(msg, "unknown name")) {
+			if (b->binder->log)
+				b->binder->log(b->binder->ud, true,
+				               "%s:%u: counter %s skipped: %s (not a counter, raw counter or "
+				               "constant of this device)",
+				               file->origin, e->line, e->name, msg);
+			return GPA_STATUS_OK; /* skipped entirely: its name stays free */
+		}
+		return fail(b, "%s:%u: counter %s: expression %s", file->origin, e->line, e->name, msg);
+	}
+	if (b->missing) {
+		d->reason = b->missing;
+		b->missing = NULL;
+		og_expr_free(d->expr);
+		d->expr = NULL;
+		if (user && b->binder->log)
+			b->binder->log(b->binder->ud, false, "%s:%u: counter %s is not offered: %s",
+			               file->origin, e->line, e->name, d->reason);
+	}
+	b->ndrafts++;
+	return add_name(b, file, e, e->name, NAME_COUNTER, b->ndrafts - 1);
+}
+
+struct input_set {
+	uint32_t *items;
+	size_t count;
+	bool oom;
+};
+
+static void collect_input(void *ud, uint32_t index)
+{
+	struct input_set *set = ud;
+	for (size_t i = 0; i < set->count; i++)
+		if (set->items[i] == index)
+			return;
+	uint32_t *items = realloc(set->items, (set->count + 1) * sizeof(*items));
+	if (!items) {
+		set->oom = true;
+		return;
+	}
+	set->items = items;
+	set->items[set->count++] = index;
+}
+
+static GPA_Status publish(struct builder *b, struct og_counter *c, const char *name,
+                          const char *group, const char *text, const char *expression,
+                          GPA_Usage_Type usage, GPA_Type type, struct og_expr *expr)
+{
+	memset(c, 0, sizeof(*c));
+	c->name = strdup(name);
+	c->group = strdup(group);
+	c->text = strdup(text);
+	c->gpa_desc = format("#%s#%s", group, text);
+	c->expression = strdup(expression);
+	c->usage = usage;
+	c->type = type;
+	c->expr = expr;
+	struct input_set set = { 0 };
+	og_expr_for_each_raw(expr, collect_input, &set);
+	c->inputs = set.items;
+	c->ninputs = set.count;
+	c->exact_raw = og_expr_single_raw(expr, &c->raw);
+	if (!c->name || !c->group || !c->text || !c->gpa_desc || !c->expression || set.oom)
+		return fail(b, "out of memory");
+	return GPA_STATUS_OK;
+}
+
+static bool raw_only(void *ud, const char *name, size_t len, struct og_expr_ref *out)
+{
+	const uint32_t *index = ud;
+	(void)name;
+	(void)len;
+	*out = (struct og_expr_ref){ .kind = OG_REF_RAW, .index = *index };
+	return true;
+}
+
+static GPA_Status publish_all(struct builder *b, bool hardware_counters)
+{
+	struct og_catalog *cat = b->cat;
+	size_t n = 0;
+	for (size_t i = 0; i < b->ndrafts; i++)
+		n += b->drafts[i].expr != NULL;
+	if (hardware_counters)
+		for (size_t i = 0; i < cat->nraw; i++)
+			n += cat->raws[i].available;
+	cat->counters = calloc(n ? n : 1, sizeof(*cat->counters));
+	if (!cat->counters)
+		return fail(b, "out of memory");
+
+	for (size_t i = 0; i < b->ndrafts; i++) {
+		struct draft *d = &b->drafts[i];
+		if (!d->expr) {
+			if (!add_unavailable(cat, d->decl->name, d->reason))
+				return fail(b, "out of memory");
+			d->reason = NULL;
+			continue;
+		}
+		const struct og_cf_entry *e = d->decl;
+		GPA_Status st = publish(b, &cat->counters[cat->ncounters++], e->name,
+		                        e->field[OG_F_GROUP], e->field[OG_F_DESCRIPTION],
+		                        e->field[OG_F_EXPRESSION], e->usage, e->type, d->expr);
+		d->expr = NULL; /* owned by the counter now */
+		if (st != GPA_STATUS_OK)
+			return st;
+	}
+	for (uint32_t i = 0; hardware_counters && i < cat->nraw; i++) {
+		const struct og_raw *raw = &cat->raws[i];
+		if (!raw->available)
+			continue;
+		struct og_expr *expr = og_expr_compile("x", raw_only, &i, NULL, 0);
+		if (!expr)
+			return fail(b, "out of memory");
+		GPA_Status st = publish(b, &cat->counters[cat->ncounters++], raw->name, raw->group,
+		                        raw->description, raw->source, raw->usage, GPA_TYPE_UINT64, expr);
+		if (st != GPA_STATUS_OK)
+			return st;
+	}
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status add_extra_raw(struct builder *b, const struct og_raw_desc *d)
+{
+	struct og_catalog *cat = b->cat;
+	struct og_raw *raw = &cat->raws[cat->nraw];
+	memset(raw, 0, sizeof(*raw));
+	raw->name = strdup(d->name);
+	raw->source = strdup(d->name);
+	raw->description = strdup(d->description ? d->description : "");
+	raw->group = strdup("Hardware");
+	raw->usage = d->usage;
+	raw->available = true;
+	raw->backend_id = d->raw_id;
+	cat->nraw++;
+	if (!raw->name || !raw->source || !raw->description || !raw->group)
+		return fail(b, "out of memory");
+	return add_name(b, NULL, NULL, d->name, NAME_RAW, cat->nraw - 1);
+}
+
+GPA_Status og_catalog_build(struct og_catalog *cat, struct og_cf_file *files, size_t nfiles,
+                            size_t nbuiltin, const struct og_binder *binder,
+                            const struct og_raw_desc *extra, size_t nextra,
+                            bool hardware_counters, char *err, size_t errlen)
+{
+	memset(cat, 0, sizeof(*cat));
+	cat->files = files;
+	cat->nfiles = nfiles;
+	cat->nbuiltin = nbuiltin;
+	if (err && errlen)
+		err[0] = '\0';
+
+	size_t nraw = nextra, nconst = 0, ncounter = 0;
+	for (size_t f = 0; f < nfiles; f++)
+		for (size_t i = 0; i < files[f].count; i++) {
+			enum og_cf_kind k = files[f].entries[i].kind;
+			nraw += k == OG_CF_RAW;
+			nconst += k == OG_CF_CONSTANT;
+			ncounter += k == OG_CF_COUNTER;
+		}
+
+	struct builder b = { .cat = cat, .binder = binder, .err = err, .errlen = errlen };
+	cat->raws = calloc(nraw + 1, sizeof(*cat->raws));
+	cat->constants = calloc(nconst + 1, sizeof(*cat->constants));
+	cat->const_values = calloc(nconst + 1, sizeof(*cat->const_values));
+	b.drafts = calloc(ncounter + 1, sizeof(*b.drafts));
+	GPA_Status st = GPA_STATUS_OK;
+	if (!cat->raws || !cat->constants || !cat->const_values || !b.drafts)
+		st = fail(&b, "out of memory");
+
+	for (size_t i = 0; st == GPA_STATUS_OK && i < nextra; i++)
+		st = add_extra_raw(&b, &extra[i]);
+	for (size_t f = 0; st == GPA_STATUS_OK && f < nfiles; f++) {
+		const struct og_cf_file *file = &files[f];
+		bool user = f >= nbuiltin;
+		if (user && file->backend && binder->backend && strcmp(file->backend, binder->backend) != 0) {
+			if (binder->log)
+				binder->log(binder->ud, false, "%s: written for the %s backend, not %s: skipped",
+				            file->origin, file->backend, binder->backend);
+			continue;
+		}
+		/* Two passes per file: counters may name raw counters declared later in it. */
+		for (size_t i = 0; st == GPA_STATUS_OK && i < file->count; i++) {
+			const struct og_cf_entry *e = &file->entries[i];
+			if (e->kind == OG_CF_RAW)
+				st = add_raw(&b, file, e);
+			else if (e->kind == OG_CF_CONSTANT)
+				st = add_constant(&b, file, e);
+		}
+		for (size_t i = 0; st == GPA_STATUS_OK && i < file->count; i++)
+			if (file->entries[i].kind == OG_CF_COUNTER)
+				st = add_counter(&b, file, &file->entries[i], user);
+	}
+	if (st == GPA_STATUS_OK)
+		st = publish_all(&b, hardware_counters);
+
+	for (size_t i = 0; i < b.ndrafts; i++) {
+		og_expr_free(b.drafts[i].expr);
+		free(b.drafts[i].reason);
+	}
+	free(b.drafts);
+	og_namemap_free(&b.names);
+	if (st != GPA_STATUS_OK) {
+		/* files belong to the catalogue, even on failure */
+		og_catalog_free(cat);
+	}
+	return st;
+}
+
+void og_catalog_free(struct og_catalog *cat)
+{
+	for (size_t i = 0; i < cat->nraw; i++) {
+		free(cat->raws[i].name);
+		free(cat->raws[i].source);
+		free(cat->raws[i].description);
+		free(cat->raws[i].group);
+	}
+	for (size_t i = 0; i < cat->ncounters; i++) {
+		struct og_counter *c = &cat->counters[i];
+		free(c->name);
+		free(c->group);
+		free(c->text);
+		free(c->gpa_desc);
+		free(c->expression);
+		free(c->inputs);
+		og_expr_free(c->expr);
+	}
+	for (size_t i = 0; i < cat->nunavailable; i++) {
+		free(cat->unavailable[i].name);
+		free(cat->unavailable[i].reason);
+	}
+	for (size_t f = 0; f < cat->nfiles; f++)
+		og_cf_free(&cat->files[f]);
+	free(cat->files);
+	free(cat->raws);
+	free(cat->constants);
+	free(cat->const_values);
+	free(cat->counters);
+	free(cat->unavailable);
+	memset(cat, 0, sizeof(*cat));
+}
+
+bool og_catalog_find(const struct og_catalog *cat, const char *name, uint32_t *index)
+{
+	for (size_t i = 0; i < cat->ncounters; i++)
+		if (strcasecmp(cat->counters[i].name, name) == 0) {
+			*index = (uint32_t)i;
+			return true;
+		}
+	return false;
+}

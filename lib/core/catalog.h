@@ -1,0 +1,97 @@
+/*
+ * catalog.h — the counters one context offers: raw counters the backend
+ * bound, device constants, and public counters with compiled expressions.
+ * Built once when a context opens, read-only afterwards.
+ */
+#ifndef OPENGPA_CORE_CATALOG_H
+#define OPENGPA_CORE_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "GPUPerfAPITypes.h"
+#include "backend.h"
+#include "core/counterfile.h"
+#include "expr/expr.h"
+
+struct og_raw {
+	const struct og_cf_entry *decl; /* NULL for a raw counter the backend discovered */
+	char *name, *source, *description, *group;
+	GPA_Usage_Type usage;
+	bool available;
+	const char *why_not; /* static text from the backend when !available */
+	uint32_t backend_id;
+};
+
+struct og_constant {
+	const struct og_cf_entry *decl;
+	bool known;
+	double value;
+};
+
+struct og_counter {
+	char *name;
+	char *group;
+	char *text;        /* description */
+	char *gpa_desc;    /* "#group#text", what GPA 2.x clients expect */
+	char *expression;  /* as written (a raw counter: its source) */
+	GPA_Usage_Type usage;
+	GPA_Type type;
+	struct og_expr *expr;
+	uint32_t *inputs; /* distinct raw indices the expression reads */
+	size_t ninputs;
+	bool exact_raw;   /* expression is one raw counter: exact 64-bit result */
+	uint32_t raw;     /* that raw counter */
+};
+
+/* An entry the catalogue could not offer on this device, and why. */
+struct og_unavailable {
+	char *name;
+	char *reason;
+};
+
+/* What the catalogue asks of the device; the core wraps a backend in it,
+ * the counter-file tests wrap nothing (every raw counter binds). */
+struct og_binder {
+	void *ud;
+	const char *backend; /* name, to skip user files written for another backend */
+	GPA_Status (*bind_raw)(void *ud, const char *name, const char *source, uint32_t *id,
+	                       const char **why_not);
+	GPA_Status (*constant)(void *ud, const char *name, double *value);
+	void (*log)(void *ud, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+};
+
+struct og_catalog {
+	struct og_cf_file *files;
+	size_t nfiles;
+	size_t nbuiltin; /* files[0..nbuiltin) are embedded sets; the rest the user's */
+
+	struct og_raw *raws;
+	size_t nraw;
+	struct og_constant *constants;
+	size_t nconst;
+	double *const_values; /* evaluation array, nconst long */
+
+	struct og_counter *counters; /* public counters, GPA index order */
+	size_t ncounters;
+
+	struct og_unavailable *unavailable;
+	size_t nunavailable;
+};
+
+/* Takes ownership of files[] (and frees them with the catalogue).  Extra
+ * raw counters the backend discovered may be passed in `extra`.  With
+ * hardware_counters, every available raw counter is also a public counter.
+ * Returns OK, or FAILED with *err set when a file is wrong (duplicate
+ * names, an embedded expression that does not compile). */
+GPA_Status og_catalog_build(struct og_catalog *cat, struct og_cf_file *files, size_t nfiles,
+                            size_t nbuiltin, const struct og_binder *binder,
+                            const struct og_raw_desc *extra, size_t nextra,
+                            bool hardware_counters, char *err, size_t errlen);
+void og_catalog_free(struct og_catalog *cat);
+
+/* First public counter whose name matches ignoring case, as GPA does. */
+bool og_catalog_find(const struct og_catalog *cat, const char *name, uint32_t *index);
+
+#endif

@@ -1,0 +1,469 @@
+/* context.c — opening a context on a backend, its counters and enable set. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "backend_list.h"
+#include "core/embedded.h"
+#include "core/registry.h"
+#include "core/session_internal.h"
+
+#define X(name) extern const struct og_backend_ops og_backend_##name;
+OG_BACKEND_LIST(X)
+#undef X
+
+static const struct og_backend_ops *const backends[] = {
+#define X(name) &og_backend_##name,
+	OG_BACKEND_LIST(X)
+#undef X
+	NULL,
+};
+
+/* While `auto` probes, a backend's errors are expected (no Mali on a
+ * laptop): they are logged as messages, and only the overall failure is an
+ * error.  A non-NULL log_ctx marks the probing. */
+static void host_log(void *log_ctx, enum og_log_level level, const char *fmt, ...)
+{
+	if (log_ctx && level == OG_LOG_ERROR)
+		level = OG_LOG_MESSAGE;
+	va_list ap;
+	va_start(ap, fmt);
+	og_logv(level, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- registry of contexts -------------------------------------------- */
+
+struct og_context *og_context_find(void *key)
+{
+	for (struct og_context *c = og_registry()->contexts; c; c = c->next)
+		if (c->key == key)
+			return c;
+	return NULL;
+}
+
+struct og_context *og_context_by_serial(uint64_t serial)
+{
+	for (struct og_context *c = og_registry()->contexts; c; c = c->next)
+		if (c->serial == serial)
+			return c;
+	return NULL;
+}
+
+struct og_context *og_context_current(void)
+{
+	return og_registry()->current;
+}
+
+void og_context_make_current(struct og_context *ctx)
+{
+	og_registry()->current = ctx;
+}
+
+struct og_context *og_context_first(void)
+{
+	return og_registry()->contexts;
+}
+
+/* ---- counter files ----------------------------------------------------- */
+
+struct file_list {
+	struct og_cf_file *files;
+	size_t count, cap;
+};
+
+static struct og_cf_file *file_slot(struct file_list *fl)
+{
+	if (fl->count == fl->cap) {
+		size_t cap = fl->cap ? fl->cap * 2 : 8;
+		struct og_cf_file *f = realloc(fl->files, cap * sizeof(*f));
+		if (!f)
+			return NULL;
+		fl->files = f;
+		fl->cap = cap;
+	}
+	return &fl->files[fl->count];
+}
+
+static void file_list_free(struct file_list *fl)
+{
+	for (size_t i = 0; i < fl->count; i++)
+		og_cf_free(&fl->files[i]);
+	free(fl->files);
+}
+
+static GPA_Status add_embedded(struct file_list *fl, const char *name)
+{
+	for (size_t i = 0; i < og_embedded_set_count; i++) {
+		if (strcmp(og_embedded_sets[i].name, name) != 0)
+			continue;
+		struct og_cf_file *f = file_slot(fl);
+		char err[512];
+		if (!f)
+			return og_error(GPA_STATUS_ERROR_FAILED, "out of memory loading counter set %s", name);
+		if (!og_cf_parse(og_embedded_sets[i].file, og_embedded_sets[i].text, f, err, sizeof(err)))
+			return og_error(GPA_STATUS_ERROR_FAILED, "built-in counter set: %s", err);
+		fl->count++;
+		return GPA_STATUS_OK;
+	}
+	return og_error(GPA_STATUS_ERROR_FAILED,
+	                "the backend asked for counter set '%s', which this build does not contain",
+	                name);
+}
+
+static GPA_Status add_user_file(struct file_list *fl, const char *path)
+{
+	struct og_cf_file *f = file_slot(fl);
+	char err[512];
+	if (!f)
+		return og_error(GPA_STATUS_ERROR_FAILED, "out of memory loading %s", path);
+	if (!og_cf_load(path, f, err, sizeof(err)))
+		return og_error(GPA_STATUS_ERROR_FAILED, "counter file %s (fix the file or remove it "
+		                                         "from OPENGPA_COUNTER_PATH)", err);
+	fl->count++;
+	return GPA_STATUS_OK;
+}
+
+/* A path is a counter file, or a directory whose *.counters files are read
+ * in name order. */
+static GPA_Status add_user_path(struct file_list *fl, const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return og_error(GPA_STATUS_ERROR_FAILED, "counter path %s: %s", path, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return add_user_file(fl, path);
+	struct dirent **names = NULL;
+	int n = scandir(path, &names, NULL, alphasort);
+	if (n < 0)
+		return og_error(GPA_STATUS_ERROR_FAILED, "counter directory %s: %s", path, strerror(errno));
+	GPA_Status status = GPA_STATUS_OK;
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		size_t len = strlen(name);
+		if (status == GPA_STATUS_OK && len > 9 && strcmp(name + len - 9, ".counters") == 0) {
+			char *full = NULL;
+			if (asprintf(&full, "%s/%s", path, name) < 0)
+				status = og_error(GPA_STATUS_ERROR_FAILED, "out of memory");
+			else
+				status = add_user_file(fl, full);
+			free(full);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return status;
+}
+
+static GPA_Status collect_files(const struct og_device_info *info, struct file_list *fl,
+                                size_t *nbuiltin)
+{
+	GPA_Status st = GPA_STATUS_OK;
+	for (int i = 0; st == GPA_STATUS_OK && i < OG_MAX_COUNTER_SETS && info->counter_sets[i]; i++)
+		st = add_embedded(fl, info->counter_sets[i]);
+	*nbuiltin = fl->count;
+	const struct og_settings *set = og_settings();
+	for (size_t i = 0; st == GPA_STATUS_OK && i < set->ncounter_files; i++)
+		st = add_user_path(fl, set->counter_files[i]);
+	const char *env = secure_getenv("OPENGPA_COUNTER_PATH");
+	if (st == GPA_STATUS_OK && env && *env) {
+		char *copy = strdup(env), *save = NULL;
+		if (!copy)
+			return og_error(GPA_STATUS_ERROR_FAILED, "out of memory");
+		for (char *p = strtok_r(copy, ":", &save); st == GPA_STATUS_OK && p;
+		     p = strtok_r(NULL, ":", &save))
+			st = add_user_path(fl, p);
+		free(copy);
+	}
+	return st;
+}
+
+/* ---- opening ------------------------------------------------------------ */
+
+static const char *setting(const char *value, const char *env, const char *fallback)
+{
+	if (value)
+		return value;
+	const char *v = secure_getenv(env);
+	return v && *v ? v : fallback;
+}
+
+static bool env_true(const char *name)
+{
+	const char *v = secure_getenv(name);
+	return v && (strcmp(v, "1") == 0 || strcasecmp(v, "yes") == 0 || strcasecmp(v, "true") == 0);
+}
+
+static GPA_Status open_backend(struct og_context *ctx, const char *name, const char *options)
+{
+	const struct og_settings *set = og_settings();
+	ctx->host.sys = set->sys ? set->sys : og_sys_real();
+	ctx->host.log = host_log;
+	ctx->host.log_ctx = NULL;
+
+	if (strcmp(name, "test") == 0 && set->test_backend) {
+		ctx->ops = set->test_backend;
+		return ctx->ops->open(&ctx->host, options, &ctx->state, &ctx->info);
+	}
+	if (strcmp(name, "auto") != 0) {
+		for (size_t i = 0; backends[i]; i++) {
+			if (strcmp(backends[i]->name, name) != 0)
+				continue;
+			ctx->ops = backends[i];
+			return ctx->ops->open(&ctx->host, options, &ctx->state, &ctx->info);
+		}
+		char list[256] = "";
+		for (size_t i = 0; backends[i]; i++) {
+			strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
+			strncat(list, backends[i]->name, sizeof(list) - strlen(list) - 1);
+		}
+		return og_error(GPA_STATUS_ERROR_FAILED,
+		                "backend '%s' is not in this build of opengpa; set OPENGPA_BACKEND to "
+		                "auto or one of: %s", name, list);
+	}
+
+	if (*options)
+		return og_error(GPA_STATUS_ERROR_FAILED,
+		                "backend options '%s' need a named backend: set OPENGPA_BACKEND (or "
+		                "OpenGPA_SetBackend) to the backend they are for", options);
+	/* auto: the first backend whose device is here, GPUs before the CPU. */
+	ctx->host.log_ctx = ctx;
+	for (size_t i = 0; backends[i]; i++) {
+		memset(&ctx->info, 0, sizeof(ctx->info));
+		GPA_Status st = backends[i]->open(&ctx->host, "", &ctx->state, &ctx->info);
+		if (st == GPA_STATUS_OK) {
+			ctx->ops = backends[i];
+			ctx->host.log_ctx = NULL;
+			return GPA_STATUS_OK;
+		}
+	}
+	ctx->host.log_ctx = NULL;
+	return og_error(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
+	                "no backend found a device it can count (set OPENGPA_LOG=message to see "
+	                "what each backend tried, or name one with OPENGPA_BACKEND)");
+}
+
+static GPA_Status bind_raw(void *ud, const char *name, const char *source, uint32_t *id,
+                           const char **why_not)
+{
+	struct og_context *ctx = ud;
+	return ctx->ops->bind_raw(ctx->state, name, source, id, why_not);
+}
+
+static GPA_Status bind_constant(void *ud, const char *name, double *value)
+{
+	struct og_context *ctx = ud;
+	return ctx->ops->constant ? ctx->ops->constant(ctx->state, name, value)
+	                          : GPA_STATUS_ERROR_NOT_FOUND;
+}
+
+static void bind_log(void *ud, bool error, const char *fmt, ...)
+{
+	(void)ud;
+	va_list ap;
+	va_start(ap, fmt);
+	og_logv(error ? OG_LOG_ERROR : OG_LOG_MESSAGE, fmt, ap);
+	va_end(ap);
+}
+
+static GPA_Status build_catalog(struct og_context *ctx)
+{
+	struct file_list fl = { 0 };
+	size_t nbuiltin = 0;
+	GPA_Status st = collect_files(&ctx->info, &fl, &nbuiltin);
+	if (st != GPA_STATUS_OK) {
+		file_list_free(&fl);
+		return st;
+	}
+	const struct og_settings *set = og_settings();
+	bool hw = set->hardware_counters >= 0 ? set->hardware_counters > 0
+	                                      : env_true("OPENGPA_HARDWARE_COUNTERS");
+	size_t nextra = 0;
+	const struct og_raw_desc *extra = ctx->ops->extra_raw ? ctx->ops->extra_raw(ctx->state, &nextra)
+	                                                      : NULL;
+	struct og_binder binder = {
+		.ud = ctx, .backend = ctx->ops->name, .bind_raw = bind_raw,
+		.constant = bind_constant, .log = bind_log,
+	};
+	char err[512];
+	st = og_catalog_build(&ctx->cat, fl.files, fl.count, nbuiltin, &binder, extra,
+	                      extra ? nextra : 0, hw, err, sizeof(err));
+	if (st != GPA_STATUS_OK)
+		return og_error(st, "cannot build the counter list: %s", err);
+	if (ctx->cat.ncounters == 0)
+		return og_error(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
+		                "the %s backend opened %s but none of its counters can be counted here "
+		                "(set OPENGPA_LOG=message to see why)", ctx->ops->name,
+		                ctx->info.description);
+	return GPA_STATUS_OK;
+}
+
+static unsigned ring_size_from_env(void)
+{
+	const char *v = secure_getenv("OPENGPA_SESSION_RING");
+	if (!v || !*v)
+		return OG_DEFAULT_SESSION_RING;
+	char *end;
+	unsigned long n = strtoul(v, &end, 10);
+	if (*end || n < 1 || n > 4096) {
+		og_log(OG_LOG_ERROR, "OPENGPA_SESSION_RING=%s is not a number from 1 to 4096; using %d",
+		       v, OG_DEFAULT_SESSION_RING);
+		return OG_DEFAULT_SESSION_RING;
+	}
+	return (unsigned)n;
+}
+
+GPA_Status og_context_open(void *key, struct og_context **out)
+{
+	struct og_context *ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return og_error(GPA_STATUS_ERROR_FAILED, "GPA_OpenContext: out of memory");
+	ctx->key = key;
+	ctx->next_session_id = 1;
+
+	const struct og_settings *set = og_settings();
+	const char *backend = setting(set->backend, "OPENGPA_BACKEND", "auto");
+	const char *options = setting(set->backend_options, "OPENGPA_BACKEND_OPTIONS", "");
+	GPA_Status st = open_backend(ctx, backend, options);
+	if (st != GPA_STATUS_OK) {
+		ctx->ops = NULL; /* nothing to close */
+		og_context_close(ctx);
+		return st;
+	}
+	st = build_catalog(ctx);
+	if (st == GPA_STATUS_OK) {
+		ctx->ring_size = ring_size_from_env();
+		ctx->ring = calloc(ctx->ring_size, sizeof(*ctx->ring));
+		ctx->enabled = calloc(ctx->cat.ncounters, sizeof(*ctx->enabled));
+		ctx->is_enabled = calloc(ctx->cat.ncounters, 1);
+		ctx->scratch = calloc(ctx->cat.nraw + 1, sizeof(*ctx->scratch));
+		ctx->plan.raw_pass = malloc(ctx->cat.nraw + 1);
+		if (!ctx->ring || !ctx->enabled || !ctx->is_enabled || !ctx->scratch || !ctx->plan.raw_pass)
+			st = og_error(GPA_STATUS_ERROR_FAILED, "GPA_OpenContext: out of memory");
+	}
+	if (st != GPA_STATUS_OK) {
+		og_context_close(ctx);
+		return st;
+	}
+	struct og_registry *r = og_registry();
+	ctx->serial = r->next_serial++;
+	ctx->next = r->contexts;
+	r->contexts = ctx;
+	og_log(OG_LOG_MESSAGE, "opened a context on %s through the %s backend: %zu counters",
+	       ctx->info.description, ctx->ops->name, ctx->cat.ncounters);
+	*out = ctx;
+	return GPA_STATUS_OK;
+}
+
+static void plan_clear(struct og_plan *plan)
+{
+	for (size_t p = 0; p < plan->npasses; p++) {
+		free(plan->passes[p].raws);
+		free(plan->passes[p].backend_ids);
+	}
+	plan->npasses = 0;
+}
+
+void og_context_close(struct og_context *ctx)
+{
+	struct og_registry *r = og_registry();
+	for (struct og_context **pp = &r->contexts; *pp; pp = &(*pp)->next)
+		if (*pp == ctx) {
+			*pp = ctx->next;
+			break;
+		}
+	if (r->current == ctx)
+		r->current = r->contexts;
+	for (uint32_t i = 0; ctx->ring && i < ctx->ring_size; i++)
+		og_session_free(ctx->ring[i]);
+	if (ctx->ops)
+		ctx->ops->close(ctx->state);
+	plan_clear(&ctx->plan);
+	free(ctx->plan.raw_pass);
+	og_catalog_free(&ctx->cat);
+	free(ctx->ring);
+	free(ctx->enabled);
+	free(ctx->is_enabled);
+	free(ctx->scratch);
+	free(ctx);
+	og_session_notify();
+}
+
+/* ---- enabling --------------------------------------------------------- */
+
+GPA_Status og_counter_enable(struct og_context *ctx, uint32_t index)
+{
+	if (ctx->is_enabled[index])
+		return og_error(GPA_STATUS_ERROR_ALREADY_ENABLED, "counter %u (%s) is already enabled",
+		                index, ctx->cat.counters[index].name);
+	ctx->is_enabled[index] = 1;
+	ctx->enabled[ctx->nenabled++] = index;
+	ctx->plan_valid = false;
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_counter_disable(struct og_context *ctx, uint32_t index)
+{
+	if (!ctx->is_enabled[index])
+		return og_error(GPA_STATUS_ERROR_NOT_ENABLED, "counter %u (%s) is not enabled", index,
+		                ctx->cat.counters[index].name);
+	ctx->is_enabled[index] = 0;
+	size_t j = 0;
+	for (size_t i = 0; i < ctx->nenabled; i++)
+		if (ctx->enabled[i] != index)
+			ctx->enabled[j++] = ctx->enabled[i];
+	ctx->nenabled = j;
+	ctx->plan_valid = false;
+	return GPA_STATUS_OK;
+}
+
+void og_counter_disable_all(struct og_context *ctx)
+{
+	memset(ctx->is_enabled, 0, ctx->cat.ncounters);
+	ctx->nenabled = 0;
+	ctx->plan_valid = false;
+}
+
+GPA_Status og_context_plan(struct og_context *ctx, const struct og_plan **plan)
+{
+	if (!ctx->plan_valid) {
+		plan_clear(&ctx->plan);
+		GPA_Status st = og_plan_build(ctx, &ctx->plan);
+		if (st != GPA_STATUS_OK) {
+			plan_clear(&ctx->plan);
+			return st;
+		}
+		ctx->plan_valid = true;
+	}
+	*plan = &ctx->plan;
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_context_set_ring_size(struct og_context *ctx, uint32_t size)
+{
+	if (size < 1 || size > 4096)
+		return og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+		                "session ring size %u is out of range: choose 1 to 4096", size);
+	struct og_session **ring = calloc(size, sizeof(*ring));
+	if (!ring)
+		return og_error(GPA_STATUS_ERROR_FAILED, "out of memory");
+	/* Keep the newest sessions that fit; their slot is (id - 1) % size. */
+	for (uint32_t i = 0; i < ctx->ring_size; i++) {
+		struct og_session *s = ctx->ring[i];
+		if (!s)
+			continue;
+		uint32_t id = og_session_id(s);
+		if (id + size >= ctx->next_session_id)
+			ring[(id - 1) % size] = s;
+		else
+			og_session_free(s);
+	}
+	free(ctx->ring);
+	ctx->ring = ring;
+	ctx->ring_size = size;
+	return GPA_STATUS_OK;
+}

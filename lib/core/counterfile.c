@@ -1,0 +1,359 @@
+/* counterfile.c — the line-oriented counter file reader. */
+#include "counterfile.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const field_names[OG_F__COUNT] = {
+	[OG_F_DESCRIPTION] = "description", [OG_F_VALUE] = "value",
+	[OG_F_SOURCE] = "source",           [OG_F_USAGE] = "usage",
+	[OG_F_GROUP] = "group",             [OG_F_HARDWARE] = "hardware",
+	[OG_F_NOTE] = "note",               [OG_F_TYPE] = "type",
+	[OG_F_EXPRESSION] = "expression",
+};
+
+/* Which fields each kind allows (bit per field) and requires. */
+#define BIT(f) (1u << (f))
+static const struct {
+	const char *keyword;
+	unsigned allowed, required;
+} kinds[] = {
+	[OG_CF_CONSTANT] = { "constant", BIT(OG_F_DESCRIPTION) | BIT(OG_F_VALUE) | BIT(OG_F_NOTE),
+	                     BIT(OG_F_DESCRIPTION) },
+	[OG_CF_RAW] = { "raw",
+	                BIT(OG_F_SOURCE) | BIT(OG_F_DESCRIPTION) | BIT(OG_F_USAGE) | BIT(OG_F_GROUP) |
+	                        BIT(OG_F_HARDWARE) | BIT(OG_F_NOTE),
+	                BIT(OG_F_SOURCE) | BIT(OG_F_DESCRIPTION) },
+	[OG_CF_COUNTER] = { "counter",
+	                    BIT(OG_F_GROUP) | BIT(OG_F_USAGE) | BIT(OG_F_TYPE) | BIT(OG_F_DESCRIPTION) |
+	                            BIT(OG_F_EXPRESSION) | BIT(OG_F_NOTE),
+	                    BIT(OG_F_GROUP) | BIT(OG_F_USAGE) | BIT(OG_F_TYPE) | BIT(OG_F_DESCRIPTION) |
+	                            BIT(OG_F_EXPRESSION) },
+};
+
+static const char *const usage_keywords[GPA_USAGE_TYPE__LAST] = {
+	"ratio", "percentage", "cycles", "milliseconds", "bytes", "items", "kilobytes",
+};
+
+/* Only the four types GPA 2.x can read back (GetSample{UInt32,UInt64,Float32,Float64}). */
+static const char *const type_keywords[GPA_TYPE__LAST] = {
+	[GPA_TYPE_FLOAT32] = "float32", [GPA_TYPE_FLOAT64] = "float64",
+	[GPA_TYPE_UINT32] = "uint32",   [GPA_TYPE_UINT64] = "uint64",
+};
+
+const char *og_cf_kind_name(enum og_cf_kind kind)
+{
+	return kinds[kind].keyword;
+}
+
+const char *og_cf_field_name(enum og_cf_field field)
+{
+	return field_names[field];
+}
+
+const char *og_usage_keyword(GPA_Usage_Type usage)
+{
+	return (unsigned)usage < GPA_USAGE_TYPE__LAST ? usage_keywords[usage] : "?";
+}
+
+const char *og_type_keyword(GPA_Type type)
+{
+	return (unsigned)type < GPA_TYPE__LAST && type_keywords[type] ? type_keywords[type] : "?";
+}
+
+struct reader {
+	const char *origin;
+	unsigned line;
+	char *err;
+	size_t errlen;
+};
+
+static bool fail(struct reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static bool fail(struct reader *rd, const char *fmt, ...)
+{
+	if (!rd->err || !rd->errlen)
+		return false;
+	int n = snprintf(rd->err, rd->errlen, "%s:%u: ", rd->origin, rd->line);
+	if (n >= 0 && (size_t)n < rd->errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(rd->err + n, rd->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return false;
+}
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	char *end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+static bool valid_name(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+static int lookup(const char *const *table, size_t n, const char *word)
+{
+	for (size_t i = 0; i < n; i++)
+		if (table[i] && strcmp(table[i], word) == 0)
+			return (int)i;
+	return -1;
+}
+
+static bool append_text(char **dst, const char *text)
+{
+	size_t old = *dst ? strlen(*dst) : 0;
+	char *s = realloc(*dst, old + strlen(text) + 2);
+	if (!s)
+		return false;
+	if (old)
+		s[old++] = ' ';
+	strcpy(s + old, text);
+	*dst = s;
+	return true;
+}
+
+static void free_entry(struct og_cf_entry *e)
+{
+	free(e->name);
+	for (int f = 0; f < OG_F__COUNT; f++)
+		free(e->field[f]);
+}
+
+/* Checks the finished entry and decodes its enumerations and value. */
+static bool finish_entry(struct reader *rd, struct og_cf_entry *e)
+{
+	unsigned saved = rd->line;
+	rd->line = e->line;
+	bool ok = true;
+	for (int f = 0; f < OG_F__COUNT && ok; f++)
+		if ((kinds[e->kind].required & BIT(f)) && (!e->field[f] || !*e->field[f]))
+			ok = fail(rd, "%s %s has no '%s:'", kinds[e->kind].keyword, e->name, field_names[f]);
+
+	if (ok && e->field[OG_F_USAGE]) {
+		int u = lookup(usage_keywords, GPA_USAGE_TYPE__LAST, e->field[OG_F_USAGE]);
+		if (u < 0)
+			ok = fail(rd, "%s: unknown usage '%s' (one of ratio, percentage, cycles, "
+			              "milliseconds, bytes, items, kilobytes)",
+			          e->name, e->field[OG_F_USAGE]);
+		e->usage = (GPA_Usage_Type)u;
+	} else {
+		e->usage = GPA_USAGE_TYPE_ITEMS;
+	}
+	e->type = GPA_TYPE_UINT64;
+	if (ok && e->field[OG_F_TYPE]) {
+		int t = lookup(type_keywords, GPA_TYPE__LAST, e->field[OG_F_TYPE]);
+		if (t < 0)
+			ok = fail(rd, "%s: unknown type '%s' (one of float32, float64, uint32, uint64)",
+			          e->name, e->field[OG_F_TYPE]);
+		e->type = (GPA_Type)t;
+	}
+	if (ok && e->field[OG_F_VALUE]) {
+		char *end;
+		errno = 0;
+		e->value = strtod(e->field[OG_F_VALUE], &end);
+		if (end == e->field[OG_F_VALUE] || *end || errno || !isfinite(e->value))
+			ok = fail(rd, "%s: value '%s' is not a number", e->name, e->field[OG_F_VALUE]);
+	}
+	rd->line = saved;
+	return ok;
+}
+
+bool og_cf_parse(const char *origin, const char *text, struct og_cf_file *out, char *err,
+                 size_t errlen)
+{
+	struct reader rd = { .origin = origin, .err = err, .errlen = errlen };
+	memset(out, 0, sizeof(*out));
+	if (err && errlen)
+		err[0] = '\0';
+	out->origin = strdup(origin);
+	char *copy = strdup(text);
+	if (!out->origin || !copy) {
+		free(copy);
+		og_cf_free(out);
+		return fail(&rd, "out of memory");
+	}
+
+	size_t cap = 0;
+	struct og_cf_entry *cur = NULL;
+	int last_field = -1;
+	bool ok = true;
+	char *save = NULL;
+	/* strtok_r would merge empty lines and lose the line count: split by hand. */
+	for (char *line = copy; ok && line; line = save) {
+		char *nl = strchr(line, '\n');
+		save = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = '\0';
+		rd.line++;
+
+		char *hash = line;
+		while (isspace((unsigned char)*hash))
+			hash++;
+		if (*hash == '#' || *hash == '\0')
+			continue;
+		/* A comment may also follow a value: " # ..." (a '#' after a blank). */
+		for (char *c = hash; *c; c++)
+			if (*c == '#' && c > line && isspace((unsigned char)c[-1])) {
+				*c = '\0';
+				break;
+			}
+
+		if (!isspace((unsigned char)line[0])) {
+			if (cur && !(ok = finish_entry(&rd, cur)))
+				break;
+			cur = NULL;
+			last_field = -1;
+			char *kw = trim(line);
+			char *name = kw + strcspn(kw, " \t");
+			if (*name)
+				*name++ = '\0';
+			name = trim(name);
+			if (strcmp(kw, "backend") == 0) {
+				if (out->backend || out->count) {
+					ok = fail(&rd, "'backend' must come once, before the first entry");
+				} else if (!valid_name(name)) {
+					ok = fail(&rd, "'backend' needs a backend name");
+				} else if (!(out->backend = strdup(name))) {
+					ok = fail(&rd, "out of memory");
+				}
+				continue;
+			}
+			int kind = -1;
+			for (int k = 0; k < 3; k++)
+				if (strcmp(kw, kinds[k].keyword) == 0)
+					kind = k;
+			if (kind < 0) {
+				ok = fail(&rd, "unknown keyword '%s' (expected constant, raw, counter or "
+				               "backend at the start of a line)", kw);
+				break;
+			}
+			if (!valid_name(name)) {
+				ok = fail(&rd, "'%s' is not a valid name ([A-Za-z_][A-Za-z0-9_]*)", name);
+				break;
+			}
+			if (out->count == cap) {
+				size_t ncap = cap ? cap * 2 : 32;
+				struct og_cf_entry *n = realloc(out->entries, ncap * sizeof(*n));
+				if (!n) {
+					ok = fail(&rd, "out of memory");
+					break;
+				}
+				out->entries = n;
+				cap = ncap;
+			}
+			cur = &out->entries[out->count++];
+			memset(cur, 0, sizeof(*cur));
+			cur->kind = (enum og_cf_kind)kind;
+			cur->line = rd.line;
+			if (!(cur->name = strdup(name)))
+				ok = fail(&rd, "out of memory");
+			continue;
+		}
+
+		/* An indented line: a field, or the continuation of the last one. */
+		if (!cur) {
+			ok = fail(&rd, "indented line outside an entry");
+			break;
+		}
+		char *body = trim(line);
+		size_t klen = strcspn(body, ":");
+		int field = -1;
+		if (body[klen] == ':') {
+			char saved_c = body[klen];
+			body[klen] = '\0';
+			field = lookup(field_names, OG_F__COUNT, body);
+			body[klen] = saved_c;
+		}
+		if (field < 0) {
+			if (last_field < 0) {
+				ok = fail(&rd, "expected 'key: value' in %s %s", kinds[cur->kind].keyword,
+				          cur->name);
+				break;
+			}
+			if (!append_text(&cur->field[last_field], body))
+				ok = fail(&rd, "out of memory");
+			continue;
+		}
+		if (!(kinds[cur->kind].allowed & BIT(field))) {
+			ok = fail(&rd, "'%s' is not a field of a %s entry", field_names[field],
+			          kinds[cur->kind].keyword);
+			break;
+		}
+		if (cur->field[field]) {
+			ok = fail(&rd, "%s %s has '%s' twice", kinds[cur->kind].keyword, cur->name,
+			          field_names[field]);
+			break;
+		}
+		if (!(cur->field[field] = strdup(trim(body + klen + 1))))
+			ok = fail(&rd, "out of memory");
+		last_field = field;
+	}
+	if (ok && cur)
+		ok = finish_entry(&rd, cur);
+	free(copy);
+	if (!ok)
+		og_cf_free(out);
+	return ok;
+}
+
+void og_cf_free(struct og_cf_file *file)
+{
+	for (size_t i = 0; i < file->count; i++)
+		free_entry(&file->entries[i]);
+	free(file->entries);
+	free(file->origin);
+	free(file->backend);
+	memset(file, 0, sizeof(*file));
+}
+
+bool og_cf_load(const char *path, struct og_cf_file *out, char *err, size_t errlen)
+{
+	struct reader rd = { .origin = path, .err = err, .errlen = errlen };
+	memset(out, 0, sizeof(*out));
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return fail(&rd, "cannot open: %s", strerror(errno));
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	bool ok = mem != NULL;
+	char buf[4096];
+	size_t n;
+	while (ok && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		ok = fwrite(buf, 1, n, mem) == n;
+	ok = ok && !ferror(f);
+	int saved_errno = errno;
+	fclose(f);
+	if (mem)
+		fclose(mem);
+	if (!ok) {
+		free(text);
+		return fail(&rd, "cannot read: %s", strerror(saved_errno));
+	}
+	if (strlen(text) != len) {
+		free(text);
+		return fail(&rd, "contains a NUL byte: not a counter file");
+	}
+	ok = og_cf_parse(path, text, out, err, errlen);
+	free(text);
+	return ok;
+}

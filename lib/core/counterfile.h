@@ -1,0 +1,65 @@
+/*
+ * counterfile.h — reading counters/<set>.counters text (format:
+ * docs/counter-files.md) into entries.  Only syntax and per-entry rules are
+ * checked here; names and expressions are resolved by catalog.c.
+ */
+#ifndef OPENGPA_CORE_COUNTERFILE_H
+#define OPENGPA_CORE_COUNTERFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "GPUPerfAPITypes.h"
+
+enum og_cf_kind {
+	OG_CF_CONSTANT,
+	OG_CF_RAW,
+	OG_CF_COUNTER,
+};
+
+enum og_cf_field {
+	OG_F_DESCRIPTION,
+	OG_F_VALUE,
+	OG_F_SOURCE,
+	OG_F_USAGE,
+	OG_F_GROUP,
+	OG_F_HARDWARE,
+	OG_F_NOTE,
+	OG_F_TYPE,
+	OG_F_EXPRESSION,
+	OG_F__COUNT
+};
+
+struct og_cf_entry {
+	enum og_cf_kind kind;
+	char *name;
+	char *field[OG_F__COUNT]; /* NULL when absent */
+	unsigned line;
+	GPA_Usage_Type usage; /* decoded from field[OG_F_USAGE] (raw default: items) */
+	GPA_Type type;        /* decoded from field[OG_F_TYPE] (raw: uint64) */
+	double value;         /* decoded from field[OG_F_VALUE] when present */
+};
+
+struct og_cf_file {
+	char *origin;  /* file name, for messages */
+	char *backend; /* the `backend NAME` line, or NULL */
+	struct og_cf_entry *entries;
+	size_t count;
+};
+
+/* Parses text.  On failure returns false with "origin:line: what" in err. */
+bool og_cf_parse(const char *origin, const char *text, struct og_cf_file *out, char *err,
+                 size_t errlen);
+void og_cf_free(struct og_cf_file *file);
+
+/* Reads and parses a file from disk; err as above (including I/O errors). */
+bool og_cf_load(const char *path, struct og_cf_file *out, char *err, size_t errlen);
+
+const char *og_cf_kind_name(enum og_cf_kind kind);
+const char *og_cf_field_name(enum og_cf_field field);
+
+/* Usage and type keywords of the format ("percentage", "uint64"). */
+const char *og_usage_keyword(GPA_Usage_Type usage);
+const char *og_type_keyword(GPA_Type type);
+
+#endif

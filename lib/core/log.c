@@ -1,0 +1,131 @@
+/*
+ * log.c — messages for the client's logging callback and, on request,
+ * stderr.  Messages are queued under the registry lock and delivered by
+ * og_unlock() after the lock is dropped: a callback may call the API.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/registry.h"
+
+/* OPENGPA_LOG=error|message|trace|all (comma-separated) or a GPA_Logging_Type number. */
+static unsigned parse_log_env(const char *v)
+{
+	if (!v || !*v)
+		return 0;
+	char *end;
+	unsigned long n = strtoul(v, &end, 0);
+	if (*end == '\0')
+		return (unsigned)n & GPA_LOGGING_ALL;
+	unsigned mask = 0;
+	const char *p = v;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		if (len == 5 && strncasecmp(p, "error", 5) == 0)
+			mask |= GPA_LOGGING_ERROR;
+		else if (len == 7 && strncasecmp(p, "message", 7) == 0)
+			mask |= GPA_LOGGING_ERROR | GPA_LOGGING_MESSAGE;
+		else if (len == 5 && strncasecmp(p, "trace", 5) == 0)
+			mask |= GPA_LOGGING_TRACE;
+		else if (len == 3 && strncasecmp(p, "all", 3) == 0)
+			mask |= GPA_LOGGING_ALL;
+		p += len + (p[len] == ',');
+	}
+	return mask;
+}
+
+static unsigned stderr_mask(struct og_registry *r)
+{
+	if (!r->stderr_mask_read) {
+		r->stderr_mask = parse_log_env(secure_getenv("OPENGPA_LOG"));
+		r->stderr_mask_read = true;
+	}
+	return r->stderr_mask;
+}
+
+bool og_log_wants(enum og_log_level level)
+{
+	struct og_registry *r = og_registry();
+	return ((r->callback ? r->callback_mask : 0) | stderr_mask(r)) & (unsigned)level;
+}
+
+void og_logv(enum og_log_level level, const char *fmt, va_list ap)
+{
+	struct og_registry *r = og_registry();
+	if (!og_log_wants(level))
+		return;
+	if (r->queued == OG_LOG_QUEUE) {
+		r->dropped++;
+		return;
+	}
+	char *text = r->queue[r->queued].text;
+	vsnprintf(text, OG_LOG_LINE, fmt, ap);
+	/* The callback contract: one message, no trailing newline. */
+	size_t len = strlen(text);
+	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+		text[--len] = '\0';
+	r->queue[r->queued].level = level;
+	r->queued++;
+}
+
+void og_log(enum og_log_level level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	og_logv(level, fmt, ap);
+	va_end(ap);
+}
+
+GPA_Status og_error(GPA_Status status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	og_logv(OG_LOG_ERROR, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+GPA_Status og_set_log_callback(GPA_Logging_Type type, GPA_LoggingCallbackPtrType callback)
+{
+	struct og_registry *r = og_registry();
+	if (type != GPA_LOGGING_NONE && !callback)
+		return og_error(GPA_STATUS_ERROR_NULL_POINTER,
+		                "GPA_RegisterLoggingCallback: the callback is NULL; pass a function, "
+		                "or GPA_LOGGING_NONE to stop logging");
+	r->callback = type == GPA_LOGGING_NONE ? NULL : callback;
+	r->callback_mask = (unsigned)type;
+	if (r->callback)
+		og_log(OG_LOG_MESSAGE, "Logging callback registered successfully.");
+	return GPA_STATUS_OK;
+}
+
+void og_unlock(void)
+{
+	struct og_registry *r = og_registry();
+	unsigned n = r->queued, dropped = r->dropped;
+	if (n == 0) {
+		pthread_mutex_unlock(&r->lock);
+		return;
+	}
+	/* Copy out, then deliver without the lock. */
+	struct {
+		enum og_log_level level;
+		char text[OG_LOG_LINE];
+	} out[OG_LOG_QUEUE];
+	memcpy(out, r->queue, n * sizeof(out[0]));
+	GPA_LoggingCallbackPtrType cb = r->callback;
+	unsigned cb_mask = r->callback_mask, err_mask = stderr_mask(r);
+	r->queued = r->dropped = 0;
+	pthread_mutex_unlock(&r->lock);
+
+	for (unsigned i = 0; i < n; i++) {
+		if (cb && (cb_mask & out[i].level))
+			cb((GPA_Logging_Type)out[i].level, out[i].text);
+		if (err_mask & out[i].level)
+			fprintf(stderr, "opengpa: %s\n", out[i].text);
+	}
+	if (dropped && (err_mask & GPA_LOGGING_ERROR))
+		fprintf(stderr, "opengpa: %u more messages were dropped\n", dropped);
+}

@@ -1,0 +1,29 @@
+/* registry.c — the registry instance and its lock. */
+#include "core/registry.h"
+
+static struct og_registry registry = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.changed = PTHREAD_COND_INITIALIZER,
+	.next_serial = 1,
+	.settings = { .hardware_counters = -1 },
+};
+
+struct og_registry *og_registry(void)
+{
+	return &registry;
+}
+
+struct og_settings *og_settings(void)
+{
+	return &registry.settings;
+}
+
+void og_lock(void)
+{
+	pthread_mutex_lock(&registry.lock);
+}
+
+void og_session_notify(void)
+{
+	pthread_cond_broadcast(&registry.changed);
+}

@@ -1,0 +1,497 @@
+/*
+ * session.c — sessions, passes and samples, and the ring of finished
+ * sessions whose results stay readable.
+ *
+ * A session copies the plan and the enabled counters when it begins, so
+ * results stay readable after the client enables other counters.  Each
+ * sample keeps one uint64 per raw counter of the plan ("slots"), filled by
+ * the pass that counts it; results are computed from those when queried.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/registry.h"
+#include "core/session_internal.h"
+
+struct sample {
+	uint32_t id;
+	int32_t last_pass; /* pass it was last begun in; -1 before */
+	uint64_t passes;   /* bit p: ended in pass p */
+	bool failed;       /* the backend could not read it */
+};
+
+struct og_session {
+	uint32_t id;
+	bool ended;
+	pthread_t owner;
+
+	/* What the session counts, fixed at begin. */
+	uint32_t *counters; /* enabled counter indices, enable order */
+	size_t ncounters;
+	uint8_t *has_counter; /* per catalogue counter */
+	size_t npasses;
+	uint32_t *slot_of_raw; /* per catalogue raw: its slot, or UINT32_MAX */
+	size_t nslots;
+	struct {
+		size_t first_slot; /* the pass's raws have consecutive slots */
+		size_t n;
+		uint32_t *backend_ids;
+	} pass[OG_MAX_PASSES];
+
+	/* Progress. */
+	bool pass_open;
+	uint32_t pass_index; /* the open pass, or the number of passes begun */
+	uint32_t passes_done;
+	bool sample_open;
+	size_t cur; /* index of the open sample */
+	uint32_t in_pass, in_first_pass;
+	bool backend_pass; /* begin_pass succeeded and end_pass is owed */
+
+	/* Samples, in the order they first appeared, and their values. */
+	struct sample *samples;
+	uint64_t *values; /* nsamples * nslots */
+	size_t nsamples, cap;
+	/* sample id -> index + 1, open addressing (0 = empty) */
+	uint32_t *index_keys;
+	uint32_t *index_vals;
+	size_t index_cap;
+	uint64_t *deltas; /* one pass's values from the backend */
+};
+
+uint32_t og_session_id(const struct og_session *s)
+{
+	return s->id;
+}
+
+void og_session_free(struct og_session *s)
+{
+	if (!s)
+		return;
+	for (size_t p = 0; p < s->npasses; p++)
+		free(s->pass[p].backend_ids);
+	free(s->counters);
+	free(s->has_counter);
+	free(s->slot_of_raw);
+	free(s->samples);
+	free(s->values);
+	free(s->index_keys);
+	free(s->index_vals);
+	free(s->deltas);
+	free(s);
+}
+
+/* ---- sample id index ------------------------------------------------- */
+
+static size_t id_hash(uint32_t id, size_t cap)
+{
+	return (size_t)((id * 2654435761u) & (cap - 1));
+}
+
+static bool index_find(const struct og_session *s, uint32_t id, size_t *index)
+{
+	if (!s->index_cap)
+		return false;
+	for (size_t i = id_hash(id, s->index_cap);; i = (i + 1) & (s->index_cap - 1)) {
+		if (!s->index_vals[i])
+			return false;
+		if (s->index_keys[i] == id) {
+			*index = s->index_vals[i] - 1;
+			return true;
+		}
+	}
+}
+
+static bool index_insert(struct og_session *s, uint32_t id, size_t index)
+{
+	if ((s->nsamples + 1) * 2 > s->index_cap) {
+		size_t cap = s->index_cap ? s->index_cap * 2 : 64;
+		uint32_t *keys = calloc(cap, sizeof(*keys));
+		uint32_t *vals = calloc(cap, sizeof(*vals));
+		if (!keys || !vals) {
+			free(keys);
+			free(vals);
+			return false;
+		}
+		for (size_t i = 0; i < s->index_cap; i++) {
+			if (!s->index_vals[i])
+				continue;
+			size_t j = id_hash(s->index_keys[i], cap);
+			while (vals[j])
+				j = (j + 1) & (cap - 1);
+			keys[j] = s->index_keys[i];
+			vals[j] = s->index_vals[i];
+		}
+		free(s->index_keys);
+		free(s->index_vals);
+		s->index_keys = keys;
+		s->index_vals = vals;
+		s->index_cap = cap;
+	}
+	size_t j = id_hash(id, s->index_cap);
+	while (s->index_vals[j])
+		j = (j + 1) & (s->index_cap - 1);
+	s->index_keys[j] = id;
+	s->index_vals[j] = (uint32_t)index + 1;
+	return true;
+}
+
+static bool add_sample(struct og_session *s, uint32_t id, size_t *index)
+{
+	if (s->nsamples == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		struct sample *samples = realloc(s->samples, cap * sizeof(*samples));
+		if (!samples)
+			return false;
+		s->samples = samples;
+		uint64_t *values = realloc(s->values, cap * (s->nslots ? s->nslots : 1) * sizeof(*values));
+		if (!values)
+			return false;
+		s->values = values;
+		s->cap = cap;
+	}
+	if (!index_insert(s, id, s->nsamples))
+		return false;
+	s->samples[s->nsamples] = (struct sample){ .id = id, .last_pass = -1 };
+	memset(&s->values[s->nsamples * s->nslots], 0, s->nslots * sizeof(uint64_t));
+	*index = s->nsamples++;
+	return true;
+}
+
+/* ---- begin / end ----------------------------------------------------- */
+
+static struct og_session *session_create(struct og_context *ctx, const struct og_plan *plan)
+{
+	const struct og_catalog *cat = &ctx->cat;
+	struct og_session *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->counters = malloc((ctx->nenabled + 1) * sizeof(*s->counters));
+	s->has_counter = calloc(cat->ncounters + 1, 1);
+	s->slot_of_raw = malloc((cat->nraw + 1) * sizeof(*s->slot_of_raw));
+	if (!s->counters || !s->has_counter || !s->slot_of_raw)
+		goto oom;
+	memcpy(s->counters, ctx->enabled, ctx->nenabled * sizeof(*s->counters));
+	s->ncounters = ctx->nenabled;
+	for (size_t i = 0; i < ctx->nenabled; i++)
+		s->has_counter[ctx->enabled[i]] = 1;
+	for (size_t r = 0; r < cat->nraw; r++)
+		s->slot_of_raw[r] = UINT32_MAX;
+
+	size_t maxn = 0;
+	for (size_t p = 0; p < plan->npasses; p++) {
+		const struct og_pass *pp = &plan->passes[p];
+		s->pass[p].first_slot = s->nslots;
+		s->pass[p].n = pp->n;
+		s->pass[p].backend_ids = malloc((pp->n + 1) * sizeof(uint32_t));
+		s->npasses = p + 1;
+		if (!s->pass[p].backend_ids)
+			goto oom;
+		memcpy(s->pass[p].backend_ids, pp->backend_ids, pp->n * sizeof(uint32_t));
+		for (size_t i = 0; i < pp->n; i++)
+			s->slot_of_raw[pp->raws[i]] = (uint32_t)(s->nslots + i);
+		s->nslots += pp->n;
+		if (pp->n > maxn)
+			maxn = pp->n;
+	}
+	s->deltas = calloc(maxn + 1, sizeof(*s->deltas));
+	if (!s->deltas)
+		goto oom;
+	s->owner = pthread_self();
+	return s;
+oom:
+	og_session_free(s);
+	return NULL;
+}
+
+GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id)
+{
+	if (ctx->open_session)
+		return og_error(GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED,
+		                "GPA_BeginSession: session %u is still open; call GPA_EndSession first",
+		                ctx->open_session->id);
+	const struct og_plan *plan;
+	GPA_Status st = og_context_plan(ctx, &plan);
+	if (st != GPA_STATUS_OK)
+		return st;
+	if (plan->npasses == 0)
+		return og_error(GPA_STATUS_ERROR_NO_COUNTERS_ENABLED,
+		                "GPA_BeginSession: no counters are enabled; enable some with "
+		                "GPA_EnableCounter or GPA_EnableAllCounters first");
+	struct og_session *s = session_create(ctx, plan);
+	if (!s)
+		return og_error(GPA_STATUS_ERROR_FAILED, "GPA_BeginSession: out of memory");
+	s->id = ctx->next_session_id++;
+	/* The ring slot's previous session is overwritten: the oldest one. */
+	struct og_session **slot = &ctx->ring[(s->id - 1) % ctx->ring_size];
+	og_session_free(*slot);
+	*slot = s;
+	ctx->open_session = s;
+	*id = s->id;
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_session_end(struct og_context *ctx)
+{
+	struct og_session *s = ctx->open_session;
+	if (!s)
+		return og_error(GPA_STATUS_ERROR_SAMPLING_NOT_STARTED,
+		                "GPA_EndSession: no session is open; call GPA_BeginSession first");
+	if (s->pass_open)
+		return og_error(GPA_STATUS_ERROR_PASS_NOT_ENDED,
+		                "GPA_EndSession: pass %u is still open; call GPA_EndPass first",
+		                s->pass_index);
+	s->ended = true;
+	ctx->open_session = NULL;
+	og_session_notify();
+	if (s->passes_done < s->npasses)
+		return og_error(GPA_STATUS_ERROR_NOT_ENOUGH_PASSES,
+		                "GPA_EndSession: session %u ended after %u of the %zu passes its "
+		                "counters need; loop GPA_BeginPass/GPA_EndPass GPA_GetPassCount times "
+		                "(the counters of the missing passes have no results)",
+		                s->id, s->passes_done, s->npasses);
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_pass_begin(struct og_context *ctx)
+{
+	struct og_session *s = ctx->open_session;
+	if (!s)
+		return og_error(GPA_STATUS_ERROR_SAMPLING_NOT_STARTED,
+		                "GPA_BeginPass: no session is open; call GPA_BeginSession first");
+	if (s->pass_open)
+		return og_error(GPA_STATUS_ERROR_PASS_ALREADY_STARTED,
+		                "GPA_BeginPass: pass %u is already open; call GPA_EndPass first",
+		                s->pass_index);
+	s->pass_open = true;
+	s->in_pass = 0;
+	s->backend_pass = false;
+	if (s->pass_index >= s->npasses)
+		return GPA_STATUS_OK; /* an extra pass: nothing to count, as in GPA */
+	GPA_Status st = ctx->ops->begin_pass(ctx->state, s->pass[s->pass_index].backend_ids,
+	                                     s->pass[s->pass_index].n);
+	if (st != GPA_STATUS_OK) {
+		s->pass_open = false;
+		return st; /* the backend said why */
+	}
+	s->backend_pass = true;
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_pass_end(struct og_context *ctx)
+{
+	struct og_session *s = ctx->open_session;
+	if (!s)
+		return og_error(GPA_STATUS_ERROR_SAMPLING_NOT_STARTED,
+		                "GPA_EndPass: no session is open; call GPA_BeginSession first");
+	if (!s->pass_open)
+		return og_error(GPA_STATUS_ERROR_PASS_NOT_STARTED,
+		                "GPA_EndPass: no pass is open; call GPA_BeginPass first");
+	if (s->sample_open)
+		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_ENDED,
+		                "GPA_EndPass: sample %u is still open; call GPA_EndSample first",
+		                s->samples[s->cur].id);
+	GPA_Status st = GPA_STATUS_OK;
+	if (s->backend_pass)
+		st = ctx->ops->end_pass(ctx->state);
+	bool counted = s->pass_index < s->npasses;
+	uint32_t pass = s->pass_index;
+	s->pass_open = false;
+	s->backend_pass = false;
+	s->pass_index++;
+	if (counted)
+		s->passes_done++;
+	if (pass == 0)
+		s->in_first_pass = s->in_pass;
+	og_session_notify();
+	if (st != GPA_STATUS_OK)
+		return st;
+	if (counted && pass > 0 && s->in_pass != s->in_first_pass)
+		return og_error(GPA_STATUS_ERROR_VARIABLE_NUMBER_OF_SAMPLES_IN_PASSES,
+		                "GPA_EndPass: pass %u had %u samples but pass 0 had %u; every pass "
+		                "must sample the same workload with the same sample IDs",
+		                pass, s->in_pass, s->in_first_pass);
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_sample_begin(struct og_context *ctx, uint32_t sample_id)
+{
+	struct og_session *s = ctx->open_session;
+	if (!s)
+		return og_error(GPA_STATUS_ERROR_SAMPLING_NOT_STARTED,
+		                "GPA_BeginSample: no session is open; call GPA_BeginSession first");
+	if (!s->pass_open)
+		return og_error(GPA_STATUS_ERROR_PASS_NOT_STARTED,
+		                "GPA_BeginSample: no pass is open; call GPA_BeginPass first");
+	if (s->sample_open)
+		return og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
+		                "GPA_BeginSample(%u): sample %u is still open; samples cannot nest, "
+		                "call GPA_EndSample first", sample_id, s->samples[s->cur].id);
+	if (s->pass_index >= s->npasses)
+		return GPA_STATUS_OK;
+	size_t index;
+	if (index_find(s, sample_id, &index)) {
+		if (s->samples[index].last_pass == (int32_t)s->pass_index)
+			return og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
+			                "GPA_BeginSample(%u): this sample ID was already used in pass %u; "
+			                "IDs must be unique within a pass",
+			                sample_id, s->pass_index);
+	} else if (!add_sample(s, sample_id, &index)) {
+		return og_error(GPA_STATUS_ERROR_FAILED, "GPA_BeginSample: out of memory");
+	}
+	GPA_Status st = ctx->ops->begin_sample(ctx->state);
+	s->samples[index].last_pass = (int32_t)s->pass_index;
+	s->in_pass++;
+	if (st != GPA_STATUS_OK) {
+		/* Counted as begun (the pass's sample count stays right) but failed. */
+		s->samples[index].failed = true;
+		return st;
+	}
+	s->sample_open = true;
+	s->cur = index;
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_sample_end(struct og_context *ctx)
+{
+	struct og_session *s = ctx->open_session;
+	if (!s)
+		return og_error(GPA_STATUS_ERROR_SAMPLING_NOT_STARTED,
+		                "GPA_EndSample: no session is open; call GPA_BeginSession first");
+	if (!s->pass_open)
+		return og_error(GPA_STATUS_ERROR_PASS_NOT_STARTED,
+		                "GPA_EndSample: no pass is open; call GPA_BeginPass first");
+	if (s->pass_index >= s->npasses)
+		return GPA_STATUS_OK;
+	if (!s->sample_open)
+		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_STARTED,
+		                "GPA_EndSample: no sample is open; call GPA_BeginSample first");
+	struct sample *smp = &s->samples[s->cur];
+	s->sample_open = false;
+	size_t n = s->pass[s->pass_index].n;
+	GPA_Status st = ctx->ops->end_sample(ctx->state, s->deltas);
+	if (st != GPA_STATUS_OK) {
+		smp->failed = true;
+		return st;
+	}
+	memcpy(&s->values[s->cur * s->nslots + s->pass[s->pass_index].first_slot], s->deltas,
+	       n * sizeof(uint64_t));
+	smp->passes |= 1ull << s->pass_index;
+	return GPA_STATUS_OK;
+}
+
+/* ---- queries ----------------------------------------------------------- */
+
+struct og_session *og_session_find(struct og_context *ctx, uint32_t id)
+{
+	if (id == 0 || !ctx->ring_size)
+		return NULL;
+	struct og_session *s = ctx->ring[(id - 1) % ctx->ring_size];
+	return s && s->id == id ? s : NULL;
+}
+
+bool og_pass_is_open(const struct og_session *s)
+{
+	return s->pass_open;
+}
+
+bool og_session_has_counter(const struct og_session *s, uint32_t counter)
+{
+	return s->has_counter[counter] != 0;
+}
+
+GPA_Status og_session_sample_count(struct og_session *s, uint32_t *count)
+{
+	if (s->pass_index == 0 && !s->pass_open)
+		return og_error(GPA_STATUS_ERROR_NOT_FOUND,
+		                "GPA_GetSampleCount: session %u has no pass yet", s->id);
+	/* Pass 0 defines the samples; while it is open, count what it has so far. */
+	*count = s->pass_index == 0 ? s->in_pass : s->in_first_pass;
+	return GPA_STATUS_OK;
+}
+
+bool og_session_ready(const struct og_session *s)
+{
+	return s->ended || s->passes_done >= s->npasses;
+}
+
+static uint64_t all_passes(const struct og_session *s)
+{
+	uint32_t done = s->passes_done < s->npasses ? s->passes_done : (uint32_t)s->npasses;
+	return done >= 64 ? ~0ull : (1ull << done) - 1;
+}
+
+GPA_Status og_session_sample_ready(struct og_session *s, uint32_t sample_id, bool *ready)
+{
+	size_t index;
+	if (!index_find(s, sample_id, &index))
+		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
+		                "sample %u is not in session %u", sample_id, s->id);
+	*ready = og_session_ready(s);
+	if (*ready && (s->samples[index].passes & all_passes(s)) != all_passes(s) &&
+	    !s->samples[index].failed)
+		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND_IN_ALL_PASSES,
+		                "sample %u of session %u is missing from some passes; sample the same "
+		                "IDs in every pass", sample_id, s->id);
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_session_wait(uint64_t serial, uint32_t id, struct og_context **ctxp,
+                           struct og_session **sp)
+{
+	struct og_registry *r = og_registry();
+	for (;;) {
+		struct og_context *ctx = og_context_by_serial(serial);
+		if (!ctx)
+			return og_error(GPA_STATUS_ERROR_COUNTERS_NOT_OPEN,
+			                "the context of session %u was closed while waiting for results", id);
+		struct og_session *s = og_session_find(ctx, id);
+		if (!s)
+			return og_error(GPA_STATUS_ERROR_SESSION_NOT_FOUND,
+			                "session %u was overwritten while waiting for its results; read "
+			                "results sooner or raise the ring size (OPENGPA_SESSION_RING)", id);
+		if (og_session_ready(s)) {
+			*ctxp = ctx;
+			*sp = s;
+			return GPA_STATUS_OK;
+		}
+		if (pthread_equal(s->owner, pthread_self()))
+			return og_error(GPA_STATUS_ERROR_SAMPLING_NOT_ENDED,
+			                "session %u is still being recorded by this thread (%u of %zu "
+			                "passes done); finish its passes and call GPA_EndSession before "
+			                "reading results", id, s->passes_done, s->npasses);
+		pthread_cond_wait(&r->changed, &r->lock);
+	}
+}
+
+GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
+                             uint32_t counter, double *value, uint64_t *exact, bool *is_exact)
+{
+	size_t index;
+	if (!index_find(s, sample_id, &index))
+		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
+		                "sample %u is not in session %u", sample_id, s->id);
+	const struct sample *smp = &s->samples[index];
+	const struct og_counter *c = &ctx->cat.counters[counter];
+	if (smp->failed)
+		return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
+		                "sample %u of session %u could not be read from the device (see the "
+		                "earlier message); the session's other samples are fine",
+		                sample_id, s->id);
+	const uint64_t *vals = &s->values[index * s->nslots];
+	for (size_t i = 0; i < c->ninputs; i++) {
+		uint32_t slot = s->slot_of_raw[c->inputs[i]];
+		uint32_t pass = 0;
+		while (pass + 1 < s->npasses && slot >= s->pass[pass + 1].first_slot)
+			pass++;
+		if (slot == UINT32_MAX || !(smp->passes & (1ull << pass)))
+			return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND_IN_ALL_PASSES,
+			                "counter %s of sample %u (session %u) needs pass %u, which did not "
+			                "sample it", c->name, sample_id, s->id, pass);
+		ctx->scratch[c->inputs[i]] = vals[slot];
+	}
+	*is_exact = c->exact_raw;
+	if (c->exact_raw)
+		*exact = ctx->scratch[c->raw];
+	*value = og_expr_eval(c->expr, ctx->scratch, ctx->cat.const_values);
+	return GPA_STATUS_OK;
+}

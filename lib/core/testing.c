@@ -1,0 +1,32 @@
+/* testing.c — the hooks of core/testing.h. */
+#include <stdlib.h>
+
+#include "core/registry.h"
+#include "core/testing.h"
+
+void og_testing_set_sys(const struct og_sys *sys)
+{
+	og_lock();
+	og_settings()->sys = sys;
+	og_unlock();
+}
+
+void og_testing_set_backend(const struct og_backend_ops *ops)
+{
+	og_lock();
+	og_settings()->test_backend = ops;
+	og_unlock();
+}
+
+void og_testing_reset(void)
+{
+	og_lock();
+	struct og_settings *set = og_settings();
+	free(set->backend);
+	free(set->backend_options);
+	for (size_t i = 0; i < set->ncounter_files; i++)
+		free(set->counter_files[i]);
+	free(set->counter_files);
+	*set = (struct og_settings){ .hardware_counters = -1 };
+	og_unlock();
+}

@@ -1,0 +1,58 @@
+/*
+ * expr.h — the derived-counter expression engine.
+ *
+ * An expression is compiled once, when a context opens, into a flat postfix
+ * program whose operands are indices into two arrays: raw counter values
+ * (uint64 counts of one sample) and device constants (doubles).  Evaluating
+ * it allocates nothing and looks up no names.  Grammar and arithmetic policy:
+ * docs/counter-files.md.
+ */
+#ifndef OPENGPA_EXPR_H
+#define OPENGPA_EXPR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Deepest evaluation stack an expression may need; deeper ones fail to
+ * compile (no document's expression comes close). */
+#define OG_EXPR_MAX_DEPTH 64
+
+struct og_expr;
+
+enum og_expr_ref_kind {
+	OG_REF_RAW,      /* index into the raw value array */
+	OG_REF_CONSTANT, /* index into the constant array */
+	OG_REF_EXPR,     /* another compiled expression, inlined */
+};
+
+struct og_expr_ref {
+	enum og_expr_ref_kind kind;
+	uint32_t index;
+	const struct og_expr *expr;
+};
+
+/* Maps a name (not NUL-terminated; without the '$') to what it denotes.
+ * Returns false if the name is unknown. */
+typedef bool (*og_expr_resolve_fn)(void *ud, const char *name, size_t len,
+                                   struct og_expr_ref *out);
+
+/* Compiles `text`.  On failure returns NULL and writes "column N: what is
+ * wrong" into err (which may be NULL).  Also NULL on allocation failure. */
+struct og_expr *og_expr_compile(const char *text, og_expr_resolve_fn resolve, void *ud,
+                                char *err, size_t errlen);
+
+void og_expr_free(struct og_expr *e);
+
+/* Evaluates with the policy of docs/counter-files.md: x/0 = 0, and a result
+ * that is not finite is 0. */
+double og_expr_eval(const struct og_expr *e, const uint64_t *raw, const double *constants);
+
+/* True when the whole expression is one raw counter; *index is that counter.
+ * Lets integer counters return exact 64-bit counts. */
+bool og_expr_single_raw(const struct og_expr *e, uint32_t *index);
+
+/* Calls fn for every raw counter the expression reads (with repeats). */
+void og_expr_for_each_raw(const struct og_expr *e, void (*fn)(void *ud, uint32_t index), void *ud);
+
+#endif
