@@ -1,0 +1,82 @@
+/* child.c — fork, hold, exec, wait. */
+#include "child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int child_spawn(struct child *c, char *const argv[])
+{
+	int go[2], err[2];
+	if (pipe2(go, O_CLOEXEC) != 0)
+		return -1;
+	if (pipe2(err, O_CLOEXEC) != 0) {
+		int saved = errno;
+		close(go[0]);
+		close(go[1]);
+		errno = saved;
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		int saved = errno;
+		close(go[0]);
+		close(go[1]);
+		close(err[0]);
+		close(err[1]);
+		errno = saved;
+		return -1;
+	}
+	if (pid == 0) {
+		close(go[1]);
+		close(err[0]);
+		char b;
+		while (read(go[0], &b, 1) < 0 && errno == EINTR)
+			;
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		execvp(argv[0], argv);
+		int e = errno;
+		ssize_t unused = write(err[1], &e, sizeof(e));
+		(void)unused;
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	c->pid = pid;
+	c->go_fd = go[1];
+	c->err_fd = err[0];
+	return 0;
+}
+
+void child_release(struct child *c)
+{
+	if (c->go_fd >= 0) {
+		close(c->go_fd);
+		c->go_fd = -1;
+	}
+}
+
+int child_wait(struct child *c, int *exec_errno)
+{
+	child_release(c);
+	int status = 0;
+	while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	*exec_errno = 0;
+	ssize_t n;
+	while ((n = read(c->err_fd, exec_errno, sizeof(*exec_errno))) < 0 && errno == EINTR)
+		;
+	if (n != (ssize_t)sizeof(*exec_errno))
+		*exec_errno = 0;
+	close(c->err_fd);
+	c->err_fd = -1;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}

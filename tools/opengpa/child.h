@@ -1,0 +1,23 @@
+/*
+ * child.h — running the measured command: forked, held before exec until
+ * the counters are set up on it, then released.
+ */
+#ifndef OPENGPA_TOOLS_CHILD_H
+#define OPENGPA_TOOLS_CHILD_H
+
+#include <sys/types.h>
+
+struct child {
+	pid_t pid;
+	int go_fd;  /* closing it lets the child exec */
+	int err_fd; /* the child writes its exec errno here; EOF means exec worked */
+};
+
+/* Forks; the child waits, then execs argv.  Returns 0 or -1 with errno. */
+int child_spawn(struct child *c, char *const argv[]);
+void child_release(struct child *c);
+/* Waits for the child.  *exec_errno is 0 when the command ran.  Returns its
+ * exit status as a shell reports it (128 + signal when killed). */
+int child_wait(struct child *c, int *exec_errno);
+
+#endif

@@ -1,0 +1,26 @@
+/* cli.h — what the opengpa command's files share. */
+#ifndef OPENGPA_TOOLS_CLI_H
+#define OPENGPA_TOOLS_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "opengpa.h"
+
+/* The first error the library logged since cli_clear_error(): the one line
+ * the command prints when a call fails. */
+void cli_install_logger(void);
+void cli_clear_error(void);
+const char *cli_last_error(void);
+
+/* Prints "opengpa: what: <library message or status>" and returns 1. */
+int cli_fail(const char *what, GPA_Status status);
+
+/* Opens a context on `backend` (NULL: auto) with `options` (NULL: none). */
+int cli_open(const char *backend, const char *options, bool hardware);
+void cli_close(void);
+
+int cmd_list(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+
+#endif

@@ -1,0 +1,205 @@
+/* report.c — the results of `opengpa stat`. */
+#include "report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct row {
+	const char *name, *group, *usage;
+	GPA_Usage_Type usage_type;
+	GPA_Type type;
+	bool exact; /* an integer counter: `count` holds it */
+	uint64_t count;
+	double value;
+	GPA_Status status;
+};
+
+static GPA_Status read_row(gpa_uint32 session, gpa_uint32 index, struct row *r)
+{
+	GPA_GetCounterName(index, &r->name);
+	OpenGPA_GetCounterGroup(index, &r->group);
+	GPA_GetCounterUsageType(index, &r->usage_type);
+	GPA_GetUsageTypeAsStr(r->usage_type, &r->usage);
+	GPA_GetCounterDataType(index, &r->type);
+	switch (r->type) {
+	case GPA_TYPE_UINT64: {
+		gpa_uint64 v = 0;
+		r->status = GPA_GetSampleUInt64(session, 0, index, &v);
+		r->exact = true;
+		r->count = v;
+		r->value = (double)v;
+		break;
+	}
+	case GPA_TYPE_UINT32: {
+		gpa_uint32 v = 0;
+		r->status = GPA_GetSampleUInt32(session, 0, index, &v);
+		r->exact = true;
+		r->count = v;
+		r->value = v;
+		break;
+	}
+	case GPA_TYPE_FLOAT32: {
+		gpa_float32 v = 0;
+		r->status = GPA_GetSampleFloat32(session, 0, index, &v);
+		r->value = v;
+		break;
+	}
+	default: {
+		gpa_float64 v = 0;
+		r->status = GPA_GetSampleFloat64(session, 0, index, &v);
+		r->value = v;
+		break;
+	}
+	}
+	return r->status;
+}
+
+static void format_value(const struct row *r, char *buf, size_t len)
+{
+	if (r->status != GPA_STATUS_OK)
+		snprintf(buf, len, "<not counted>");
+	else if (r->exact)
+		snprintf(buf, len, "%" PRIu64, r->count);
+	else if (r->usage_type == GPA_USAGE_TYPE_PERCENTAGE)
+		snprintf(buf, len, "%.2f", r->value);
+	else
+		snprintf(buf, len, "%.3f", r->value);
+}
+
+static const char *unit(const struct row *r)
+{
+	switch (r->usage_type) {
+	case GPA_USAGE_TYPE_PERCENTAGE: return "%";
+	case GPA_USAGE_TYPE_MILLISECONDS: return "ms";
+	case GPA_USAGE_TYPE_BYTES: return "B";
+	case GPA_USAGE_TYPE_KILOBYTES: return "KB";
+	case GPA_USAGE_TYPE_CYCLES: return "cycles";
+	default: return "";
+	}
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void print_table(FILE *f, const struct row *rows, gpa_uint32 n, char *const command[],
+                        gpa_uint32 passes, double elapsed)
+{
+	const char *device = "", *backend = "";
+	GPA_GetDeviceDesc(&device);
+	OpenGPA_GetBackend(&backend);
+	fprintf(f, "\n Counter stats for '");
+	for (int i = 0; command[i]; i++)
+		fprintf(f, "%s%s", i ? " " : "", command[i]);
+	fprintf(f, "' on %s (%s backend, %u run%s):\n\n", device, backend, passes,
+	        passes == 1 ? "" : "s, one per pass");
+	for (gpa_uint32 i = 0; i < n; i++) {
+		char value[64];
+		format_value(&rows[i], value, sizeof(value));
+		fprintf(f, "  %20s %-6s  %-32s # %s\n", value, unit(&rows[i]), rows[i].name,
+		        rows[i].group);
+	}
+	fprintf(f, "\n  %20.6f seconds time elapsed%s\n\n", elapsed, passes > 1 ? " per run" : "");
+}
+
+static void print_separated(FILE *f, const struct row *rows, gpa_uint32 n, const char *sep)
+{
+	for (gpa_uint32 i = 0; i < n; i++) {
+		char value[64];
+		format_value(&rows[i], value, sizeof(value));
+		fprintf(f, "%s%s%s%s%s%s%s\n", value, sep, unit(&rows[i]), sep, rows[i].name, sep,
+		        rows[i].group);
+	}
+}
+
+static void print_json(FILE *f, const struct row *rows, gpa_uint32 n, char *const command[],
+                       gpa_uint32 passes, double elapsed)
+{
+	const char *device = "", *backend = "";
+	GPA_GetDeviceDesc(&device);
+	OpenGPA_GetBackend(&backend);
+	fprintf(f, "{\"command\": [");
+	for (int i = 0; command[i]; i++) {
+		fprintf(f, i ? ", " : "");
+		json_string(f, command[i]);
+	}
+	fprintf(f, "], \"backend\": ");
+	json_string(f, backend);
+	fprintf(f, ", \"device\": ");
+	json_string(f, device);
+	fprintf(f, ", \"passes\": %u, \"seconds_per_run\": %.6f, \"counters\": [", passes, elapsed);
+	for (gpa_uint32 i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
+		json_string(f, r->name);
+		fprintf(f, ", \"group\": ");
+		json_string(f, r->group);
+		fprintf(f, ", \"usage\": ");
+		json_string(f, r->usage);
+		if (r->status != GPA_STATUS_OK)
+			fprintf(f, ", \"value\": null");
+		else if (r->exact)
+			fprintf(f, ", \"value\": %" PRIu64, r->count);
+		else
+			fprintf(f, ", \"value\": %.17g", r->value);
+		fprintf(f, "}");
+	}
+	fprintf(f, "\n]}\n");
+}
+
+int report_session(gpa_uint32 session, gpa_uint32 passes, char *const command[],
+                   double elapsed, enum report_format format, const char *sep, const char *output)
+{
+	gpa_uint32 n = 0;
+	GPA_Status st = GPA_GetEnabledCount(&n);
+	if (st != GPA_STATUS_OK)
+		return cli_fail("cannot read the results", st);
+	struct row *rows = calloc(n ? n : 1, sizeof(*rows));
+	if (!rows)
+		return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+	int rc = 0;
+	for (gpa_uint32 i = 0; i < n && rc == 0; i++) {
+		gpa_uint32 index = 0;
+		GPA_GetEnabledIndex(i, &index);
+		st = read_row(session, index, &rows[i]);
+		/* One counter that could not be read is shown as such; a session
+		 * whose results are gone is an error. */
+		if (st == GPA_STATUS_ERROR_SESSION_NOT_FOUND)
+			rc = cli_fail("cannot read the results", st);
+	}
+	FILE *f = output ? fopen(output, "we") : format == REPORT_TABLE ? stderr : stdout;
+	if (!rc && !f) {
+		fprintf(stderr, "opengpa: cannot write %s: %s\n", output, strerror(errno));
+		rc = 1;
+	}
+	if (!rc) {
+		if (format == REPORT_JSON)
+			print_json(f, rows, n, command, passes, elapsed);
+		else if (format == REPORT_SEPARATED)
+			print_separated(f, rows, n, sep);
+		else
+			print_table(f, rows, n, command, passes, elapsed);
+	}
+	if (f && output && fclose(f) != 0 && !rc) {
+		fprintf(stderr, "opengpa: cannot write %s: %s\n", output, strerror(errno));
+		rc = 1;
+	}
+	free(rows);
+	return rc;
+}

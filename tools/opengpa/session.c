@@ -1,0 +1,66 @@
+/* session.c — the command's side of the library: logging and the context. */
+#include <string.h>
+
+#include "cli.h"
+
+/* The command is single-threaded; the library calls back on this thread. */
+static char first_error[512];
+
+static void on_log(GPA_Logging_Type type, const char *message)
+{
+	if ((type & GPA_LOGGING_ERROR) && first_error[0] == '\0')
+		snprintf(first_error, sizeof(first_error), "%s", message);
+	else if (type & (GPA_LOGGING_MESSAGE | GPA_LOGGING_TRACE))
+		fprintf(stderr, "opengpa: %s\n", message);
+}
+
+void cli_install_logger(void)
+{
+	/* Messages only when the user asks for them (OPENGPA_LOG does stderr
+	 * itself); errors are collected and printed once by cli_fail(). */
+	GPA_RegisterLoggingCallback(GPA_LOGGING_ERROR, on_log);
+	first_error[0] = '\0';
+}
+
+void cli_clear_error(void)
+{
+	first_error[0] = '\0';
+}
+
+const char *cli_last_error(void)
+{
+	return first_error;
+}
+
+int cli_fail(const char *what, GPA_Status status)
+{
+	if (first_error[0])
+		fprintf(stderr, "opengpa: %s\n", first_error);
+	else
+		fprintf(stderr, "opengpa: %s: %s\n", what, GPA_GetStatusAsStr(status));
+	return 1;
+}
+
+/* Any non-NULL pointer names the context; the command has one. */
+static int context_key;
+
+int cli_open(const char *backend, const char *options, bool hardware)
+{
+	GPA_Status st;
+	if ((backend || options) &&
+	    (st = OpenGPA_SetBackend(backend ? backend : "auto", options)) != GPA_STATUS_OK)
+		return cli_fail("cannot select the backend", st);
+	if (hardware)
+		OpenGPA_SetHardwareCounters(1);
+	GPA_Initialize();
+	st = GPA_OpenContext(&context_key);
+	if (st != GPA_STATUS_OK)
+		return cli_fail("cannot open a counter context", st);
+	return 0;
+}
+
+void cli_close(void)
+{
+	GPA_CloseContext();
+	GPA_Destroy();
+}
