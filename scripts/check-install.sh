@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Checks an installed tree (DESTDIR) has what GPA clients and builds look for.
+set -euo pipefail
+root=$1
+libdir=$(find "$root" -name 'libopengpa.so.1' -printf '%h\n' | head -n1)
+[ -n "$libdir" ] || { echo "check-install: libopengpa.so.1 not installed" >&2; exit 1; }
+fail=0
+for alias in libGPUPerfAPIGL.so libGPUPerfAPIGLES.so libGPUPerfAPICL.so libGPUPerfAPIHSA.so; do
+  target=$(readlink "$libdir/$alias" || true)
+  if [ "$target" != "libopengpa.so.1" ]; then
+    echo "check-install: $alias should point to libopengpa.so.1, points to '${target}'" >&2
+    fail=1
+  fi
+done
+for h in GPUPerfAPI.h GPUPerfAPITypes.h GPUPerfAPIFunctionTypes.h GPAFunctions.h opengpa.h; do
+  [ -f "$(find "$root" -path "*/include/opengpa/$h" | head -n1)" ] ||
+    { echo "check-install: header $h missing" >&2; fail=1; }
+done
+[ -n "$(find "$root" -name opengpa.pc | head -n1)" ] || { echo "check-install: opengpa.pc missing" >&2; fail=1; }
+[ -n "$(find "$root" -path '*/bin/opengpa' | head -n1)" ] || { echo "check-install: opengpa command missing" >&2; fail=1; }
+soname=$(objdump -p "$libdir/libopengpa.so.1" | awk '/SONAME/ {print $2}')
+[ "$soname" = "libopengpa.so.1" ] || { echo "check-install: soname is '$soname'" >&2; fail=1; }
+if [ $fail -eq 0 ]; then
+  echo "check-install: 1 passed, 0 failed"
+else
+  echo "check-install: 0 passed, 1 failed"
+fi
+exit $fail

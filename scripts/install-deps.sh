@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages opengpa needs to build and test.
+# Run as root (or with sudo available).  Installs nothing that is present.
+set -euo pipefail
+
+packages=(
+  build-essential   # gcc, make, libc headers
+  meson ninja-build pkg-config python3
+  libcmocka-dev     # the test suite
+  libdrm-dev        # the panfrost backend's DRM headers
+  binutils          # nm, for the exported-symbol test
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root to install: ${missing[*]}" >&2; exit 1; }
+  as_root=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+echo "install-deps: installing ${missing[*]}"
+if ! "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"; then
+  "${as_root[@]}" apt-get update
+  "${as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Quick start, command 2: install what the build needs, build with warnings
+# as errors, and run every test (unit, virtual-device, example, install).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-deps.sh
+
+build=${OPENGPA_BUILD_DIR:-build-test}
+if [ -d "$build" ]; then
+  meson setup --reconfigure "$build" -Dwerror=true -Dtests=enabled
+else
+  meson setup "$build" -Dwerror=true -Dtests=enabled
+fi
+ninja -C "$build"
+status=0
+meson test -C "$build" --print-errorlogs --num-processes 2 || status=$?
+
+# The installed layout: library, GPA file-name aliases, headers, pkg-config.
+dest=$(mktemp -d)
+trap 'rm -rf "$dest"' EXIT
+install_ok=1
+if DESTDIR="$dest" meson install -C "$build" --quiet && bash scripts/check-install.sh "$dest"; then
+  install_ok=0
+fi
+
+# One closing line with the totals, counted from meson's own log.
+python3 - "$build/meson-logs/testlog.json" "$install_ok" <<'PY'
+import json, sys
+passed = failed = skipped = 0
+with open(sys.argv[1]) as log:
+    for line in log:
+        result = json.loads(line)["result"]
+        if result in ("OK", "EXPECTEDFAIL"):
+            passed += 1
+        elif result == "SKIP":
+            skipped += 1
+        else:
+            failed += 1
+if sys.argv[2] == "0":
+    passed += 1
+else:
+    failed += 1
+print("tests: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
+PY
+[ "$status" -eq 0 ] && [ "$install_ok" -eq 0 ]
