@@ -61,4 +61,11 @@ GPALIB_DECL GPA_Status OpenGPA_GetCounterExpression(gpa_uint32 index, const char
  * inputs; GPA_STATUS_ERROR_NOT_ENABLED if it is not enabled. */
 GPALIB_DECL GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass);
 
+/* What the device's counter sets declare but the current context does not
+ * offer (a raw counter this machine cannot count, a counter that needs one),
+ * with the reason: `opengpa list --all` prints these. */
+GPALIB_DECL GPA_Status OpenGPA_GetUnavailableCount(gpa_uint32 *pCount);
+GPALIB_DECL GPA_Status OpenGPA_GetUnavailableCounter(gpa_uint32 index, const char **ppName,
+                                                     const char **ppReason);
+
 #endif

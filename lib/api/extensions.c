@@ -155,3 +155,30 @@ GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass)
 			*pPass = (gpa_uint32)plan->raw_pass[c->inputs[i]];
 	return leave(GPA_STATUS_OK);
 }
+
+GPA_Status OpenGPA_GetUnavailableCount(gpa_uint32 *pCount)
+{
+	og_lock();
+	if (!pCount)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: pCount is NULL", __func__));
+	CURRENT(ctx);
+	*pCount = (gpa_uint32)ctx->cat.nunavailable;
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_GetUnavailableCounter(gpa_uint32 index, const char **ppName,
+                                         const char **ppReason)
+{
+	og_lock();
+	CURRENT(ctx);
+	if (index >= ctx->cat.nunavailable)
+		return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+		                      "%s: %u is out of range (%zu unavailable counters)", __func__,
+		                      index, ctx->cat.nunavailable));
+	if (!ppName || !ppReason)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: an output pointer is NULL",
+		                      __func__));
+	*ppName = ctx->cat.unavailable[index].name;
+	*ppReason = ctx->cat.unavailable[index].reason;
+	return leave(GPA_STATUS_OK);
+}

@@ -5,24 +5,43 @@
 
 #include "cli.h"
 
+/* --all: what the device's counter sets declare but this machine cannot count. */
+static void list_unavailable(const char *sep)
+{
+	gpa_uint32 n = 0;
+	OpenGPA_GetUnavailableCount(&n);
+	if (!sep && n)
+		printf("\n%u counters not countable here:\n", n);
+	for (gpa_uint32 i = 0; i < n; i++) {
+		const char *name = "", *reason = "";
+		OpenGPA_GetUnavailableCounter(i, &name, &reason);
+		if (sep)
+			printf("%s%sunavailable%s%s\n", name, sep, sep, reason);
+		else
+			printf("%-32s %s\n", name, reason);
+	}
+}
+
 int cmd_list(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "backend", required_argument, NULL, 'b' },
 		{ "options", required_argument, NULL, 'O' },
 		{ "hardware", no_argument, NULL, 'H' },
+		{ "all", no_argument, NULL, 'a' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *backend = NULL, *options = NULL, *sep = NULL;
-	bool hardware = false;
+	bool hardware = false, all = false;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+b:O:Hx:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+b:O:Hax:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b': backend = optarg; break;
 		case 'O': options = optarg; break;
 		case 'H': hardware = true; break;
+		case 'a': all = true; break;
 		case 'x': sep = optarg; break;
 		default: return 2;
 		}
@@ -60,6 +79,8 @@ int cmd_list(int argc, char **argv)
 		else
 			printf("%-32s %-20s %-12s %-8s %s\n", name, group, usage_s, type_s, text);
 	}
+	if (all)
+		list_unavailable(sep);
 	cli_close();
 	return 0;
 }

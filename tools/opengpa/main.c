@@ -7,7 +7,7 @@
 
 static void usage(FILE *out)
 {
-	fputs("usage: opengpa list [--backend NAME] [--options K=V,...] [--hardware] [-x SEP]\n"
+	fputs("usage: opengpa list [--backend NAME] [--options K=V,...] [--hardware] [--all] [-x SEP]\n"
 	      "       opengpa stat [--backend NAME] [--options K=V,...] [--hardware]\n"
 	      "                    [-e COUNTER,...] [-x SEP | --json] [-o FILE] -- COMMAND [ARG...]\n"
 	      "       opengpa --version\n"
