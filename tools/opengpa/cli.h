@@ -22,5 +22,11 @@ void cli_close(void);
 
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_stat_pcsweep(int argc, char **argv);
+
+/* Runs `command` once per pass of a new session on the current context.
+ * Returns 0, or 1 after printing the error; *exit_status is the command's. */
+int run_command(char **command, gpa_uint32 *session, gpa_uint32 *passes, int *exit_status,
+                double *elapsed_per_run);
 
 #endif

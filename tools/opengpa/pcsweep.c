@@ -497,8 +497,9 @@ void pcsweep_report(FILE *out, const struct pcsweep_request *req, const char *co
 		dump(out, req, names, values, n);
 		return;
 	}
-	char mode[8], who[16] = "";
-	mode_text(req->modes, mode);
+	char letters[8], mode[12], who[16] = "";
+	mode_text(req->modes, letters);
+	snprintf(mode, sizeof mode, "[%s]", letters);
 	if (req->tc >= 0)
 		snprintf(who, sizeof who, "TC%d", req->tc);
 	else if (req->vpe >= 0)
@@ -514,8 +515,7 @@ void pcsweep_report(FILE *out, const struct pcsweep_request *req, const char *co
 		snprintf(tag, sizeof tag, "(%u / %u)", bank[i], (unsigned)ev[i]->event);
 		snprintf(where, sizeof where, "[%s]", who);
 		snprintf(label, sizeof label, "%s:", ev[i]->label);
-		fprintf(out, "[%s]%*s %-10s %-10s %-28s ", mode, (int)(5 - strlen(mode)), "", where, tag,
-		        label);
+		fprintf(out, "%-6s %-10s %-10s %-28s ", mode, where, tag, label);
 		if (lookup(names, values, n, ev[i]->name, &v))
 			fprintf(out, "%.0f\n", v);
 		else
@@ -529,7 +529,7 @@ void pcsweep_report(FILE *out, const struct pcsweep_request *req, const char *co
 		char where[24], label[48];
 		snprintf(where, sizeof where, "[%s]", who);
 		snprintf(label, sizeof label, "%s:", metrics[m].label);
-		fprintf(out, "[%s]%*s %-10s %-39s ", mode, (int)(5 - strlen(mode)), "", where, label);
+		fprintf(out, "%-6s %-10s %-39s ", mode, where, label);
 		if (metrics[m].percent)
 			fprintf(out, "%.1f%%\n", v);
 		else

@@ -89,11 +89,11 @@ static double seconds_since(const struct timespec *t0)
 }
 
 /* One pass: one run of the command, counted from exec to exit. */
-static int run_pass(struct stat_options *o, bool per_process, int *exit_status, double *elapsed)
+static int run_pass(char **command, bool per_process, int *exit_status, double *elapsed)
 {
 	struct child child;
-	if (child_spawn(&child, o->command) != 0) {
-		fprintf(stderr, "opengpa: cannot start %s: %s\n", o->command[0], strerror(errno));
+	if (child_spawn(&child, command) != 0) {
+		fprintf(stderr, "opengpa: cannot start %s: %s\n", command[0], strerror(errno));
 		return 1;
 	}
 	GPA_Status st = GPA_STATUS_OK;
@@ -130,15 +130,63 @@ static int run_pass(struct stat_options *o, bool per_process, int *exit_status, 
 	if (st != GPA_STATUS_OK)
 		return cli_fail("counting the command failed", st);
 	if (exec_errno) {
-		fprintf(stderr, "opengpa: cannot run %s: %s\n", o->command[0], strerror(exec_errno));
+		fprintf(stderr, "opengpa: cannot run %s: %s\n", command[0], strerror(exec_errno));
 		*exit_status = exec_errno == ENOENT ? 127 : 126;
 		return 1;
 	}
 	return 0;
 }
 
+int run_command(char **command, gpa_uint32 *session, gpa_uint32 *passes, int *exit_status,
+                double *elapsed_per_run)
+{
+	const char *backend = "";
+	OpenGPA_GetBackend(&backend);
+	/* perf counts a process; device backends count the whole GPU/core. */
+	bool per_process = strcmp(backend, "perf") == 0;
+
+	GPA_Status st = GPA_BeginSession(session);
+	if (st == GPA_STATUS_OK)
+		st = GPA_GetPassCount(passes);
+	if (st != GPA_STATUS_OK)
+		return cli_fail("cannot start counting", st);
+
+	/* Like time(1) and perf stat: ^C reaches the command, and we report. */
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	sigaction(SIGINT, &ignore, &old_int);
+	sigaction(SIGQUIT, &ignore, &old_quit);
+	int rc = 0;
+	double elapsed = 0.0;
+	*exit_status = 0;
+	for (gpa_uint32 p = 0; p < *passes && rc == 0; p++) {
+		double e = 0.0;
+		rc = run_pass(command, per_process, exit_status, &e);
+		elapsed += e;
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+
+	st = GPA_EndSession();
+	if (rc == 0 && st != GPA_STATUS_OK)
+		rc = cli_fail("counting the command failed", st);
+	*elapsed_per_run = elapsed / (*passes ? *passes : 1);
+	return rc;
+}
+
+/* `--backend mips` takes pc_sweep's options instead of the generic ones. */
+static bool wants_pcsweep(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if ((strcmp(argv[i], "--backend") == 0 && i + 1 < argc && strcmp(argv[i + 1], "mips") == 0) ||
+		    strcmp(argv[i], "--backend=mips") == 0)
+			return true;
+	return false;
+}
+
 int cmd_stat(int argc, char **argv)
 {
+	if (wants_pcsweep(argc, argv))
+		return cmd_stat_pcsweep(argc, argv);
 	struct stat_options o = { 0 };
 	int rc = parse(argc, argv, &o);
 	if (rc)
@@ -149,41 +197,12 @@ int cmd_stat(int argc, char **argv)
 		cli_close();
 		return 1;
 	}
-
-	const char *backend = "";
-	OpenGPA_GetBackend(&backend);
-	/* perf counts a process; device backends count the whole GPU/core. */
-	bool per_process = strcmp(backend, "perf") == 0;
-
 	gpa_uint32 session = 0, passes = 0;
-	GPA_Status st = GPA_BeginSession(&session);
-	if (st == GPA_STATUS_OK)
-		st = GPA_GetPassCount(&passes);
-	if (st != GPA_STATUS_OK) {
-		rc = cli_fail("cannot start counting", st);
-		cli_close();
-		return rc;
-	}
-
-	/* Like time(1) and perf stat: ^C reaches the command, and we report. */
-	struct sigaction ignore = { .sa_handler = SIG_IGN }, old_int, old_quit;
-	sigaction(SIGINT, &ignore, &old_int);
-	sigaction(SIGQUIT, &ignore, &old_quit);
 	int exit_status = 0;
 	double elapsed = 0.0;
-	for (gpa_uint32 p = 0; p < passes && rc == 0; p++) {
-		double e = 0.0;
-		rc = run_pass(&o, per_process, &exit_status, &e);
-		elapsed += e;
-	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
-
-	st = GPA_EndSession();
-	if (rc == 0 && st != GPA_STATUS_OK)
-		rc = cli_fail("counting the command failed", st);
+	rc = run_command(o.command, &session, &passes, &exit_status, &elapsed);
 	if (rc == 0)
-		rc = report_session(session, passes, o.command, elapsed / (passes ? passes : 1),
+		rc = report_session(session, passes, o.command, elapsed,
 		                    o.json ? REPORT_JSON : o.sep ? REPORT_SEPARATED : REPORT_TABLE,
 		                    o.sep, o.output);
 	cli_close();

@@ -1,0 +1,356 @@
+/*
+ * v34k_preload.c — libopengpa-v34k.so: the virtual 34K for any program.
+ *
+ *   LD_PRELOAD=libopengpa-v34k.so cat /proc/perf
+ *   LD_PRELOAD=libopengpa-v34k.so sh -c 'echo "0 0x38 0" > /proc/mips/perf'
+ *
+ * Both /proc/perf and /proc/mips/perf are served.  Each open of the counter
+ * file for reading first runs V34K_CYCLES (default 10000000) cycles of user
+ * work on TC 0 of VPE 0, so successive reads show counts moving.  Other
+ * settings: V34K_STATE=FILE (keep the registers in FILE so that one process's
+ * writes are seen by the next), V34K_EXTENSION=1 (64-bit range extension), V34K_READ_ONLY=1 (not
+ * root), V34K_PATHS=perf|mips|both, V34K_BOGOMIPS=N.  A virtual file's
+ * descriptor is a real descriptor of /dev/null, so descriptor numbers never
+ * clash with the program's own files.  fopen() goes through the same open.
+ *
+ * The device is process-wide by nature: an interposer has nowhere else to
+ * keep it.  One mutex serialises it.
+ */
+
+/* open64 and friends are interposed by name below: glibc must not rename
+ * open to open64 (meson builds with -D_FILE_OFFSET_BITS=64). */
+#undef _FILE_OFFSET_BITS
+
+#include "v34k.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define MAX_FD 4096
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct v34k *device;
+static int handle_of[MAX_FD]; /* handle + 1 per real fd; 0 = not ours */
+static int refs[64];          /* descriptors per handle: shells dup2 and close */
+static uint64_t cycles_per_read = 10000000;
+
+static int (*real_open)(const char *, int, ...);
+static int (*real_openat)(int, const char *, int, ...);
+static ssize_t (*real_read)(int, void *, size_t);
+static ssize_t (*real_write)(int, const void *, size_t);
+static int (*real_close)(int);
+static int (*real_dup)(int);
+static int (*real_dup2)(int, int);
+static int (*real_dup3)(int, int, int);
+static int (*real_fcntl)(int, int, ...);
+
+static void load_state(void)
+{
+	const char *path = getenv("V34K_STATE");
+	if (!path)
+		return;
+	int fd = real_open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	char buf[512];
+	ssize_t n = real_read(fd, buf, sizeof buf - 1);
+	real_close(fd);
+	if (n > 0) {
+		buf[n] = '\0';
+		v34k_state_parse(device, buf);
+	}
+}
+
+/* Under the lock. */
+static void save_state(void)
+{
+	const char *path = getenv("V34K_STATE");
+	if (!path || !device)
+		return;
+	char buf[512];
+	int n = v34k_state_format(device, buf, sizeof buf);
+	int fd = real_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	if (n > 0 && real_write(fd, buf, (size_t)n) != n)
+		n = -1; /* best effort: the next process starts from zero */
+	real_close(fd);
+}
+
+static bool env_flag(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v && strcmp(v, "0") != 0;
+}
+
+/* Under the lock. */
+static void setup(void)
+{
+	if (device)
+		return;
+	real_open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+	real_openat = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
+	real_read = (ssize_t(*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	real_write = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	real_close = (int (*)(int))dlsym(RTLD_NEXT, "close");
+	real_dup = (int (*)(int))dlsym(RTLD_NEXT, "dup");
+	real_dup2 = (int (*)(int, int))dlsym(RTLD_NEXT, "dup2");
+	real_dup3 = (int (*)(int, int, int))dlsym(RTLD_NEXT, "dup3");
+	real_fcntl = (int (*)(int, int, ...))dlsym(RTLD_NEXT, "fcntl");
+	struct v34k_config cfg = {
+		.extension = env_flag("V34K_EXTENSION"),
+		.read_only = env_flag("V34K_READ_ONLY"),
+		.proc_perf = true,
+		.proc_mips_perf = true,
+		.bogomips = 500,
+	};
+	const char *paths = getenv("V34K_PATHS");
+	if (paths && strcmp(paths, "perf") == 0)
+		cfg.proc_mips_perf = false;
+	if (paths && strcmp(paths, "mips") == 0)
+		cfg.proc_perf = false;
+	const char *b = getenv("V34K_BOGOMIPS");
+	if (b)
+		cfg.bogomips = strtod(b, NULL);
+	const char *c = getenv("V34K_CYCLES");
+	if (c)
+		cycles_per_read = strtoull(c, NULL, 10);
+	device = v34k_new(&cfg);
+	if (device)
+		load_state();
+}
+
+static void ensure_real(void)
+{
+	pthread_mutex_lock(&lock);
+	setup();
+	pthread_mutex_unlock(&lock);
+}
+
+/* Returns a real fd standing for a virtual file, -1 with errno, or -2 when
+ * the path is not virtual. */
+static int open_virtual(const char *path, int flags)
+{
+	pthread_mutex_lock(&lock);
+	setup();
+	if (!device || !path || v34k_file_kind(device, path) == 0) {
+		pthread_mutex_unlock(&lock);
+		return -2;
+	}
+	if ((flags & O_ACCMODE) == O_RDONLY && strcmp(path, "/proc/cpuinfo") != 0) {
+		v34k_run(device, cycles_per_read, V34K_USER, 0, 0);
+		save_state();
+	}
+	int h = v34k_open_handle(device, path, flags);
+	int fd = -1, err = 0;
+	if (h < 0) {
+		err = -h;
+	} else {
+		fd = real_open("/dev/null", O_RDWR | (flags & O_CLOEXEC));
+		if (fd < 0 || fd >= MAX_FD) {
+			err = fd < 0 ? errno : EMFILE;
+			if (fd >= 0)
+				real_close(fd);
+			v34k_close_handle(device, h);
+			fd = -1;
+		} else {
+			handle_of[fd] = h + 1;
+			refs[h] = 1;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	if (fd < 0)
+		errno = err;
+	return fd;
+}
+
+static int handle_for(int fd)
+{
+	return fd >= 0 && fd < MAX_FD ? handle_of[fd] - 1 : -1;
+}
+
+/* Under the lock: fd no longer refers to its virtual file. */
+static void forget(int fd)
+{
+	int h = handle_for(fd);
+	if (h < 0)
+		return;
+	handle_of[fd] = 0;
+	if (--refs[h] == 0)
+		v34k_close_handle(device, h);
+}
+
+static mode_t mode_arg(int flags, va_list ap)
+{
+	return (flags & (O_CREAT | O_TMPFILE)) ? (mode_t)va_arg(ap, int) : 0;
+}
+
+__attribute__((visibility("default"))) int open(const char *path, int flags, ...)
+{
+	va_list ap;
+	va_start(ap, flags);
+	mode_t mode = mode_arg(flags, ap);
+	va_end(ap);
+	int fd = open_virtual(path, flags);
+	return fd != -2 ? fd : real_open(path, flags, mode);
+}
+
+__attribute__((visibility("default"))) int open64(const char *path, int flags, ...)
+{
+	va_list ap;
+	va_start(ap, flags);
+	mode_t mode = mode_arg(flags, ap);
+	va_end(ap);
+	int fd = open_virtual(path, flags);
+	return fd != -2 ? fd : real_open(path, flags, mode);
+}
+
+__attribute__((visibility("default"))) int openat(int dirfd, const char *path, int flags, ...)
+{
+	va_list ap;
+	va_start(ap, flags);
+	mode_t mode = mode_arg(flags, ap);
+	va_end(ap);
+	int fd = path[0] == '/' ? open_virtual(path, flags) : -2;
+	if (fd != -2)
+		return fd;
+	ensure_real();
+	return real_openat(dirfd, path, flags, mode);
+}
+
+__attribute__((visibility("default"))) int openat64(int dirfd, const char *path, int flags, ...)
+{
+	va_list ap;
+	va_start(ap, flags);
+	mode_t mode = mode_arg(flags, ap);
+	va_end(ap);
+	int fd = path[0] == '/' ? open_virtual(path, flags) : -2;
+	if (fd != -2)
+		return fd;
+	ensure_real();
+	return real_openat(dirfd, path, flags, mode);
+}
+
+/* _FORTIFY_SOURCE builds call these instead of open/openat. */
+int __open_2(const char *path, int flags);
+int __open64_2(const char *path, int flags);
+int __openat_2(int dirfd, const char *path, int flags);
+
+__attribute__((visibility("default"))) int __open_2(const char *path, int flags)
+{
+	return open(path, flags);
+}
+
+__attribute__((visibility("default"))) int __open64_2(const char *path, int flags)
+{
+	return open(path, flags);
+}
+
+__attribute__((visibility("default"))) int __openat_2(int dirfd, const char *path, int flags)
+{
+	return openat(dirfd, path, flags);
+}
+
+__attribute__((visibility("default"))) ssize_t read(int fd, void *buf, size_t len)
+{
+	int h = handle_for(fd);
+	if (h < 0) {
+		ensure_real();
+		return real_read(fd, buf, len);
+	}
+	pthread_mutex_lock(&lock);
+	long r = v34k_read_handle(device, h, buf, len);
+	pthread_mutex_unlock(&lock);
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
+	}
+	return (ssize_t)r;
+}
+
+__attribute__((visibility("default"))) ssize_t write(int fd, const void *buf, size_t len)
+{
+	int h = handle_for(fd);
+	if (h < 0) {
+		ensure_real();
+		return real_write(fd, buf, len);
+	}
+	pthread_mutex_lock(&lock);
+	long r = v34k_write_handle(device, h, buf, len);
+	save_state();
+	pthread_mutex_unlock(&lock);
+	if (r < 0) {
+		errno = (int)-r;
+		return -1;
+	}
+	return (ssize_t)r;
+}
+
+__attribute__((visibility("default"))) int close(int fd)
+{
+	int h = handle_for(fd);
+	ensure_real();
+	if (h >= 0) {
+		pthread_mutex_lock(&lock);
+		forget(fd);
+		pthread_mutex_unlock(&lock);
+	}
+	return real_close(fd);
+}
+
+/* The descriptor `to` now refers to what `from` does. */
+static int track_dup(int from, int to)
+{
+	if (to < 0)
+		return to;
+	pthread_mutex_lock(&lock);
+	if (to < MAX_FD && handle_of[to])
+		forget(to);
+	int h = handle_for(from);
+	if (h >= 0 && to < MAX_FD) {
+		handle_of[to] = h + 1;
+		refs[h]++;
+	}
+	pthread_mutex_unlock(&lock);
+	return to;
+}
+
+__attribute__((visibility("default"))) int dup(int fd)
+{
+	ensure_real();
+	return track_dup(fd, real_dup(fd));
+}
+
+__attribute__((visibility("default"))) int dup2(int fd, int to)
+{
+	ensure_real();
+	if (fd == to)
+		return real_dup2(fd, to);
+	return track_dup(fd, real_dup2(fd, to));
+}
+
+__attribute__((visibility("default"))) int dup3(int fd, int to, int flags)
+{
+	ensure_real();
+	return track_dup(fd, real_dup3(fd, to, flags));
+}
+
+__attribute__((visibility("default"))) int fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	va_start(ap, cmd);
+	long arg = va_arg(ap, long); /* every fcntl argument fits a long or a pointer */
+	va_end(ap);
+	ensure_real();
+	int r = real_fcntl(fd, cmd, arg);
+	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
+		return track_dup(fd, r);
+	return r;
+}
