@@ -98,9 +98,12 @@ static int run_pass(char **command, bool per_process, int *exit_status, double *
 	}
 	GPA_Status st = GPA_STATUS_OK;
 	if (per_process) {
+		/* Count from exec: the child's wait before it is not the command. */
 		char pid[32];
 		snprintf(pid, sizeof(pid), "%d", (int)child.pid);
-		st = OpenGPA_SetBackendOption("pid", pid);
+		st = OpenGPA_SetBackendOption("exec", "1");
+		if (st == GPA_STATUS_OK)
+			st = OpenGPA_SetBackendOption("pid", pid);
 	}
 	if (st == GPA_STATUS_OK)
 		st = GPA_BeginPass();

@@ -1,0 +1,384 @@
+/* perf.c — the perf backend's vtable: Linux perf_event_open(2). */
+#include "perf_internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const known_options[] = { "pid", "exec", NULL };
+
+/* "0"/"self" = the calling thread; otherwise a positive pid. */
+static bool parse_pid(const char *text, pid_t *pid)
+{
+	if (strcmp(text, "self") == 0) {
+		*pid = 0;
+		return true;
+	}
+	char *end;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (end == text || *end || errno || v < 0 || v > INT_MAX)
+		return false;
+	*pid = (pid_t)v;
+	return true;
+}
+
+static bool parse_bool(const char *text, bool *v)
+{
+	if (strcmp(text, "1") == 0 || strcmp(text, "yes") == 0 || strcmp(text, "true") == 0)
+		*v = true;
+	else if (strcmp(text, "0") == 0 || strcmp(text, "no") == 0 || strcmp(text, "false") == 0)
+		*v = false;
+	else
+		return false;
+	return true;
+}
+
+static GPA_Status apply_option(struct og_perf_state *st, const char *key, const char *value)
+{
+	const struct og_backend_host *h = &st->host;
+	if (strcmp(key, "pid") == 0) {
+		if (!parse_pid(value, &st->pid)) {
+			h->log(h->log_ctx, OG_LOG_ERROR,
+			       "perf: option pid=%s is not a process id; use pid=N (N >= 1) or "
+			       "pid=0 for the calling thread",
+			       value);
+			return GPA_STATUS_ERROR_FAILED;
+		}
+		return GPA_STATUS_OK;
+	}
+	if (strcmp(key, "exec") == 0) {
+		if (!parse_bool(value, &st->exec)) {
+			h->log(h->log_ctx, OG_LOG_ERROR,
+			       "perf: option exec=%s is not a boolean; use exec=1 or exec=0", value);
+			return GPA_STATUS_ERROR_FAILED;
+		}
+		return GPA_STATUS_OK;
+	}
+	h->log(h->log_ctx, OG_LOG_ERROR, "perf: unknown option '%s'; the perf backend knows pid, exec",
+	       key);
+	return GPA_STATUS_ERROR_NOT_FOUND;
+}
+
+static GPA_Status perf_open(const struct og_backend_host *host, const char *options,
+                            void **state, struct og_device_info *info)
+{
+	const char *unknown = og_option_unknown(options, known_options);
+	if (unknown) {
+		host->log(host->log_ctx, OG_LOG_ERROR,
+		          "perf: unknown option at '%s'; the perf backend knows pid=N, exec=0|1",
+		          unknown);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	struct og_perf_state *st = calloc(1, sizeof *st);
+	if (!st) {
+		host->log(host->log_ctx, OG_LOG_ERROR, "perf: out of memory for the backend state");
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	st->host = *host;
+	st->listdir = og_perf_listdir_real;
+	for (size_t i = 0; i < OG_PERF_MAX_GROUP; i++)
+		st->members[i].fd = -1;
+
+	char value[32];
+	GPA_Status s = GPA_STATUS_OK;
+	if (og_option_get(options, "pid", value, sizeof value))
+		s = apply_option(st, "pid", value);
+	else if (options && strstr(options, "pid="))
+		s = apply_option(st, "pid", "(too long)");
+	if (s == GPA_STATUS_OK && og_option_get(options, "exec", value, sizeof value))
+		s = apply_option(st, "exec", value);
+	if (s == GPA_STATUS_OK)
+		s = og_perf_probe(st);
+	if (s != GPA_STATUS_OK) {
+		free(st);
+		return s;
+	}
+	memset(info, 0, sizeof *info);
+	og_perf_device_info(host, info);
+	*state = st;
+	return GPA_STATUS_OK;
+}
+
+static void perf_close(void *state)
+{
+	struct og_perf_state *st = state;
+	if (!st)
+		return;
+	og_perf_group_close(st);
+	og_perf_catalogue_free(st);
+	free(st);
+}
+
+/* Parses a named-event or time: source into *b.  Returns 1 when done, 0 when
+ * the source is in another notation, -1 (logged) when malformed. */
+static int parse_named(struct og_perf_state *st, const char *name, const char *source,
+                       struct og_perf_bound *b, int *event)
+{
+	*event = -1;
+	if (strcmp(source, "time:enabled") == 0) {
+		b->kind = OG_PERF_KIND_TIME_ENABLED;
+		return 1;
+	}
+	if (strcmp(source, "time:running") == 0) {
+		b->kind = OG_PERF_KIND_TIME_RUNNING;
+		return 1;
+	}
+	if (strcmp(source, "time:wall") == 0) {
+		b->kind = OG_PERF_KIND_TIME_WALL;
+		return 1;
+	}
+	if (strncmp(source, "sw:", 3) != 0 && strncmp(source, "hw:", 3) != 0)
+		return 0;
+	*event = og_perf_event_find(source);
+	if (*event < 0) {
+		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+		             "perf: raw counter %s: unknown source '%s'; the sw:/hw: names are "
+		             "listed in docs/backends/perf.md",
+		             name, source);
+		return -1;
+	}
+	const struct og_perf_event_def *def = og_perf_event_at((size_t)*event);
+	b->kind = def->type == PERF_TYPE_HARDWARE ? OG_PERF_KIND_HW : OG_PERF_KIND_SW;
+	b->type = def->type;
+	b->config = def->config;
+	strcpy(b->source, def->source); /* the canonical spelling: aliases share an id */
+	return 1;
+}
+
+uint32_t og_perf_bind(struct og_perf_state *st, const struct og_perf_bound *b)
+{
+	for (size_t i = 0; i < st->nbound; i++) {
+		if (strcmp(st->bound[i].source, b->source) == 0)
+			return (uint32_t)i;
+	}
+	if (st->nbound == OG_PERF_MAX_BOUND)
+		return UINT32_MAX;
+	st->bound[st->nbound] = *b;
+	return (uint32_t)st->nbound++;
+}
+
+static GPA_Status perf_bind_raw(void *state, const char *name, const char *source,
+                                uint32_t *raw_id, const char **why_not)
+{
+	struct og_perf_state *st = state;
+	struct og_perf_bound b;
+	int event;
+	*why_not = NULL;
+	memset(&b, 0, sizeof b);
+	if (strlen(source) >= sizeof b.source) {
+		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+		             "perf: raw counter %s: source is longer than %d characters; shorten it",
+		             name, OG_PERF_SOURCE_MAX - 1);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	strcpy(b.source, source);
+	int named = parse_named(st, name, source, &b, &event);
+	if (named < 0)
+		return GPA_STATUS_ERROR_FAILED;
+	if (named == 0) {
+		GPA_Status s = og_perf_pmu_source(st, name, source, &b, why_not);
+		if (s != GPA_STATUS_OK)
+			return s;
+		int err = og_perf_try_bound(st, &b);
+		if (err) {
+			char nbuf[24];
+			st->host.log(st->host.log_ctx, OG_LOG_TRACE,
+			             "perf: %s (%s) not offered: perf_event_open gave %s", name, source,
+			             og_perf_errno_name(err, nbuf, sizeof nbuf));
+			*why_not = b.kind == OG_PERF_KIND_HW && !st->any_hw
+			                   ? "no hardware PMU: this kernel/VM counts no CPU PMU events"
+			                   : "perf_event_open refused this PMU event here (the trace "
+			                     "log has the errno)";
+			return GPA_STATUS_ERROR_NOT_FOUND;
+		}
+	}
+	if (event >= 0 && st->probe_errno[event]) {
+		const struct og_perf_event_def *def = og_perf_event_at((size_t)event);
+		*why_not = def->type == PERF_TYPE_HARDWARE && !st->any_hw ? def->no_pmu_why
+		                                                          : def->refused_why;
+		return GPA_STATUS_ERROR_NOT_FOUND;
+	}
+	if (b.kind == OG_PERF_KIND_HW && st->hw_slots == 0) {
+		*why_not = "the PMU has no free counter (another program or the NMI watchdog "
+		           "holds them all)";
+		return GPA_STATUS_ERROR_NOT_FOUND;
+	}
+	*raw_id = og_perf_bind(st, &b);
+	if (*raw_id == UINT32_MAX) {
+		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+		             "perf: raw counter %s: more than %d distinct sources; load fewer "
+		             "counter files",
+		             name, OG_PERF_MAX_BOUND);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status perf_constant(void *state, const char *name, double *value)
+{
+	struct og_perf_state *st = state;
+	if (strcmp(name, "NumCPUs") == 0) {
+		unsigned n = og_perf_online_cpus(&st->host);
+		if (n == 0) {
+			st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+			             "perf: constant NumCPUs: /sys/devices/system/cpu/online is "
+			             "unreadable; mount sysfs or give NumCPUs a value: in the file");
+			return GPA_STATUS_ERROR_NOT_FOUND;
+		}
+		*value = n;
+		return GPA_STATUS_OK;
+	}
+	if (strcmp(name, "PerfHardwareCounters") == 0) {
+		*value = st->hw_slots;
+		return GPA_STATUS_OK;
+	}
+	st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+	             "perf: unknown constant %s; the perf backend provides NumCPUs and "
+	             "PerfHardwareCounters, give others a value: in the counter file",
+	             name);
+	return GPA_STATUS_ERROR_NOT_FOUND;
+}
+
+static bool perf_fits(void *state, const uint32_t *raw_ids, size_t n)
+{
+	struct og_perf_state *st = state;
+	size_t hw = 0, fds = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (raw_ids[i] >= st->nbound)
+			return false;
+		enum og_perf_kind k = st->bound[raw_ids[i]].kind;
+		hw += k == OG_PERF_KIND_HW;
+		fds += k == OG_PERF_KIND_HW || k == OG_PERF_KIND_SW || k == OG_PERF_KIND_OTHER;
+	}
+	/* Software events cost an fd but never a PMU counter. */
+	return n <= OG_PERF_MAX_GROUP && fds < OG_PERF_MAX_GROUP && hw <= st->hw_slots;
+}
+
+static GPA_Status perf_set_option(void *state, const char *key, const char *value)
+{
+	struct og_perf_state *st = state;
+	if (st->in_pass) {
+		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+		             "perf: option %s cannot change during a pass; set it before "
+		             "BeginPass or after EndPass",
+		             key);
+		return GPA_STATUS_ERROR_PASS_ALREADY_STARTED;
+	}
+	pid_t old_pid = st->pid;
+	bool old_exec = st->exec;
+	GPA_Status s = apply_option(st, key, value ? value : "");
+	if (s == GPA_STATUS_OK && st->pid != old_pid && st->pid != 0) {
+		/* Say now, not at the next BeginPass, when the process is not
+		 * there or not ours. */
+		const struct og_perf_event_def *clock = og_perf_event_at(
+			(size_t)og_perf_event_find("sw:task-clock"));
+		struct perf_event_attr attr;
+		og_perf_attr_init(st, &attr, clock->type, clock->config, true);
+		int fd = og_perf_open_event(st, &attr, -1);
+		if (fd < 0) {
+			s = og_perf_open_error(st, errno, "sw:task-clock");
+		} else {
+			st->host.sys->close(st->host.sys->ctx, fd);
+		}
+	}
+	if (s != GPA_STATUS_OK) {
+		st->pid = old_pid;
+		st->exec = old_exec;
+	}
+	return s;
+}
+
+static const struct og_raw_desc *perf_extra_raw(void *state, size_t *count)
+{
+	return og_perf_catalogue(state, count);
+}
+
+static GPA_Status perf_begin_pass(void *state, const uint32_t *raw_ids, size_t n)
+{
+	struct og_perf_state *st = state;
+	if (st->in_pass) {
+		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+		             "perf: BeginPass while a pass is open; end the pass first");
+		return GPA_STATUS_ERROR_PASS_ALREADY_STARTED;
+	}
+	if (!perf_fits(st, raw_ids, n)) {
+		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+		             "perf: these %zu raw counters do not fit one group (%u hardware "
+		             "counters per group); the pass planner must split them",
+		             n, st->hw_slots);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	GPA_Status s = og_perf_group_open(st, raw_ids, n);
+	if (s != GPA_STATUS_OK)
+		return s;
+	memcpy(st->pass_ids, raw_ids, n * sizeof *raw_ids);
+	st->npass = n;
+	st->in_pass = true;
+	st->have_begin = false;
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status perf_end_pass(void *state)
+{
+	struct og_perf_state *st = state;
+	if (!st->in_pass) {
+		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+		             "perf: EndPass without a pass; call BeginPass first");
+		return GPA_STATUS_ERROR_PASS_NOT_STARTED;
+	}
+	og_perf_group_close(st);
+	st->in_pass = false;
+	st->have_begin = false;
+	st->npass = 0;
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status perf_begin_sample(void *state)
+{
+	struct og_perf_state *st = state;
+	if (!st->in_pass) {
+		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+		             "perf: BeginSample outside a pass; call BeginPass first");
+		return GPA_STATUS_ERROR_PASS_NOT_STARTED;
+	}
+	st->have_begin = false;
+	GPA_Status s = og_perf_group_read(st, &st->begin);
+	st->have_begin = s == GPA_STATUS_OK;
+	return s;
+}
+
+static GPA_Status perf_end_sample(void *state, uint64_t *deltas)
+{
+	struct og_perf_state *st = state;
+	if (!st->in_pass || !st->have_begin) {
+		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+		             "perf: EndSample without a successful BeginSample; begin the sample "
+		             "again");
+		return GPA_STATUS_ERROR_SAMPLE_NOT_STARTED;
+	}
+	st->have_begin = false;
+	GPA_Status s = og_perf_group_read(st, &st->end);
+	if (s == GPA_STATUS_OK)
+		s = og_perf_deltas(st, deltas);
+	return s;
+}
+
+const struct og_backend_ops og_backend_perf = {
+	.name = "perf",
+	.summary = "Linux perf_event_open: software events everywhere, CPU PMU events where "
+	           "present",
+	.open = perf_open,
+	.close = perf_close,
+	.bind_raw = perf_bind_raw,
+	.constant = perf_constant,
+	.fits = perf_fits,
+	.extra_raw = perf_extra_raw,
+	.set_option = perf_set_option,
+	.begin_pass = perf_begin_pass,
+	.end_pass = perf_end_pass,
+	.begin_sample = perf_begin_sample,
+	.end_sample = perf_end_sample,
+};

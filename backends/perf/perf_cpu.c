@@ -1,0 +1,166 @@
+/* perf_cpu.c — which CPU this is, from /proc/cpuinfo and sysfs. */
+#include "perf_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MIDR_PATH "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1"
+
+/* Copies the value of the first "key<blanks>: value" line into out. */
+static bool cpuinfo_field(const char *text, const char *key, char *out, size_t len)
+{
+	size_t klen = strlen(key);
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, key, klen) != 0)
+			continue;
+		const char *q = p + klen;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q != ':')
+			continue;
+		q++;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		size_t n = strcspn(q, "\n");
+		if (n >= len)
+			n = len - 1;
+		memcpy(out, q, n);
+		out[n] = '\0';
+		return true;
+	}
+	return false;
+}
+
+static bool cpuinfo_number(const char *text, const char *key, unsigned long *v)
+{
+	char buf[32];
+	if (!cpuinfo_field(text, key, buf, sizeof buf))
+		return false;
+	char *end;
+	*v = strtoul(buf, &end, 0);
+	return end != buf;
+}
+
+static const char *arm_part_name(uint32_t midr)
+{
+	if ((midr >> 24) != 0x41)
+		return NULL;
+	switch ((midr >> 4) & 0xfff) {
+	case 0xd0c: return "Arm Neoverse-N1";
+	case 0xd49: return "Arm Neoverse-N2";
+	case 0xd40: return "Arm Neoverse-V1";
+	case 0xd4f: return "Arm Neoverse-V2";
+	case 0xd8e: return "Arm Neoverse-N3";
+	case 0xd84: return "Arm Neoverse-V3";
+	default: return NULL;
+	}
+}
+
+/* The counter set for an Arm core, NULL when there is none for it. */
+static const char *arm_counter_set(uint32_t midr)
+{
+	uint32_t impl = midr >> 24, part = (midr >> 4) & 0xfff;
+	uint32_t variant = (midr >> 20) & 0xf, rev = midr & 0xf;
+	/* Azure Cobalt 100 (implementer 0x6d) is an N2 under another name. */
+	if (impl == 0x6d && part == 0xd49)
+		return "neoverse-n2";
+	if (impl != 0x41)
+		return NULL;
+	switch (part) {
+	case 0xd0c: return "neoverse-n1";
+	/* r0p3 changed what the slot events count: it has its own formulas. */
+	case 0xd49: return variant == 0 && rev >= 3 ? "neoverse-n2-r0p3" : "neoverse-n2";
+	case 0xd40: return "neoverse-v1";
+	case 0xd4f: return "neoverse-v2";
+	default: return NULL;
+	}
+}
+
+/* The MIDR from sysfs, or assembled from the cpuinfo fields; 0 if neither. */
+static uint32_t arm_midr(const struct og_backend_host *host, const char *cpuinfo)
+{
+	char text[40];
+	if (og_perf_read_text(host, MIDR_PATH, text, sizeof text) > 0) {
+		char *end;
+		unsigned long long v = strtoull(text, &end, 16);
+		if (end != text && v != 0 && v <= UINT32_MAX)
+			return (uint32_t)v;
+	}
+	unsigned long impl, variant = 0, part, rev = 0;
+	if (!cpuinfo_number(cpuinfo, "CPU implementer", &impl) ||
+	    !cpuinfo_number(cpuinfo, "CPU part", &part) || impl > 0xff || part > 0xfff)
+		return 0;
+	cpuinfo_number(cpuinfo, "CPU variant", &variant);
+	cpuinfo_number(cpuinfo, "CPU revision", &rev);
+	return (uint32_t)(impl << 24 | (variant & 0xf) << 20 | 0xfu << 16 | part << 4 | (rev & 0xf));
+}
+
+void og_perf_device_info(const struct og_backend_host *host, struct og_device_info *info)
+{
+	/* The first CPU's block is well under 8 KiB on every architecture. */
+	char cpuinfo[8192];
+	if (og_perf_read_text(host, "/proc/cpuinfo", cpuinfo, sizeof cpuinfo) < 0)
+		cpuinfo[0] = '\0';
+
+	info->counter_sets[0] = "perf-generic";
+	snprintf(info->description, sizeof info->description, "Unknown CPU");
+
+	unsigned long family, model, stepping = 0;
+	if (cpuinfo_field(cpuinfo, "model name", info->description, sizeof info->description) &&
+	    cpuinfo_number(cpuinfo, "cpu family", &family) &&
+	    cpuinfo_number(cpuinfo, "model", &model)) {
+		cpuinfo_number(cpuinfo, "stepping", &stepping);
+		info->device_id = (uint32_t)((family & 0xffffff) << 8 | (model & 0xff));
+		info->revision_id = (uint32_t)stepping;
+		return;
+	}
+	uint32_t midr = arm_midr(host, cpuinfo);
+	if (midr) {
+		info->device_id = midr;
+		info->revision_id = ((midr >> 20) & 0xf) << 4 | (midr & 0xf);
+		const char *set = arm_counter_set(midr);
+		if (set) {
+			info->counter_sets[0] = set;
+			info->counter_sets[1] = "perf-generic";
+		}
+		const char *name = arm_part_name(midr);
+		if (name)
+			snprintf(info->description, sizeof info->description, "%s r%up%u", name,
+			         (unsigned)((midr >> 20) & 0xf), (unsigned)(midr & 0xf));
+		else
+			snprintf(info->description, sizeof info->description,
+			         "CPU implementer 0x%02x part 0x%03x", (unsigned)(midr >> 24),
+			         (unsigned)((midr >> 4) & 0xfff));
+		return;
+	}
+	/* Other architectures: whatever names the CPU ("cpu model" on MIPS). */
+	if (!cpuinfo_field(cpuinfo, "model name", info->description, sizeof info->description))
+		cpuinfo_field(cpuinfo, "cpu model", info->description, sizeof info->description);
+}
+
+unsigned og_perf_online_cpus(const struct og_backend_host *host)
+{
+	char text[256];
+	if (og_perf_read_text(host, "/sys/devices/system/cpu/online", text, sizeof text) <= 0)
+		return 0;
+	/* "0-3,5,7-8": a list of ranges. */
+	unsigned long total = 0;
+	for (const char *p = text; *p && *p != '\n';) {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+		if (end == p)
+			return 0;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtoul(p, &end, 10);
+			if (end == p || b < a)
+				return 0;
+		}
+		total += b - a + 1;
+		if (total > 1u << 20)
+			return 0;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return (unsigned)total;
+}

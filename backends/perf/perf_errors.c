@@ -1,0 +1,169 @@
+/* perf_errors.c — turning perf_event_open failures into one actionable line. */
+#include "perf_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define PARANOID_PATH "/proc/sys/kernel/perf_event_paranoid"
+
+const char *og_perf_errno_name(int err, char *buf, size_t len)
+{
+	/* Our own table: strerror is not thread-safe and the errno names are
+	 * what the perf_event_open(2) man page documents. */
+	switch (err) {
+	case EACCES: return "EACCES";
+	case EPERM: return "EPERM";
+	case ENOENT: return "ENOENT";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case ENODEV: return "ENODEV";
+	case EINVAL: return "EINVAL";
+	case EMFILE: return "EMFILE";
+	case ENFILE: return "ENFILE";
+	case ESRCH: return "ESRCH";
+	case EBUSY: return "EBUSY";
+	case ENOSPC: return "ENOSPC";
+	case E2BIG: return "E2BIG";
+	case ENOSYS: return "ENOSYS";
+	case EBADF: return "EBADF";
+	case EINTR: return "EINTR";
+	case ENOMEM: return "ENOMEM";
+	case EFAULT: return "EFAULT";
+	default:
+		snprintf(buf, len, "errno %d", err);
+		return buf;
+	}
+}
+
+ssize_t og_perf_read_text(const struct og_backend_host *host, const char *path, char *buf,
+                          size_t len)
+{
+	const struct og_sys *sys = host->sys;
+	if (len == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	int fd = sys->open(sys->ctx, path, O_RDONLY, 0);
+	if (fd < 0)
+		return -1;
+	size_t have = 0;
+	while (have + 1 < len) {
+		ssize_t r = sys->read(sys->ctx, fd, buf + have, len - 1 - have);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int saved = errno;
+			sys->close(sys->ctx, fd);
+			errno = saved;
+			return -1;
+		}
+		/* A read that claims more than was asked is a lying kernel (or
+		 * table): stop rather than run past buf. */
+		if (r == 0 || (size_t)r > len - 1 - have)
+			break;
+		have += (size_t)r;
+	}
+	sys->close(sys->ctx, fd);
+	buf[have] = '\0';
+	return (ssize_t)have;
+}
+
+int og_perf_read_paranoid(const struct og_backend_host *host)
+{
+	char text[32];
+	if (og_perf_read_text(host, PARANOID_PATH, text, sizeof text) <= 0)
+		return INT32_MIN;
+	char *end;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (end == text || errno || v < INT32_MIN + 1 || v > INT32_MAX ||
+	    (*end && *end != '\n' && *end != ' '))
+		return INT32_MIN;
+	return (int)v;
+}
+
+GPA_Status og_perf_open_error(const struct og_perf_state *st, int err, const char *what)
+{
+	const struct og_backend_host *h = &st->host;
+	char nbuf[24];
+	const char *name = og_perf_errno_name(err, nbuf, sizeof nbuf);
+
+	switch (err) {
+	case EACCES:
+	case EPERM: {
+		int p = og_perf_read_paranoid(h);
+		if (p == INT32_MIN) {
+			h->log(h->log_ctx, OG_LOG_ERROR,
+			       "perf_event_open(%s): %s: permission denied and " PARANOID_PATH
+			       " is unreadable; run as root or give the program CAP_PERFMON",
+			       what, name);
+			return GPA_STATUS_ERROR_FAILED;
+		}
+		/* Counting one's own process in user space needs 2 or lower;
+		 * kernel-mode counts and other scopes need lower still. */
+		int want = p > 2 ? 2 : p - 1;
+		if (want < -1)
+			want = -1;
+		h->log(h->log_ctx, OG_LOG_ERROR,
+		       "perf_event_open(%s): %s: " PARANOID_PATH " is %d; run as root or "
+		       "`sysctl kernel.perf_event_paranoid=%d`%s",
+		       what, name, p, want,
+		       st->pid ? " (and count only processes you own)" : "");
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	case ENOENT:
+	case EOPNOTSUPP:
+	case ENODEV:
+		h->log(h->log_ctx, OG_LOG_ERROR,
+		       "perf_event_open(%s): %s: this kernel/CPU cannot count this event; "
+		       "remove it from the counter file or use a machine whose PMU has it",
+		       what, name);
+		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
+	case EMFILE:
+	case ENFILE:
+		h->log(h->log_ctx, OG_LOG_ERROR,
+		       "perf_event_open(%s): %s: too many open files (one per event); "
+		       "raise the limit with `ulimit -n` or enable fewer counters",
+		       what, name);
+		return GPA_STATUS_ERROR_FAILED;
+	case ESRCH:
+		h->log(h->log_ctx, OG_LOG_ERROR,
+		       "perf_event_open(%s): %s: no process %ld; check the pid= option",
+		       what, name, (long)st->pid);
+		return GPA_STATUS_ERROR_FAILED;
+	case EINVAL:
+	case ENOSPC:
+		h->log(h->log_ctx, OG_LOG_ERROR,
+		       "perf_event_open(%s): %s: the kernel refused the event or the group "
+		       "(too many hardware events for the PMU, or a config it rejects); "
+		       "enable fewer hardware counters per pass",
+		       what, name);
+		return GPA_STATUS_ERROR_FAILED;
+	case EBUSY:
+		h->log(h->log_ctx, OG_LOG_ERROR,
+		       "perf_event_open(%s): %s: another program has exclusive use of the "
+		       "PMU; stop it (or the NMI watchdog: `sysctl kernel.nmi_watchdog=0`)",
+		       what, name);
+		return GPA_STATUS_ERROR_FAILED;
+	case ENOSYS:
+		h->log(h->log_ctx, OG_LOG_ERROR,
+		       "perf_event_open(%s): %s: this kernel has no perf_event support; "
+		       "use a kernel built with CONFIG_PERF_EVENTS",
+		       what, name);
+		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
+	case E2BIG:
+		h->log(h->log_ctx, OG_LOG_ERROR,
+		       "perf_event_open(%s): %s: the kernel does not accept this "
+		       "perf_event_attr size; rebuild opengpa against this kernel's headers",
+		       what, name);
+		return GPA_STATUS_ERROR_DRIVER_NOT_SUPPORTED;
+	default:
+		h->log(h->log_ctx, OG_LOG_ERROR,
+		       "perf_event_open(%s): %s: unexpected failure; report it with the "
+		       "kernel version (uname -r)",
+		       what, name);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+}

@@ -1,0 +1,186 @@
+/*
+ * perf_internal.h — what the files of the perf backend share.
+ *
+ * The backend counts through perf_event_open(2): one event group per pass,
+ * one read() of the whole group per snapshot.  docs/backends/perf.md is the
+ * user-facing description (source notation, options, errors).
+ */
+#ifndef OPENGPA_BACKENDS_PERF_INTERNAL_H
+#define OPENGPA_BACKENDS_PERF_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "backend.h"
+
+struct perf_event_attr;
+
+/* Bounds that keep every buffer static: a pass is one group, and a group of
+ * more than 64 events is far beyond any PMU and any sensible counter file. */
+#define OG_PERF_MAX_GROUP 64
+#define OG_PERF_MAX_BOUND 1024
+#define OG_PERF_MAX_HW_SLOTS 32
+#define OG_PERF_SOURCE_MAX 128
+#define OG_PERF_MAX_EVENTS 32 /* size of the named-event table, with room */
+
+/* The read() layout for GROUP|ID|TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING:
+ * nr, enabled, running, then nr x {value, id}. */
+#define OG_PERF_READ_WORDS(n) (3 + 2 * (size_t)(n))
+
+enum og_perf_kind {
+	OG_PERF_KIND_SW,           /* software event: never needs a PMU counter */
+	OG_PERF_KIND_HW,           /* generic or raw hardware event: one PMU counter */
+	OG_PERF_KIND_OTHER,        /* an event of another sysfs PMU (msr, uncore...):
+	                            * not in the CPU PMU's counter budget */
+	OG_PERF_KIND_TIME_ENABLED, /* the group's enabled time, ns: no fd of its own */
+	OG_PERF_KIND_TIME_RUNNING, /* the group's running time, ns: no fd of its own */
+	OG_PERF_KIND_TIME_WALL,    /* CLOCK_MONOTONIC between the two reads, ns */
+};
+
+/* One event this backend knows by name (sw:NAME, hw:NAME). */
+struct og_perf_event_def {
+	const char *source;      /* "sw:task-clock" */
+	uint32_t type;           /* PERF_TYPE_SOFTWARE / PERF_TYPE_HARDWARE */
+	uint64_t config;
+	const char *no_pmu_why;  /* why_not when no hardware event opens at all */
+	const char *refused_why; /* why_not when this one event is refused */
+};
+
+size_t og_perf_event_count(void);
+const struct og_perf_event_def *og_perf_event_at(size_t i);
+/* Index of the event whose source is `source` (aliases resolved), or -1. */
+int og_perf_event_find(const char *source);
+
+/* A raw counter the core bound: what to open for it. */
+struct og_perf_bound {
+	enum og_perf_kind kind;
+	uint32_t type;
+	uint64_t config, config1, config2;
+	char source[OG_PERF_SOURCE_MAX];
+};
+
+/* One open event of the current pass. */
+struct og_perf_member {
+	uint32_t raw_id; /* UINT32_MAX: a helper leader nobody asked for */
+	int fd;
+	uint64_t id; /* PERF_FORMAT_ID of this event */
+};
+
+/* What one group read() said, values in member order. */
+struct og_perf_snapshot {
+	uint64_t enabled, running;
+	uint64_t wall; /* CLOCK_MONOTONIC ns right after the read */
+	uint64_t values[OG_PERF_MAX_GROUP];
+};
+
+/* Calls fn for each entry of directory `path` (not "." or ".."); -1 with
+ * errno when it cannot.  og_sys has no directory call yet, so this is a
+ * hook: the real one uses opendir() only when host->sys is og_sys_real(). */
+typedef int (*og_perf_listdir_fn)(const struct og_backend_host *host, const char *path,
+                                  void (*fn)(const char *name, void *arg), void *arg);
+int og_perf_listdir_real(const struct og_backend_host *host, const char *path,
+                         void (*fn)(const char *name, void *arg), void *arg);
+
+struct og_perf_catalogue;
+
+struct og_perf_state {
+	struct og_backend_host host;
+
+	/* Scope: pid 0 = the calling thread; otherwise process `pid` and the
+	 * children it forks (inherit). `exec`: wait for its execve. */
+	pid_t pid;
+	bool exec;
+	/* Set when the kernel refused kernel-mode counting (paranoid >= 2
+	 * without privilege): count user space only. */
+	bool exclude_kernel;
+
+	/* Probe results: errno of the probe open per known event, 0 = usable. */
+	int probe_errno[OG_PERF_MAX_EVENTS];
+	bool any_hw;          /* at least one hardware event opened */
+	unsigned hw_slots;    /* hardware events one group can hold */
+
+	struct og_perf_bound bound[OG_PERF_MAX_BOUND];
+	size_t nbound;
+
+	og_perf_listdir_fn listdir;
+	struct og_perf_catalogue *catalogue; /* extra_raw's answer, built once */
+
+	/* The current pass. */
+	bool in_pass;
+	size_t npass;                 /* raw ids the core asked for */
+	uint32_t pass_ids[OG_PERF_MAX_GROUP];
+	int pass_member[OG_PERF_MAX_GROUP]; /* member index per raw id, -1 for time:* */
+	struct og_perf_member members[OG_PERF_MAX_GROUP];
+	size_t nmembers;              /* members[0] is the leader */
+	bool need_wall;               /* a time:wall in the pass: read the clock */
+
+	bool have_begin;
+	struct og_perf_snapshot begin, end;
+	uint64_t readbuf[OG_PERF_READ_WORDS(OG_PERF_MAX_GROUP) + 2];
+};
+
+/* Fills attr for one event of a group in this state's scope. */
+void og_perf_attr_init(const struct og_perf_state *st, struct perf_event_attr *attr,
+                       uint32_t type, uint64_t config, bool leader);
+
+/* perf_event_open through host->sys for this state's scope. */
+int og_perf_open_event(const struct og_perf_state *st, struct perf_event_attr *attr,
+                       int group_fd);
+
+/* Logs one line for a failed perf_event_open of `what` (errno err) and
+ * returns the status that goes with it. */
+GPA_Status og_perf_open_error(const struct og_perf_state *st, int err, const char *what);
+
+/* Name of an errno value ("EACCES"), or "errno N" in buf. */
+const char *og_perf_errno_name(int err, char *buf, size_t len);
+
+/* /proc/sys/kernel/perf_event_paranoid through host->sys, or INT32_MIN. */
+int og_perf_read_paranoid(const struct og_backend_host *host);
+
+/* Reads a small text file through host->sys into buf (NUL-terminated).
+ * Returns the length, or -1 with errno. */
+ssize_t og_perf_read_text(const struct og_backend_host *host, const char *path, char *buf,
+                          size_t len);
+
+/* Probes every known event and the hardware slot count (perf_probe.c). */
+GPA_Status og_perf_probe(struct og_perf_state *st);
+
+/* Sources naming a sysfs PMU, "pmu/term=value,alias/", and raw CPU PMU
+ * codes, "raw:0x11" (perf_pmu.c).  Fills b; OK, NOT_FOUND with a static
+ * *why_not when this machine lacks the PMU or alias, FAILED (logged) when the
+ * source is malformed. */
+GPA_Status og_perf_pmu_source(struct og_perf_state *st, const char *name, const char *source,
+                              struct og_perf_bound *b, const char **why_not);
+/* Does the kernel open this bound event in the current scope? errno or 0. */
+int og_perf_try_bound(const struct og_perf_state *st, const struct og_perf_bound *b);
+
+/* extra_raw: every event alias of every sysfs PMU that opens here
+ * (perf_catalogue.c).  Binds them; the descs live until close. */
+const struct og_raw_desc *og_perf_catalogue(struct og_perf_state *st, size_t *count);
+void og_perf_catalogue_free(struct og_perf_state *st);
+/* Binds b (deduplicated by source); raw id or UINT32_MAX when full (perf.c). */
+uint32_t og_perf_bind(struct og_perf_state *st, const struct og_perf_bound *b);
+
+/* Fills description, ids and counter sets (perf_cpu.c). */
+void og_perf_device_info(const struct og_backend_host *host, struct og_device_info *info);
+
+/* Number of online CPUs from sysfs, 0 when unknown (perf_cpu.c). */
+unsigned og_perf_online_cpus(const struct og_backend_host *host);
+
+/* Group life (perf_group.c). */
+GPA_Status og_perf_group_open(struct og_perf_state *st, const uint32_t *raw_ids, size_t n);
+void og_perf_group_close(struct og_perf_state *st);
+GPA_Status og_perf_group_read(struct og_perf_state *st, struct og_perf_snapshot *snap);
+
+/* Checks and decodes one group read() (pure; perf_group.c). Returns NULL
+ * on success or a static string naming what the kernel got wrong. */
+const char *og_perf_parse_group(const uint64_t *words, ssize_t nbytes,
+                                const struct og_perf_member *members, size_t nmembers,
+                                struct og_perf_snapshot *snap);
+
+/* deltas[i] for raw id i of the pass from two snapshots (perf_group.c). */
+GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas);
+
+#endif

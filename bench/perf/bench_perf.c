@@ -1,0 +1,225 @@
+/*
+ * bench_perf.c — what a GPA sample costs on the perf backend, against the
+ * floor the kernel sets (results and the command go to docs/performance.md):
+ *
+ *   one GPA_BeginSample + GPA_EndSample counting 4 software events
+ *   (TaskClock, PageFaults, ContextSwitches, CPUMigrations) through the GPA
+ *   API, vs two read() calls of a group of the same 4 events opened by hand
+ *   — target <= 1.3x.
+ *
+ *   The backend's begin_sample + end_sample called directly (no core) is
+ *   printed too, to tell the backend's share of the cost from the core's.
+ *
+ *   bench-perf [SAMPLES_PER_ROUND]
+ */
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "GPUPerfAPI.h"
+#include "backend.h"
+#include "opengpa.h"
+
+extern const struct og_backend_ops og_backend_perf;
+
+#define ROUNDS 7
+
+static double now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static const char *const counters[] = { "TaskClock", "PageFaults", "ContextSwitches",
+	                                "CPUMigrations" };
+
+static int check(GPA_Status s, const char *what)
+{
+	if (s != GPA_STATUS_OK) {
+		fprintf(stderr, "bench-perf: %s: %s\n", what, GPA_GetStatusAsStr(s));
+		return 1;
+	}
+	return 0;
+}
+
+struct raw_group {
+	int fds[4];
+};
+
+static int raw_open(struct raw_group *g)
+{
+	static const uint64_t configs[] = { PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
+		                            PERF_COUNT_SW_CONTEXT_SWITCHES,
+		                            PERF_COUNT_SW_CPU_MIGRATIONS };
+	for (int i = 0; i < 4; i++) {
+		struct perf_event_attr a;
+		memset(&a, 0, sizeof a);
+		a.size = sizeof a;
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = configs[i];
+		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
+		                PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a.disabled = i == 0;
+		g->fds[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, i ? g->fds[0] : -1, 0);
+		if (g->fds[i] < 0) {
+			perror("bench-perf: perf_event_open");
+			while (i-- > 0)
+				close(g->fds[i]);
+			return 1;
+		}
+	}
+	return ioctl(g->fds[0], PERF_EVENT_IOC_ENABLE, 0) != 0;
+}
+
+static void raw_close(struct raw_group *g)
+{
+	for (int i = 3; i >= 0; i--)
+		close(g->fds[i]);
+}
+
+/* ns per two group read()s. */
+static double raw_round(struct raw_group *g, unsigned n)
+{
+	uint64_t buf[3 + 2 * 4];
+	double t0 = now_ns();
+	for (unsigned i = 0; i < n; i++) {
+		if (read(g->fds[0], buf, sizeof buf) != (ssize_t)sizeof buf ||
+		    read(g->fds[0], buf, sizeof buf) != (ssize_t)sizeof buf) {
+			perror("bench-perf: read");
+			return -1;
+		}
+	}
+	return (now_ns() - t0) / n;
+}
+
+/* ns per BeginSample+EndSample; sample ids continue from *next_id. */
+static double api_round(unsigned n, gpa_uint32 *next_id)
+{
+	double t0 = now_ns();
+	for (unsigned i = 0; i < n; i++) {
+		if (GPA_BeginSample((*next_id)++) != GPA_STATUS_OK || GPA_EndSample() != GPA_STATUS_OK) {
+			fprintf(stderr, "bench-perf: a sample failed\n");
+			return -1;
+		}
+	}
+	return (now_ns() - t0) / n;
+}
+
+__attribute__((format(printf, 3, 4))) static void quiet(void *ctx, enum og_log_level level,
+                                                        const char *fmt, ...)
+{
+	(void)ctx, (void)level, (void)fmt;
+}
+
+struct direct {
+	struct og_backend_host host;
+	void *state;
+};
+
+static int direct_open(struct direct *d)
+{
+	const struct og_backend_ops *o = &og_backend_perf;
+	static const char *const sources[] = { "sw:task-clock", "sw:page-faults",
+		                               "sw:context-switches", "sw:cpu-migrations" };
+	struct og_device_info info;
+	uint32_t ids[4];
+	d->host = (struct og_backend_host){ og_sys_real(), quiet, NULL };
+	if (check(o->open(&d->host, "", &d->state, &info), "perf backend open"))
+		return 1;
+	for (int i = 0; i < 4; i++) {
+		const char *why;
+		if (check(o->bind_raw(d->state, sources[i], sources[i], &ids[i], &why), sources[i]))
+			return 1;
+	}
+	return check(o->begin_pass(d->state, ids, 4), "perf backend begin_pass");
+}
+
+/* ns per backend begin_sample + end_sample, no core around them. */
+static double direct_round(struct direct *d, unsigned n)
+{
+	const struct og_backend_ops *o = &og_backend_perf;
+	uint64_t deltas[4];
+	double t0 = now_ns();
+	for (unsigned i = 0; i < n; i++) {
+		if (o->begin_sample(d->state) != GPA_STATUS_OK ||
+		    o->end_sample(d->state, deltas) != GPA_STATUS_OK)
+			return -1;
+	}
+	return (now_ns() - t0) / n;
+}
+
+static int api_open(gpa_uint32 *session)
+{
+	static int device;
+	if (check(GPA_Initialize(), "GPA_Initialize") ||
+	    check(OpenGPA_SetBackend("perf", ""), "OpenGPA_SetBackend") ||
+	    check(GPA_OpenContext(&device), "GPA_OpenContext"))
+		return 1;
+	for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
+		if (check(GPA_EnableCounterStr(counters[i]), counters[i]))
+			return 1;
+	gpa_uint32 passes = 0;
+	if (check(GPA_GetPassCount(&passes), "GPA_GetPassCount") || passes != 1) {
+		fprintf(stderr, "bench-perf: expected 1 pass, got %u\n", passes);
+		return 1;
+	}
+	return check(GPA_BeginSession(session), "GPA_BeginSession") ||
+	       check(GPA_BeginPass(), "GPA_BeginPass");
+}
+
+int main(int argc, char **argv)
+{
+	unsigned n = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 10) : 20000;
+	if (n == 0)
+		n = 20000;
+	struct raw_group g;
+	struct direct d;
+	gpa_uint32 session = 0, next_id = 0;
+	if (raw_open(&g))
+		return 1;
+	if (direct_open(&d)) {
+		raw_close(&g);
+		return 1;
+	}
+	if (api_open(&session)) {
+		raw_close(&g);
+		return 1;
+	}
+	/* Rounds alternate, so both sides see the same machine load; the best
+	 * round of each is the least disturbed one. */
+	double raw = 1e300, api = 1e300, direct = 1e300;
+	for (int r = 0; r < ROUNDS; r++) {
+		double a = raw_round(&g, n), b = api_round(n, &next_id), c = direct_round(&d, n);
+		if (a < 0 || b < 0 || c < 0)
+			return 1;
+		raw = a < raw ? a : raw;
+		api = b < api ? b : api;
+		direct = c < direct ? c : direct;
+	}
+	raw_close(&g);
+	og_backend_perf.end_pass(d.state);
+	og_backend_perf.close(d.state);
+	gpa_uint32 count = 0;
+	if (check(GPA_EndPass(), "GPA_EndPass") || check(GPA_EndSession(), "GPA_EndSession") ||
+	    check(GPA_GetSampleCount(session, &count), "GPA_GetSampleCount"))
+		return 1;
+	GPA_CloseContext();
+	GPA_Destroy();
+	if (count != next_id) {
+		fprintf(stderr, "bench-perf: %u samples recorded, expected %u\n", count, next_id);
+		return 1;
+	}
+	printf("%u samples x %d alternating rounds, best round each:\n", n, ROUNDS);
+	printf("  two raw group read()s:           %8.1f ns\n", raw);
+	printf("  GPA_BeginSample + GPA_EndSample: %8.1f ns\n", api);
+	printf("  backend begin+end_sample only:   %8.1f ns (%.2fx)\n", direct, direct / raw);
+	printf("  ratio: %.2fx (target <= 1.3x)\n", api / raw);
+	return 0;
+}

@@ -1,0 +1,118 @@
+/*
+ * fake_perf.h — a simulated perf_event kernel behind an og_sys table.
+ *
+ * Enough of perf_event_open(2) for the backend's unit tests: fds, groups,
+ * PERF_EVENT_IOC_ID/ENABLE/DISABLE, the GROUP|ID|ENABLED|RUNNING read layout,
+ * a PMU with N counters, and the /proc and /sys text files the backend reads.
+ * Every fault the tests need is a field to set.
+ */
+#ifndef OPENGPA_TESTS_FAKE_PERF_H
+#define OPENGPA_TESTS_FAKE_PERF_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "backend.h"
+
+#define FAKE_MAX_EVENTS 256
+#define FAKE_MAX_FILES 40
+#define FAKE_EVENT_FD0 100
+#define FAKE_FILE_FD0 900
+
+enum fake_read_fault {
+	FAKE_READ_OK,
+	FAKE_READ_SHORT,      /* 8 bytes fewer than the layout */
+	FAKE_READ_WRONG_NR,   /* nr one more than the group */
+	FAKE_READ_UNKNOWN_ID, /* last id replaced by one nobody has */
+	FAKE_READ_DUP_ID,     /* last id replaced by the first */
+	FAKE_READ_ZERO,       /* 0 bytes, like a pinned group in error state */
+	FAKE_READ_ERRNO,      /* -1 with read_errno */
+};
+
+enum fake_slot_mode {
+	FAKE_SLOTS_EINVAL,   /* a group with too many hw events fails to open */
+	FAKE_SLOTS_NOT_RUN,  /* it opens, but never runs (running stays 0) */
+};
+
+struct fake_event {
+	bool open;
+	struct perf_event_attr attr;
+	pid_t pid;
+	int cpu;
+	int leader;       /* index of the leader (itself for a leader) */
+	uint64_t id;
+	uint64_t value;
+	uint64_t step;    /* added per read of its group while enabled */
+	bool enabled;     /* leaders only */
+	uint64_t enabled_ns, running_ns;
+};
+
+struct fake_file {
+	const char *path;
+	const char *content; /* NULL: open fails with ENOENT */
+};
+
+struct fake_perf {
+	struct og_sys sys;
+
+	bool pmu;                 /* hardware events open at all */
+	unsigned hw_slots;        /* hardware events a group can hold */
+	enum fake_slot_mode slot_mode;
+	bool eacces_kernel;       /* EACCES unless exclude_kernel (paranoid 2) */
+	int eacces_all;           /* EACCES for everything (paranoid 3) */
+
+	/* Inject errno into perf_event_open calls after `open_fail_after`
+	 * successful ones (when open_fail_errno != 0); match_type/config
+	 * restrict it to one event when match is set. */
+	int open_fail_errno;
+	int open_fail_after;
+	bool open_fail_match;
+	uint32_t open_fail_type;
+	uint64_t open_fail_config;
+
+	enum fake_read_fault read_fault;
+	int read_fault_after; /* group reads that succeed before the fault */
+	int read_errno;
+	int reads;
+	bool backwards;       /* next read: values and times go back */
+	unsigned running_permille; /* share of enabled time a group runs; 1000 default */
+	uint64_t time_step;
+
+	bool ioc_id_dup;      /* PERF_EVENT_IOC_ID returns the same id every time */
+
+	struct fake_event ev[FAKE_MAX_EVENTS];
+	int nev;
+	uint64_t next_id;
+	int opens, closes; /* perf event fds */
+	int file_opens, file_closes;
+
+	struct fake_file files[FAKE_MAX_FILES];
+	int file_pos[FAKE_MAX_FILES];
+	bool file_open[FAKE_MAX_FILES];
+};
+
+/* A kernel with software events, no PMU, paranoid 2, an x86 cpuinfo. */
+void fake_perf_init(struct fake_perf *k);
+void fake_perf_set_file(struct fake_perf *k, const char *path, const char *content);
+/* The open event of this type/config (first match), or NULL. */
+struct fake_event *fake_perf_find(struct fake_perf *k, uint32_t type, uint64_t config);
+/* Simulates the counted process calling execve: enable_on_exec fires. */
+void fake_perf_exec(struct fake_perf *k);
+/* Number of event fds still open. */
+int fake_perf_open_fds(const struct fake_perf *k);
+
+/* Lists directory `path` from the fake's files (og_perf_listdir_fn). */
+int fake_perf_listdir(const struct og_backend_host *host, const char *path,
+                      void (*fn)(const char *name, void *arg), void *arg);
+
+/* A host for the backend: log lines go to a buffer the tests inspect. */
+struct fake_log {
+	char last[1024];
+	char all[8192];
+	int errors, messages, lines;
+};
+void fake_host_init(struct og_backend_host *host, struct fake_perf *k, struct fake_log *log);
+
+#endif

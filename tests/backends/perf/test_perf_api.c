@@ -1,0 +1,128 @@
+/* test_perf_api.c — the perf backend under the whole library, over the
+ * simulated kernel: the MIDR picks the Neoverse set, the core loads it with
+ * perf-generic, and the probed counter budget decides the pass count. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <string.h>
+
+#include "GPUPerfAPI.h"
+#include "core/testing.h"
+#include "fake_perf.h"
+#include "opengpa.h"
+
+static struct fake_perf K;
+static int device;
+
+static void open_arm(const char *midr, unsigned slots)
+{
+	fake_perf_init(&K);
+	fake_perf_set_file(&K, "/proc/cpuinfo", "processor\t: 0\nBogoMIPS\t: 50.00\n");
+	fake_perf_set_file(&K, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", midr);
+	K.pmu = true;
+	K.hw_slots = slots;
+	og_testing_reset();
+	og_testing_set_sys(&K.sys);
+	assert_int_equal(GPA_Initialize(), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetBackend("perf", ""), GPA_STATUS_OK);
+	assert_int_equal(GPA_OpenContext(&device), GPA_STATUS_OK);
+}
+
+static void close_all(void)
+{
+	assert_int_equal(GPA_CloseContext(), GPA_STATUS_OK);
+	assert_int_equal(GPA_Destroy(), GPA_STATUS_OK);
+	og_testing_reset();
+	assert_int_equal(fake_perf_open_fds(&K), 0);
+}
+
+static void enable_level1(void)
+{
+	static const char *const l1[] = { "FrontendBound", "BackendBound", "BadSpeculation",
+		                          "Retiring" };
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(GPA_EnableCounterStr(l1[i]), GPA_STATUS_OK);
+}
+
+static void run_session(gpa_uint32 passes)
+{
+	gpa_uint32 session;
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	for (gpa_uint32 p = 0; p < passes; p++) {
+		assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+		assert_int_equal(GPA_BeginSample(0), GPA_STATUS_OK);
+		assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+		assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	}
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	gpa_uint8 ready = 0; /* GPA 2.x headers make bool an unsigned char */
+	assert_int_equal(GPA_IsSessionReady(&ready, session), GPA_STATUS_OK);
+	assert_true(ready);
+	gpa_uint32 index;
+	gpa_float64 v = -1;
+	assert_int_equal(GPA_GetCounterIndex("Retiring", &index), GPA_STATUS_OK);
+	assert_int_equal(GPA_GetSampleFloat64(session, 0, index, &v), GPA_STATUS_OK);
+}
+
+static void test_n2_r0p3_one_pass(void **unused)
+{
+	(void)unused;
+	open_arm("0x410fd493\n", 8);
+	const char *desc = NULL;
+	assert_int_equal(GPA_GetDeviceDesc(&desc), GPA_STATUS_OK);
+	assert_string_equal(desc, "Arm Neoverse-N2 r0p3");
+	gpa_uint32 id = 0, index;
+	assert_int_equal(GPA_GetDeviceID(&id), GPA_STATUS_OK);
+	assert_int_equal(id, 0x410fd493);
+	/* Both sets are loaded: the core's top-down and the generic counters. */
+	assert_int_equal(GPA_GetCounterIndex("FrontendBound", &index), GPA_STATUS_OK);
+	assert_int_equal(GPA_GetCounterIndex("PageFaults", &index), GPA_STATUS_OK);
+	assert_int_equal(GPA_GetCounterIndex("IPC", &index), GPA_STATUS_OK);
+	enable_level1();
+	gpa_uint32 passes = 0;
+	assert_int_equal(GPA_GetPassCount(&passes), GPA_STATUS_OK);
+	assert_int_equal(passes, 1); /* 7 events, 8 counters */
+	run_session(passes);
+	close_all();
+}
+
+static void test_small_pmu_two_passes(void **unused)
+{
+	(void)unused;
+	open_arm("0x410fd4f0\n", 4);
+	enable_level1();
+	gpa_uint32 passes = 0;
+	assert_int_equal(GPA_GetPassCount(&passes), GPA_STATUS_OK);
+	assert_int_equal(passes, 2); /* 7 events, 4 counters */
+	run_session(passes);
+	close_all();
+}
+
+static void test_no_pmu_hides_hardware_counters(void **unused)
+{
+	(void)unused;
+	fake_perf_init(&K);
+	og_testing_reset();
+	og_testing_set_sys(&K.sys);
+	assert_int_equal(GPA_Initialize(), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetBackend("perf", ""), GPA_STATUS_OK);
+	assert_int_equal(GPA_OpenContext(&device), GPA_STATUS_OK);
+	gpa_uint32 index;
+	assert_int_equal(GPA_GetCounterIndex("TaskClock", &index), GPA_STATUS_OK);
+	assert_int_not_equal(GPA_GetCounterIndex("IPC", &index), GPA_STATUS_OK);
+	assert_int_not_equal(GPA_GetCounterIndex("Cycles", &index), GPA_STATUS_OK);
+	close_all();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_n2_r0p3_one_pass),
+		cmocka_unit_test(test_small_pmu_two_passes),
+		cmocka_unit_test(test_no_pmu_hides_hardware_counters),
+	};
+	return cmocka_run_group_tests_name("perf-api", tests, NULL, NULL);
+}

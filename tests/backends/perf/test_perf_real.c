@@ -1,0 +1,269 @@
+/* test_perf_real.c — the perf backend against the real kernel: page faults,
+ * task clock against CLOCK_THREAD_CPUTIME_ID, and a child counted through
+ * pid= + exec=1.  Skips when perf_event_open is not permitted here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+extern const struct og_backend_ops og_backend_perf;
+
+static const struct og_backend_ops *ops = &og_backend_perf;
+
+#define CHILD_PAGES 300
+
+static char last_log[1024];
+
+__attribute__((format(printf, 3, 4))) static void log_fn(void *ctx, enum og_log_level level,
+                                                         const char *fmt, ...)
+{
+	(void)ctx;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(last_log, sizeof last_log, fmt, ap);
+	va_end(ap);
+	if (level == OG_LOG_ERROR)
+		fprintf(stderr, "perf backend: %s\n", last_log);
+}
+
+struct ctx {
+	struct og_backend_host host;
+	struct og_device_info info;
+	void *state;
+};
+
+static int setup(void **cs)
+{
+	static struct ctx c;
+	memset(&c, 0, sizeof c);
+	c.host.sys = og_sys_real();
+	c.host.log = log_fn;
+	*cs = &c;
+	return 0;
+}
+
+static int teardown(void **cs)
+{
+	struct ctx *c = *cs;
+	if (c->state)
+		ops->close(c->state);
+	c->state = NULL;
+	return 0;
+}
+
+/* Opens the backend or skips the test when this machine does not allow
+ * perf_event_open at all. */
+static struct ctx *open_or_skip(void **cs)
+{
+	struct ctx *c = *cs;
+	GPA_Status s = ops->open(&c->host, "", &c->state, &c->info);
+	if (s != GPA_STATUS_OK) {
+		fprintf(stderr, "skipping: the perf backend cannot open here (%s)\n", last_log);
+		skip();
+	}
+	return c;
+}
+
+static uint32_t bind(struct ctx *c, const char *source)
+{
+	uint32_t id = 0;
+	const char *why = NULL;
+	assert_int_equal(ops->bind_raw(c->state, "X", source, &id, &why), GPA_STATUS_OK);
+	return id;
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void touch_pages(size_t pages)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	volatile char *p = mmap(NULL, pages * page, PROT_READ | PROT_WRITE,
+	                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(p != MAP_FAILED);
+	for (size_t i = 0; i < pages; i++)
+		p[i * page] = 1;
+	munmap((void *)p, pages * page);
+}
+
+static void test_page_faults(void **cs)
+{
+	struct ctx *c = open_or_skip(cs);
+	uint32_t ids[3] = { bind(c, "sw:page-faults"), bind(c, "sw:minor-faults"),
+		            bind(c, "sw:task-clock") };
+	assert_int_equal(ops->begin_pass(c->state, ids, 3), GPA_STATUS_OK);
+	const size_t pages = 512;
+	assert_int_equal(ops->begin_sample(c->state), GPA_STATUS_OK);
+	touch_pages(pages);
+	uint64_t d[3];
+	assert_int_equal(ops->end_sample(c->state, d), GPA_STATUS_OK);
+	assert_int_equal(ops->end_pass(c->state), GPA_STATUS_OK);
+	fprintf(stderr, "touched %zu pages: page-faults %llu, minor-faults %llu\n", pages,
+	        (unsigned long long)d[0], (unsigned long long)d[1]);
+	assert_true(d[0] >= pages);
+	assert_true(d[1] >= pages);
+	assert_true(d[0] >= d[1]);
+}
+
+static void test_task_clock(void **cs)
+{
+	struct ctx *c = open_or_skip(cs);
+	uint32_t ids[4] = { bind(c, "sw:task-clock"), bind(c, "time:enabled"),
+		            bind(c, "time:running"), bind(c, "time:wall") };
+	assert_int_equal(ops->begin_pass(c->state, ids, 4), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_sample(c->state), GPA_STATUS_OK);
+	uint64_t t0 = thread_cpu_ns(), t1;
+	volatile uint64_t sink = 0;
+	do {
+		for (int i = 0; i < 10000; i++)
+			sink += (uint64_t)i * i;
+		t1 = thread_cpu_ns();
+	} while (t1 - t0 < 50000000u);
+	uint64_t d[4];
+	assert_int_equal(ops->end_sample(c->state, d), GPA_STATUS_OK);
+	assert_int_equal(ops->end_pass(c->state), GPA_STATUS_OK);
+	/* Wall time covers at least the CPU time the thread measured. */
+	assert_true(d[3] >= t1 - t0);
+	double own = (double)(t1 - t0), tc = (double)d[0];
+	fprintf(stderr, "busy loop: thread CPU time %.3f ms, task-clock %.3f ms, enabled %.3f ms\n",
+	        own / 1e6, tc / 1e6, (double)d[1] / 1e6);
+	assert_true(tc >= 0.75 * own && tc <= 1.25 * own);
+	/* Software events are never multiplexed.  (No enabled >= task-clock
+	 * check: the kernel computes the two at slightly different instants.) */
+	assert_true(d[2] == d[1]);
+}
+
+static void test_child_exec(void **cs)
+{
+	struct ctx *c = open_or_skip(cs);
+	int go[2];
+	assert_int_equal(pipe(go), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		char b, arg[16];
+		close(go[1]);
+		if (read(go[0], &b, 1) != 1)
+			_exit(3); /* the parent gave up: do not run the workload */
+		snprintf(arg, sizeof arg, "%d", CHILD_PAGES);
+		execl("/proc/self/exe", "test_perf_real", "--child-touch", arg, (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	uint32_t ids[2] = { bind(c, "sw:page-faults"), bind(c, "sw:task-clock") };
+	char pid[16];
+	snprintf(pid, sizeof pid, "%d", (int)child);
+	GPA_Status s = ops->set_option(c->state, "exec", "1");
+	if (s == GPA_STATUS_OK)
+		s = ops->set_option(c->state, "pid", pid);
+	if (s == GPA_STATUS_OK)
+		s = ops->begin_pass(c->state, ids, 2);
+	if (s == GPA_STATUS_OK)
+		s = ops->begin_sample(c->state);
+	if (s != GPA_STATUS_OK) {
+		close(go[1]);
+		waitpid(child, NULL, 0);
+		fail_msg("could not start counting the child: %s", last_log);
+	}
+	assert_int_equal(write(go[1], "g", 1), 1);
+	close(go[1]);
+	int status = 0;
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	uint64_t d[2];
+	assert_int_equal(ops->end_sample(c->state, d), GPA_STATUS_OK);
+	assert_int_equal(ops->end_pass(c->state), GPA_STATUS_OK);
+	fprintf(stderr, "child (+ grandchild) touched 2 x %d pages: page-faults %llu, "
+	        "task-clock %.3f ms\n", CHILD_PAGES, (unsigned long long)d[0], (double)d[1] / 1e6);
+	/* The child's own pages and its grandchild's (inherit) both count. */
+	assert_true(d[0] >= 2 * CHILD_PAGES);
+	assert_true(d[1] > 0);
+	/* Back to the calling thread between passes. */
+	assert_int_equal(ops->set_option(c->state, "pid", "0"), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_pass(c->state, ids, 2), GPA_STATUS_OK);
+	assert_int_equal(ops->end_pass(c->state), GPA_STATUS_OK);
+}
+
+static void test_device_info(void **cs)
+{
+	struct ctx *c = open_or_skip(cs);
+	assert_true(c->info.description[0] != '\0');
+	assert_string_equal(c->info.counter_sets[0], "perf-generic");
+	double v = 0;
+	assert_int_equal(ops->constant(c->state, "NumCPUs", &v), GPA_STATUS_OK);
+	assert_true(v >= 1);
+	fprintf(stderr, "device: %s (id 0x%x), %g CPUs\n", c->info.description,
+	        (unsigned)c->info.device_id, v);
+}
+
+/* Whatever sysfs PMU events this machine offers must count in a pass. */
+static void test_sysfs_catalogue(void **cs)
+{
+	struct ctx *c = open_or_skip(cs);
+	size_t n = 0;
+	const struct og_raw_desc *d = ops->extra_raw(c->state, &n);
+	assert_true(n == 0 || d != NULL);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = d[i].raw_id;
+		uint64_t v = 0;
+		assert_true(ops->fits(c->state, &id, 1));
+		assert_int_equal(ops->begin_pass(c->state, &id, 1), GPA_STATUS_OK);
+		assert_int_equal(ops->begin_sample(c->state), GPA_STATUS_OK);
+		touch_pages(16);
+		assert_int_equal(ops->end_sample(c->state, &v), GPA_STATUS_OK);
+		assert_int_equal(ops->end_pass(c->state), GPA_STATUS_OK);
+		fprintf(stderr, "%s: %llu\n", d[i].name, (unsigned long long)v);
+	}
+	fprintf(stderr, "%zu sysfs PMU events offered\n", n);
+}
+
+/* The workload of test_child_exec, after its exec: a grandchild and the
+ * child itself each touch `pages` fresh pages. */
+static int child_touch(int pages)
+{
+	pid_t g = fork();
+	if (g < 0)
+		return 2;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	volatile char *p = mmap(NULL, (size_t)pages * page, PROT_READ | PROT_WRITE,
+	                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return 2;
+	for (int i = 0; i < pages; i++)
+		p[(size_t)i * page] = 1;
+	if (g == 0)
+		_exit(0);
+	int status;
+	if (waitpid(g, &status, 0) != g || !WIFEXITED(status) || WEXITSTATUS(status))
+		return 2;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "--child-touch") == 0)
+		return child_touch(atoi(argv[2]));
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_device_info, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_page_faults, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_task_clock, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_child_exec, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sysfs_catalogue, setup, teardown),
+	};
+	return cmocka_run_group_tests_name("perf-real", tests, NULL, NULL);
+}

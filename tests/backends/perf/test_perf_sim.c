@@ -1,0 +1,775 @@
+/* test_perf_sim.c — the perf backend against a simulated kernel: every error
+ * path, the group read checks, scaling and fits(). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <errno.h>
+
+#include "fake_perf.h"
+#include "perf/perf_internal.h"
+
+extern const struct og_backend_ops og_backend_perf;
+
+static const struct og_backend_ops *ops = &og_backend_perf;
+
+struct fixture {
+	struct fake_perf k;
+	struct fake_log log;
+	struct og_backend_host host;
+	struct og_device_info info;
+	void *state;
+};
+
+static struct fixture F;
+
+static int setup(void **unused)
+{
+	(void)unused;
+	fake_perf_init(&F.k);
+	fake_host_init(&F.host, &F.k, &F.log);
+	F.state = NULL;
+	return 0;
+}
+
+static int teardown(void **unused)
+{
+	(void)unused;
+	if (F.state)
+		ops->close(F.state);
+	F.state = NULL;
+	/* Every open has its close, whatever the test did. */
+	assert_int_equal(fake_perf_open_fds(&F.k), 0);
+	assert_int_equal(F.k.file_opens, F.k.file_closes);
+	return 0;
+}
+
+static GPA_Status open_with(const char *options)
+{
+	return ops->open(&F.host, options, &F.state, &F.info);
+}
+
+static uint32_t bind(const char *source)
+{
+	uint32_t id = UINT32_MAX;
+	const char *why = NULL;
+	assert_int_equal(ops->bind_raw(F.state, "X", source, &id, &why), GPA_STATUS_OK);
+	return id;
+}
+
+static void assert_logged(const char *needle)
+{
+	if (!strstr(F.log.all, needle))
+		fail_msg("log lacks \"%s\"; log was:\n%s", needle, F.log.all);
+}
+
+static void test_no_pmu_software_only(void **unused)
+{
+	(void)unused;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	assert_int_equal(F.log.errors, 0);
+	assert_string_equal(F.info.description, "Fake Xeon(R) CPU @ 2.00GHz");
+	assert_int_equal(F.info.device_id, 6 << 8 | 85);
+	assert_int_equal(F.info.revision_id, 7);
+	assert_string_equal(F.info.counter_sets[0], "perf-generic");
+	assert_null(F.info.counter_sets[1]);
+
+	uint32_t id;
+	const char *why = NULL;
+	assert_int_equal(ops->bind_raw(F.state, "Cycles", "hw:cycles", &id, &why),
+	                 GPA_STATUS_ERROR_NOT_FOUND);
+	assert_string_equal(why, "no hardware PMU: cycles not supported by this kernel/VM");
+	assert_int_equal(ops->bind_raw(F.state, "Ins", "hw:instructions", &id, &why),
+	                 GPA_STATUS_ERROR_NOT_FOUND);
+	assert_int_equal(ops->bind_raw(F.state, "Bad", "sw:no-such", &id, &why),
+	                 GPA_STATUS_ERROR_FAILED);
+	assert_logged("unknown source 'sw:no-such'");
+
+	uint32_t a = bind("sw:task-clock"), b = bind("sw:page-faults"), c = bind("sw:faults");
+	assert_int_equal(b, c); /* alias of the same event: one raw id */
+	assert_int_not_equal(a, b);
+	double v = 0;
+	assert_int_equal(ops->constant(F.state, "NumCPUs", &v), GPA_STATUS_OK);
+	assert_true(v == 5.0);
+	assert_int_equal(ops->constant(F.state, "PerfHardwareCounters", &v), GPA_STATUS_OK);
+	assert_true(v == 0.0);
+	assert_int_equal(ops->constant(F.state, "Nope", &v), GPA_STATUS_ERROR_NOT_FOUND);
+}
+
+static void test_sample_deltas(void **unused)
+{
+	(void)unused;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t ids[5] = { bind("sw:task-clock"), bind("time:enabled"), bind("sw:page-faults"),
+		            bind("time:running"), bind("time:wall") };
+	assert_true(ops->fits(F.state, ids, 5));
+	assert_int_equal(ops->begin_pass(F.state, ids, 5), GPA_STATUS_OK);
+	assert_int_equal(fake_perf_open_fds(&F.k), 2); /* time:* need no fd */
+	struct fake_event *tc = fake_perf_find(&F.k, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	struct fake_event *pf = fake_perf_find(&F.k, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	assert_non_null(tc);
+	assert_non_null(pf);
+	assert_int_equal(tc->leader, tc - F.k.ev);
+	assert_int_equal(pf->leader, tc - F.k.ev);
+	assert_int_equal(tc->attr.read_format, PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+	                                               PERF_FORMAT_TOTAL_TIME_ENABLED |
+	                                               PERF_FORMAT_TOTAL_TIME_RUNNING);
+	assert_int_equal(tc->pid, 0);
+	assert_int_equal(tc->cpu, -1);
+	assert_false(tc->attr.inherit);
+
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	pf->step = 123;
+	uint64_t d[5];
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+	assert_int_equal(d[0], F.k.time_step);
+	assert_int_equal(d[1], F.k.time_step);
+	assert_int_equal(d[2], 123);
+	assert_int_equal(d[3], F.k.time_step);
+	/* end_sample without a new begin_sample is refused */
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_ERROR_SAMPLE_NOT_STARTED);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+	assert_int_equal(fake_perf_open_fds(&F.k), 0);
+}
+
+static void test_time_only_pass(void **unused)
+{
+	(void)unused;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t id = bind("time:enabled");
+	assert_int_equal(ops->begin_pass(F.state, &id, 1), GPA_STATUS_OK);
+	assert_int_equal(fake_perf_open_fds(&F.k), 1); /* a helper leader for the times */
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	uint64_t d;
+	assert_int_equal(ops->end_sample(F.state, &d), GPA_STATUS_OK);
+	assert_int_equal(d, F.k.time_step);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
+static void test_eacces_paranoid(void **unused)
+{
+	(void)unused;
+	F.k.eacces_all = 1;
+	fake_perf_set_file(&F.k, "/proc/sys/kernel/perf_event_paranoid", "3\n");
+	assert_int_equal(open_with(""), GPA_STATUS_ERROR_FAILED);
+	assert_null(F.state);
+	assert_int_equal(F.log.errors, 1);
+	assert_logged("EACCES");
+	assert_logged("perf_event_paranoid is 3");
+	assert_logged("`sysctl kernel.perf_event_paranoid=2`");
+}
+
+static void test_eacces_paranoid_unreadable(void **unused)
+{
+	(void)unused;
+	F.k.eacces_all = 1;
+	fake_perf_set_file(&F.k, "/proc/sys/kernel/perf_event_paranoid", NULL);
+	assert_int_equal(open_with(""), GPA_STATUS_ERROR_FAILED);
+	assert_logged("is unreadable");
+}
+
+static void test_user_only_fallback(void **unused)
+{
+	(void)unused;
+	F.k.eacces_kernel = true;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	assert_int_equal(F.log.errors, 0);
+	assert_logged("counting user space only");
+	uint32_t id = bind("sw:task-clock");
+	assert_int_equal(ops->begin_pass(F.state, &id, 1), GPA_STATUS_OK);
+	struct fake_event *tc = fake_perf_find(&F.k, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	assert_true(tc->attr.exclude_kernel);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
+static void begin_pass_fails_with(int err, GPA_Status want, const char *needle)
+{
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t ids[3] = { bind("sw:task-clock"), bind("sw:page-faults"),
+		            bind("sw:context-switches") };
+	F.k.open_fail_errno = err;
+	F.k.open_fail_after = 2; /* the third event of the group fails */
+	int errors = F.log.errors;
+	assert_int_equal(ops->begin_pass(F.state, ids, 3), want);
+	assert_int_equal(F.log.errors, errors + 1);
+	assert_logged(needle);
+	assert_int_equal(fake_perf_open_fds(&F.k), 0); /* the first two were closed */
+	/* The backend is still usable after the failure. */
+	F.k.open_fail_errno = 0;
+	assert_int_equal(ops->begin_pass(F.state, ids, 3), GPA_STATUS_OK);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
+static void test_enoent(void **unused)
+{
+	(void)unused;
+	begin_pass_fails_with(ENOENT, GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
+	                      "ENOENT: this kernel/CPU cannot count this event");
+}
+
+static void test_eopnotsupp(void **unused)
+{
+	(void)unused;
+	begin_pass_fails_with(EOPNOTSUPP, GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
+	                      "EOPNOTSUPP: this kernel/CPU cannot count this event");
+}
+
+static void test_emfile(void **unused)
+{
+	(void)unused;
+	begin_pass_fails_with(EMFILE, GPA_STATUS_ERROR_FAILED, "raise the limit with `ulimit -n`");
+}
+
+static void test_ebusy(void **unused)
+{
+	(void)unused;
+	begin_pass_fails_with(EBUSY, GPA_STATUS_ERROR_FAILED, "exclusive use of the PMU");
+}
+
+static void test_eacces_in_pass(void **unused)
+{
+	(void)unused;
+	begin_pass_fails_with(EACCES, GPA_STATUS_ERROR_FAILED, "perf_event_paranoid is 2");
+}
+
+static void test_probe_refuses_one_event(void **unused)
+{
+	(void)unused;
+	F.k.open_fail_errno = EOPNOTSUPP;
+	F.k.open_fail_match = true;
+	F.k.open_fail_type = PERF_TYPE_SOFTWARE;
+	F.k.open_fail_config = PERF_COUNT_SW_CPU_MIGRATIONS;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t id;
+	const char *why = NULL;
+	assert_int_equal(ops->bind_raw(F.state, "M", "sw:cpu-migrations", &id, &why),
+	                 GPA_STATUS_ERROR_NOT_FOUND);
+	assert_non_null(strstr(why, "cpu-migrations"));
+}
+
+/* A pass with two events and one sample whose second read has `fault`. */
+static void sample_fails_with(enum fake_read_fault fault, const char *needle)
+{
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t ids[2] = { bind("sw:task-clock"), bind("sw:page-faults") };
+	assert_int_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_OK);
+	F.k.read_fault = fault;
+	F.k.read_fault_after = F.k.reads + 1;
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	uint64_t d[2] = { 77, 77 };
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_ERROR_READING_COUNTER_RESULT);
+	assert_int_equal(F.log.errors, 1);
+	assert_logged(needle);
+	/* The pass goes on: the next sample works. */
+	F.k.read_fault = FAKE_READ_OK;
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
+static void test_short_read(void **unused)
+{
+	(void)unused;
+	sample_fails_with(FAKE_READ_SHORT, "a size that does not match the group");
+}
+
+static void test_wrong_nr(void **unused)
+{
+	(void)unused;
+	sample_fails_with(FAKE_READ_WRONG_NR, "number of events (nr)");
+}
+
+static void test_unknown_id(void **unused)
+{
+	(void)unused;
+	sample_fails_with(FAKE_READ_UNKNOWN_ID, "event id that is not in the group");
+}
+
+static void test_duplicate_id(void **unused)
+{
+	(void)unused;
+	sample_fails_with(FAKE_READ_DUP_ID, "one event id twice");
+}
+
+static void test_zero_read(void **unused)
+{
+	(void)unused;
+	sample_fails_with(FAKE_READ_ZERO, "0 bytes");
+}
+
+static void test_read_errno(void **unused)
+{
+	(void)unused;
+	F.k.read_errno = ESRCH;
+	sample_fails_with(FAKE_READ_ERRNO, "read of the event group failed (ESRCH)");
+}
+
+static void test_backwards(void **unused)
+{
+	(void)unused;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t ids[3] = { bind("sw:page-faults"), bind("time:enabled"), bind("time:running") };
+	assert_int_equal(ops->begin_pass(F.state, ids, 3), GPA_STATUS_OK);
+	for (int i = 0; i < 5; i++) { /* build up counts worth halving */
+		assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+		uint64_t d[3];
+		assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+	}
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	F.k.backwards = true;
+	uint64_t d[3] = { 9, 9, 9 };
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+	assert_int_equal(d[0], 0);
+	assert_int_equal(d[1], 0);
+	assert_int_equal(d[2], 0);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
+static void test_duplicate_ioc_id(void **unused)
+{
+	(void)unused;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	F.k.ioc_id_dup = true;
+	uint32_t ids[2] = { bind("sw:task-clock"), bind("sw:page-faults") };
+	assert_int_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_ERROR_FAILED);
+	assert_logged("already gave");
+}
+
+static void test_multiplexed_scaled(void **unused)
+{
+	(void)unused;
+	F.k.pmu = true;
+	F.k.hw_slots = 4;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t ids[4] = { bind("hw:instructions"), bind("sw:page-faults"), bind("time:enabled"),
+		            bind("time:running") };
+	assert_int_equal(ops->begin_pass(F.state, ids, 4), GPA_STATUS_OK);
+	struct fake_event *ins = fake_perf_find(&F.k, PERF_TYPE_HARDWARE,
+	                                        PERF_COUNT_HW_INSTRUCTIONS);
+	assert_int_equal(ins->leader, ins - F.k.ev); /* hardware leads */
+	ins->step = 1000;
+	F.k.running_permille = 250;
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	int messages = F.log.messages;
+	uint64_t d[4];
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+	assert_int_equal(d[0], 4000); /* ran a quarter of the time: x4 */
+	assert_int_equal(d[2], F.k.time_step);
+	assert_int_equal(d[3], F.k.time_step / 4);
+	assert_int_equal(F.log.messages, messages + 1);
+	assert_logged("ran 25.0% of the sample");
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
+static void test_never_scheduled(void **unused)
+{
+	(void)unused;
+	F.k.pmu = true;
+	F.k.hw_slots = 4;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t ids[2] = { bind("hw:instructions"), bind("sw:page-faults") };
+	assert_int_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_OK);
+	F.k.running_permille = 0;
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	uint64_t d[2];
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_ERROR_READING_COUNTER_RESULT);
+	assert_logged("never got on the PMU");
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
+static void check_slots(enum fake_slot_mode mode, unsigned slots)
+{
+	F.k.pmu = true;
+	F.k.hw_slots = slots;
+	F.k.slot_mode = mode;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	double v = -1;
+	assert_int_equal(ops->constant(F.state, "PerfHardwareCounters", &v), GPA_STATUS_OK);
+	assert_true(v == (double)slots);
+	uint32_t hw[6] = { bind("hw:cycles"), bind("hw:instructions"), bind("hw:branches"),
+		           bind("hw:branch-misses"), bind("hw:cache-references"),
+		           bind("hw:cache-misses") };
+	uint32_t sw[3] = { bind("sw:task-clock"), bind("sw:page-faults"), bind("time:enabled") };
+	for (unsigned n = 0; n <= 6; n++)
+		assert_int_equal(ops->fits(F.state, hw, n), n <= slots);
+	uint32_t mix[9];
+	memcpy(mix, sw, sizeof sw);
+	memcpy(mix + 3, hw, sizeof hw);
+	/* Software events and times never take a PMU counter. */
+	assert_int_equal(ops->fits(F.state, mix, 3 + slots), true);
+	assert_int_equal(ops->fits(F.state, mix, 4 + slots), false);
+	uint32_t bogus = 999;
+	assert_false(ops->fits(F.state, &bogus, 1));
+	/* begin_pass refuses what fits() refuses, with a reason. */
+	assert_int_equal(ops->begin_pass(F.state, hw, slots + 1), GPA_STATUS_ERROR_FAILED);
+	assert_logged("do not fit one group");
+	assert_int_equal(ops->begin_pass(F.state, mix, 3 + slots), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	uint64_t d[9];
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
+static void test_slots_einval(void **unused)
+{
+	(void)unused;
+	check_slots(FAKE_SLOTS_EINVAL, 4);
+}
+
+static void test_slots_not_running(void **unused)
+{
+	(void)unused;
+	check_slots(FAKE_SLOTS_NOT_RUN, 3);
+}
+
+/* What the core's planner does with fits(): grow a pass while it fits, start
+ * the next one when it does not.  With 4 counters, 6 hardware events and 2
+ * software events take 2 passes, and every pass schedules fully. */
+static void test_planning_with_slots(void **unused)
+{
+	(void)unused;
+	F.k.pmu = true;
+	F.k.hw_slots = 4;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t all[8] = { bind("hw:cycles"), bind("sw:task-clock"), bind("hw:instructions"),
+		            bind("hw:branches"), bind("hw:branch-misses"), bind("sw:page-faults"),
+		            bind("hw:cache-references"), bind("hw:cache-misses") };
+	uint32_t pass[2][8];
+	size_t n[2] = { 0, 0 }, p = 0;
+	for (size_t i = 0; i < 8; i++) {
+		pass[p][n[p]] = all[i];
+		if (!ops->fits(F.state, pass[p], n[p] + 1)) {
+			assert_int_equal(p, 0); /* never a third pass */
+			p++;
+			pass[p][n[p]] = all[i];
+		}
+		n[p]++;
+	}
+	assert_int_equal(p, 1);
+	assert_int_equal(n[0], 6); /* 4 hardware + 2 software */
+	assert_int_equal(n[1], 2);
+	for (size_t k = 0; k < 2; k++) {
+		assert_int_equal(ops->begin_pass(F.state, pass[k], n[k]), GPA_STATUS_OK);
+		assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+		uint64_t d[8];
+		assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+		for (size_t i = 0; i < n[k]; i++)
+			assert_true(d[i] > 0);
+		assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+	}
+	assert_int_equal(F.log.messages, 0); /* nothing was multiplexed */
+}
+
+static void test_pmu_without_free_counter(void **unused)
+{
+	(void)unused;
+	F.k.pmu = true;
+	F.k.hw_slots = 0;
+	F.k.slot_mode = FAKE_SLOTS_NOT_RUN; /* one event opens, but never runs */
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t id;
+	const char *why = NULL;
+	assert_int_equal(ops->bind_raw(F.state, "C", "hw:cycles", &id, &why),
+	                 GPA_STATUS_ERROR_NOT_FOUND);
+	assert_non_null(strstr(why, "no free counter"));
+}
+
+static void test_pid_exec_option(void **unused)
+{
+	(void)unused;
+	assert_int_equal(open_with("pid=4242,exec=1"), GPA_STATUS_OK);
+	uint32_t ids[2] = { bind("sw:task-clock"), bind("sw:page-faults") };
+	assert_int_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_OK);
+	struct fake_event *tc = fake_perf_find(&F.k, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	struct fake_event *pf = fake_perf_find(&F.k, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	assert_int_equal(tc->pid, 4242);
+	assert_true(tc->attr.inherit && pf->attr.inherit);
+	assert_true(tc->attr.enable_on_exec && tc->attr.disabled);
+	assert_false(pf->attr.enable_on_exec);
+	assert_false(tc->enabled); /* waits for the exec */
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	fake_perf_exec(&F.k);
+	uint64_t d[2];
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+	assert_int_equal(d[0], F.k.time_step);
+	/* Options cannot change inside a pass... */
+	assert_int_equal(ops->set_option(F.state, "pid", "7"), GPA_STATUS_ERROR_PASS_ALREADY_STARTED);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+	/* ...but can between passes. */
+	assert_int_equal(ops->set_option(F.state, "exec", "0"), GPA_STATUS_OK);
+	assert_int_equal(ops->set_option(F.state, "pid", "7"), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_OK);
+	tc = fake_perf_find(&F.k, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	assert_int_equal(tc->pid, 7);
+	assert_false(tc->attr.enable_on_exec);
+	assert_true(tc->enabled); /* no exec to wait for: enabled at once */
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+	assert_int_equal(ops->set_option(F.state, "pid", "0"), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_OK);
+	tc = fake_perf_find(&F.k, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	assert_int_equal(tc->pid, 0);
+	assert_false(tc->attr.inherit);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
+static void test_bad_options(void **unused)
+{
+	(void)unused;
+	assert_int_equal(open_with("pid=abc"), GPA_STATUS_ERROR_FAILED);
+	assert_logged("pid=abc is not a process id");
+	assert_int_equal(open_with("cpu=3"), GPA_STATUS_ERROR_FAILED);
+	assert_logged("unknown option at 'cpu=3'");
+	assert_int_equal(open_with("exec=maybe"), GPA_STATUS_ERROR_FAILED);
+	assert_null(F.state);
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	assert_int_equal(ops->set_option(F.state, "colour", "red"), GPA_STATUS_ERROR_NOT_FOUND);
+	assert_int_equal(ops->set_option(F.state, "pid", "-4"), GPA_STATUS_ERROR_FAILED);
+	/* A process that is gone is reported when the option is set. */
+	F.k.open_fail_errno = ESRCH;
+	assert_int_equal(ops->set_option(F.state, "pid", "99999"), GPA_STATUS_ERROR_FAILED);
+	assert_logged("no process 99999");
+}
+
+static void test_arm_midr(void **unused)
+{
+	(void)unused;
+	fake_perf_set_file(&F.k, "/proc/cpuinfo",
+	                   "processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\n"
+	                   "CPU architecture: 8\nCPU variant\t: 0x3\nCPU part\t: 0xd0c\n"
+	                   "CPU revision\t: 1\n");
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	assert_int_equal(F.info.device_id, 0x413fd0c1);
+	assert_string_equal(F.info.description, "Arm Neoverse-N1 r3p1");
+	assert_string_equal(F.info.counter_sets[0], "neoverse-n1");
+	assert_string_equal(F.info.counter_sets[1], "perf-generic");
+	ops->close(F.state);
+	F.state = NULL;
+	fake_perf_set_file(&F.k, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
+	                   "0x00000000410fd4f0\n");
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	assert_int_equal(F.info.device_id, 0x410fd4f0);
+	assert_string_equal(F.info.description, "Arm Neoverse-V2 r0p0");
+	assert_string_equal(F.info.counter_sets[0], "neoverse-v2");
+	static const struct {
+		const char *midr, *set;
+	} sets[] = {
+		{ "0x410fd490\n", "neoverse-n2" },
+		{ "0x410fd492\n", "neoverse-n2" },
+		{ "0x410fd493\n", "neoverse-n2-r0p3" },
+		{ "0x6d0fd490\n", "neoverse-n2" },
+		{ "0x411fd401\n", "neoverse-v1" },
+		{ "0x410fd0c0\n", "neoverse-n1" },
+		{ "0x410fd080\n", "perf-generic" }, /* Cortex-A72: no top-down set */
+	};
+	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+		ops->close(F.state);
+		F.state = NULL;
+		fake_perf_set_file(&F.k, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
+		                   sets[i].midr);
+		assert_int_equal(open_with(""), GPA_STATUS_OK);
+		assert_string_equal(F.info.counter_sets[0], sets[i].set);
+	}
+}
+
+static void test_no_cpuinfo(void **unused)
+{
+	(void)unused;
+	fake_perf_set_file(&F.k, "/proc/cpuinfo", NULL);
+	fake_perf_set_file(&F.k, "/sys/devices/system/cpu/online", NULL);
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	assert_string_equal(F.info.description, "Unknown CPU");
+	double v;
+	assert_int_equal(ops->constant(F.state, "NumCPUs", &v), GPA_STATUS_ERROR_NOT_FOUND);
+}
+
+static void test_no_perf_in_kernel(void **unused)
+{
+	(void)unused;
+	F.k.open_fail_errno = ENOSYS;
+	assert_int_equal(open_with(""), GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+	assert_logged("CONFIG_PERF_EVENTS");
+}
+
+#define PMU "/sys/bus/event_source/devices/"
+
+static void add_fake_pmus(void)
+{
+	fake_perf_set_file(&F.k, PMU "cpu/type", "4\n");
+	fake_perf_set_file(&F.k, PMU "cpu/format/event", "config:0-7\n");
+	fake_perf_set_file(&F.k, PMU "cpu/format/umask", "config:8-15\n");
+	fake_perf_set_file(&F.k, PMU "cpu/format/inv", "config:23\n");
+	fake_perf_set_file(&F.k, PMU "cpu/format/cmask", "config:24-31\n");
+	fake_perf_set_file(&F.k, PMU "cpu/format/split", "config1:1,6-10,44\n");
+	fake_perf_set_file(&F.k, PMU "cpu/format/odd", "config3:0-3\n");
+	fake_perf_set_file(&F.k, PMU "cpu/events/branch-misses", "event=0xc5\n");
+	fake_perf_set_file(&F.k, PMU "cpu/events/mem-loads", "event=0xcd,umask=0x1,ldlat=?\n");
+	fake_perf_set_file(&F.k, PMU "cpu/events/branch-misses.scale", "1\n");
+	fake_perf_set_file(&F.k, PMU "msr/type", "9\n");
+	fake_perf_set_file(&F.k, PMU "msr/format/event", "config:0-63\n");
+	fake_perf_set_file(&F.k, PMU "msr/events/tsc", "event=0x00\n");
+}
+
+static uint64_t bound_config(uint32_t id, int field)
+{
+	const struct og_perf_state *st = F.state;
+	const struct og_perf_bound *b = &st->bound[id];
+	return field == 0 ? b->config : field == 1 ? b->config1 : b->type;
+}
+
+static void test_pmu_sources(void **unused)
+{
+	(void)unused;
+	F.k.pmu = true;
+	F.k.hw_slots = 4;
+	add_fake_pmus();
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t id = bind("cpu/event=0x3c,umask=0x1,inv,cmask=0x3/");
+	assert_int_equal(bound_config(id, 2), 4);
+	assert_int_equal(bound_config(id, 0), 0x3c | 0x1 << 8 | 1u << 23 | 3u << 24);
+	id = bind("cpu/split=0x7f/");
+	assert_int_equal(bound_config(id, 1), 1u << 1 | 0x1fu << 6 | 1ull << 44);
+	id = bind("cpu/branch-misses/");
+	assert_int_equal(bound_config(id, 0), 0xc5);
+	id = bind("cpu/branch-misses,inv/"); /* an alias plus a term */
+	assert_int_equal(bound_config(id, 0), 0xc5 | 1u << 23);
+	id = bind("raw:0x11");
+	assert_int_equal(bound_config(id, 2), PERF_TYPE_RAW);
+	assert_int_equal(bound_config(id, 0), 0x11);
+
+	const char *why = NULL;
+	struct {
+		const char *source, *log;
+	} bad[] = {
+		{ "cpu/mem-loads/", "needs a parameter" },
+		{ "cpu/event=0x1ff/", "does not fit" },
+		{ "cpu/bogus=1/", "no such format term" },
+		{ "cpu/event=zz/", "not a number" },
+		{ "cpu/odd=1/", "does not set" },
+		{ "../etc/event=1/", "unknown source" },
+		{ "cpu/../../x/", "not a term name" },
+		{ "cpu/event=1", "unknown source" },
+		{ "raw:eleven", "raw:0x11" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(ops->bind_raw(F.state, "X", bad[i].source, &id, &why),
+		                 GPA_STATUS_ERROR_FAILED);
+		assert_logged(bad[i].log);
+	}
+	assert_int_equal(ops->bind_raw(F.state, "X", "nopmu/event=1/", &id, &why),
+	                 GPA_STATUS_ERROR_NOT_FOUND);
+	assert_non_null(strstr(why, "no PMU of that name"));
+	assert_int_equal(ops->bind_raw(F.state, "X", "cpu/no-such-alias/", &id, &why),
+	                 GPA_STATUS_ERROR_NOT_FOUND);
+
+	/* A PMU event counts in a pass like any other. */
+	uint32_t ids[2] = { bind("cpu/event=0x3c/"), bind("msr/tsc/") };
+	assert_int_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_OK);
+	struct fake_event *e = fake_perf_find(&F.k, 4, 0x3c);
+	assert_non_null(e);
+	assert_int_equal(e->leader, e - F.k.ev);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+	/* msr is not the CPU PMU: it takes no counter of the budget. */
+	uint32_t hw[5] = { bind("hw:cycles"), bind("hw:instructions"), bind("hw:branches"),
+		           bind("hw:branch-misses"), bind("msr/tsc/") };
+	assert_true(ops->fits(F.state, hw, 5));
+	hw[4] = bind("raw:0x11");
+	assert_false(ops->fits(F.state, hw, 5));
+}
+
+static void test_pmu_without_pmu(void **unused)
+{
+	(void)unused;
+	add_fake_pmus();
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t id;
+	const char *why = NULL;
+	assert_int_equal(ops->bind_raw(F.state, "X", "raw:0x11", &id, &why),
+	                 GPA_STATUS_ERROR_NOT_FOUND);
+	assert_non_null(strstr(why, "no hardware PMU"));
+}
+
+static void test_catalogue(void **unused)
+{
+	(void)unused;
+	F.k.pmu = true;
+	F.k.hw_slots = 4;
+	add_fake_pmus();
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	((struct og_perf_state *)F.state)->listdir = fake_perf_listdir;
+	size_t n = 0;
+	const struct og_raw_desc *d = ops->extra_raw(F.state, &n);
+	/* cpu/mem-loads needs a parameter and the .scale file is not an event. */
+	assert_int_equal(n, 2);
+	assert_string_equal(d[0].name, "sysfs_cpu_branch_misses");
+	assert_string_equal(d[1].name, "sysfs_msr_tsc");
+	assert_non_null(strstr(d[0].description, "branch-misses"));
+	assert_int_equal(bound_config(d[0].raw_id, 0), 0xc5);
+	/* Asked again: the same list, nothing bound twice. */
+	size_t n2 = 0;
+	assert_ptr_equal(ops->extra_raw(F.state, &n2), d);
+	assert_int_equal(n2, 2);
+	uint32_t ids[2] = { d[0].raw_id, d[1].raw_id };
+	assert_int_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	uint64_t v[2];
+	assert_int_equal(ops->end_sample(F.state, v), GPA_STATUS_OK);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
+static void test_catalogue_unlistable(void **unused)
+{
+	(void)unused;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	size_t n = 99;
+	/* The default lister refuses a table that is not the real kernel. */
+	assert_non_null(ops->extra_raw(F.state, &n));
+	assert_int_equal(n, 0);
+	assert_int_equal(F.log.errors, 0);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_no_pmu_software_only),
+		T(test_sample_deltas),
+		T(test_time_only_pass),
+		T(test_eacces_paranoid),
+		T(test_eacces_paranoid_unreadable),
+		T(test_user_only_fallback),
+		T(test_enoent),
+		T(test_eopnotsupp),
+		T(test_emfile),
+		T(test_ebusy),
+		T(test_eacces_in_pass),
+		T(test_probe_refuses_one_event),
+		T(test_short_read),
+		T(test_wrong_nr),
+		T(test_unknown_id),
+		T(test_duplicate_id),
+		T(test_zero_read),
+		T(test_read_errno),
+		T(test_backwards),
+		T(test_duplicate_ioc_id),
+		T(test_multiplexed_scaled),
+		T(test_never_scheduled),
+		T(test_slots_einval),
+		T(test_slots_not_running),
+		T(test_planning_with_slots),
+		T(test_pmu_without_free_counter),
+		T(test_pid_exec_option),
+		T(test_bad_options),
+		T(test_arm_midr),
+		T(test_no_cpuinfo),
+		T(test_no_perf_in_kernel),
+		T(test_pmu_sources),
+		T(test_pmu_without_pmu),
+		T(test_catalogue),
+		T(test_catalogue_unlistable),
+	};
+	return cmocka_run_group_tests_name("perf-sim", tests, NULL, NULL);
+}
