@@ -269,11 +269,13 @@ static GPA_Status by_name(const char *func, const char *name, bool enable)
 {
 	og_lock();
 	TRACE();
-	if (!name)
-		return leave(null_pointer(func, "pCounter"));
+	/* Context first: only GetCounterIndex, GetPassCount and GetSample* check
+	 * their pointers before it (docs/api.md). */
 	struct og_context *ctx = og_context_current();
 	if (!ctx)
 		return leave(no_context(func));
+	if (!name)
+		return leave(null_pointer(func, "pCounter"));
 	if (ctx->open_session)
 		return leave(og_error(GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING,
 		                      "%s: session %u is open; change counters before GPA_BeginSession "
@@ -394,12 +396,8 @@ GPA_Status GPA_GetSampleCount(gpa_uint32 sessionID, gpa_uint32 *pSampleCount)
 
 GPA_Status GPA_IsSampleReady(bool *pReadyResult, gpa_uint32 sessionID, gpa_uint32 sampleID)
 {
-	og_lock();
-	TRACE();
+	ENTER_CONTEXT(ctx);
 	CHECK_POINTER(pReadyResult);
-	struct og_context *ctx = og_context_current();
-	if (!ctx)
-		return leave(no_context(__func__));
 	struct og_session *s = og_session_find(ctx, sessionID);
 	if (!s)
 		return leave(session_not_found(__func__, sessionID));
@@ -411,12 +409,8 @@ GPA_Status GPA_IsSampleReady(bool *pReadyResult, gpa_uint32 sessionID, gpa_uint3
 
 GPA_Status GPA_IsSessionReady(bool *pReadyResult, gpa_uint32 sessionID)
 {
-	og_lock();
-	TRACE();
+	ENTER_CONTEXT(ctx);
 	CHECK_POINTER(pReadyResult);
-	struct og_context *ctx = og_context_current();
-	if (!ctx)
-		return leave(no_context(__func__));
 	struct og_session *s = og_session_find(ctx, sessionID);
 	if (!s)
 		return leave(session_not_found(__func__, sessionID));
@@ -456,12 +450,14 @@ static GPA_Status get_sample(const char *func, gpa_uint32 sessionID, gpa_uint32 
 		return og_error(GPA_STATUS_ERROR_NOT_ENABLED,
 		                "%s: counter %s was not enabled in session %u", func, c->name,
 		                sessionID);
-	bool ready;
-	GPA_Status st = og_session_sample_ready(s, sampleID, &ready);
-	if (st != GPA_STATUS_OK && st != GPA_STATUS_ERROR_SAMPLE_NOT_FOUND_IN_ALL_PASSES)
-		return st;
+	/* Whether the passes this counter needs sampled it is the result's
+	 * business: a sample missing from a pass the counter does not use is
+	 * no error (and must log none). */
+	if (!og_session_has_sample(s, sampleID))
+		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND, "%s: sample %u is not in session %u",
+		                func, sampleID, sessionID);
 	/* GPA 2.x: results block until available. */
-	st = og_session_wait(ctx->serial, sessionID, &ctx, &s);
+	GPA_Status st = og_session_wait(ctx->serial, sessionID, &ctx, &s);
 	if (st != GPA_STATUS_OK)
 		return st;
 	return og_session_result(ctx, s, sampleID, counter, value, exact, is_exact);

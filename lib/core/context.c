@@ -351,8 +351,12 @@ GPA_Status og_context_open(void *key, struct og_context **out)
 	}
 	struct og_registry *r = og_registry();
 	ctx->serial = r->next_serial++;
-	ctx->next = r->contexts;
-	r->contexts = ctx;
+	/* Open order: closing the current context selects the first opened one
+	 * that remains, as GPA 2.x does. */
+	struct og_context **tail = &r->contexts;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = ctx;
 	og_log(OG_LOG_MESSAGE, "opened a context on %s through the %s backend: %zu counters",
 	       ctx->info.description, ctx->ops->name, ctx->cat.ncounters);
 	*out = ctx;

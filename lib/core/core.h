@@ -121,6 +121,7 @@ GPA_Status og_session_sample_count(struct og_session *s, uint32_t *count);
 bool og_session_ready(const struct og_session *s);
 GPA_Status og_session_sample_ready(struct og_session *s, uint32_t sample_id, bool *ready);
 bool og_session_has_counter(const struct og_session *s, uint32_t counter);
+bool og_session_has_sample(const struct og_session *s, uint32_t sample_id);
 bool og_pass_is_open(const struct og_session *s);
 
 /* Waits (lock released) until session `id` of the context with `serial`

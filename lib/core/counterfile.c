@@ -110,6 +110,16 @@ static bool valid_name(const char *s)
 	return true;
 }
 
+/* "word:" in lower case, as every key is; prose continuing a field rarely
+ * starts that way. */
+static bool looks_like_key(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!islower((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
 static int lookup(const char *const *table, size_t n, const char *word)
 {
 	for (size_t i = 0; i < n; i++)
@@ -282,6 +292,13 @@ bool og_cf_parse(const char *origin, const char *text, struct og_cf_file *out, c
 			body[klen] = '\0';
 			field = lookup(field_names, OG_F__COUNT, body);
 			body[klen] = saved_c;
+		}
+		if (field < 0 && klen > 0 && body[klen] == ':' && looks_like_key(body, klen)) {
+			/* A misspelt key would otherwise be glued onto the previous field. */
+			ok = fail(&rd, "unknown key '%.*s' in %s %s (fields: description, value, source, "
+			               "usage, group, hardware, note, type, expression)",
+			          (int)klen, body, kinds[cur->kind].keyword, cur->name);
+			break;
 		}
 		if (field < 0) {
 			if (last_field < 0) {

@@ -394,6 +394,12 @@ bool og_pass_is_open(const struct og_session *s)
 	return s->pass_open;
 }
 
+bool og_session_has_sample(const struct og_session *s, uint32_t sample_id)
+{
+	size_t index;
+	return index_find(s, sample_id, &index);
+}
+
 bool og_session_has_counter(const struct og_session *s, uint32_t counter)
 {
 	return s->has_counter[counter] != 0;

@@ -41,6 +41,7 @@ struct parser {
 	struct op *ops;
 	size_t count, cap;
 	bool failed;
+	unsigned nesting; /* parse_unary recursion: parentheses and unary minus */
 	char *err;
 	size_t errlen;
 };
@@ -205,14 +206,24 @@ static void parse_primary(struct parser *ps)
 	}
 }
 
+/* Every level of parentheses or unary minus recurses through here; a
+ * hostile file must not exhaust the C stack. */
+#define MAX_NESTING 256
+
 static void parse_unary(struct parser *ps)
 {
+	if (ps->nesting >= MAX_NESTING) {
+		fail(ps, ps->p, "nested deeper than %d levels of parentheses or signs", MAX_NESTING);
+		return;
+	}
+	ps->nesting++;
 	if (accept(ps, '-')) {
 		parse_unary(ps);
 		emit(ps, (struct op){ .code = OP_NEG });
-		return;
+	} else {
+		parse_primary(ps);
 	}
-	parse_primary(ps);
+	ps->nesting--;
 }
 
 static void parse_term(struct parser *ps)

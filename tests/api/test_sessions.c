@@ -1,0 +1,444 @@
+/*
+ * test_sessions.c — sessions, passes and samples through the GPA 2.x API
+ * over the fake backend: order errors, multi-pass results, faults,
+ * readiness and blocking reads.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "core/testing.h"
+#include "fake_backend.h"
+#include "test_util.h"
+
+#define STATUS1(call, want) \
+	do { \
+		assert_int_equal((call), (want)); \
+		TU_ONE_ERROR(); \
+	} while (0)
+
+static int key_a, key_b;
+
+static int setup(void **state)
+{
+	(void)state;
+	tu_open(&key_a);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	tu_teardown();
+	return 0;
+}
+
+static gpa_uint32 passes_now(void)
+{
+	gpa_uint32 n = 0;
+	assert_int_equal(GPA_GetPassCount(&n), GPA_STATUS_OK);
+	return n;
+}
+
+static gpa_uint32 pass_of(gpa_uint32 counter)
+{
+	gpa_uint32 p = 99;
+	assert_int_equal(OpenGPA_GetCounterPass(counter, &p), GPA_STATUS_OK);
+	return p;
+}
+
+static gpa_uint64 u64(gpa_uint32 session, gpa_uint32 sample, gpa_uint32 counter)
+{
+	gpa_uint64 v = 0;
+	assert_int_equal(GPA_GetSampleUInt64(session, sample, counter, &v), GPA_STATUS_OK);
+	return v;
+}
+
+static double f64(gpa_uint32 session, gpa_uint32 sample, gpa_uint32 counter)
+{
+	gpa_float64 v = 0;
+	assert_int_equal(GPA_GetSampleFloat64(session, sample, counter, &v), GPA_STATUS_OK);
+	return v;
+}
+
+/* Three passes; a derived counter whose inputs cannot share a pass; sample
+ * IDs in a different order in every pass. */
+static void test_three_passes_combine(void **state)
+{
+	(void)state;
+	const gpa_uint32 enable[] = { FC_C0, FC_C1, FC_XSUM, FC_C2, FC_C3 };
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(GPA_EnableCounter(enable[i]), GPA_STATUS_OK);
+	assert_int_equal(passes_now(), 3);
+	assert_int_equal(pass_of(FC_C0), 0);
+	assert_int_equal(pass_of(FC_C1), 0);
+	assert_int_equal(pass_of(FC_C2), 1);
+	assert_int_equal(pass_of(FC_C3), 2);
+	assert_int_equal(pass_of(FC_XSUM), 2); /* its last input's pass */
+
+	static const gpa_uint32 order[3][3] = { { 7, 3, 100 }, { 100, 7, 3 }, { 3, 100, 7 } };
+	gpa_uint32 session = 0;
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(session, 1);
+	for (unsigned p = 0; p < 3; p++) {
+		assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+		for (unsigned i = 0; i < 3; i++) {
+			assert_int_equal(GPA_BeginSample(order[p][i]), GPA_STATUS_OK);
+			assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+		}
+		assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	}
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	TU_NO_ERROR();
+
+	gpa_uint32 count = 0;
+	assert_int_equal(GPA_GetSampleCount(session, &count), GPA_STATUS_OK);
+	assert_int_equal(count, 3);
+	for (unsigned s = 0; s < 3; s++) {
+		gpa_uint32 id = order[0][s];
+		unsigned ord[3];
+		for (unsigned p = 0; p < 3; p++)
+			for (unsigned i = 0; i < 3; i++)
+				if (order[p][i] == id)
+					ord[p] = i;
+		/* Slot 10 (X0) went to pass 1 and slot 11 (X1) to pass 2. */
+		assert_int_equal(u64(session, id, FC_C0), fake_value(0, ord[0], 0));
+		assert_int_equal(u64(session, id, FC_C1), fake_value(1, ord[0], 0));
+		assert_int_equal(u64(session, id, FC_C2), fake_value(2, ord[1], 1));
+		assert_int_equal(u64(session, id, FC_C3), fake_value(3, ord[2], 2));
+		assert_true(f64(session, id, FC_XSUM) ==
+		            (double)(fake_value(10, ord[1], 1) + fake_value(11, ord[2], 2)));
+	}
+	TU_NO_ERROR();
+}
+
+static void test_derived_values(void **state)
+{
+	(void)state;
+	fake_config.max_per_pass = 8;
+	const gpa_uint32 enable[] = { FC_SCALED, FC_HALF, FC_SMALL, FC_NESTED, FC_SUM13, FC_C5 };
+	for (size_t i = 0; i < 6; i++)
+		assert_int_equal(GPA_EnableCounter(enable[i]), GPA_STATUS_OK);
+	assert_int_equal(passes_now(), 1);
+	const unsigned ids[] = { 42, 5 };
+	gpa_uint32 s = tu_run_session(ids, 2);
+	for (unsigned i = 0; i < 2; i++) {
+		unsigned id = ids[i];
+		assert_true(f64(s, id, FC_SCALED) == (double)fake_value(2, i, 0) * FAKE_SCALE);
+		gpa_float32 half = 0;
+		assert_int_equal(GPA_GetSampleFloat32(s, id, FC_HALF, &half), GPA_STATUS_OK);
+		assert_true(half == (gpa_float32)((double)fake_value(3, i, 0) / 2));
+		gpa_uint32 small = 0;
+		assert_int_equal(GPA_GetSampleUInt32(s, id, FC_SMALL, &small), GPA_STATUS_OK);
+		assert_int_equal(small, fake_value(4, i, 0));
+		assert_true(f64(s, id, FC_NESTED) ==
+		            2.0 * (double)(fake_value(0, i, 0) + fake_value(1, i, 0)));
+		assert_true(f64(s, id, FC_SUM13) == (double)(fake_value(1, i, 0) + fake_value(3, i, 0)));
+		assert_int_equal(u64(s, id, FC_C5), fake_value(5, i, 0));
+	}
+	TU_NO_ERROR();
+
+	/* Check order of GetSample*: pointer, context, index, type, session,
+	 * enabled, sample. */
+	gpa_uint64 v;
+	gpa_float64 d;
+	gpa_uint32 u;
+	gpa_float32 f;
+	STATUS1(GPA_GetSampleUInt64(99, 0, FC_COUNT, &v), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+	STATUS1(GPA_GetSampleUInt64(99, 0, FC_SCALED, &v),
+	        GPA_STATUS_ERROR_COUNTER_NOT_OF_SPECIFIED_TYPE);
+	STATUS1(GPA_GetSampleUInt32(s, ids[0], FC_C5, &u),
+	        GPA_STATUS_ERROR_COUNTER_NOT_OF_SPECIFIED_TYPE);
+	STATUS1(GPA_GetSampleFloat32(s, ids[0], FC_SCALED, &f),
+	        GPA_STATUS_ERROR_COUNTER_NOT_OF_SPECIFIED_TYPE);
+	STATUS1(GPA_GetSampleFloat64(s, ids[0], FC_HALF, &d),
+	        GPA_STATUS_ERROR_COUNTER_NOT_OF_SPECIFIED_TYPE);
+	STATUS1(GPA_GetSampleUInt64(99, 0, FC_C5, &v), GPA_STATUS_ERROR_SESSION_NOT_FOUND);
+	STATUS1(GPA_GetSampleUInt64(0, 0, FC_C5, &v), GPA_STATUS_ERROR_SESSION_NOT_FOUND);
+	STATUS1(GPA_GetSampleUInt64(s, 999, FC_C0, &v), GPA_STATUS_ERROR_NOT_ENABLED);
+	STATUS1(GPA_GetSampleUInt64(s, 999, FC_C5, &v), GPA_STATUS_ERROR_SAMPLE_NOT_FOUND);
+	bool ready = true;
+	STATUS1(GPA_IsSampleReady(&ready, s, 999), GPA_STATUS_ERROR_SAMPLE_NOT_FOUND);
+	STATUS1(GPA_IsSampleReady(&ready, 99, 5), GPA_STATUS_ERROR_SESSION_NOT_FOUND);
+	STATUS1(GPA_IsSessionReady(&ready, 99), GPA_STATUS_ERROR_SESSION_NOT_FOUND);
+	STATUS1(GPA_IsSampleReady(NULL, s, 5), GPA_STATUS_ERROR_NULL_POINTER);
+	STATUS1(GPA_IsSessionReady(NULL, s), GPA_STATUS_ERROR_NULL_POINTER);
+	STATUS1(GPA_GetSampleCount(99, &u), GPA_STATUS_ERROR_SESSION_NOT_FOUND);
+	STATUS1(GPA_GetSampleCount(s, NULL), GPA_STATUS_ERROR_NULL_POINTER);
+
+	/* Results stay readable after the enable set changes. */
+	assert_int_equal(GPA_DisableAllCounters(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
+	assert_int_equal(u64(s, ids[1], FC_C5), fake_value(5, 1, 0));
+	TU_NO_ERROR();
+}
+
+static void test_order_errors(void **state)
+{
+	(void)state;
+	gpa_uint32 s = 0;
+	STATUS1(GPA_EndSession(), GPA_STATUS_ERROR_SAMPLING_NOT_STARTED);
+	STATUS1(GPA_BeginPass(), GPA_STATUS_ERROR_SAMPLING_NOT_STARTED);
+	STATUS1(GPA_EndPass(), GPA_STATUS_ERROR_SAMPLING_NOT_STARTED);
+	STATUS1(GPA_BeginSample(1), GPA_STATUS_ERROR_SAMPLING_NOT_STARTED);
+	STATUS1(GPA_EndSample(), GPA_STATUS_ERROR_SAMPLING_NOT_STARTED);
+	STATUS1(GPA_BeginSession(&s), GPA_STATUS_ERROR_NO_COUNTERS_ENABLED);
+	STATUS1(GPA_BeginSession(NULL), GPA_STATUS_ERROR_NULL_POINTER);
+
+	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSession(&s), GPA_STATUS_OK);
+	assert_int_equal(s, 1);
+	STATUS1(GPA_BeginSession(&s), GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED);
+	/* No pass yet: sample count unknown. */
+	gpa_uint32 count;
+	STATUS1(GPA_GetSampleCount(1, &count), GPA_STATUS_ERROR_NOT_FOUND);
+	/* Counters are fixed while sampling. */
+	STATUS1(GPA_EnableCounter(FC_C1), GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING);
+	STATUS1(GPA_DisableCounter(FC_C0), GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING);
+	STATUS1(GPA_EnableCounterStr("C1"), GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING);
+	STATUS1(GPA_DisableCounterStr("C0"), GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING);
+	STATUS1(GPA_EnableAllCounters(), GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING);
+	STATUS1(GPA_DisableAllCounters(), GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING);
+	STATUS1(OpenGPA_SetSessionRingSize(8), GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED);
+	STATUS1(GPA_CloseContext(), GPA_STATUS_ERROR_SAMPLING_NOT_ENDED);
+	STATUS1(GPA_Destroy(), GPA_STATUS_ERROR_SAMPLING_NOT_ENDED);
+
+	STATUS1(GPA_EndPass(), GPA_STATUS_ERROR_PASS_NOT_STARTED);
+	STATUS1(GPA_BeginSample(1), GPA_STATUS_ERROR_PASS_NOT_STARTED);
+	STATUS1(GPA_EndSample(), GPA_STATUS_ERROR_PASS_NOT_STARTED);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	STATUS1(GPA_BeginPass(), GPA_STATUS_ERROR_PASS_ALREADY_STARTED);
+	STATUS1(GPA_EndSession(), GPA_STATUS_ERROR_PASS_NOT_ENDED);
+	STATUS1(OpenGPA_SetBackendOption("k", "v"), GPA_STATUS_ERROR_PASS_NOT_ENDED);
+	STATUS1(GPA_EndSample(), GPA_STATUS_ERROR_SAMPLE_NOT_STARTED);
+	assert_int_equal(GPA_BeginSample(1), GPA_STATUS_OK);
+	STATUS1(GPA_BeginSample(2), GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED); /* no nesting */
+	STATUS1(GPA_EndPass(), GPA_STATUS_ERROR_SAMPLE_NOT_ENDED);
+	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+	STATUS1(GPA_BeginSample(1), GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED); /* unique per pass */
+	assert_int_equal(GPA_BeginSample(0xFFFFFFFFu), GPA_STATUS_OK); /* any integer */
+	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+	assert_int_equal(GPA_GetSampleCount(1, &count), GPA_STATUS_OK);
+	assert_int_equal(count, 2);
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	TU_NO_ERROR();
+	assert_int_equal(u64(1, 0xFFFFFFFFu, FC_C0), fake_value(0, 1, 0));
+}
+
+static void test_not_enough_and_variable(void **state)
+{
+	(void)state;
+	for (gpa_uint32 c = FC_C0; c <= FC_C5; c++)
+		assert_int_equal(GPA_EnableCounter(c), GPA_STATUS_OK);
+	assert_int_equal(passes_now(), 3);
+	gpa_uint32 s = 0;
+	assert_int_equal(GPA_BeginSession(&s), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	for (gpa_uint32 id = 0; id < 2; id++) {
+		assert_int_equal(GPA_BeginSample(id), GPA_STATUS_OK);
+		assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+	}
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	/* Pass 1 has one sample: the pass is still closed. */
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSample(0), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+	STATUS1(GPA_EndPass(), GPA_STATUS_ERROR_VARIABLE_NUMBER_OF_SAMPLES_IN_PASSES);
+	STATUS1(GPA_EndPass(), GPA_STATUS_ERROR_PASS_NOT_STARTED);
+	/* Two of three passes: the session still ends. */
+	STATUS1(GPA_EndSession(), GPA_STATUS_ERROR_NOT_ENOUGH_PASSES);
+	bool ready = false;
+	assert_int_equal(GPA_IsSessionReady(&ready, s), GPA_STATUS_OK);
+	assert_true(ready);
+	tu_log_clear();
+	/* What the passes counted is readable, even for sample 1 that pass 1
+	 * lacks, as long as the counter needs only pass 0; pass 2's are not. */
+	assert_int_equal(u64(s, 1, FC_C0), fake_value(0, 1, 0));
+	assert_int_equal(u64(s, 0, FC_C2), fake_value(2, 0, 1));
+	TU_NO_ERROR();
+	gpa_uint64 v;
+	STATUS1(GPA_GetSampleUInt64(s, 1, FC_C2, &v), GPA_STATUS_ERROR_SAMPLE_NOT_FOUND_IN_ALL_PASSES);
+	STATUS1(GPA_GetSampleUInt64(s, 0, FC_C4, &v), GPA_STATUS_ERROR_SAMPLE_NOT_FOUND_IN_ALL_PASSES);
+	/* Sample 1 is missing from pass 1. */
+	STATUS1(GPA_IsSampleReady(&ready, s, 1), GPA_STATUS_ERROR_SAMPLE_NOT_FOUND_IN_ALL_PASSES);
+	assert_int_equal(GPA_BeginSession(&s), GPA_STATUS_OK);
+	assert_int_equal(s, 2);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_ERROR_NOT_ENOUGH_PASSES);
+	TU_ONE_ERROR();
+}
+
+static void test_extra_passes(void **state)
+{
+	(void)state;
+	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
+	gpa_uint32 s = 0;
+	assert_int_equal(GPA_BeginSession(&s), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSample(9), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	unsigned begun = fake_stats.begin_samples, passes = fake_stats.pass_seq;
+	/* Passes beyond the plan do nothing, whatever they sample. */
+	for (int p = 0; p < 2; p++) {
+		assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+		assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+		assert_int_equal(GPA_BeginSample(9), GPA_STATUS_OK);
+		assert_int_equal(GPA_BeginSample(9), GPA_STATUS_OK);
+		assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+		assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	}
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	assert_int_equal(fake_stats.begin_samples, begun);
+	assert_int_equal(fake_stats.pass_seq, passes);
+	assert_int_equal(u64(s, 9, FC_C0), fake_value(0, 0, 0));
+	TU_NO_ERROR();
+}
+
+static void test_faults(void **state)
+{
+	(void)state;
+	for (gpa_uint32 c = FC_C0; c <= FC_C5; c++)
+		assert_int_equal(GPA_EnableCounter(c), GPA_STATUS_OK);
+	/* begin_pass fails: no pass is open; the client can retry. */
+	fake_config.fail_begin_pass = true;
+	gpa_uint32 s = 0;
+	assert_int_equal(GPA_BeginSession(&s), GPA_STATUS_OK);
+	STATUS1(GPA_BeginPass(), GPA_STATUS_ERROR_FAILED);
+	STATUS1(GPA_EndPass(), GPA_STATUS_ERROR_PASS_NOT_STARTED);
+	fake_config.fail_begin_pass = false;
+
+	/* Sample 1 (the second) of pass 1 cannot be read. */
+	fake_config.fail_end_sample_pass = 1;
+	fake_config.fail_end_sample_ordinal = 1;
+	for (unsigned p = 0; p < 3; p++) {
+		assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+		for (gpa_uint32 id = 0; id < 3; id++) {
+			assert_int_equal(GPA_BeginSample(id), GPA_STATUS_OK);
+			if (p == 1 && id == 1) {
+				STATUS1(GPA_EndSample(), GPA_STATUS_ERROR_FAILED);
+				assert_int_equal(tu_log.count, 0);
+			} else {
+				assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+			}
+		}
+		assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	}
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	TU_NO_ERROR();
+	gpa_uint64 v;
+	STATUS1(GPA_GetSampleUInt64(s, 1, FC_C0, &v), GPA_STATUS_ERROR_READING_COUNTER_RESULT);
+	STATUS1(GPA_GetSampleUInt64(s, 1, FC_C2, &v), GPA_STATUS_ERROR_READING_COUNTER_RESULT);
+	/* The others are fine. */
+	assert_int_equal(u64(s, 0, FC_C2), fake_value(2, 0, 1));
+	assert_int_equal(u64(s, 2, FC_C2), fake_value(2, 2, 1));
+	assert_int_equal(u64(s, 2, FC_C4), fake_value(4, 2, 2));
+	TU_NO_ERROR();
+}
+
+static void test_session_ids(void **state)
+{
+	(void)state;
+	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
+	const unsigned id = 1;
+	for (unsigned want = 1; want <= 6; want++)
+		assert_int_equal(tu_run_session(&id, 1), want);
+	/* A second context counts from 1 again; the first keeps its count. */
+	assert_int_equal(GPA_OpenContext(&key_b), GPA_STATUS_OK);
+	assert_int_equal(GPA_EnableCounter(FC_C1), GPA_STATUS_OK);
+	assert_int_equal(tu_run_session(&id, 1), 1);
+	assert_int_equal(tu_run_session(&id, 1), 2);
+	assert_int_equal(GPA_SelectContext(&key_a), GPA_STATUS_OK);
+	assert_int_equal(tu_run_session(&id, 1), 7);
+	TU_NO_ERROR();
+}
+
+/* ---- readiness and blocking ------------------------------------------ */
+
+struct reader {
+	gpa_uint32 session, sample;
+	GPA_Status status;
+	gpa_uint64 value;
+	volatile int started, returned;
+};
+
+static void *read_sample(void *arg)
+{
+	struct reader *r = arg;
+	__atomic_store_n(&r->started, 1, __ATOMIC_SEQ_CST);
+	r->status = GPA_GetSampleUInt64(r->session, r->sample, FC_C4, &r->value);
+	__atomic_store_n(&r->returned, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+static void test_ready_and_blocking(void **state)
+{
+	(void)state;
+	for (gpa_uint32 c = FC_C0; c <= FC_C5; c++)
+		assert_int_equal(GPA_EnableCounter(c), GPA_STATUS_OK);
+	gpa_uint32 s = 0;
+	assert_int_equal(GPA_BeginSession(&s), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSample(5), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+
+	/* Never block: they answer "not ready" at once. */
+	bool ready = true;
+	assert_int_equal(GPA_IsSessionReady(&ready, s), GPA_STATUS_OK);
+	assert_false(ready);
+	ready = true;
+	assert_int_equal(GPA_IsSampleReady(&ready, s, 5), GPA_STATUS_OK);
+	assert_false(ready);
+	/* This thread holds the session open: waiting would never end. */
+	gpa_uint64 v;
+	STATUS1(GPA_GetSampleUInt64(s, 5, FC_C4, &v), GPA_STATUS_ERROR_SAMPLING_NOT_ENDED);
+
+	/* Another thread waits until the session is complete. */
+	struct reader r = { .session = s, .sample = 5 };
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, read_sample, &r), 0);
+	while (!__atomic_load_n(&r.started, __ATOMIC_SEQ_CST))
+		sched_yield();
+	/* Give it a chance to return early if it does not block (the check
+	 * below can only miss a bug, never fail a correct library). */
+	nanosleep(&(struct timespec){ .tv_nsec = 20 * 1000 * 1000 }, NULL);
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	for (unsigned p = 1; p < 3; p++) {
+		assert_false(__atomic_load_n(&r.returned, __ATOMIC_SEQ_CST));
+		assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+		assert_int_equal(GPA_BeginSample(5), GPA_STATUS_OK);
+		assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+		assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	}
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(r.status, GPA_STATUS_OK);
+	assert_int_equal(r.value, fake_value(4, 0, 2));
+	assert_int_equal(GPA_IsSessionReady(&ready, s), GPA_STATUS_OK);
+	assert_true(ready);
+	assert_int_equal(GPA_IsSampleReady(&ready, s, 5), GPA_STATUS_OK);
+	assert_true(ready);
+	TU_NO_ERROR();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_three_passes_combine, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_derived_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_order_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_enough_and_variable, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_extra_passes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_faults, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_session_ids, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ready_and_blocking, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,189 @@
+/* fake_backend.c — see fake_backend.h. */
+#include "fake_backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct fake_config fake_config;
+struct fake_stats fake_stats;
+
+struct fake_state {
+	const struct og_backend_host *host;
+	uint32_t ids[FAKE_SLOTS];
+	size_t n;
+	bool in_pass, in_sample;
+	unsigned pass, ordinal;
+};
+
+void fake_reset(void)
+{
+	fake_config = (struct fake_config){
+		.max_per_pass = 2,
+		.exclusive = (1ull << 10) | (1ull << 11),
+		.missing = 1ull << 20,
+		.fail_end_sample_pass = -1,
+		.fail_end_sample_ordinal = -1,
+	};
+	memset(&fake_stats, 0, sizeof(fake_stats));
+}
+
+uint64_t fake_value(uint32_t slot, uint32_t ordinal, uint32_t pass)
+{
+	return (uint64_t)(slot + 1) * 1000000u + (uint64_t)(pass + 1) * 1000u + ordinal + 1;
+}
+
+static GPA_Status fake_open(const struct og_backend_host *host, const char *options, void **state,
+                            struct og_device_info *info)
+{
+	static const char *const known[] = { "flag", NULL };
+	const char *bad = og_option_unknown(options, known);
+	if (bad) {
+		host->log(host->log_ctx, OG_LOG_ERROR, "fake: unknown option '%s'", bad);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	if (fake_config.fail_open) {
+		host->log(host->log_ctx, OG_LOG_ERROR,
+		          "fake: no fake device (clear fake_config.fail_open)");
+		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
+	}
+	struct fake_state *st = calloc(1, sizeof(*st));
+	if (!st)
+		return GPA_STATUS_ERROR_FAILED;
+	st->host = host;
+	memset(&fake_stats, 0, sizeof(fake_stats));
+	fake_stats.opens = 1;
+	info->device_id = FAKE_DEVICE_ID;
+	info->revision_id = FAKE_REVISION;
+	snprintf(info->description, sizeof(info->description), "%s", FAKE_DESCRIPTION);
+	*state = st;
+	return GPA_STATUS_OK;
+}
+
+static void fake_close(void *state)
+{
+	fake_stats.closes++;
+	free(state);
+}
+
+static GPA_Status fake_bind_raw(void *state, const char *name, const char *source,
+                                uint32_t *raw_id, const char **why_not)
+{
+	(void)state;
+	(void)name;
+	unsigned slot;
+	int used = 0;
+	if (sscanf(source, "slot:%u%n", &slot, &used) != 1 || source[used] || slot >= FAKE_SLOTS)
+		return GPA_STATUS_ERROR_FAILED;
+	if (fake_config.missing & (1ull << slot)) {
+		*why_not = "this slot is switched off in the fake device";
+		return GPA_STATUS_ERROR_NOT_FOUND;
+	}
+	*raw_id = slot;
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status fake_constant(void *state, const char *name, double *value)
+{
+	(void)state;
+	if (strcmp(name, "Scale") != 0)
+		return GPA_STATUS_ERROR_NOT_FOUND;
+	*value = FAKE_SCALE;
+	return GPA_STATUS_OK;
+}
+
+static bool fake_fits(void *state, const uint32_t *raw_ids, size_t n)
+{
+	(void)state;
+	if (n > fake_config.max_per_pass)
+		return false;
+	unsigned exclusive = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (raw_ids[i] >= FAKE_SLOTS)
+			return false;
+		for (size_t j = 0; j < i; j++)
+			if (raw_ids[j] == raw_ids[i])
+				return false; /* the planner must never ask twice for one raw */
+		exclusive += (fake_config.exclusive >> raw_ids[i]) & 1;
+	}
+	return exclusive <= 1;
+}
+
+static GPA_Status fake_begin_pass(void *state, const uint32_t *raw_ids, size_t n)
+{
+	struct fake_state *st = state;
+	if (st->in_pass || n == 0 || n > FAKE_SLOTS || !fake_fits(state, raw_ids, n)) {
+		st->host->log(st->host->log_ctx, OG_LOG_ERROR, "fake: begin_pass misused by the core");
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	if (fake_config.fail_begin_pass) {
+		st->host->log(st->host->log_ctx, OG_LOG_ERROR,
+		              "fake: begin_pass fails on purpose (clear fail_begin_pass)");
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	memcpy(st->ids, raw_ids, n * sizeof(*raw_ids));
+	st->n = n;
+	st->in_pass = true;
+	st->pass = fake_stats.pass_seq++;
+	st->ordinal = 0;
+	fake_stats.last_pass_n = (unsigned)n;
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status fake_end_pass(void *state)
+{
+	struct fake_state *st = state;
+	if (!st->in_pass || st->in_sample) {
+		st->host->log(st->host->log_ctx, OG_LOG_ERROR, "fake: end_pass misused by the core");
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	st->in_pass = false;
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status fake_begin_sample(void *state)
+{
+	struct fake_state *st = state;
+	fake_stats.begin_samples++;
+	if (!st->in_pass || st->in_sample) {
+		st->host->log(st->host->log_ctx, OG_LOG_ERROR, "fake: begin_sample misused by the core");
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	st->in_sample = true;
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status fake_end_sample(void *state, uint64_t *deltas)
+{
+	struct fake_state *st = state;
+	fake_stats.end_samples++;
+	if (!st->in_sample) {
+		st->host->log(st->host->log_ctx, OG_LOG_ERROR, "fake: end_sample misused by the core");
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	st->in_sample = false;
+	unsigned ordinal = st->ordinal++;
+	if ((int)st->pass == fake_config.fail_end_sample_pass &&
+	    (int)ordinal == fake_config.fail_end_sample_ordinal) {
+		st->host->log(st->host->log_ctx, OG_LOG_ERROR,
+		              "fake: sample %u of pass %u fails on purpose", ordinal, st->pass);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	for (size_t i = 0; i < st->n; i++)
+		deltas[i] = fake_value(st->ids[i], ordinal, st->pass);
+	return GPA_STATUS_OK;
+}
+
+const struct og_backend_ops fake_backend_ops = {
+	.name = "test",
+	.summary = "fake device for the core's tests",
+	.open = fake_open,
+	.close = fake_close,
+	.bind_raw = fake_bind_raw,
+	.constant = fake_constant,
+	.fits = fake_fits,
+	.begin_pass = fake_begin_pass,
+	.end_pass = fake_end_pass,
+	.begin_sample = fake_begin_sample,
+	.end_sample = fake_end_sample,
+};

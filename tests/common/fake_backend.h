@@ -1,0 +1,53 @@
+/*
+ * fake_backend.h — a backend with no hardware behind it, for the core's
+ * tests.  Raw counters are "slot:N" (N < FAKE_SLOTS).  What it counts is a
+ * pure function of (slot, position of the sample in its pass, pass number)
+ * so a test can predict every result; switches make it fail on purpose.
+ */
+#ifndef OPENGPA_TESTS_FAKE_BACKEND_H
+#define OPENGPA_TESTS_FAKE_BACKEND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backend.h"
+
+#define FAKE_SLOTS 64
+#define FAKE_DEVICE_ID 0xFA4Eu
+#define FAKE_REVISION 7u
+#define FAKE_DESCRIPTION "Fake GPU MP3"
+#define FAKE_SCALE 2.5 /* the constant "Scale" the backend provides */
+
+/* Settings a test changes before GPA_OpenContext (or between sessions). */
+struct fake_config {
+	unsigned max_per_pass;      /* fits(): at most this many raws per pass */
+	uint64_t exclusive;         /* bit N: slot N shares a pass with no other exclusive slot */
+	uint64_t missing;           /* bit N: bind_raw says NOT_FOUND */
+	bool fail_open;             /* open() gives HARDWARE_NOT_SUPPORTED */
+	bool fail_begin_pass;       /* begin_pass() fails */
+	int fail_end_sample_pass;   /* with ..._ordinal: which end_sample fails (-1 = none) */
+	int fail_end_sample_ordinal;
+};
+
+/* Shared with the tests, which are single processes: set it, then open. */
+extern struct fake_config fake_config;
+
+/* What the fake saw; reset by open(). */
+struct fake_stats {
+	unsigned opens, closes;
+	unsigned pass_seq; /* begin_pass calls since open: the pass number */
+	unsigned begin_samples, end_samples;
+	unsigned last_pass_n;
+};
+extern struct fake_stats fake_stats;
+
+extern const struct og_backend_ops fake_backend_ops;
+
+/* Defaults: 2 raws per pass, slots 10 and 11 exclusive, slot 20 missing. */
+void fake_reset(void);
+
+/* The delta slot `slot` reports for the `ordinal`-th sample (0-based) of
+ * the `pass`-th begin_pass since open. */
+uint64_t fake_value(uint32_t slot, uint32_t ordinal, uint32_t pass);
+
+#endif

@@ -1,0 +1,102 @@
+/* test_util.c — see test_util.h. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/testing.h"
+#include "fake_backend.h"
+#include "test_util.h"
+
+struct tu_log tu_log;
+
+void tu_log_clear(void)
+{
+	memset(&tu_log, 0, sizeof(tu_log));
+}
+
+void tu_log_callback(GPA_Logging_Type type, const char *msg)
+{
+	size_t len = strlen(msg);
+	if (len && (msg[len - 1] == '\n' || msg[len - 1] == '\r'))
+		tu_log.newline++;
+	if (type & GPA_LOGGING_ERROR)
+		tu_log.errors++;
+	if (type & GPA_LOGGING_MESSAGE)
+		tu_log.messages++;
+	if (tu_log.count < TU_MAX_LOG) {
+		tu_log.type[tu_log.count] = type;
+		snprintf(tu_log.text[tu_log.count], sizeof(tu_log.text[0]), "%s", msg);
+	}
+	tu_log.count++;
+}
+
+bool tu_log_has(const char *needle)
+{
+	for (unsigned i = 0; i < tu_log.count && i < TU_MAX_LOG; i++)
+		if (strstr(tu_log.text[i], needle))
+			return true;
+	return false;
+}
+
+const char *tu_log_last(void)
+{
+	if (tu_log.count == 0)
+		return "";
+	return tu_log.text[(tu_log.count > TU_MAX_LOG ? TU_MAX_LOG : tu_log.count) - 1];
+}
+
+void tu_setup(void)
+{
+	og_testing_reset();
+	fake_reset();
+	og_testing_set_backend(&fake_backend_ops);
+	assert_int_equal(OpenGPA_SetBackend("test", NULL), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_AddCounterFile(OG_TEST_FAKE_COUNTERS), GPA_STATUS_OK);
+	assert_int_equal(GPA_RegisterLoggingCallback(GPA_LOGGING_ERROR_AND_MESSAGE, tu_log_callback),
+	                 GPA_STATUS_OK);
+	tu_log_clear();
+}
+
+void tu_open(void *key)
+{
+	tu_setup();
+	assert_int_equal(GPA_OpenContext(key), GPA_STATUS_OK);
+	tu_log_clear();
+}
+
+void tu_teardown(void)
+{
+	/* Whatever a failed test left open; the statuses do not matter here. */
+	for (int i = 0; i < 16 && GPA_Destroy() == GPA_STATUS_ERROR_SAMPLING_NOT_ENDED; i++) {
+		GPA_EndSample();
+		GPA_EndPass();
+		GPA_EndSession();
+		/* A session open on a context that is not current. */
+		GPA_CloseContext();
+	}
+	GPA_RegisterLoggingCallback(GPA_LOGGING_NONE, NULL);
+	og_testing_reset();
+	tu_log_clear();
+}
+
+unsigned tu_run_session(const unsigned *ids, size_t n)
+{
+	gpa_uint32 session = 0, passes = 0;
+	assert_int_equal(GPA_GetPassCount(&passes), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	for (gpa_uint32 p = 0; p < passes; p++) {
+		assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(GPA_BeginSample(ids[i]), GPA_STATUS_OK);
+			assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+		}
+		assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	}
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	return session;
+}

@@ -1,0 +1,62 @@
+/*
+ * test_util.h — what the core's test programs share: a logging callback
+ * that records every message, and opening a context on the fake backend.
+ */
+#ifndef OPENGPA_TESTS_TEST_UTIL_H
+#define OPENGPA_TESTS_TEST_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "opengpa.h"
+
+#define TU_MAX_LOG 256
+
+/* Counter indices of tests/common/fake.counters. */
+enum {
+	FC_C0, FC_C1, FC_C2, FC_C3, FC_C4, FC_C5,
+	FC_SUM01, FC_XSUM, FC_SCALED, FC_HALF, FC_SMALL, FC_SUM13, FC_NESTED,
+	FC_COUNT
+};
+
+struct tu_log {
+	unsigned count, errors, messages;
+	unsigned newline; /* messages that ended in '\n' or '\r' (must stay 0) */
+	GPA_Logging_Type type[TU_MAX_LOG];
+	char text[TU_MAX_LOG][600];
+};
+extern struct tu_log tu_log;
+
+void tu_log_clear(void);
+/* The recording callback, registered for everything by tu_setup. */
+void tu_log_callback(GPA_Logging_Type type, const char *msg);
+/* True when some recorded message contains `needle`. */
+bool tu_log_has(const char *needle);
+const char *tu_log_last(void);
+
+/* Settings to defaults, fake backend configured (fake_reset) and selected,
+ * its counter file added, the recording callback registered, log cleared. */
+void tu_setup(void);
+/* tu_setup, then opens a context on `key` (asserts OK) and clears the log. */
+void tu_open(void *key);
+/* Ends whatever is open, closes every context, resets the settings. */
+void tu_teardown(void);
+
+/* One full session over the current plan: every pass samples ids[0..n) in
+ * that order.  Asserts every call succeeds; returns the session ID. */
+unsigned tu_run_session(const unsigned *ids, size_t n);
+
+/* Asserts one error was logged since the last clear, then clears. */
+#define TU_ONE_ERROR() \
+	do { \
+		assert_int_equal(tu_log.errors, 1); \
+		assert_int_equal(tu_log.newline, 0); \
+		tu_log_clear(); \
+	} while (0)
+#define TU_NO_ERROR() \
+	do { \
+		assert_int_equal(tu_log.errors, 0); \
+		tu_log_clear(); \
+	} while (0)
+
+#endif

@@ -1,0 +1,214 @@
+/* test_catalog.c — og_catalog_build over parsed texts and a binder of our own. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/catalog.h"
+#include "core/counterfile.h"
+
+/* Raws whose source is "no" are not countable; "bad" is malformed. */
+static GPA_Status bind(void *ud, const char *name, const char *source, uint32_t *id,
+                       const char **why_not)
+{
+	(void)name;
+	unsigned *next = ud;
+	if (strcmp(source, "bad") == 0)
+		return GPA_STATUS_ERROR_FAILED;
+	if (strcmp(source, "no") == 0) {
+		*why_not = "switched off";
+		return GPA_STATUS_ERROR_NOT_FOUND;
+	}
+	*id = 100 + (*next)++;
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status constant(void *ud, const char *name, double *value)
+{
+	(void)ud;
+	if (strcmp(name, "Known") != 0)
+		return GPA_STATUS_ERROR_NOT_FOUND;
+	*value = 4;
+	return GPA_STATUS_OK;
+}
+
+static char logbuf[8][256];
+static unsigned nlog;
+
+static void log_fn(void *ud, bool error, const char *fmt, ...)
+{
+	(void)ud;
+	(void)error;
+	va_list ap;
+	va_start(ap, fmt);
+	if (nlog < 8)
+		vsnprintf(logbuf[nlog], sizeof(logbuf[0]), fmt, ap);
+	nlog++;
+	va_end(ap);
+}
+
+/* Builds from texts[0..n); the first nbuiltin are built-in sets. */
+static GPA_Status build(struct og_catalog *cat, const char *const *texts, size_t n, size_t nbuiltin,
+                        bool hw, char *err, size_t errlen)
+{
+	struct og_cf_file *files = calloc(n, sizeof(*files));
+	assert_non_null(files);
+	for (size_t i = 0; i < n; i++) {
+		char origin[32], perr[256];
+		snprintf(origin, sizeof(origin), "f%zu.counters", i);
+		if (!og_cf_parse(origin, texts[i], &files[i], perr, sizeof(perr)))
+			fail_msg("%s", perr);
+	}
+	static unsigned next;
+	next = 0;
+	nlog = 0;
+	const struct og_binder binder = {
+		.ud = &next, .backend = "test", .bind_raw = bind, .constant = constant, .log = log_fn,
+	};
+	return og_catalog_build(cat, files, n, nbuiltin, &binder, NULL, 0, hw, err, errlen);
+}
+
+#define COUNTER(name, type, expr) \
+	"counter " name "\n    group: G\n    usage: items\n    type: " type "\n" \
+	"    description: D " name "\n    expression: " expr "\n"
+#define RAW(name, source) "raw " name "\n    source: " source "\n    description: raw " name "\n"
+
+static bool unavailable(const struct og_catalog *cat, const char *name, const char *reason)
+{
+	for (size_t i = 0; i < cat->nunavailable; i++)
+		if (strcmp(cat->unavailable[i].name, name) == 0)
+			return strstr(cat->unavailable[i].reason, reason) != NULL;
+	return false;
+}
+
+static void test_duplicates(void **state)
+{
+	(void)state;
+	struct og_catalog cat;
+	char err[256];
+	const char *same_file[] = { RAW("Cycles", "a") COUNTER("cycles", "uint64", "Cycles") };
+	assert_int_equal(build(&cat, same_file, 1, 1, false, err, sizeof(err)),
+	                 GPA_STATUS_ERROR_FAILED);
+	assert_non_null(strstr(err, "f0.counters:4: the name cycles is already defined"));
+
+	const char *two_files[] = { RAW("R", "a") COUNTER("Busy", "uint64", "R"),
+	                            COUNTER("BUSY", "float64", "R * 2") };
+	assert_int_equal(build(&cat, two_files, 2, 1, false, err, sizeof(err)),
+	                 GPA_STATUS_ERROR_FAILED);
+	assert_non_null(strstr(err, "f1.counters:1: the name BUSY is already defined"));
+
+	const char *constant_clash[] = { RAW("R", "a") "constant r\n    description: x\n    value: 1\n" };
+	assert_int_equal(build(&cat, constant_clash, 1, 1, false, err, sizeof(err)),
+	                 GPA_STATUS_ERROR_FAILED);
+	assert_non_null(strstr(err, "already defined"));
+}
+
+static void test_inline_and_unavailable(void **state)
+{
+	(void)state;
+	struct og_catalog cat;
+	char err[256];
+	const char *texts[] = {
+		RAW("A", "a") RAW("B", "b") RAW("Off", "no")
+		"constant Known\n    description: from the device\n"
+		"constant Unknown\n    description: from nobody\n"
+		"constant Two\n    description: fixed\n    value: 2\n"
+		COUNTER("Sum", "float64", "A + B")
+		COUNTER("Twice", "float64", "Sum * Two + Known")
+		COUNTER("UsesOff", "float64", "A + Off")
+		COUNTER("UsesUsesOff", "float64", "UsesOff * 2")
+		COUNTER("UsesUnknown", "float64", "A * Unknown")
+		COUNTER("Plain", "uint64", "B"),
+	};
+	assert_int_equal(build(&cat, texts, 1, 1, false, err, sizeof(err)), GPA_STATUS_OK);
+	assert_int_equal(cat.ncounters, 3);
+	assert_string_equal(cat.counters[0].name, "Sum");
+	assert_string_equal(cat.counters[1].name, "Twice");
+	assert_string_equal(cat.counters[2].name, "Plain");
+	/* Twice inlines Sum: its inputs are the raws A and B. */
+	const struct og_counter *twice = &cat.counters[1];
+	assert_int_equal(twice->ninputs, 2);
+	uint64_t raws[3] = { 10, 5, 0 };
+	double v = og_expr_eval(twice->expr, raws, cat.const_values);
+	assert_true(v == 34.0);
+	assert_false(twice->exact_raw);
+	assert_true(cat.counters[2].exact_raw);
+	assert_int_equal(cat.counters[2].raw, 1);
+	assert_int_equal(cat.raws[1].backend_id, 101);
+	/* Unavailable, each with its reason. */
+	assert_true(unavailable(&cat, "Off", "switched off"));
+	assert_true(unavailable(&cat, "UsesOff", "raw counter Off is not countable here (switched off)"));
+	assert_true(unavailable(&cat, "UsesUsesOff", "counter UsesOff is not available"));
+	assert_true(unavailable(&cat, "UsesUnknown", "constant Unknown"));
+	assert_false(og_catalog_find(&cat, "UsesOff", &(uint32_t){ 0 }));
+	uint32_t index = 99;
+	assert_true(og_catalog_find(&cat, "PLAIN", &index));
+	assert_int_equal(index, 2);
+	og_catalog_free(&cat);
+}
+
+static void test_hardware_counters(void **state)
+{
+	(void)state;
+	struct og_catalog cat;
+	char err[256];
+	const char *texts[] = { RAW("A", "a") RAW("Off", "no") RAW("B", "b")
+	                        COUNTER("Ratio", "float32", "A / B") };
+	assert_int_equal(build(&cat, texts, 1, 1, true, err, sizeof(err)), GPA_STATUS_OK);
+	assert_int_equal(cat.ncounters, 3);
+	assert_string_equal(cat.counters[0].name, "Ratio");
+	assert_string_equal(cat.counters[1].name, "A");
+	assert_string_equal(cat.counters[2].name, "B");
+	for (size_t i = 1; i < 3; i++) {
+		assert_int_equal(cat.counters[i].type, GPA_TYPE_UINT64);
+		assert_true(cat.counters[i].exact_raw);
+		assert_string_equal(cat.counters[i].group, "Hardware");
+	}
+	assert_string_equal(cat.counters[2].expression, "b");
+	og_catalog_free(&cat);
+}
+
+static void test_unknown_names(void **state)
+{
+	(void)state;
+	struct og_catalog cat;
+	char err[256];
+	/* Built in: an error with file, line and column. */
+	const char *builtin[] = { RAW("A", "a") "\n" COUNTER("X", "float64", "A + Later")
+	                          COUNTER("Later", "float64", "A") };
+	assert_int_equal(build(&cat, builtin, 1, 1, false, err, sizeof(err)), GPA_STATUS_ERROR_FAILED);
+	assert_non_null(strstr(err, "f0.counters:5: counter X: expression column 5: unknown name 'Later'"));
+	/* A user's file: skipped with a message. */
+	const char *user[] = { RAW("A", "a"), COUNTER("X", "float64", "A + Nope") COUNTER("Y", "uint64", "A") };
+	assert_int_equal(build(&cat, user, 2, 1, false, err, sizeof(err)), GPA_STATUS_OK);
+	assert_int_equal(cat.ncounters, 1);
+	assert_int_equal(nlog, 1);
+	assert_non_null(strstr(logbuf[0], "f1.counters:1: counter X skipped"));
+	og_catalog_free(&cat);
+	/* A source the backend rejects. */
+	const char *bad[] = { RAW("A", "bad") };
+	assert_int_equal(build(&cat, bad, 1, 1, false, err, sizeof(err)), GPA_STATUS_ERROR_FAILED);
+	assert_non_null(strstr(err, "f0.counters:1: raw A"));
+	/* A user file for another backend is skipped whole. */
+	const char *other[] = { RAW("A", "a"), "backend mali\n" COUNTER("Z", "float64", "JM") };
+	assert_int_equal(build(&cat, other, 2, 1, false, err, sizeof(err)), GPA_STATUS_OK);
+	assert_int_equal(cat.ncounters, 0);
+	assert_int_equal(nlog, 1);
+	og_catalog_free(&cat);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_inline_and_unavailable),
+		cmocka_unit_test(test_hardware_counters),
+		cmocka_unit_test(test_unknown_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
