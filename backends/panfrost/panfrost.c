@@ -1,0 +1,388 @@
+/*
+ * panfrost.c — the `panfrost` backend: Mali counters through the upstream
+ * DRM driver's PERFCNT_ENABLE / PERFCNT_DUMP ioctls on a render node.
+ *
+ * Those ioctls are "unstable": the kernel exposes them only with the
+ * panfrost.unstable_ioctls module parameter set, and one DRM file at a time
+ * may own the counters.  A dump copies the whole counter buffer (the same v5
+ * layout kbase uses) to user memory; the hardware clears its counters when
+ * it samples, so the dump at sample end holds the sample's deltas and the
+ * one at sample begin only marks the start.
+ *
+ * libdrm's helpers (drmGetVersion...) would call ioctl() themselves and
+ * bypass the syscall table, so the two DRM calls needed are made here.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "mali/mali_common.h"
+#include "panfrost_uapi.h"
+
+#define FIRST_RENDER_NODE 128
+#define RENDER_NODES 16
+#define EINTR_RETRIES 64
+#define UNSTABLE_CMD "echo Y | sudo tee /sys/module/panfrost/parameters/unstable_ioctls"
+
+struct panfrost {
+	struct og_backend_host host;
+	char path[256];
+	int fd;
+	bool enabled;
+	bool gone;
+	struct og_mali_gpu gpu;
+	uint32_t *dump;
+	size_t dump_bytes;
+	uint32_t *pass_ids;
+	size_t pass_n;
+	struct og_mali_totals totals;
+};
+
+#define LOG(p, ...) og_mali_log(&(p)->host, OG_LOG_ERROR, __VA_ARGS__)
+
+static int p_ioctl(const struct og_sys *sys, int fd, unsigned long req, void *arg)
+{
+	int r;
+	int tries = 0;
+	do
+		r = sys->ioctl(sys->ctx, fd, req, arg);
+	while (r < 0 && (errno == EINTR || errno == EAGAIN) && ++tries < EINTR_RETRIES);
+	return r;
+}
+
+static bool errno_gone(int e)
+{
+	return e == ENODEV || e == ENXIO || e == EIO || e == ESHUTDOWN || e == EBADF;
+}
+
+static GPA_Status mark_gone(struct panfrost *p, const char *what, int e)
+{
+	p->gone = true;
+	LOG(p, "panfrost: %s failed: %s (%s went away during the session); close the context and "
+	       "open a new one once the driver is back (check dmesg for a GPU reset)",
+	    what, strerror(e), p->path);
+	return GPA_STATUS_ERROR_FAILED;
+}
+
+/* True when fd is a panfrost DRM node (the driver name, not the path, says so). */
+static bool is_panfrost(const struct og_sys *sys, int fd)
+{
+	char name[32] = {0};
+	struct drm_version v;
+	memset(&v, 0, sizeof v);
+	v.name = name;
+	v.name_len = sizeof name - 1;
+	if (p_ioctl(sys, fd, DRM_IOCTL_VERSION, &v) < 0)
+		return false;
+	/* The kernel reports the full length even when it copied less. */
+	return v.name_len == strlen("panfrost") && memcmp(name, "panfrost", 8) == 0;
+}
+
+static GPA_Status find_node(struct panfrost *p, const char *forced)
+{
+	const struct og_sys *sys = p->host.sys;
+	bool denied = false, other = false;
+	char tried[300];
+	int first = FIRST_RENDER_NODE, count = RENDER_NODES;
+	if (forced)
+		count = 1;
+	for (int i = 0; i < count; i++) {
+		char path[256];
+		if (forced)
+			snprintf(path, sizeof path, "%s", forced);
+		else
+			snprintf(path, sizeof path, "/dev/dri/renderD%d", first + i);
+		int fd = sys->open(sys->ctx, path, O_RDWR | O_CLOEXEC, 0);
+		if (fd < 0) {
+			denied |= errno == EACCES || errno == EPERM;
+			continue;
+		}
+		if (is_panfrost(sys, fd)) {
+			p->fd = fd;
+			snprintf(p->path, sizeof p->path, "%s", path);
+			return GPA_STATUS_OK;
+		}
+		other = true;
+		sys->close(sys->ctx, fd);
+	}
+	if (forced)
+		snprintf(tried, sizeof tried, "%s", forced);
+	else
+		snprintf(tried, sizeof tried, "/dev/dri/renderD%d..renderD%d", first, first + count - 1);
+	if (denied) {
+		LOG(p, "panfrost: permission denied opening render nodes (tried %s); add your user "
+		       "to the 'render' group (sudo usermod -aG render $USER) and log in again", tried);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	LOG(p, "panfrost: no panfrost render node: tried %s%s; load the panfrost driver "
+	       "(modprobe panfrost), use backend 'mali' on Arm's kbase driver, or pass device=PATH",
+	    tried, other ? " (the nodes found belong to other DRM drivers)" : "");
+	return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
+}
+
+static GPA_Status get_param(struct panfrost *p, uint32_t param, uint64_t *value)
+{
+	struct og_panfrost_get_param g = {param, 0, 0};
+	if (p_ioctl(p->host.sys, p->fd, OG_PANFROST_GET_PARAM, &g) < 0) {
+		int e = errno;
+		if (errno_gone(e))
+			return mark_gone(p, "GET_PARAM", e);
+		LOG(p, "panfrost: GET_PARAM %u on %s failed: %s; the kernel's panfrost driver is "
+		       "too old or not panfrost", (unsigned)param, p->path, strerror(e));
+		return GPA_STATUS_ERROR_DRIVER_NOT_SUPPORTED;
+	}
+	*value = g.value;
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status read_gpu(struct panfrost *p)
+{
+	uint64_t prod, rev, shader, l2f, mem;
+	GPA_Status st = get_param(p, OG_PANFROST_PARAM_GPU_PROD_ID, &prod);
+	if (st == GPA_STATUS_OK)
+		st = get_param(p, OG_PANFROST_PARAM_GPU_REVISION, &rev);
+	if (st == GPA_STATUS_OK)
+		st = get_param(p, OG_PANFROST_PARAM_SHADER_PRESENT, &shader);
+	if (st == GPA_STATUS_OK)
+		st = get_param(p, OG_PANFROST_PARAM_L2_FEATURES, &l2f);
+	if (st == GPA_STATUS_OK)
+		st = get_param(p, OG_PANFROST_PARAM_MEM_FEATURES, &mem);
+	if (st != GPA_STATUS_OK)
+		return st;
+	p->gpu.product_id = (uint32_t)prod;
+	p->gpu.revision = (uint32_t)(rev & 0xFFFFu);
+	p->gpu.core_mask = shader;
+	/* The kernel sizes the dump from MEM_FEATURES bits 11:8 (slices - 1). */
+	p->gpu.l2_slices = (uint32_t)((mem >> 8) & 0xFu) + 1u;
+	uint32_t log2_bus = (uint32_t)((l2f >> 24) & 0xFFu);
+	p->gpu.bus_width_bits = log2_bus < 31 ? 1u << log2_bus : 0u;
+	return og_mali_check_gpu(&p->host, "panfrost", &p->gpu);
+}
+
+static GPA_Status perfcnt_enable(struct panfrost *p)
+{
+	struct og_panfrost_perfcnt_enable en = {1, 0};
+	if (p_ioctl(p->host.sys, p->fd, OG_PANFROST_PERFCNT_ENABLE, &en) == 0) {
+		p->enabled = true;
+		return GPA_STATUS_OK;
+	}
+	int e = errno;
+	if (e == ENOSYS) {
+		LOG(p, "panfrost: PERFCNT_ENABLE on %s: ENOSYS, the unstable perfcnt ioctls are off; "
+		       "turn them on with: " UNSTABLE_CMD " (or boot with "
+		       "panfrost.unstable_ioctls=1)", p->path);
+		return GPA_STATUS_ERROR_DRIVER_NOT_SUPPORTED;
+	}
+	if (e == EBUSY) {
+		LOG(p, "panfrost: PERFCNT_ENABLE on %s: EBUSY, another process owns the GPU counters "
+		       "(a second profiler or opengpa context); stop it and retry", p->path);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	if (errno_gone(e))
+		return mark_gone(p, "PERFCNT_ENABLE", e);
+	LOG(p, "panfrost: PERFCNT_ENABLE on %s failed: %s", p->path, strerror(e));
+	return GPA_STATUS_ERROR_FAILED;
+}
+
+static void release(struct panfrost *p)
+{
+	const struct og_sys *sys = p->host.sys;
+	if (p->fd >= 0) {
+		if (p->enabled && !p->gone) {
+			struct og_panfrost_perfcnt_enable off = {0, 0};
+			p_ioctl(sys, p->fd, OG_PANFROST_PERFCNT_ENABLE, &off);
+		}
+		sys->close(sys->ctx, p->fd);
+	}
+	p->fd = -1;
+	p->enabled = false;
+	free(p->dump);
+	p->dump = NULL;
+	free(p->pass_ids);
+	p->pass_ids = NULL;
+}
+
+static GPA_Status pf_open(const struct og_backend_host *host, const char *options, void **state,
+                          struct og_device_info *info)
+{
+	static const char *const known[] = {"device", NULL};
+	if (!host || !host->sys || !state || !info)
+		return GPA_STATUS_ERROR_NULL_POINTER;
+	const char *bad = og_option_unknown(options, known);
+	if (bad) {
+		og_mali_log(host, OG_LOG_ERROR,
+		            "panfrost: unknown option '%.*s'; the panfrost backend takes device=PATH",
+		            (int)strcspn(bad, ","), bad);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	struct panfrost *p = calloc(1, sizeof *p);
+	if (!p) {
+		og_mali_log(host, OG_LOG_ERROR, "panfrost: out of memory for the backend state");
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	p->host = *host;
+	p->fd = -1;
+	char forced[256];
+	bool have_forced = og_option_get(options, "device", forced, sizeof forced);
+
+	GPA_Status st = find_node(p, have_forced ? forced : NULL);
+	if (st == GPA_STATUS_OK)
+		st = read_gpu(p);
+	if (st == GPA_STATUS_OK) {
+		p->dump_bytes = og_mali_dump_bytes(&p->gpu);
+		p->dump = calloc(1, p->dump_bytes);
+		if (!p->dump) {
+			LOG(p, "panfrost: out of memory for a %zu-byte dump buffer", p->dump_bytes);
+			st = GPA_STATUS_ERROR_FAILED;
+		}
+	}
+	if (st == GPA_STATUS_OK)
+		st = perfcnt_enable(p);
+	if (st != GPA_STATUS_OK) {
+		release(p);
+		free(p);
+		return st;
+	}
+	og_mali_fill_info(&p->gpu, info);
+	og_mali_log(host, OG_LOG_MESSAGE,
+	            "panfrost: %s on %s, %u L2 slices, %u-bit bus, %zu-byte dumps", info->description,
+	            p->path, (unsigned)p->gpu.l2_slices, (unsigned)p->gpu.bus_width_bits,
+	            p->dump_bytes);
+	*state = p;
+	return GPA_STATUS_OK;
+}
+
+static void pf_close(void *state)
+{
+	struct panfrost *p = state;
+	if (!p)
+		return;
+	release(p);
+	free(p);
+}
+
+static GPA_Status pf_bind_raw(void *state, const char *name, const char *source, uint32_t *raw_id,
+                              const char **why_not)
+{
+	(void)state;
+	(void)name;
+	GPA_Status st = og_mali_parse_source(source, raw_id, why_not);
+	if (st == GPA_STATUS_OK && *raw_id >= OG_MALI_RAW_CYCLES_TOP) {
+		*why_not = "panfrost dumps carry no cycle counts (kbase reader metadata only)";
+		return GPA_STATUS_ERROR_NOT_FOUND;
+	}
+	return st;
+}
+
+static GPA_Status pf_constant(void *state, const char *name, double *value)
+{
+	struct panfrost *p = state;
+	return og_mali_constant(&p->gpu, name, value);
+}
+
+static bool pf_fits(void *state, const uint32_t *raw_ids, size_t n)
+{
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		if (raw_ids[i] >= OG_MALI_RAW_CYCLES_TOP)
+			return false;
+	return true;
+}
+
+/* The kernel copies exactly dump_bytes (its own size, computed from the
+ * same registers we read), into our buffer of that size. */
+static GPA_Status dump(struct panfrost *p)
+{
+	if (p->gone) {
+		LOG(p, "panfrost: %s is gone; open a new context", p->path);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	struct og_panfrost_perfcnt_dump d = {(uint64_t)(uintptr_t)p->dump};
+	if (p_ioctl(p->host.sys, p->fd, OG_PANFROST_PERFCNT_DUMP, &d) == 0)
+		return GPA_STATUS_OK;
+	int e = errno;
+	if (e == ETIMEDOUT) {
+		LOG(p, "panfrost: PERFCNT_DUMP on %s timed out (the GPU did not finish the sample "
+		       "within the kernel's 1 s); the sample is dropped", p->path);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	if (e == EINVAL) {
+		LOG(p, "panfrost: PERFCNT_DUMP on %s: EINVAL, this file no longer owns the counters "
+		       "(were they disabled by another client?); the sample is dropped", p->path);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	if (errno_gone(e))
+		return mark_gone(p, "PERFCNT_DUMP", e);
+	LOG(p, "panfrost: PERFCNT_DUMP on %s failed: %s; the sample is dropped", p->path,
+	    strerror(e));
+	return GPA_STATUS_ERROR_FAILED;
+}
+
+static GPA_Status pf_begin_pass(void *state, const uint32_t *raw_ids, size_t n)
+{
+	struct panfrost *p = state;
+	if (!pf_fits(p, raw_ids, n)) {
+		LOG(p, "panfrost: begin_pass got a raw id this backend never bound");
+		return GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE;
+	}
+	uint32_t *ids = NULL;
+	if (n) {
+		ids = malloc(n * sizeof *ids);
+		if (!ids) {
+			LOG(p, "panfrost: out of memory for a pass of %zu counters", n);
+			return GPA_STATUS_ERROR_FAILED;
+		}
+		memcpy(ids, raw_ids, n * sizeof *ids);
+	}
+	free(p->pass_ids);
+	p->pass_ids = ids;
+	p->pass_n = n;
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status pf_end_pass(void *state)
+{
+	struct panfrost *p = state;
+	free(p->pass_ids);
+	p->pass_ids = NULL;
+	p->pass_n = 0;
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status pf_begin_sample(void *state)
+{
+	return dump(state);
+}
+
+static GPA_Status pf_end_sample(void *state, uint64_t *deltas)
+{
+	struct panfrost *p = state;
+	GPA_Status st = dump(p);
+	if (st != GPA_STATUS_OK)
+		return st;
+	og_mali_sum_dump(&p->gpu, p->dump, &p->totals);
+	for (size_t i = 0; i < p->pass_n; i++) {
+		uint32_t id = p->pass_ids[i];
+		deltas[i] = p->totals.v[id / OG_MALI_BLOCK_WORDS][id % OG_MALI_BLOCK_WORDS];
+	}
+	return GPA_STATUS_OK;
+}
+
+const struct og_backend_ops og_backend_panfrost = {
+	.name = "panfrost",
+	.summary = "Arm Mali GPUs on the upstream panfrost DRM driver (perfcnt ioctls); Mali-G71",
+	.open = pf_open,
+	.close = pf_close,
+	.bind_raw = pf_bind_raw,
+	.constant = pf_constant,
+	.fits = pf_fits,
+	.extra_raw = NULL,
+	.set_option = NULL,
+	.begin_pass = pf_begin_pass,
+	.end_pass = pf_end_pass,
+	.begin_sample = pf_begin_sample,
+	.end_sample = pf_end_sample,
+};
