@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end tests of the `opengpa` command: what a user types, what they see.
 
-usage: test_cli.py OPENGPA [V34K_PRELOAD]
+usage: test_cli.py OPENGPA [V34K_PRELOAD [VMALI_PRELOAD]]
 """
 import json
 import os
@@ -9,7 +9,8 @@ import subprocess
 import sys
 
 OPENGPA = sys.argv[1]
-V34K = sys.argv[2] if len(sys.argv) > 2 else None
+V34K = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
+VMALI = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
 failures = []
 passed = 0
 
@@ -88,6 +89,22 @@ if V34K:
     r = run(["stat", "--backend", "mips", "-uicp", "--", "true"], preload=V34K)
     check("mips pc_sweep report", r.returncode == 0 and "IPC:" in r.stdout and
           "D-$ miss rate:" in r.stdout, r.stdout + r.stderr)
+
+if VMALI:
+    counters = "GPUActiveCycles,FragmentQueueUtilization,OutputExternalReadBytes"
+    r = run(["stat", "--backend", "mali", "-x", ",", "-e", counters, "--", "true"], preload=VMALI)
+    rows = [line.split(",") for line in r.stdout.splitlines()]
+    check("mali stat on the virtual G71", r.returncode == 0 and len(rows) == 3 and
+          int(rows[0][0]) > 0 and 0 < float(rows[1][0]) <= 100, r.stdout + r.stderr)
+    r = run(["list", "--backend", "mali"], preload=VMALI)
+    check("mali list names the device", "Mali-G71" in r.stdout, r.stdout[:200] + r.stderr)
+    r = run(["stat", "--backend", "panfrost", "-x", ",", "-e", counters, "--", "true"],
+            env={"VMALI_PANFROST_UNSTABLE": "1"}, preload=VMALI)
+    check("panfrost stat on the virtual G71", r.returncode == 0 and
+          len(r.stdout.splitlines()) == 3, r.stdout + r.stderr)
+    r = run(["list", "--backend", "panfrost"], preload=VMALI)
+    check("panfrost ENOSYS says how to turn the ioctls on", r.returncode == 1 and
+          "unstable_ioctls" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr)
 
 print("%d passed, %d failed" % (passed, len(failures)))
 sys.exit(1 if failures else 0)

@@ -1,0 +1,478 @@
+/*
+ * vmali_preload.c — libopengpa-vmali.so: LD_PRELOAD it and /dev/mali0 and
+ * /dev/dri/renderD128 are the virtual Mali-G71 for every unmodified client in
+ * the process.  open/openat/open64 (and their _FORTIFY_SOURCE forms), close,
+ * ioctl, mmap/mmap64, munmap, poll, read and stat/fstat are interposed; calls
+ * on anything the device does not own go to the next definition
+ * (dlsym(RTLD_NEXT)).
+ *
+ * Configured once, at the first interposed call, from the environment:
+ *   VMALI_GPU_ID=0x6000  VMALI_CORE_MASK=0xFF  VMALI_L2_SLICES=1
+ *   VMALI_BUS_WIDTH=128  VMALI_UK=11.31  VMALI_CSF=0|1
+ *   VMALI_PANFROST_UNSTABLE=0|1  VMALI_FRAMES_PER_DUMP=1
+ *   VMALI_NODES=kbase,panfrost  VMALI_WORKLOAD="frame ...; frame ..." or @file
+ *   VMALI_FAULT_OPEN_EACCES=1  VMALI_FAULT_ENOMEM_ABOVE=n  VMALI_FAULT_NO_DUMPS=1
+ *   VMALI_FAULT_BUFFER_SIZE_SKEW=n
+ * A bad configuration prints one line to stderr and leaves the nodes absent.
+ *
+ * The one device of the process is necessarily global state; it lives for
+ * the life of the process.
+ */
+/* The interposer defines both open and open64: the headers must not rename
+ * one into the other (meson builds with _FILE_OFFSET_BITS=64). */
+#undef _FILE_OFFSET_BITS
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sys.h"
+#include "vmali.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+static struct {
+	pthread_once_t once;
+	struct vmali *vm;
+	const struct og_sys *sys;
+	int (*open)(const char *, int, ...);
+	int (*openat)(int, const char *, int, ...);
+	int (*close)(int);
+	int (*ioctl)(int, unsigned long, ...);
+	void *(*mmap)(void *, size_t, int, int, int, off_t);
+	int (*munmap)(void *, size_t);
+	int (*poll)(struct pollfd *, nfds_t, int);
+	ssize_t (*read)(int, void *, size_t);
+	int (*stat)(const char *, struct stat *);
+	int (*fstat)(int, struct stat *);
+} g = { .once = PTHREAD_ONCE_INIT };
+
+static unsigned long long env_ull(const char *name, unsigned long long def, bool *bad)
+{
+	const char *s = getenv(name);
+	if (!s || !*s)
+		return def;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end) {
+		fprintf(stderr, "vmali: %s=%s is not a number; fix the variable\n", name, s);
+		*bad = true;
+	}
+	return v;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		size_t n = fread(buf + len, 1, 4096, f);
+		len += n;
+		if (n < 4096)
+			break;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+static void resolve(void)
+{
+	g.open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+	g.openat = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
+	g.close = (int (*)(int))dlsym(RTLD_NEXT, "close");
+	g.ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+	g.mmap = (void *(*)(void *, size_t, int, int, int, off_t))dlsym(RTLD_NEXT, "mmap");
+	g.munmap = (int (*)(void *, size_t))dlsym(RTLD_NEXT, "munmap");
+	g.poll = (int (*)(struct pollfd *, nfds_t, int))dlsym(RTLD_NEXT, "poll");
+	g.read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	g.stat = (int (*)(const char *, struct stat *))dlsym(RTLD_NEXT, "stat");
+	g.fstat = (int (*)(int, struct stat *))dlsym(RTLD_NEXT, "fstat");
+}
+
+static void init(void)
+{
+	resolve();
+	bool bad = false;
+	struct vmali_config c = { 0 };
+	c.gpu_id = (uint32_t)env_ull("VMALI_GPU_ID", 0, &bad);
+	c.core_mask = env_ull("VMALI_CORE_MASK", 0, &bad);
+	c.l2_slices = (uint32_t)env_ull("VMALI_L2_SLICES", 0, &bad);
+	c.bus_width_bits = (uint32_t)env_ull("VMALI_BUS_WIDTH", 0, &bad);
+	c.csf = env_ull("VMALI_CSF", 0, &bad) != 0;
+	c.panfrost_unstable_ioctls = env_ull("VMALI_PANFROST_UNSTABLE", 0, &bad) != 0;
+	c.frames_per_dump = (uint32_t)env_ull("VMALI_FRAMES_PER_DUMP", 0, &bad);
+	const char *uk = getenv("VMALI_UK");
+	if (uk && *uk) {
+		unsigned maj = 0, min = 0;
+		char tail;
+		if (sscanf(uk, "%u.%u%c", &maj, &min, &tail) != 2 || maj > 0xFFFF || min > 0xFFFF) {
+			fprintf(stderr, "vmali: VMALI_UK=%s must be MAJOR.MINOR, e.g. 11.31\n", uk);
+			bad = true;
+		}
+		c.uk_major = (uint16_t)maj;
+		c.uk_minor = (uint16_t)min;
+	}
+	const char *nodes = getenv("VMALI_NODES");
+	if (nodes && *nodes) {
+		c.nodes = (strstr(nodes, "kbase") ? VMALI_NODE_KBASE : 0) |
+		          (strstr(nodes, "panfrost") ? VMALI_NODE_PANFROST : 0);
+		if (!c.nodes) {
+			fprintf(stderr, "vmali: VMALI_NODES=%s names neither kbase nor panfrost\n",
+			        nodes);
+			bad = true;
+		}
+	}
+	char *file_text = NULL;
+	const char *wl = getenv("VMALI_WORKLOAD");
+	if (wl && wl[0] == '@') {
+		file_text = read_file(wl + 1);
+		if (!file_text) {
+			fprintf(stderr, "vmali: cannot read VMALI_WORKLOAD file %s: %s\n", wl + 1,
+			        strerror(errno));
+			bad = true;
+		}
+		wl = file_text;
+	}
+	c.workload = wl && *wl ? wl : NULL;
+	struct vmali_faults faults = { 0 };
+	faults.open_eacces = env_ull("VMALI_FAULT_OPEN_EACCES", 0, &bad) != 0;
+	faults.enomem_above_buffers = (uint32_t)env_ull("VMALI_FAULT_ENOMEM_ABOVE", 0, &bad);
+	faults.dumps_never_arrive = env_ull("VMALI_FAULT_NO_DUMPS", 0, &bad) != 0;
+	faults.buffer_size_skew = (int32_t)(long long)env_ull("VMALI_FAULT_BUFFER_SIZE_SKEW", 0, &bad);
+	if (bad) {
+		free(file_text);
+		return;
+	}
+	char err[256] = "";
+	g.vm = vmali_create_err(&c, err, sizeof(err));
+	free(file_text); /* the device keeps its own copy */
+	if (!g.vm) {
+		fprintf(stderr, "vmali: configuration rejected: %s\n", err[0] ? err : strerror(errno));
+		return;
+	}
+	vmali_set_faults(g.vm, &faults);
+	g.sys = vmali_sys(g.vm);
+}
+
+static struct vmali *dev(void)
+{
+	pthread_once(&g.once, init);
+	return g.vm;
+}
+
+static bool owned_fd(int fd)
+{
+	struct vmali *vm = dev();
+	return vm && fd >= 0 && vmali_owns_fd(vm, fd);
+}
+
+static bool owned_path(const char *path)
+{
+	struct vmali *vm = dev();
+	return vm && vmali_owns_path(vm, path);
+}
+
+static bool wants_mode(int flags)
+{
+	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
+}
+
+EXPORT int open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	if (wants_mode(flags)) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	if (owned_path(path))
+		return g.sys->open(g.sys->ctx, path, flags, mode);
+	return g.open(path, flags, mode);
+}
+
+EXPORT int open64(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	if (wants_mode(flags)) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	return open(path, flags | O_LARGEFILE, mode);
+}
+
+EXPORT int openat(int dirfd, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	if (wants_mode(flags)) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	if (path[0] == '/' && owned_path(path))
+		return g.sys->open(g.sys->ctx, path, flags, mode);
+	dev();
+	return g.openat(dirfd, path, flags, mode);
+}
+
+EXPORT int openat64(int dirfd, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+	if (wants_mode(flags)) {
+		va_list ap;
+		va_start(ap, flags);
+		mode = va_arg(ap, mode_t);
+		va_end(ap);
+	}
+	return openat(dirfd, path, flags | O_LARGEFILE, mode);
+}
+
+/* _FORTIFY_SOURCE entry points glibc's headers route open() through. */
+int __open_2(const char *path, int flags);
+int __open64_2(const char *path, int flags);
+int __openat_2(int dirfd, const char *path, int flags);
+int __openat64_2(int dirfd, const char *path, int flags);
+EXPORT int __open_2(const char *path, int flags)
+{
+	return open(path, flags);
+}
+EXPORT int __open64_2(const char *path, int flags)
+{
+	return open(path, flags | O_LARGEFILE);
+}
+EXPORT int __openat_2(int dirfd, const char *path, int flags)
+{
+	return openat(dirfd, path, flags);
+}
+EXPORT int __openat64_2(int dirfd, const char *path, int flags)
+{
+	return openat(dirfd, path, flags | O_LARGEFILE);
+}
+
+EXPORT int close(int fd)
+{
+	if (owned_fd(fd))
+		return g.sys->close(g.sys->ctx, fd);
+	return g.close(fd);
+}
+
+EXPORT int ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	va_start(ap, req);
+	void *arg = va_arg(ap, void *);
+	va_end(ap);
+	if (owned_fd(fd))
+		return g.sys->ioctl(g.sys->ctx, fd, req, arg);
+	return g.ioctl(fd, req, arg);
+}
+
+EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if (!(flags & MAP_ANONYMOUS) && owned_fd(fd))
+		return g.sys->mmap(g.sys->ctx, addr, len, prot, flags, fd, off);
+	dev();
+	return g.mmap(addr, len, prot, flags, fd, off);
+}
+
+EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return mmap(addr, len, prot, flags, fd, off);
+}
+
+EXPORT int munmap(void *addr, size_t len)
+{
+	dev();
+	return g.munmap(addr, len);
+}
+
+EXPORT ssize_t read(int fd, void *buf, size_t len)
+{
+	if (owned_fd(fd))
+		return g.sys->read(g.sys->ctx, fd, buf, len);
+	return g.read(fd, buf, len);
+}
+
+ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen);
+EXPORT ssize_t __read_chk(int fd, void *buf, size_t len, size_t buflen)
+{
+	if (len > buflen)
+		abort(); /* what glibc's checker does */
+	return read(fd, buf, len);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Device fds answer from the model, the rest from the kernel: the kernel is
+ * asked with the device fds masked out, for no longer than the next periodic
+ * sample of a device fd is due. */
+static int mixed_poll(struct pollfd *fds, nfds_t n, int timeout_ms)
+{
+	struct vmali *vm = g.vm;
+	struct pollfd small[16];
+	struct pollfd *tmp = n <= 16 ? small : calloc(n, sizeof(*tmp));
+	if (!tmp) {
+		errno = ENOMEM;
+		return -1;
+	}
+	uint64_t deadline =
+		timeout_ms < 0 ? UINT64_MAX : now_ns() + (uint64_t)timeout_ms * 1000000u;
+	int ret;
+	for (;;) {
+		int ready = 0, others = 0;
+		uint64_t wake = UINT64_MAX;
+		for (nfds_t i = 0; i < n; i++) {
+			tmp[i] = fds[i];
+			tmp[i].revents = 0;
+			fds[i].revents = 0;
+			if (fds[i].fd >= 0 && vmali_owns_fd(vm, fds[i].fd)) {
+				uint64_t w = 0;
+				fds[i].revents = vmali_fd_revents(vm, fds[i].fd, fds[i].events, &w);
+				ready += fds[i].revents != 0;
+				if (w && w < wake)
+					wake = w;
+				tmp[i].fd = -1;
+			} else if (fds[i].fd >= 0) {
+				others++;
+			}
+		}
+		uint64_t now = now_ns();
+		uint64_t until = wake < deadline ? wake : deadline;
+		int wait_ms;
+		if (ready || now >= deadline)
+			wait_ms = 0;
+		else if (until == UINT64_MAX)
+			wait_ms = -1;
+		else
+			wait_ms = (int)((until - now + 999999u) / 1000000u);
+		if (!others && wait_ms < 0) {
+			ret = 0; /* nothing can ever arrive, as in vmali_sys()'s poll */
+			break;
+		}
+		int r = g.poll(tmp, n, wait_ms);
+		if (r < 0) {
+			ret = -1;
+			break;
+		}
+		for (nfds_t i = 0; i < n; i++)
+			if (tmp[i].fd >= 0) {
+				fds[i].revents = tmp[i].revents;
+				ready += tmp[i].revents != 0;
+			}
+		if (ready || now_ns() >= deadline) {
+			ret = ready;
+			break;
+		}
+	}
+	if (tmp != small) {
+		int e = errno;
+		free(tmp);
+		errno = e;
+	}
+	return ret;
+}
+
+EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout_ms)
+{
+	struct vmali *vm = dev();
+	bool any = false;
+	for (nfds_t i = 0; vm && i < n && !any; i++)
+		any = fds[i].fd >= 0 && vmali_owns_fd(vm, fds[i].fd);
+	if (!any)
+		return g.poll(fds, n, timeout_ms);
+	return mixed_poll(fds, n, timeout_ms);
+}
+
+int __poll_chk(struct pollfd *fds, nfds_t n, int timeout_ms, size_t fdslen);
+EXPORT int __poll_chk(struct pollfd *fds, nfds_t n, int timeout_ms, size_t fdslen)
+{
+	if (fdslen / sizeof(*fds) < n)
+		abort();
+	return poll(fds, n, timeout_ms);
+}
+
+/* ---- stat: device nodes are character devices ---- */
+
+static void fake_node(struct stat *st, unsigned node)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_mode = S_IFCHR | 0666;
+	st->st_nlink = 1;
+	st->st_blksize = 4096;
+	/* misc major 10 for kbase, DRM major 226 minor 128 for the render node */
+	st->st_rdev = node == VMALI_NODE_KBASE ? makedev(10, 60) : makedev(226, 128);
+}
+
+static unsigned path_node(const char *path)
+{
+	if (!owned_path(path))
+		return 0;
+	return strcmp(path, VMALI_PATH_KBASE) == 0 ? VMALI_NODE_KBASE : VMALI_NODE_PANFROST;
+}
+
+EXPORT int stat(const char *path, struct stat *st)
+{
+	unsigned node = path_node(path);
+	if (node) {
+		fake_node(st, node);
+		return 0;
+	}
+	return g.stat(path, st);
+}
+
+EXPORT int fstat(int fd, struct stat *st)
+{
+	struct vmali *vm = dev();
+	unsigned node = vm && fd >= 0 ? vmali_fd_node(vm, fd) : 0;
+	if (node) {
+		fake_node(st, node);
+		return 0;
+	}
+	return g.fstat(fd, st);
+}
+
+/* On 64-bit glibc struct stat64 has the same layout as struct stat. */
+#if UINTPTR_MAX == UINT64_MAX
+EXPORT int stat64(const char *path, struct stat64 *st)
+{
+	return stat(path, (struct stat *)(void *)st);
+}
+EXPORT int fstat64(int fd, struct stat64 *st)
+{
+	return fstat(fd, (struct stat *)(void *)st);
+}
+#endif

@@ -1,0 +1,178 @@
+/* vmali_testlib.c — see vmali_testlib.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "vmali_testlib.h"
+
+int tl_ioctl(const struct og_sys *sys, int fd, unsigned long req, void *arg)
+{
+	int r = sys->ioctl(sys->ctx, fd, req, arg);
+	return r < 0 ? -errno : r;
+}
+
+int tl_open_kbase(const struct og_sys *sys)
+{
+	int fd = sys->open(sys->ctx, VMALI_PATH_KBASE, O_RDONLY, 0);
+	if (fd < 0)
+		return -1;
+	struct vmali_kbase_version_check v = { 0, 0 };
+	struct vmali_kbase_set_flags f = { VMALI_KBASE_FLAG_SYSTEM_MONITOR };
+	if (tl_ioctl(sys, fd, VMALI_KBASE_VERSION_CHECK_JM, &v) < 0 &&
+	    tl_ioctl(sys, fd, VMALI_KBASE_VERSION_CHECK_CSF, &v) < 0)
+		goto fail;
+	if (tl_ioctl(sys, fd, VMALI_KBASE_SET_FLAGS, &f) < 0)
+		goto fail;
+	return fd;
+fail:
+	sys->close(sys->ctx, fd);
+	return -1;
+}
+
+int tl_get_props(const struct og_sys *sys, int fd, struct tl_props *p)
+{
+	memset(p, 0, sizeof(*p));
+	struct vmali_kbase_get_gpuprops q = { 0, 0, 0 };
+	int need = tl_ioctl(sys, fd, VMALI_KBASE_GET_GPUPROPS, &q);
+	if (need <= 0)
+		return need < 0 ? need : -EPROTO;
+	uint8_t *buf = malloc((size_t)need);
+	if (!buf)
+		return -ENOMEM;
+	q.buffer = (uint64_t)(uintptr_t)buf;
+	q.size = (uint32_t)need;
+	int got = tl_ioctl(sys, fd, VMALI_KBASE_GET_GPUPROPS, &q);
+	if (got < 0 || got > need) {
+		free(buf);
+		return got < 0 ? got : -EPROTO;
+	}
+	size_t pos = 0, end = (size_t)got;
+	int ret = 0;
+	while (pos < end) {
+		if (end - pos < 4) {
+			ret = -EPROTO;
+			break;
+		}
+		uint32_t key = (uint32_t)buf[pos] | (uint32_t)buf[pos + 1] << 8 |
+		               (uint32_t)buf[pos + 2] << 16 | (uint32_t)buf[pos + 3] << 24;
+		size_t n = (size_t)1 << (key & 3);
+		pos += 4;
+		if (end - pos < n) {
+			ret = -EPROTO;
+			break;
+		}
+		uint64_t v = 0;
+		for (size_t i = 0; i < n; i++)
+			v |= (uint64_t)buf[pos + i] << (8 * i);
+		pos += n;
+		uint32_t id = key >> 2;
+		if (id == VMALI_PROP_PRODUCT_ID)
+			p->product_id = (uint32_t)v;
+		else if (id == VMALI_PROP_RAW_GPU_ID)
+			p->raw_gpu_id = (uint32_t)v;
+		else if (id == VMALI_PROP_L2_NUM_L2_SLICES)
+			p->l2_slices = (uint32_t)v;
+		else if (id == VMALI_PROP_RAW_L2_FEATURES)
+			p->l2_features = (uint32_t)v;
+		else if (id == VMALI_PROP_RAW_MEM_FEATURES)
+			p->mem_features = (uint32_t)v;
+		else if (id == VMALI_PROP_RAW_SHADER_PRESENT)
+			p->shader_present = v;
+		else if (id == VMALI_PROP_COHERENCY_NUM_CORE_GROUPS)
+			p->num_core_groups = (uint32_t)v;
+		else if (id >= VMALI_PROP_COHERENCY_GROUP_0 && id < VMALI_PROP_COHERENCY_GROUP_0 + 16)
+			p->group_mask[id - VMALI_PROP_COHERENCY_GROUP_0] = v;
+		else
+			p->unknown_ids++;
+	}
+	p->bytes = end;
+	free(buf);
+	return ret;
+}
+
+int tl_reader_open(const struct og_sys *sys, int kfd, uint32_t count, const uint32_t bm[4],
+                   struct tl_reader *r)
+{
+	struct vmali_kbase_hwcnt_reader_setup s = { count, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu,
+		                                    0xFFFFFFFFu };
+	if (bm) {
+		s.fe_bm = bm[0];
+		s.shader_bm = bm[1];
+		s.tiler_bm = bm[2];
+		s.mmu_l2_bm = bm[3];
+	}
+	memset(r, 0, sizeof(*r));
+	r->fd = tl_ioctl(sys, kfd, VMALI_KBASE_HWCNT_READER_SETUP, &s);
+	if (r->fd < 0)
+		return r->fd;
+	uint32_t size = 0;
+	int e = tl_ioctl(sys, r->fd, VMALI_READER_GET_BUFFER_SIZE, &size);
+	if (e < 0)
+		goto fail;
+	r->count = count;
+	r->size = size;
+	void *p = sys->mmap(sys->ctx, NULL, (size_t)count * size, PROT_READ, MAP_PRIVATE, r->fd, 0);
+	if (p == MAP_FAILED) {
+		e = -errno;
+		goto fail;
+	}
+	r->ring = p;
+	return 0;
+fail:
+	sys->close(sys->ctx, r->fd);
+	r->fd = -1;
+	return e;
+}
+
+void tl_reader_close(const struct og_sys *sys, struct tl_reader *r)
+{
+	if (r->ring)
+		sys->munmap(sys->ctx, (void *)(uintptr_t)r->ring, (size_t)r->count * r->size);
+	if (r->fd >= 0)
+		sys->close(sys->ctx, r->fd);
+	r->ring = NULL;
+	r->fd = -1;
+}
+
+const uint32_t *tl_dump_get(const struct og_sys *sys, struct tl_reader *r,
+                            struct vmali_reader_metadata *meta)
+{
+	if (tl_ioctl(sys, r->fd, VMALI_READER_DUMP, NULL) < 0)
+		return NULL;
+	if (tl_ioctl(sys, r->fd, VMALI_READER_GET_BUFFER_WITH_CYCLES, meta) < 0)
+		return NULL;
+	if (meta->buffer_idx >= r->count)
+		return NULL;
+	return (const uint32_t *)(const void *)(r->ring + (size_t)meta->buffer_idx * r->size);
+}
+
+int tl_put(const struct og_sys *sys, struct tl_reader *r, struct vmali_reader_metadata *meta)
+{
+	return tl_ioctl(sys, r->fd, VMALI_READER_PUT_BUFFER_WITH_CYCLES, meta);
+}
+
+uint64_t tl_sum(const uint32_t *dump, uint32_t l2_slices, uint64_t core_mask,
+                enum vmali_block block, unsigned index)
+{
+	uint32_t first, count;
+	switch (block) {
+	case VMALI_BLOCK_JM:
+		first = 0, count = 1;
+		break;
+	case VMALI_BLOCK_TILER:
+		first = 1, count = 1;
+		break;
+	case VMALI_BLOCK_L2:
+		first = 2, count = l2_slices;
+		break;
+	default:
+		first = 2 + l2_slices, count = 64u - (uint32_t)__builtin_clzll(core_mask);
+		break;
+	}
+	uint64_t sum = 0;
+	for (uint32_t b = first; b < first + count; b++)
+		sum += dump[(size_t)b * VMALI_COUNTERS_PER_BLOCK + index];
+	return sum;
+}
