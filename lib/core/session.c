@@ -30,7 +30,12 @@ struct og_session {
 	size_t ncounters;
 	uint8_t *has_counter; /* per catalogue counter */
 	size_t npasses;
-	uint32_t *slot_of_raw; /* per catalogue raw: its slot, or UINT32_MAX */
+	/* Per catalogue raw: where its value is kept and which pass counts it;
+	 * slot UINT32_MAX when the session does not count it. */
+	struct raw_slot {
+		uint32_t slot;
+		uint32_t pass;
+	} *slot_of_raw;
 	size_t nslots;
 	struct {
 		size_t first_slot; /* the pass's raws have consecutive slots */
@@ -175,7 +180,7 @@ static struct og_session *session_create(struct og_context *ctx, const struct og
 	for (size_t i = 0; i < ctx->nenabled; i++)
 		s->has_counter[ctx->enabled[i]] = 1;
 	for (size_t r = 0; r < cat->nraw; r++)
-		s->slot_of_raw[r] = UINT32_MAX;
+		s->slot_of_raw[r] = (struct raw_slot){ UINT32_MAX, 0 };
 
 	size_t maxn = 0;
 	for (size_t p = 0; p < plan->npasses; p++) {
@@ -188,7 +193,7 @@ static struct og_session *session_create(struct og_context *ctx, const struct og
 			goto oom;
 		memcpy(s->pass[p].backend_ids, pp->backend_ids, pp->n * sizeof(uint32_t));
 		for (size_t i = 0; i < pp->n; i++)
-			s->slot_of_raw[pp->raws[i]] = (uint32_t)(s->nslots + i);
+			s->slot_of_raw[pp->raws[i]] = (struct raw_slot){ (uint32_t)(s->nslots + i), (uint32_t)p };
 		s->nslots += pp->n;
 		if (pp->n > maxn)
 			maxn = pp->n;
@@ -485,10 +490,8 @@ GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint3
 		                sample_id, s->id);
 	const uint64_t *vals = &s->values[index * s->nslots];
 	for (size_t i = 0; i < c->ninputs; i++) {
-		uint32_t slot = s->slot_of_raw[c->inputs[i]];
-		uint32_t pass = 0;
-		while (pass + 1 < s->npasses && slot >= s->pass[pass + 1].first_slot)
-			pass++;
+		uint32_t slot = s->slot_of_raw[c->inputs[i]].slot;
+		uint32_t pass = s->slot_of_raw[c->inputs[i]].pass;
 		if (slot == UINT32_MAX || !(smp->passes & (1ull << pass)))
 			return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND_IN_ALL_PASSES,
 			                "counter %s of sample %u (session %u) needs pass %u, which did not "
