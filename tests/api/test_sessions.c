@@ -40,20 +40,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static gpa_uint32 passes_now(void)
-{
-	gpa_uint32 n = 0;
-	assert_int_equal(GPA_GetPassCount(&n), GPA_STATUS_OK);
-	return n;
-}
-
-static gpa_uint32 pass_of(gpa_uint32 counter)
-{
-	gpa_uint32 p = 99;
-	assert_int_equal(OpenGPA_GetCounterPass(counter, &p), GPA_STATUS_OK);
-	return p;
-}
-
 static gpa_uint64 u64(gpa_uint32 session, gpa_uint32 sample, gpa_uint32 counter)
 {
 	gpa_uint64 v = 0;
@@ -76,12 +62,12 @@ static void test_three_passes_combine(void **state)
 	const gpa_uint32 enable[] = { FC_C0, FC_C1, FC_XSUM, FC_C2, FC_C3 };
 	for (size_t i = 0; i < 5; i++)
 		assert_int_equal(GPA_EnableCounter(enable[i]), GPA_STATUS_OK);
-	assert_int_equal(passes_now(), 3);
-	assert_int_equal(pass_of(FC_C0), 0);
-	assert_int_equal(pass_of(FC_C1), 0);
-	assert_int_equal(pass_of(FC_C2), 1);
-	assert_int_equal(pass_of(FC_C3), 2);
-	assert_int_equal(pass_of(FC_XSUM), 2); /* its last input's pass */
+	assert_int_equal(tu_passes(), 3);
+	assert_int_equal(tu_pass_of(FC_C0), 0);
+	assert_int_equal(tu_pass_of(FC_C1), 0);
+	assert_int_equal(tu_pass_of(FC_C2), 1);
+	assert_int_equal(tu_pass_of(FC_C3), 2);
+	assert_int_equal(tu_pass_of(FC_XSUM), 2); /* its last input's pass */
 
 	static const gpa_uint32 order[3][3] = { { 7, 3, 100 }, { 100, 7, 3 }, { 3, 100, 7 } };
 	gpa_uint32 session = 0;
@@ -126,7 +112,7 @@ static void test_derived_values(void **state)
 	const gpa_uint32 enable[] = { FC_SCALED, FC_HALF, FC_SMALL, FC_NESTED, FC_SUM13, FC_C5 };
 	for (size_t i = 0; i < 6; i++)
 		assert_int_equal(GPA_EnableCounter(enable[i]), GPA_STATUS_OK);
-	assert_int_equal(passes_now(), 1);
+	assert_int_equal(tu_passes(), 1);
 	const unsigned ids[] = { 42, 5 };
 	gpa_uint32 s = tu_run_session(ids, 2);
 	for (unsigned i = 0; i < 2; i++) {
@@ -238,7 +224,7 @@ static void test_not_enough_and_variable(void **state)
 	(void)state;
 	for (gpa_uint32 c = FC_C0; c <= FC_C5; c++)
 		assert_int_equal(GPA_EnableCounter(c), GPA_STATUS_OK);
-	assert_int_equal(passes_now(), 3);
+	assert_int_equal(tu_passes(), 3);
 	gpa_uint32 s = 0;
 	assert_int_equal(GPA_BeginSession(&s), GPA_STATUS_OK);
 	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);

@@ -84,6 +84,20 @@ void tu_teardown(void)
 	tu_log_clear();
 }
 
+unsigned tu_passes(void)
+{
+	gpa_uint32 n = 0;
+	assert_int_equal(GPA_GetPassCount(&n), GPA_STATUS_OK);
+	return n;
+}
+
+unsigned tu_pass_of(unsigned counter)
+{
+	gpa_uint32 p = 99;
+	assert_int_equal(OpenGPA_GetCounterPass(counter, &p), GPA_STATUS_OK);
+	return p;
+}
+
 unsigned tu_run_session(const unsigned *ids, size_t n)
 {
 	gpa_uint32 session = 0, passes = 0;

@@ -42,6 +42,10 @@ void tu_open(void *key);
 /* Ends whatever is open, closes every context, resets the settings. */
 void tu_teardown(void);
 
+/* GPA_GetPassCount and OpenGPA_GetCounterPass, asserting they succeed. */
+unsigned tu_passes(void);
+unsigned tu_pass_of(unsigned counter);
+
 /* One full session over the current plan: every pass samples ids[0..n) in
  * that order.  Asserts every call succeeds; returns the session ID. */
 unsigned tu_run_session(const unsigned *ids, size_t n);

@@ -26,20 +26,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static gpa_uint32 passes(void)
-{
-	gpa_uint32 n = 0;
-	assert_int_equal(GPA_GetPassCount(&n), GPA_STATUS_OK);
-	return n;
-}
-
-static gpa_uint32 pass_of(gpa_uint32 counter)
-{
-	gpa_uint32 p = 99;
-	assert_int_equal(OpenGPA_GetCounterPass(counter, &p), GPA_STATUS_OK);
-	return p;
-}
-
 static void enable(const gpa_uint32 *list, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -51,18 +37,18 @@ static void test_three_passes(void **state)
 	(void)state;
 	const gpa_uint32 six[] = { FC_C0, FC_C1, FC_C2, FC_C3, FC_C4, FC_C5 };
 	enable(six, 6);
-	assert_int_equal(passes(), 3);
+	assert_int_equal(tu_passes(), 3);
 	for (gpa_uint32 i = 0; i < 6; i++)
-		assert_int_equal(pass_of(six[i]), i / 2);
+		assert_int_equal(tu_pass_of(six[i]), i / 2);
 	/* The plan follows the enable set. */
 	assert_int_equal(GPA_DisableCounter(FC_C5), GPA_STATUS_OK);
-	assert_int_equal(passes(), 3);
+	assert_int_equal(tu_passes(), 3);
 	assert_int_equal(GPA_DisableCounter(FC_C4), GPA_STATUS_OK);
-	assert_int_equal(passes(), 2);
+	assert_int_equal(tu_passes(), 2);
 	fake_config.max_per_pass = 1;
 	/* The backend's answer is asked again only when the enable set changes. */
 	assert_int_equal(GPA_DisableCounter(FC_C3), GPA_STATUS_OK);
-	assert_int_equal(passes(), 3);
+	assert_int_equal(tu_passes(), 3);
 	TU_NO_ERROR();
 }
 
@@ -73,19 +59,19 @@ static void test_inputs_kept_together(void **state)
 	 * not one into a gap each. */
 	const gpa_uint32 list[] = { FC_C0, FC_C2, FC_SUM13, FC_C1, FC_C3 };
 	enable(list, 5);
-	assert_int_equal(passes(), 2);
-	assert_int_equal(pass_of(FC_C0), 0);
-	assert_int_equal(pass_of(FC_C2), 0);
-	assert_int_equal(pass_of(FC_SUM13), 1);
-	assert_int_equal(pass_of(FC_C1), 1);
-	assert_int_equal(pass_of(FC_C3), 1);
+	assert_int_equal(tu_passes(), 2);
+	assert_int_equal(tu_pass_of(FC_C0), 0);
+	assert_int_equal(tu_pass_of(FC_C2), 0);
+	assert_int_equal(tu_pass_of(FC_SUM13), 1);
+	assert_int_equal(tu_pass_of(FC_C1), 1);
+	assert_int_equal(tu_pass_of(FC_C3), 1);
 
 	/* A later counter that fits into an earlier pass's gap goes there. */
 	assert_int_equal(GPA_DisableAllCounters(), GPA_STATUS_OK);
 	const gpa_uint32 gap[] = { FC_C0, FC_SUM13, FC_C2 };
 	enable(gap, 3);
-	assert_int_equal(passes(), 2);
-	assert_int_equal(pass_of(FC_C2), 0);
+	assert_int_equal(tu_passes(), 2);
+	assert_int_equal(tu_pass_of(FC_C2), 0);
 	TU_NO_ERROR();
 }
 
@@ -94,14 +80,14 @@ static void test_split_when_impossible(void **state)
 	(void)state;
 	/* X0 and X1 can never share a pass: the counter spans two. */
 	assert_int_equal(GPA_EnableCounter(FC_XSUM), GPA_STATUS_OK);
-	assert_int_equal(passes(), 2);
-	assert_int_equal(pass_of(FC_XSUM), 1);
+	assert_int_equal(tu_passes(), 2);
+	assert_int_equal(tu_pass_of(FC_XSUM), 1);
 	/* Ordinary raws join them. */
 	const gpa_uint32 list[] = { FC_C0, FC_C1 };
 	enable(list, 2);
-	assert_int_equal(passes(), 2);
-	assert_int_equal(pass_of(FC_C0), 0);
-	assert_int_equal(pass_of(FC_C1), 1);
+	assert_int_equal(tu_passes(), 2);
+	assert_int_equal(tu_pass_of(FC_C0), 0);
+	assert_int_equal(tu_pass_of(FC_C1), 1);
 	TU_NO_ERROR();
 }
 
@@ -112,7 +98,7 @@ static void test_shared_raw_planned_once(void **state)
 	 * fake's fits() refuses a raw that appears twice). */
 	const gpa_uint32 list[] = { FC_C0, FC_SUM01, FC_C1, FC_NESTED };
 	enable(list, 4);
-	assert_int_equal(passes(), 1);
+	assert_int_equal(tu_passes(), 1);
 	const unsigned id = 1;
 	tu_run_session(&id, 1);
 	assert_int_equal(fake_stats.last_pass_n, 2);
@@ -134,7 +120,7 @@ static void test_unplaceable(void **state)
 	fake_config.max_per_pass = 1;
 	const gpa_uint32 more[] = { FC_C1, FC_C2, FC_C3, FC_C4, FC_C5, FC_XSUM };
 	enable(more, 6);
-	assert_int_equal(passes(), 8);
+	assert_int_equal(tu_passes(), 8);
 	const unsigned ids[] = { 4, 2 };
 	tu_run_session(ids, 2);
 	TU_NO_ERROR();
