@@ -6,13 +6,16 @@
  * the tests pass a virtual device (tests/virtual-devices/) that answers the
  * same ioctl numbers with the same struct layouts, or a fault injector that
  * wraps another table.  Every function has the libc contract: -1 and errno
- * on failure (mmap: MAP_FAILED and errno).
+ * on failure (mmap: MAP_FAILED and errno), except the optional CPU reads
+ * at the end.
  */
 #ifndef OPENGPA_BACKENDS_SYS_H
 #define OPENGPA_BACKENDS_SYS_H
 
 #include <poll.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct perf_event_attr;
@@ -29,6 +32,20 @@ struct og_sys {
 	ssize_t (*write)(void *ctx, int fd, const void *buf, size_t len);
 	int (*perf_event_open)(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
 	                       int group_fd, unsigned long flags);
+
+	/* Optional CPU reads for perf's user-space counter path (NULL: this
+	 * architecture has none).  Not system calls: they fault unless the
+	 * kernel granted user access, so only call read_pmc for an index a
+	 * perf_event_mmap_page offers with cap_user_rdpmc set. */
+
+	/* Hardware counter `index` - 1, where `index` (>= 1) is the page's
+	 * index field: x86 rdpmc, aarch64 PMEVCNTR<n>_EL0 or PMCCNTR_EL0.
+	 * The raw register, upper bits as the CPU leaves them.  false when the
+	 * architecture has no register for that index (nothing was read). */
+	bool (*read_pmc)(void *ctx, uint32_t index, uint64_t *value);
+	/* The clock the page's time_mult/shift/offset convert: x86 TSC,
+	 * aarch64 CNTVCT_EL0. */
+	uint64_t (*read_cycles)(void *ctx);
 };
 
 /* The table that calls the kernel.  Never NULL; static storage. */

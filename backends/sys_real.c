@@ -64,6 +64,86 @@ static int real_perf_event_open(void *ctx, struct perf_event_attr *attr, pid_t p
 	                    flags | PERF_FLAG_FD_CLOEXEC);
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+
+static bool real_read_pmc(void *ctx, uint32_t index, uint64_t *value)
+{
+	(void)ctx;
+	if (index == 0)
+		return false;
+	/* The kernel publishes its own rdpmc selector plus one (general
+	 * counters from 0, fixed ones with bit 30 set), so ECX is index - 1
+	 * whatever the counter type. */
+	uint32_t lo, hi;
+	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(index - 1));
+	*value = (uint64_t)hi << 32 | lo;
+	return true;
+}
+
+static uint64_t real_read_cycles(void *ctx)
+{
+	(void)ctx;
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+#define REAL_READ_PMC real_read_pmc
+#define REAL_READ_CYCLES real_read_cycles
+
+#elif defined(__aarch64__)
+
+/* The register is part of the instruction, so each counter is a case. */
+#define READ_PMEVCNTR(n)                                                   \
+	case n:                                                            \
+		__asm__ volatile("mrs %0, pmevcntr" #n "_el0" : "=r"(v)); \
+		break;
+
+static bool real_read_pmc(void *ctx, uint32_t index, uint64_t *value)
+{
+	(void)ctx;
+	uint64_t v;
+	/* index - 1 is the kernel's counter number: 0-30 the event counters,
+	 * 31 the cycle counter.  index 0 wraps to a number no case has. */
+	switch (index - 1) {
+	READ_PMEVCNTR(0) READ_PMEVCNTR(1) READ_PMEVCNTR(2) READ_PMEVCNTR(3)
+	READ_PMEVCNTR(4) READ_PMEVCNTR(5) READ_PMEVCNTR(6) READ_PMEVCNTR(7)
+	READ_PMEVCNTR(8) READ_PMEVCNTR(9) READ_PMEVCNTR(10) READ_PMEVCNTR(11)
+	READ_PMEVCNTR(12) READ_PMEVCNTR(13) READ_PMEVCNTR(14) READ_PMEVCNTR(15)
+	READ_PMEVCNTR(16) READ_PMEVCNTR(17) READ_PMEVCNTR(18) READ_PMEVCNTR(19)
+	READ_PMEVCNTR(20) READ_PMEVCNTR(21) READ_PMEVCNTR(22) READ_PMEVCNTR(23)
+	READ_PMEVCNTR(24) READ_PMEVCNTR(25) READ_PMEVCNTR(26) READ_PMEVCNTR(27)
+	READ_PMEVCNTR(28) READ_PMEVCNTR(29) READ_PMEVCNTR(30)
+	case 31:
+		__asm__ volatile("mrs %0, pmccntr_el0" : "=r"(v));
+		break;
+	default:
+		return false;
+	}
+	*value = v;
+	return true;
+}
+
+static uint64_t real_read_cycles(void *ctx)
+{
+	(void)ctx;
+	uint64_t v;
+	/* Without the isb the counter may be read ahead of the page loads
+	 * it is meant to follow. */
+	__asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(v)::"memory");
+	return v;
+}
+
+#define REAL_READ_PMC real_read_pmc
+#define REAL_READ_CYCLES real_read_cycles
+
+#else
+
+#define REAL_READ_PMC NULL
+#define REAL_READ_CYCLES NULL
+
+#endif
+
 static const struct og_sys real_table = {
 	.ctx = NULL,
 	.open = real_open,
@@ -75,6 +155,8 @@ static const struct og_sys real_table = {
 	.read = real_read,
 	.write = real_write,
 	.perf_event_open = real_perf_event_open,
+	.read_pmc = REAL_READ_PMC,
+	.read_cycles = REAL_READ_CYCLES,
 };
 
 const struct og_sys *og_sys_real(void)
