@@ -110,6 +110,14 @@ struct og_backend_ops {
 	GPA_Status (*begin_pass)(void *state, const uint32_t *raw_ids, size_t n);
 	GPA_Status (*end_pass)(void *state);
 
+	/* Optional (NULL = the backend cannot multiplex): one pass counting
+	 * several groups at once, which the kernel time-shares.  raw_ids holds
+	 * the groups one after another, group_sizes[g] ids each; every group
+	 * is one the backend's fits() accepted.  Counts are scaled to the whole
+	 * sample; sample_coverage says how much of it was really counted. */
+	GPA_Status (*begin_multiplexed_pass)(void *state, const uint32_t *raw_ids, size_t n,
+	                                     const size_t *group_sizes, size_t ngroups);
+
 	/* Take the snapshot a sample starts from. */
 	GPA_Status (*begin_sample)(void *state);
 	/* Write what each raw counter of the current pass counted since
@@ -117,12 +125,21 @@ struct og_backend_ops {
 	 * went backwards (or cannot be trusted) reports 0, never a wrapped
 	 * value.  On failure the sample fails; the pass and the session go on. */
 	GPA_Status (*end_sample)(void *state, uint64_t *deltas);
+
+	/* Optional (NULL = always 1): after a successful end_sample, the share
+	 * of the sample the counters were really counting, in (0, 1]: the least
+	 * running/enabled time over the pass's groups.  Below 1 the counts were
+	 * scaled up from what was seen. */
+	double (*sample_coverage)(void *state);
 };
 
 /* Options strings: "key=value,key=value".  Copies the value of `key` into
  * buf (NUL-terminated) and returns true when present; a bare "key" has the
  * value "1".  Returns false when absent or when the value does not fit. */
 bool og_option_get(const char *options, const char *key, char *buf, size_t len);
+
+/* Is `key` in `options` at all (whatever the length of its value)? */
+bool og_option_has(const char *options, const char *key);
 
 /* Checks that every key in `options` is one of `known` (NULL-terminated).
  * Returns the first unknown key's start (for the log line) or NULL. */

@@ -9,6 +9,20 @@ static size_t key_len(const char *p)
 	return strcspn(p, "=,");
 }
 
+bool og_option_has(const char *options, const char *key)
+{
+	if (!options || !key)
+		return false;
+	size_t klen = strlen(key);
+	for (const char *p = options; *p;) {
+		const char *end = p + strcspn(p, ",");
+		if (key_len(p) == klen && strncmp(p, key, klen) == 0)
+			return true;
+		p = *end ? end + 1 : end;
+	}
+	return false;
+}
+
 bool og_option_get(const char *options, const char *key, char *buf, size_t len)
 {
 	if (!options || !key || !buf || len == 0)

@@ -12,6 +12,7 @@
  *   raw hardware counters         OpenGPA_SetHardwareCounters   OPENGPA_HARDWARE_COUNTERS=1
  *   extra counter files           OpenGPA_AddCounterFile        OPENGPA_COUNTER_PATH=a:b:dir
  *   session ring size             OpenGPA_SetSessionRingSize    OPENGPA_SESSION_RING=N
+ *   kernel multiplexing           OpenGPA_SetMultiplexing       OPENGPA_MULTIPLEX=1
  *   log to stderr                 (none)                        OPENGPA_LOG=error|message|trace|all
  */
 #ifndef OPENGPA_H
@@ -45,6 +46,20 @@ GPALIB_DECL GPA_Status OpenGPA_AddCounterFile(const char *path);
 /* Number of sessions whose results the current context keeps (>= 1; the
  * default is 4).  Only between sessions; keeps the newest sessions. */
 GPALIB_DECL GPA_Status OpenGPA_SetSessionRingSize(gpa_uint32 count);
+
+/* Count every enabled counter in ONE pass by letting the kernel time-share
+ * the groups the planner would have put in separate passes (perf backend).
+ * Counts are scaled by enabled/running time; ratios inside one group stay
+ * exact, but values are estimates: check OpenGPA_GetSampleCoverage.  For the
+ * current context, between sessions; HARDWARE_NOT_SUPPORTED for a backend
+ * that cannot multiplex. */
+GPALIB_DECL GPA_Status OpenGPA_SetMultiplexing(gpa_uint8 enable);
+
+/* Share of the sample, in (0, 1], that the least-counted group of its
+ * passes was really on the counters (running/enabled); 1 when nothing was
+ * time-shared.  Waits for the session like the GPA_GetSample functions. */
+GPALIB_DECL GPA_Status OpenGPA_GetSampleCoverage(gpa_uint32 sessionID, gpa_uint32 sampleID,
+                                                 gpa_float64 *pCoverage);
 
 /* The counter's group ("CPU", "Fragment Queue", ...), without the "#Group#"
  * prefix GPA_GetCounterDescription carries for 2.x compatibility. */

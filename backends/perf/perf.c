@@ -7,59 +7,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const known_options[] = { "pid", "exec", NULL };
-
-/* "0"/"self" = the calling thread; otherwise a positive pid. */
-static bool parse_pid(const char *text, pid_t *pid)
-{
-	if (strcmp(text, "self") == 0) {
-		*pid = 0;
-		return true;
-	}
-	char *end;
-	errno = 0;
-	long v = strtol(text, &end, 10);
-	if (end == text || *end || errno || v < 0 || v > INT_MAX)
-		return false;
-	*pid = (pid_t)v;
-	return true;
-}
-
-static bool parse_bool(const char *text, bool *v)
-{
-	if (strcmp(text, "1") == 0 || strcmp(text, "yes") == 0 || strcmp(text, "true") == 0)
-		*v = true;
-	else if (strcmp(text, "0") == 0 || strcmp(text, "no") == 0 || strcmp(text, "false") == 0)
-		*v = false;
-	else
-		return false;
-	return true;
-}
+static const char *const known_options[] = { "pid", "tid", "cpu", "exec", NULL };
 
 static GPA_Status apply_option(struct og_perf_state *st, const char *key, const char *value)
 {
 	const struct og_backend_host *h = &st->host;
-	if (strcmp(key, "pid") == 0) {
-		if (!parse_pid(value, &st->pid)) {
-			h->log(h->log_ctx, OG_LOG_ERROR,
-			       "perf: option pid=%s is not a process id; use pid=N (N >= 1) or "
-			       "pid=0 for the calling thread",
-			       value);
-			return GPA_STATUS_ERROR_FAILED;
-		}
-		return GPA_STATUS_OK;
+	GPA_Status s = og_perf_scope_option(h, &st->scope, key, value);
+	if (s == GPA_STATUS_ERROR_NOT_FOUND)
+		h->log(h->log_ctx, OG_LOG_ERROR,
+		       "perf: unknown option '%s'; the perf backend knows pid, tid, cpu, exec", key);
+	return s;
+}
+
+/* Options at open: at most one of pid, tid and cpu says who is counted. */
+static GPA_Status apply_open_options(struct og_perf_state *st, const char *options)
+{
+	const struct og_backend_host *h = &st->host;
+	int scopes = 0;
+	for (const char *const *k = known_options; *k; k++) {
+		char value[OG_PERF_CPUS_TEXT + 2];
+		GPA_Status s = GPA_STATUS_OK;
+		if (og_option_get(options, *k, value, sizeof value))
+			s = apply_option(st, *k, value);
+		else if (og_option_has(options, *k))
+			s = apply_option(st, *k, "(too long)");
+		else
+			continue;
+		if (s != GPA_STATUS_OK)
+			return s;
+		scopes += strcmp(*k, "exec") != 0;
 	}
-	if (strcmp(key, "exec") == 0) {
-		if (!parse_bool(value, &st->exec)) {
-			h->log(h->log_ctx, OG_LOG_ERROR,
-			       "perf: option exec=%s is not a boolean; use exec=1 or exec=0", value);
-			return GPA_STATUS_ERROR_FAILED;
-		}
-		return GPA_STATUS_OK;
+	if (scopes > 1) {
+		h->log(h->log_ctx, OG_LOG_ERROR,
+		       "perf: options pid, tid and cpu each say who is counted; give only one");
+		return GPA_STATUS_ERROR_FAILED;
 	}
-	h->log(h->log_ctx, OG_LOG_ERROR, "perf: unknown option '%s'; the perf backend knows pid, exec",
-	       key);
-	return GPA_STATUS_ERROR_NOT_FOUND;
+	return og_perf_scope_check(h, &st->scope);
 }
 
 static GPA_Status perf_open(const struct og_backend_host *host, const char *options,
@@ -68,7 +51,8 @@ static GPA_Status perf_open(const struct og_backend_host *host, const char *opti
 	const char *unknown = og_option_unknown(options, known_options);
 	if (unknown) {
 		host->log(host->log_ctx, OG_LOG_ERROR,
-		          "perf: unknown option at '%s'; the perf backend knows pid=N, exec=0|1",
+		          "perf: unknown option at '%s'; the perf backend knows pid=N, tid=N, "
+		          "cpu=all|LIST, exec=0|1",
 		          unknown);
 		return GPA_STATUS_ERROR_FAILED;
 	}
@@ -79,17 +63,8 @@ static GPA_Status perf_open(const struct og_backend_host *host, const char *opti
 	}
 	st->host = *host;
 	st->listdir = og_perf_listdir_real;
-	for (size_t i = 0; i < OG_PERF_MAX_GROUP; i++)
-		st->members[i].fd = -1;
 
-	char value[32];
-	GPA_Status s = GPA_STATUS_OK;
-	if (og_option_get(options, "pid", value, sizeof value))
-		s = apply_option(st, "pid", value);
-	else if (options && strstr(options, "pid="))
-		s = apply_option(st, "pid", "(too long)");
-	if (s == GPA_STATUS_OK && og_option_get(options, "exec", value, sizeof value))
-		s = apply_option(st, "exec", value);
+	GPA_Status s = apply_open_options(st, options);
 	if (s == GPA_STATUS_OK)
 		s = og_perf_probe(st);
 	if (s != GPA_STATUS_OK) {
@@ -107,7 +82,7 @@ static void perf_close(void *state)
 	struct og_perf_state *st = state;
 	if (!st)
 		return;
-	og_perf_group_close(st);
+	og_perf_pass_close(st);
 	og_perf_catalogue_free(st);
 	free(st);
 }
@@ -260,34 +235,31 @@ static bool perf_fits(void *state, const uint32_t *raw_ids, size_t n)
 static GPA_Status perf_set_option(void *state, const char *key, const char *value)
 {
 	struct og_perf_state *st = state;
-	if (st->in_pass) {
+	if (st->pass) {
 		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
 		             "perf: option %s cannot change during a pass; set it before "
 		             "BeginPass or after EndPass",
 		             key);
 		return GPA_STATUS_ERROR_PASS_ALREADY_STARTED;
 	}
-	pid_t old_pid = st->pid;
-	bool old_exec = st->exec;
+	struct og_perf_scope old = st->scope;
 	GPA_Status s = apply_option(st, key, value ? value : "");
-	if (s == GPA_STATUS_OK && st->pid != old_pid && st->pid != 0) {
+	if (s == GPA_STATUS_OK && st->scope.kind != OG_PERF_SCOPE_SELF &&
+	    memcmp(&old, &st->scope, sizeof old) != 0) {
 		/* Say now, not at the next BeginPass, when the process is not
-		 * there or not ours. */
+		 * there, not ours, or the CPUs need privilege we lack. */
 		const struct og_perf_event_def *clock = og_perf_event_at(
 			(size_t)og_perf_event_find("sw:task-clock"));
 		struct perf_event_attr attr;
 		og_perf_attr_init(st, &attr, clock->type, clock->config, true);
 		int fd = og_perf_open_event(st, &attr, -1);
-		if (fd < 0) {
+		if (fd < 0)
 			s = og_perf_open_error(st, errno, "sw:task-clock");
-		} else {
+		else
 			st->host.sys->close(st->host.sys->ctx, fd);
-		}
 	}
-	if (s != GPA_STATUS_OK) {
-		st->pid = old_pid;
-		st->exec = old_exec;
-	}
+	if (s != GPA_STATUS_OK)
+		st->scope = old;
 	return s;
 }
 
@@ -296,56 +268,71 @@ static const struct og_raw_desc *perf_extra_raw(void *state, size_t *count)
 	return og_perf_catalogue(state, count);
 }
 
-static GPA_Status perf_begin_pass(void *state, const uint32_t *raw_ids, size_t n)
+static GPA_Status perf_begin_multiplexed_pass(void *state, const uint32_t *raw_ids, size_t n,
+                                              const size_t *group_sizes, size_t ngroups)
 {
 	struct og_perf_state *st = state;
-	if (st->in_pass) {
+	if (st->pass) {
 		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
 		             "perf: BeginPass while a pass is open; end the pass first");
 		return GPA_STATUS_ERROR_PASS_ALREADY_STARTED;
 	}
-	if (!perf_fits(st, raw_ids, n)) {
+	if (ngroups == 0 || ngroups > OG_PERF_MAX_GROUPS) {
 		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
-		             "perf: these %zu raw counters do not fit one group (%u hardware "
-		             "counters per group); the pass planner must split them",
-		             n, st->hw_slots);
+		             "perf: a pass of %zu groups; the backend takes 1 to %d", ngroups,
+		             OG_PERF_MAX_GROUPS);
 		return GPA_STATUS_ERROR_FAILED;
 	}
-	GPA_Status s = og_perf_group_open(st, raw_ids, n);
-	if (s != GPA_STATUS_OK)
-		return s;
-	memcpy(st->pass_ids, raw_ids, n * sizeof *raw_ids);
-	st->npass = n;
-	st->in_pass = true;
+	size_t total = 0;
+	for (size_t g = 0; g < ngroups; g++) {
+		if (group_sizes[g] > n - total ||
+		    !perf_fits(st, raw_ids + total, group_sizes[g])) {
+			st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+			             "perf: these %zu raw counters (group %zu of the pass) do not fit "
+			             "one group (%u hardware counters per group); the pass planner must "
+			             "split them",
+			             group_sizes[g], g, st->hw_slots);
+			return GPA_STATUS_ERROR_FAILED;
+		}
+		total += group_sizes[g];
+	}
+	if (total != n) {
+		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+		             "perf: the group sizes add up to %zu, not the pass's %zu raw counters",
+		             total, n);
+		return GPA_STATUS_ERROR_FAILED;
+	}
 	st->have_begin = false;
-	return GPA_STATUS_OK;
+	return og_perf_pass_open(st, raw_ids, n, group_sizes, ngroups);
+}
+
+static GPA_Status perf_begin_pass(void *state, const uint32_t *raw_ids, size_t n)
+{
+	return perf_begin_multiplexed_pass(state, raw_ids, n, &n, 1);
 }
 
 static GPA_Status perf_end_pass(void *state)
 {
 	struct og_perf_state *st = state;
-	if (!st->in_pass) {
+	if (!st->pass) {
 		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
 		             "perf: EndPass without a pass; call BeginPass first");
 		return GPA_STATUS_ERROR_PASS_NOT_STARTED;
 	}
-	og_perf_group_close(st);
-	st->in_pass = false;
+	og_perf_pass_close(st);
 	st->have_begin = false;
-	st->npass = 0;
 	return GPA_STATUS_OK;
 }
 
 static GPA_Status perf_begin_sample(void *state)
 {
 	struct og_perf_state *st = state;
-	if (!st->in_pass) {
+	if (!st->pass) {
 		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
 		             "perf: BeginSample outside a pass; call BeginPass first");
 		return GPA_STATUS_ERROR_PASS_NOT_STARTED;
 	}
-	st->have_begin = false;
-	GPA_Status s = og_perf_group_read(st, &st->begin);
+	GPA_Status s = og_perf_pass_read(st, false);
 	st->have_begin = s == GPA_STATUS_OK;
 	return s;
 }
@@ -353,17 +340,23 @@ static GPA_Status perf_begin_sample(void *state)
 static GPA_Status perf_end_sample(void *state, uint64_t *deltas)
 {
 	struct og_perf_state *st = state;
-	if (!st->in_pass || !st->have_begin) {
+	if (!st->pass || !st->have_begin) {
 		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
 		             "perf: EndSample without a successful BeginSample; begin the sample "
 		             "again");
 		return GPA_STATUS_ERROR_SAMPLE_NOT_STARTED;
 	}
 	st->have_begin = false;
-	GPA_Status s = og_perf_group_read(st, &st->end);
+	GPA_Status s = og_perf_pass_read(st, true);
 	if (s == GPA_STATUS_OK)
 		s = og_perf_deltas(st, deltas);
 	return s;
+}
+
+static double perf_sample_coverage(void *state)
+{
+	const struct og_perf_state *st = state;
+	return st->pass ? st->pass->coverage : 1.0;
 }
 
 const struct og_backend_ops og_backend_perf = {
@@ -379,6 +372,8 @@ const struct og_backend_ops og_backend_perf = {
 	.set_option = perf_set_option,
 	.begin_pass = perf_begin_pass,
 	.end_pass = perf_end_pass,
+	.begin_multiplexed_pass = perf_begin_multiplexed_pass,
 	.begin_sample = perf_begin_sample,
 	.end_sample = perf_end_sample,
+	.sample_coverage = perf_sample_coverage,
 };

@@ -102,15 +102,23 @@ GPA_Status og_perf_open_error(const struct og_perf_state *st, int err, const cha
 			return GPA_STATUS_ERROR_FAILED;
 		}
 		/* Counting one's own process in user space needs 2 or lower;
-		 * kernel-mode counts and other scopes need lower still. */
+		 * kernel-mode counts and other users' processes need lower still,
+		 * and whole CPUs need 0 (perf_event_open(2)). */
 		int want = p > 2 ? 2 : p - 1;
+		if (st->scope.kind == OG_PERF_SCOPE_CPUS && want > 0)
+			want = 0;
 		if (want < -1)
 			want = -1;
+		char who[96];
+		og_perf_scope_name(&st->scope, who, sizeof who);
 		h->log(h->log_ctx, OG_LOG_ERROR,
-		       "perf_event_open(%s): %s: " PARANOID_PATH " is %d; run as root or "
-		       "`sysctl kernel.perf_event_paranoid=%d`%s",
-		       what, name, p, want,
-		       st->pid ? " (and count only processes you own)" : "");
+		       "perf_event_open(%s): %s: " PARANOID_PATH " is %d, too high to count %s; "
+		       "run as root, give the program CAP_PERFMON, or `sysctl "
+		       "kernel.perf_event_paranoid=%d`%s",
+		       what, name, p, who, want,
+		       st->scope.kind == OG_PERF_SCOPE_PROCESS || st->scope.kind == OG_PERF_SCOPE_THREAD
+		               ? " (and count only processes you own)"
+		               : "");
 		return GPA_STATUS_ERROR_FAILED;
 	}
 	case ENOENT:
@@ -130,8 +138,9 @@ GPA_Status og_perf_open_error(const struct og_perf_state *st, int err, const cha
 		return GPA_STATUS_ERROR_FAILED;
 	case ESRCH:
 		h->log(h->log_ctx, OG_LOG_ERROR,
-		       "perf_event_open(%s): %s: no process %ld; check the pid= option",
-		       what, name, (long)st->pid);
+		       "perf_event_open(%s): %s: no %s %ld; check the %s= option",
+		       what, name, st->scope.kind == OG_PERF_SCOPE_THREAD ? "thread" : "process",
+		       (long)st->scope.pid, st->scope.kind == OG_PERF_SCOPE_THREAD ? "tid" : "pid");
 		return GPA_STATUS_ERROR_FAILED;
 	case EINVAL:
 	case ENOSPC:

@@ -1,8 +1,18 @@
-/* perf_group.c — one event group per pass, one read() per snapshot. */
+/*
+ * perf_group.c — a pass's event groups, one read() per group per snapshot.
+ *
+ * A pass is one or more layouts (one normally; several when the core asks
+ * for kernel multiplexing) opened on every target of the scope (one thread,
+ * each thread of a process, or each CPU).  A raw counter's delta is the sum
+ * over targets of its group's delta, each scaled by that group's own
+ * enabled/running, so ratios inside a group stay exact.
+ */
 #include "perf_internal.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <linux/perf_event.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <time.h>
@@ -22,131 +32,313 @@ void og_perf_attr_init(const struct og_perf_state *st, struct perf_event_attr *a
 	attr->disabled = leader;
 	attr->exclude_kernel = st->exclude_kernel;
 	attr->exclude_hv = st->exclude_kernel;
-	if (st->pid != 0) {
-		/* A process scope includes the children it forks after the open;
-		 * the kernel folds their counts in when they exit. */
+	if (st->scope.kind == OG_PERF_SCOPE_PROCESS) {
+		/* A process includes the threads and children it starts after
+		 * the open; the kernel folds their counts in when they exit. */
 		attr->inherit = 1;
-		attr->enable_on_exec = leader && st->exec;
+		attr->enable_on_exec = leader && st->scope.exec;
 	}
+}
+
+int og_perf_open_on(const struct og_perf_state *st, struct perf_event_attr *attr,
+                    struct og_perf_target target, int group_fd)
+{
+	const struct og_sys *sys = st->host.sys;
+	return sys->perf_event_open(sys->ctx, attr, target.pid, target.cpu, group_fd, 0);
 }
 
 int og_perf_open_event(const struct og_perf_state *st, struct perf_event_attr *attr,
                        int group_fd)
 {
-	const struct og_sys *sys = st->host.sys;
-	return sys->perf_event_open(sys->ctx, attr, st->pid, -1, group_fd, 0);
+	return og_perf_open_on(st, attr, og_perf_scope_probe_target(&st->host, &st->scope),
+	                       group_fd);
 }
 
-void og_perf_group_close(struct og_perf_state *st)
+/* ---- layouts: which events each group opens -------------------------- */
+
+static bool counts(enum og_perf_kind k)
 {
-	const struct og_sys *sys = st->host.sys;
-	/* Members first: closing the leader first would promote each member to
-	 * a leader of its own for the rest of the loop. */
-	for (size_t i = st->nmembers; i-- > 0;) {
-		if (st->members[i].fd >= 0)
-			sys->close(sys->ctx, st->members[i].fd);
-		st->members[i].fd = -1;
+	return k == OG_PERF_KIND_HW || k == OG_PERF_KIND_OTHER || k == OG_PERF_KIND_SW;
+}
+
+/* Members of layout g from raw ids [first, first+n): hardware events first,
+ * so the leader puts the group in the PMU's context from the start instead
+ * of relying on the kernel moving a software-led group. */
+static void build_layout(struct og_perf_state *st, size_t g, size_t first, size_t n)
+{
+	struct og_perf_pass *p = st->pass;
+	struct og_perf_layout *l = &p->layouts[g];
+	static const enum og_perf_kind order[] = { OG_PERF_KIND_HW, OG_PERF_KIND_OTHER,
+		                                   OG_PERF_KIND_SW };
+	l->nmembers = 0;
+	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+		for (size_t i = first; i < first + n; i++)
+			if (st->bound[p->raw_ids[i]].kind == order[k]) {
+				p->slot_member[i] = (int)l->nmembers;
+				l->member_raw[l->nmembers++] = p->raw_ids[i];
+			}
+	/* A group of time:* only still needs a leader whose times to read. */
+	if (l->nmembers == 0)
+		l->member_raw[l->nmembers++] = UINT32_MAX;
+	for (size_t i = first; i < first + n; i++) {
+		p->slot_layout[i] = (uint32_t)g;
+		if (!counts(st->bound[p->raw_ids[i]].kind))
+			p->slot_member[i] = -1;
 	}
-	st->nmembers = 0;
 }
 
-static GPA_Status add_member(struct og_perf_state *st, uint32_t raw_id, uint32_t type,
-                             uint64_t config, uint64_t config1, uint64_t config2,
-                             const char *what)
+/* One allocation for the pass and every array it owns. */
+static struct og_perf_pass *pass_alloc(size_t n, size_t nlayouts, size_t ntargets,
+                                       size_t nvalues, int **fd_pool, uint64_t **word_pool)
 {
+	size_t ninst = nlayouts * ntargets;
+	size_t bytes = sizeof(struct og_perf_pass) + n * (sizeof(uint32_t) * 2 + sizeof(int)) +
+	               nlayouts * sizeof(struct og_perf_layout) +
+	               ninst * sizeof(struct og_perf_instance) +
+	               nvalues * (sizeof(int) + 3 * sizeof(uint64_t));
+	struct og_perf_pass *p = calloc(1, bytes);
+	if (!p)
+		return NULL;
+	/* Carve, 8-byte aligned first. */
+	char *cur = (char *)(p + 1);
+	p->instances = (struct og_perf_instance *)cur;
+	cur += ninst * sizeof(struct og_perf_instance);
+	p->layouts = (struct og_perf_layout *)cur;
+	cur += nlayouts * sizeof(struct og_perf_layout);
+	uint64_t *words = (uint64_t *)cur;
+	cur += nvalues * 3 * sizeof(uint64_t);
+	p->raw_ids = (uint32_t *)cur;
+	cur += n * sizeof(uint32_t);
+	p->slot_layout = (uint32_t *)cur;
+	cur += n * sizeof(uint32_t);
+	p->slot_member = (int *)cur;
+	cur += n * sizeof(int);
+	int *fds = (int *)cur;
+	for (size_t i = 0; i < nvalues; i++)
+		fds[i] = -1;
+	p->n = n;
+	p->nlayouts = nlayouts;
+	p->ninstances = ninst;
+	/* Instances get their slices once the layouts are known. */
+	*fd_pool = fds;
+	*word_pool = words;
+	return p;
+}
+
+void og_perf_pass_close(struct og_perf_state *st)
+{
+	struct og_perf_pass *p = st->pass;
+	if (!p)
+		return;
 	const struct og_sys *sys = st->host.sys;
+	for (size_t i = p->ninstances; i-- > 0;) {
+		struct og_perf_instance *in = &p->instances[i];
+		if (in->pages) {
+			for (size_t m = 0; m < in->nmembers; m++)
+				og_perf_user_page_unmap(&st->host, &in->pages[m]);
+			free(in->pages);
+		}
+		/* Members first: closing the leader first would promote each
+		 * member to a leader of its own for the rest of the loop. */
+		for (size_t m = in->nmembers; m-- > 0;)
+			if (in->fds && in->fds[m] >= 0)
+				sys->close(sys->ctx, in->fds[m]);
+	}
+	free(p->targets);
+	free(p);
+	st->pass = NULL;
+}
+
+static const char *member_source(const struct og_perf_state *st, uint32_t raw)
+{
+	return raw == UINT32_MAX ? "sw:task-clock (time base)" : st->bound[raw].source;
+}
+
+/* Logs a failed open with the target it was for, when that helps. */
+static GPA_Status open_failed(struct og_perf_state *st, int err, const char *what,
+                              struct og_perf_target t)
+{
+	const struct og_backend_host *h = &st->host;
+	if (st->scope.kind == OG_PERF_SCOPE_CPUS && (err == ENODEV || err == ENXIO)) {
+		h->log(h->log_ctx, OG_LOG_ERROR,
+		       "perf_event_open(%s) on CPU %d: ENODEV: the CPU is offline; bring it online "
+		       "(echo 1 > /sys/devices/system/cpu/cpu%d/online) or leave it out of cpu=",
+		       what, t.cpu, t.cpu);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	if (st->scope.kind == OG_PERF_SCOPE_PROCESS && !st->scope.exec && err == ESRCH) {
+		/* The thread exited between the listing and the open. */
+		h->log(h->log_ctx, OG_LOG_ERROR,
+		       "perf_event_open(%s) on thread %ld of process %ld: ESRCH: the thread exited "
+		       "while the pass began; begin the pass again",
+		       what, (long)t.pid, (long)st->scope.pid);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	return og_perf_open_error(st, err, what);
+}
+
+static GPA_Status open_member(struct og_perf_state *st, struct og_perf_instance *in, size_t m)
+{
+	struct og_perf_pass *p = st->pass;
+	const struct og_sys *sys = st->host.sys;
+	uint32_t raw = p->layouts[in->layout].member_raw[m];
+	const char *what = member_source(st, raw);
 	struct perf_event_attr attr;
-	bool leader = st->nmembers == 0;
-	og_perf_attr_init(st, &attr, type, config, leader);
-	attr.config1 = config1;
-	attr.config2 = config2;
-	int fd = og_perf_open_event(st, &attr, leader ? -1 : st->members[0].fd);
+	if (raw == UINT32_MAX) {
+		og_perf_attr_init(st, &attr, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, m == 0);
+	} else {
+		const struct og_perf_bound *b = &st->bound[raw];
+		og_perf_attr_init(st, &attr, b->type, b->config, m == 0);
+		attr.config1 = b->config1;
+		attr.config2 = b->config2;
+#if defined(__aarch64__)
+		/* The arm PMU only offers user reads of events that ask for
+		 * them: its "rdpmc" format term, config1 bit 1. */
+		if (b->kind == OG_PERF_KIND_HW && st->scope.kind == OG_PERF_SCOPE_SELF)
+			attr.config1 |= 2;
+#endif
+	}
+	struct og_perf_target t = p->targets[in->target];
+	int fd = og_perf_open_on(st, &attr, t, m == 0 ? -1 : in->fds[0]);
 	if (fd < 0)
-		return og_perf_open_error(st, errno, what);
+		return open_failed(st, errno, what, t);
+	in->fds[m] = fd;
 	uint64_t id = 0;
 	if (sys->ioctl(sys->ctx, fd, PERF_EVENT_IOC_ID, &id) < 0) {
 		char nbuf[24];
-		const char *name = og_perf_errno_name(errno, nbuf, sizeof nbuf);
-		sys->close(sys->ctx, fd);
 		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
 		             "perf: PERF_EVENT_IOC_ID on %s failed (%s); this kernel is older "
 		             "than 3.12, use a newer one",
-		             what, name);
+		             what, og_perf_errno_name(errno, nbuf, sizeof nbuf));
 		return GPA_STATUS_ERROR_DRIVER_NOT_SUPPORTED;
 	}
-	for (size_t i = 0; i < st->nmembers; i++) {
-		if (st->members[i].id == id) {
-			sys->close(sys->ctx, fd);
+	for (size_t k = 0; k < m; k++)
+		if (in->ids[k] == id) {
 			st->host.log(st->host.log_ctx, OG_LOG_ERROR,
 			             "perf: the kernel gave %s the id %llu it already gave "
 			             "another event of the group; report this kernel bug",
 			             what, (unsigned long long)id);
 			return GPA_STATUS_ERROR_FAILED;
 		}
-	}
-	st->members[st->nmembers++] = (struct og_perf_member){ raw_id, fd, id };
+	in->ids[m] = id;
 	return GPA_STATUS_OK;
 }
 
-static GPA_Status open_kind(struct og_perf_state *st, const uint32_t *raw_ids, size_t n,
-                            enum og_perf_kind kind)
+/* User-space snapshots need the calling thread's own events (the counter
+ * instruction reads the CPU it runs on) and a counter for every member:
+ * software events never have one.  Any page that does not offer reads
+ * leaves the instance on read(). */
+static void map_user_pages(struct og_perf_state *st, struct og_perf_instance *in)
 {
-	for (size_t i = 0; i < n; i++) {
-		const struct og_perf_bound *b = &st->bound[raw_ids[i]];
-		if (b->kind != kind)
-			continue;
-		st->pass_member[i] = (int)st->nmembers;
-		GPA_Status s = add_member(st, raw_ids[i], b->type, b->config, b->config1,
-		                          b->config2, b->source);
-		if (s != GPA_STATUS_OK)
-			return s;
-	}
-	return GPA_STATUS_OK;
+	const struct og_perf_pass *p = st->pass;
+	const struct og_perf_layout *l = &p->layouts[in->layout];
+	if (st->scope.kind != OG_PERF_SCOPE_SELF || !st->host.sys->read_pmc)
+		return;
+	for (size_t m = 0; m < l->nmembers; m++)
+		if (l->member_raw[m] == UINT32_MAX || st->bound[l->member_raw[m]].kind != OG_PERF_KIND_HW)
+			return;
+	in->pages = calloc(in->nmembers, sizeof *in->pages);
+	if (!in->pages)
+		return;
+	size_t m = 0;
+	while (m < in->nmembers && og_perf_user_page_map(&st->host, in->fds[m], &in->pages[m]) &&
+	       og_perf_user_page_can_read(&st->host, &in->pages[m]))
+		m++;
+	if (m == in->nmembers)
+		return;
+	st->host.log(st->host.log_ctx, OG_LOG_TRACE,
+	             "perf: no user-space reads for group %u (%s); snapshots use read()",
+	             in->layout, in->pages[m].page ? "the page does not offer them"
+	                                           : "the event page cannot be mapped");
+	for (size_t k = 0; k <= m && k < in->nmembers; k++)
+		og_perf_user_page_unmap(&st->host, &in->pages[k]);
+	free(in->pages);
+	in->pages = NULL;
 }
 
-GPA_Status og_perf_group_open(struct og_perf_state *st, const uint32_t *raw_ids, size_t n)
+static GPA_Status enable(struct og_perf_state *st, const struct og_perf_instance *in)
 {
-	st->nmembers = 0;
-	st->need_wall = false;
-	for (size_t i = 0; i < n; i++) {
-		st->pass_member[i] = -1;
-		st->need_wall |= st->bound[raw_ids[i]].kind == OG_PERF_KIND_TIME_WALL;
-	}
-	/* Hardware events first, so the leader puts the group in the PMU's
-	 * context from the start instead of relying on the kernel moving a
-	 * software-led group. */
-	GPA_Status s = open_kind(st, raw_ids, n, OG_PERF_KIND_HW);
-	if (s == GPA_STATUS_OK)
-		s = open_kind(st, raw_ids, n, OG_PERF_KIND_OTHER);
-	if (s == GPA_STATUS_OK)
-		s = open_kind(st, raw_ids, n, OG_PERF_KIND_SW);
-	/* A pass of time:* only still needs a group whose times to read. */
-	if (s == GPA_STATUS_OK && st->nmembers == 0)
-		s = add_member(st, UINT32_MAX, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0, 0,
-		               "sw:task-clock (time base)");
-	if (s != GPA_STATUS_OK) {
-		og_perf_group_close(st);
+	const struct og_sys *sys = st->host.sys;
+	if (sys->ioctl(sys->ctx, in->fds[0], PERF_EVENT_IOC_ENABLE, 0) == 0)
+		return GPA_STATUS_OK;
+	char nbuf[24];
+	st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+	             "perf: PERF_EVENT_IOC_ENABLE failed (%s); the group cannot start, check "
+	             "that the counted process still exists",
+	             og_perf_errno_name(errno, nbuf, sizeof nbuf));
+	return GPA_STATUS_ERROR_FAILED;
+}
+
+GPA_Status og_perf_pass_open(struct og_perf_state *st, const uint32_t *raw_ids, size_t n,
+                             const size_t *group_sizes, size_t ngroups)
+{
+	struct og_perf_target *targets;
+	size_t ntargets;
+	GPA_Status s = og_perf_scope_targets(st, &targets, &ntargets);
+	if (s != GPA_STATUS_OK)
 		return s;
+	/* Upper bound of members per instance: a layout's raw ids, or 1. */
+	size_t nvalues = 0;
+	for (size_t g = 0; g < ngroups; g++)
+		nvalues += (group_sizes[g] ? group_sizes[g] : 1) * ntargets;
+	int *fds;
+	uint64_t *words;
+	st->pass = pass_alloc(n, ngroups, ntargets, nvalues, &fds, &words);
+	if (!st->pass) {
+		free(targets);
+		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+		             "perf: out of memory for a pass of %zu groups on %zu targets", ngroups,
+		             ntargets);
+		return GPA_STATUS_ERROR_FAILED;
 	}
-	if (!(st->pid != 0 && st->exec)) {
-		const struct og_sys *sys = st->host.sys;
-		if (sys->ioctl(sys->ctx, st->members[0].fd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
-			char nbuf[24];
-			const char *name = og_perf_errno_name(errno, nbuf, sizeof nbuf);
-			og_perf_group_close(st);
-			st->host.log(st->host.log_ctx, OG_LOG_ERROR,
-			             "perf: PERF_EVENT_IOC_ENABLE failed (%s); the group cannot "
-			             "start, check that the counted process still exists",
-			             name);
-			return GPA_STATUS_ERROR_FAILED;
+	struct og_perf_pass *p = st->pass;
+	p->targets = targets;
+	p->ntargets = ntargets;
+	memcpy(p->raw_ids, raw_ids, n * sizeof *raw_ids);
+	for (size_t g = 0, first = 0; g < ngroups; first += group_sizes[g], g++)
+		build_layout(st, g, first, group_sizes[g]);
+	for (size_t i = 0; i < n; i++)
+		p->need_wall |= st->bound[raw_ids[i]].kind == OG_PERF_KIND_TIME_WALL;
+	p->need_wall |= st->scope.kind == OG_PERF_SCOPE_CPUS;
+	p->coverage = 1.0;
+
+	/* Hand each instance its slices of the fd and word pools. */
+	for (size_t g = 0, i = 0; g < ngroups; g++)
+		for (size_t t = 0; t < ntargets; t++, i++) {
+			struct og_perf_instance *in = &p->instances[i];
+			size_t m = p->layouts[g].nmembers;
+			*in = (struct og_perf_instance){ .layout = (uint32_t)g, .target = (uint32_t)t };
+			in->fds = fds;
+			in->ids = words;
+			in->begin.values = words + m;
+			in->end.values = words + 2 * m;
+			fds += m;
+			words += 3 * m;
+		}
+	for (size_t i = 0; s == GPA_STATUS_OK && i < p->ninstances; i++) {
+		struct og_perf_instance *in = &p->instances[i];
+		size_t m = p->layouts[in->layout].nmembers;
+		for (size_t k = 0; s == GPA_STATUS_OK && k < m; k++) {
+			s = open_member(st, in, k);
+			if (in->fds[k] >= 0)
+				in->nmembers = k + 1; /* what pass_close must close */
 		}
 	}
-	return GPA_STATUS_OK;
+	/* With exec, the kernel enables the groups at the execve. */
+	bool at_exec = st->scope.kind == OG_PERF_SCOPE_PROCESS && st->scope.exec;
+	for (size_t i = 0; s == GPA_STATUS_OK && !at_exec && i < p->ninstances; i++)
+		s = enable(st, &p->instances[i]);
+	for (size_t i = 0; s == GPA_STATUS_OK && i < p->ninstances; i++)
+		map_user_pages(st, &p->instances[i]);
+	if (s != GPA_STATUS_OK)
+		og_perf_pass_close(st);
+	return s;
 }
 
-const char *og_perf_parse_group(const uint64_t *words, ssize_t nbytes,
-                                const struct og_perf_member *members, size_t nmembers,
-                                struct og_perf_snapshot *snap)
+/* ---- reading ----------------------------------------------------------- */
+
+const char *og_perf_parse_group(const uint64_t *words, ssize_t nbytes, const uint64_t *ids,
+                                size_t nmembers, struct og_perf_snap *snap)
 {
 	if (nbytes < 0)
 		return "the read failed";
@@ -158,11 +350,20 @@ const char *og_perf_parse_group(const uint64_t *words, ssize_t nbytes,
 		return "the read reported a number of events (nr) other than the group's";
 	snap->enabled = words[1];
 	snap->running = words[2];
+	/* The kernel lists the leader, then the siblings in the order they were
+	 * opened: check that order in one pass and only search when it differs. */
+	size_t k = 0;
+	while (k < nmembers && words[4 + 2 * k] == ids[k]) {
+		snap->values[k] = words[3 + 2 * k];
+		k++;
+	}
+	if (k == nmembers)
+		return NULL;
 	bool seen[OG_PERF_MAX_GROUP] = { false };
-	for (size_t k = 0; k < nmembers; k++) {
+	for (k = 0; k < nmembers; k++) {
 		uint64_t value = words[3 + 2 * k], id = words[4 + 2 * k];
 		size_t m = 0;
-		while (m < nmembers && members[m].id != id)
+		while (m < nmembers && ids[m] != id)
 			m++;
 		if (m == nmembers)
 			return "the read carried an event id that is not in the group";
@@ -174,46 +375,86 @@ const char *og_perf_parse_group(const uint64_t *words, ssize_t nbytes,
 	return NULL;
 }
 
-GPA_Status og_perf_group_read(struct og_perf_state *st, struct og_perf_snapshot *snap)
+/* The snapshot from the user pages, or false when any member's page says
+ * no right now (not on a counter, seqlock never settled): then read(). */
+static bool read_user(struct og_perf_state *st, const struct og_perf_instance *in,
+                      struct og_perf_snap *snap)
 {
+	uint64_t enabled = 0, running = 0;
+	for (size_t m = 0; m < in->nmembers; m++) {
+		uint64_t en, run;
+		if (og_perf_user_page_read(&st->host, &in->pages[m], &snap->values[m], &en, &run) !=
+		    OG_PERF_USER_READ_OK)
+			return false;
+		if (m == 0) {
+			enabled = en;
+			running = run;
+		}
+	}
+	snap->enabled = enabled;
+	snap->running = running;
+	return true;
+}
+
+static GPA_Status read_instance(struct og_perf_state *st, const struct og_perf_instance *in,
+                                struct og_perf_snap *snap)
+{
+	if (in->pages && read_user(st, in, snap))
+		return GPA_STATUS_OK;
 	const struct og_sys *sys = st->host.sys;
 	/* Room for more than we expect, so a kernel that returns more is seen
 	 * as a size mismatch rather than silently truncated. */
-	size_t want = (OG_PERF_READ_WORDS(st->nmembers) + 2) * sizeof(uint64_t);
+	size_t want = (OG_PERF_READ_WORDS(in->nmembers) + 2) * sizeof(uint64_t);
 	ssize_t r;
 	do
-		r = sys->read(sys->ctx, st->members[0].fd, st->readbuf, want);
+		r = sys->read(sys->ctx, in->fds[0], st->readbuf, want);
 	while (r < 0 && errno == EINTR);
 	if (r < 0) {
 		char nbuf[24];
-		const char *name = og_perf_errno_name(errno, nbuf, sizeof nbuf);
 		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
 		             "perf: read of the event group failed (%s); the counted process "
 		             "may be gone, start a new pass",
-		             name);
+		             og_perf_errno_name(errno, nbuf, sizeof nbuf));
 		return GPA_STATUS_ERROR_READING_COUNTER_RESULT;
-	}
-	/* Wall time is not the kernel's to give: for a task's events the
-	 * enabled time only advances while the task is on a CPU.  The clock
-	 * costs ~40 ns, so only passes that report it read it. */
-	snap->wall = 0;
-	if (st->need_wall) {
-		struct timespec now;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		snap->wall = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 	}
 	if ((size_t)r > want)
 		r = (ssize_t)want + 1; /* cannot match any group size: rejected below */
-	const char *bad = og_perf_parse_group(st->readbuf, r, st->members, st->nmembers, snap);
+	const char *bad = og_perf_parse_group(st->readbuf, r, in->ids, in->nmembers, snap);
 	if (bad) {
 		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
 		             "perf: the kernel's group read is inconsistent: %s (%zd bytes for "
 		             "%zu events); the sample is dropped, report the kernel version",
-		             bad, r, st->nmembers);
+		             bad, r, in->nmembers);
 		return GPA_STATUS_ERROR_READING_COUNTER_RESULT;
 	}
 	return GPA_STATUS_OK;
 }
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+GPA_Status og_perf_pass_read(struct og_perf_state *st, bool end)
+{
+	struct og_perf_pass *p = st->pass;
+	for (size_t i = 0; i < p->ninstances; i++) {
+		struct og_perf_instance *in = &p->instances[i];
+		GPA_Status s = read_instance(st, in, end ? &in->end : &in->begin);
+		if (s != GPA_STATUS_OK)
+			return s;
+	}
+	/* Wall time is not the kernel's to give: for a task's events the
+	 * enabled time only advances while the task is on a CPU.  The clock
+	 * costs ~40 ns, so only passes that need it read it. */
+	if (p->need_wall)
+		*(end ? &p->end_wall : &p->begin_wall) = monotonic_ns();
+	return GPA_STATUS_OK;
+}
+
+/* ---- deltas ------------------------------------------------------------- */
 
 static uint64_t forward(uint64_t end, uint64_t begin)
 {
@@ -227,44 +468,120 @@ static uint64_t scale(uint64_t value, uint64_t enabled, uint64_t running)
 	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* One instance's times over the sample, running clamped to enabled. */
+static void instance_times(const struct og_perf_instance *in, uint64_t *enabled,
+                           uint64_t *running)
+{
+	*enabled = forward(in->end.enabled, in->begin.enabled);
+	*running = forward(in->end.running, in->begin.running);
+	if (*running > *enabled)
+		*running = *enabled; /* cannot run longer than enabled: trust enabled */
+}
+
+static bool layout_counts(const struct og_perf_layout *l)
+{
+	return l->member_raw[0] != UINT32_MAX;
+}
+
+static void target_name(const struct og_perf_state *st, const struct og_perf_target *t,
+                        char *buf, size_t len)
+{
+	if (t->cpu >= 0)
+		snprintf(buf, len, " on CPU %d", t->cpu);
+	else if (st->scope.kind == OG_PERF_SCOPE_PROCESS && !st->scope.exec)
+		snprintf(buf, len, " on thread %ld", (long)t->pid);
+	else
+		buf[0] = '\0';
+}
+
+/* Fails the sample when a counting group never got on the PMU: its counts
+ * cannot be estimated.  A CPU whose group stopped being enabled went
+ * offline: what it did not run it did not count, so that is only said. */
+static GPA_Status check_schedule(struct og_perf_state *st)
+{
+	struct og_perf_pass *p = st->pass;
+	double coverage = 1.0;
+	bool wall_moved = p->end_wall > p->begin_wall;
+	for (size_t i = 0; i < p->ninstances; i++) {
+		const struct og_perf_instance *in = &p->instances[i];
+		uint64_t enabled, running;
+		instance_times(in, &enabled, &running);
+		const struct og_perf_target *t = &p->targets[in->target];
+		char where[48];
+		target_name(st, t, where, sizeof where);
+		if (t->cpu >= 0 && enabled == 0 && wall_moved) {
+			if (in->layout == 0)
+				st->host.log(st->host.log_ctx, OG_LOG_MESSAGE,
+			             "perf: CPU %d stopped counting during the sample (it went "
+			             "offline?); the sample has what it ran before that, and later "
+			             "passes leave it out unless it comes back online",
+			             t->cpu);
+			continue;
+		}
+		if (!layout_counts(&p->layouts[in->layout]) || enabled == 0)
+			continue;
+		if (running == 0) {
+			st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+			             "perf: event group %u%s never got on the PMU during this sample "
+			             "(%s); the sample has no counts, %s",
+			             in->layout, where,
+			             p->nlayouts > 1 ? "the kernel rotates multiplexed groups every "
+			                               "perf_event_mux_interval_ms"
+			                             : "another program holds the counters",
+			             p->nlayouts > 1 ? "make samples longer than the rotation "
+			                               "interval or turn multiplexing off"
+			                             : "close the other perf users or enable fewer "
+			                               "hardware counters");
+			return GPA_STATUS_ERROR_READING_COUNTER_RESULT;
+		}
+		double c = (double)running / (double)enabled;
+		if (c < coverage)
+			coverage = c;
+	}
+	p->coverage = coverage;
+	return GPA_STATUS_OK;
+}
+
 GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
 {
-	const struct og_perf_snapshot *b = &st->begin, *e = &st->end;
-	uint64_t enabled = forward(e->enabled, b->enabled);
-	uint64_t running = forward(e->running, b->running);
-	if (running > enabled)
-		running = enabled; /* cannot run longer than enabled: trust enabled */
-	bool counts = false;
-	for (size_t i = 0; i < st->npass; i++)
-		counts |= st->pass_member[i] >= 0;
-	if (counts && enabled > 0 && running == 0) {
-		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
-		             "perf: the event group never got on the PMU during this sample "
-		             "(another program holds the counters); the sample has no counts, "
-		             "close the other perf users or enable fewer hardware counters");
-		return GPA_STATUS_ERROR_READING_COUNTER_RESULT;
+	struct og_perf_pass *p = st->pass;
+	GPA_Status s = check_schedule(st);
+	if (s != GPA_STATUS_OK)
+		return s;
+	memset(deltas, 0, p->n * sizeof *deltas);
+	for (size_t i = 0; i < p->n; i++) {
+		enum og_perf_kind kind = st->bound[p->raw_ids[i]].kind;
+		int m = p->slot_member[i];
+		const struct og_perf_instance *in = &p->instances[p->slot_layout[i] * p->ntargets];
+		if (kind == OG_PERF_KIND_TIME_WALL) {
+			deltas[i] = forward(p->end_wall, p->begin_wall);
+			continue;
+		}
+		for (size_t t = 0; t < p->ntargets; t++, in++) {
+			uint64_t enabled, running, v;
+			instance_times(in, &enabled, &running);
+			if (kind == OG_PERF_KIND_TIME_ENABLED)
+				v = enabled;
+			else if (kind == OG_PERF_KIND_TIME_RUNNING)
+				v = running;
+			else if (m < 0 || running == 0)
+				v = 0; /* running == 0: an offline CPU (check_schedule) */
+			else if (running < enabled)
+				v = scale(forward(in->end.values[m], in->begin.values[m]), enabled, running);
+			else
+				v = forward(in->end.values[m], in->begin.values[m]);
+			deltas[i] = add_sat(deltas[i], v);
+		}
 	}
-	bool scaled = counts && running < enabled;
-	for (size_t i = 0; i < st->npass; i++) {
-		const struct og_perf_bound *bd = &st->bound[st->pass_ids[i]];
-		int m = st->pass_member[i];
-		if (bd->kind == OG_PERF_KIND_TIME_ENABLED)
-			deltas[i] = enabled;
-		else if (bd->kind == OG_PERF_KIND_TIME_RUNNING)
-			deltas[i] = running;
-		else if (bd->kind == OG_PERF_KIND_TIME_WALL)
-			deltas[i] = forward(e->wall, b->wall);
-		else if (m >= 0 && scaled)
-			deltas[i] = scale(forward(e->values[m], b->values[m]), enabled, running);
-		else if (m >= 0)
-			deltas[i] = forward(e->values[m], b->values[m]);
-		else
-			deltas[i] = 0;
-	}
-	if (scaled)
+	if (p->coverage < 1.0)
 		st->host.log(st->host.log_ctx, OG_LOG_MESSAGE,
 		             "perf: the event group ran %.1f%% of the sample (multiplexed); "
 		             "counts are scaled by enabled/running time, ratios stay exact",
-		             100.0 * (double)running / (double)enabled);
+		             100.0 * p->coverage);
 	return GPA_STATUS_OK;
 }

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "backend.h"
+#include "perf_rdpmc.h"
 
 struct perf_event_attr;
 
@@ -61,18 +62,71 @@ struct og_perf_bound {
 	char source[OG_PERF_SOURCE_MAX];
 };
 
-/* One open event of the current pass. */
-struct og_perf_member {
-	uint32_t raw_id; /* UINT32_MAX: a helper leader nobody asked for */
-	int fd;
-	uint64_t id; /* PERF_FORMAT_ID of this event */
+/* Who a pass counts (docs/backends/perf.md, "What a sample counts"). */
+enum og_perf_scope_kind {
+	OG_PERF_SCOPE_SELF,    /* the calling thread */
+	OG_PERF_SCOPE_PROCESS, /* every thread of a process, and what they spawn */
+	OG_PERF_SCOPE_THREAD,  /* one thread */
+	OG_PERF_SCOPE_CPUS,    /* everything that runs on some CPUs (privileged) */
 };
 
-/* What one group read() said, values in member order. */
-struct og_perf_snapshot {
+#define OG_PERF_CPUS_TEXT 64
+#define OG_PERF_MAX_CPUS 4096
+#define OG_PERF_MAX_TARGETS 4096 /* threads or CPUs one pass opens groups on */
+#define OG_PERF_MAX_GROUPS 64    /* groups one multiplexed pass holds */
+
+struct og_perf_scope {
+	enum og_perf_scope_kind kind;
+	pid_t pid;                    /* PROCESS, THREAD */
+	bool exec;                    /* PROCESS: count from its next execve */
+	char cpus[OG_PERF_CPUS_TEXT]; /* CPUS: "all" or a list such as "0-3+6" */
+};
+
+/* One (pid, cpu) pair perf_event_open is called with. */
+struct og_perf_target {
+	pid_t pid;
+	int cpu;
+};
+
+/* One group of the pass as the core planned it: which events it opens. */
+struct og_perf_layout {
+	size_t nmembers;                        /* member 0 is the leader */
+	uint32_t member_raw[OG_PERF_MAX_GROUP]; /* UINT32_MAX: a helper leader */
+};
+
+/* What one group read() said. */
+struct og_perf_snap {
 	uint64_t enabled, running;
-	uint64_t wall; /* CLOCK_MONOTONIC ns right after the read */
-	uint64_t values[OG_PERF_MAX_GROUP];
+	uint64_t *values; /* member order */
+};
+
+/* One open event group: one layout on one target. */
+struct og_perf_instance {
+	uint32_t layout, target;
+	size_t nmembers;
+	int *fds;      /* -1 when not open */
+	uint64_t *ids; /* PERF_FORMAT_ID of each member */
+	struct og_perf_snap begin, end;
+	/* Each member's mmap'd user page when snapshots can be taken in user
+	 * space (perf_rdpmc.c); NULL: every snapshot is a read(). */
+	struct og_perf_user_page *pages;
+};
+
+/* Everything the current pass owns; one allocation, freed at end_pass. */
+struct og_perf_pass {
+	size_t n;              /* raw ids the core asked for */
+	uint32_t *raw_ids;
+	uint32_t *slot_layout; /* per raw id: its group */
+	int *slot_member;      /* per raw id: member index, -1 for time:* */
+	size_t nlayouts;
+	struct og_perf_layout *layouts;
+	size_t ntargets;
+	struct og_perf_target *targets;
+	size_t ninstances;     /* nlayouts * ntargets, layout-major */
+	struct og_perf_instance *instances;
+	bool need_wall;        /* time:wall asked for, or CPUs to check */
+	uint64_t begin_wall, end_wall;
+	double coverage;       /* of the last sample: least running/enabled */
 };
 
 /* Calls fn for each entry of directory `path` (not "." or ".."); -1 with
@@ -88,10 +142,7 @@ struct og_perf_catalogue;
 struct og_perf_state {
 	struct og_backend_host host;
 
-	/* Scope: pid 0 = the calling thread; otherwise process `pid` and the
-	 * children it forks (inherit). `exec`: wait for its execve. */
-	pid_t pid;
-	bool exec;
+	struct og_perf_scope scope;
 	/* Set when the kernel refused kernel-mode counting (paranoid >= 2
 	 * without privilege): count user space only. */
 	bool exclude_kernel;
@@ -107,17 +158,9 @@ struct og_perf_state {
 	og_perf_listdir_fn listdir;
 	struct og_perf_catalogue *catalogue; /* extra_raw's answer, built once */
 
-	/* The current pass. */
-	bool in_pass;
-	size_t npass;                 /* raw ids the core asked for */
-	uint32_t pass_ids[OG_PERF_MAX_GROUP];
-	int pass_member[OG_PERF_MAX_GROUP]; /* member index per raw id, -1 for time:* */
-	struct og_perf_member members[OG_PERF_MAX_GROUP];
-	size_t nmembers;              /* members[0] is the leader */
-	bool need_wall;               /* a time:wall in the pass: read the clock */
-
+	/* The current pass, NULL between passes. */
+	struct og_perf_pass *pass;
 	bool have_begin;
-	struct og_perf_snapshot begin, end;
 	uint64_t readbuf[OG_PERF_READ_WORDS(OG_PERF_MAX_GROUP) + 2];
 };
 
@@ -125,9 +168,32 @@ struct og_perf_state {
 void og_perf_attr_init(const struct og_perf_state *st, struct perf_event_attr *attr,
                        uint32_t type, uint64_t config, bool leader);
 
-/* perf_event_open through host->sys for this state's scope. */
+/* perf_event_open through host->sys on one target; og_perf_open_event on
+ * the scope's probe target (what probes and option checks open). */
+int og_perf_open_on(const struct og_perf_state *st, struct perf_event_attr *attr,
+                    struct og_perf_target target, int group_fd);
 int og_perf_open_event(const struct og_perf_state *st, struct perf_event_attr *attr,
                        int group_fd);
+
+/* The scope (perf_scope.c).  og_perf_scope_option: OK, FAILED (logged) for
+ * a bad value, NOT_FOUND when key is not a scope key (pid, tid, cpu, exec). */
+GPA_Status og_perf_scope_option(const struct og_backend_host *host, struct og_perf_scope *scope,
+                                const char *key, const char *value);
+/* Checks a scope that options built as a whole (pid and cpu together...). */
+GPA_Status og_perf_scope_check(const struct og_backend_host *host,
+                               const struct og_perf_scope *scope);
+/* Where probes open: the thread, the process, or the scope's first CPU. */
+struct og_perf_target og_perf_scope_probe_target(const struct og_backend_host *host,
+                                                 const struct og_perf_scope *scope);
+/* Every target of the scope now: threads listed from /proc/PID/task, CPUs
+ * of the list that are online.  *targets is malloc'd; logged on failure. */
+GPA_Status og_perf_scope_targets(const struct og_perf_state *st,
+                                 struct og_perf_target **targets, size_t *n);
+/* "the calling thread", "process 42", "thread 42", "CPUs 0-3+6". */
+const char *og_perf_scope_name(const struct og_perf_scope *scope, char *buf, size_t len);
+/* Parses a CPU list ("all" is not a list) into mask (OG_PERF_MAX_CPUS bits):
+ * "0-3+6" or "0-3,6" (',' only where the text is not in an options string). */
+bool og_perf_parse_cpus(const char *text, uint8_t *mask);
 
 /* Logs one line for a failed perf_event_open of `what` (errno err) and
  * returns the status that goes with it. */
@@ -169,18 +235,21 @@ void og_perf_device_info(const struct og_backend_host *host, struct og_device_in
 /* Number of online CPUs from sysfs, 0 when unknown (perf_cpu.c). */
 unsigned og_perf_online_cpus(const struct og_backend_host *host);
 
-/* Group life (perf_group.c). */
-GPA_Status og_perf_group_open(struct og_perf_state *st, const uint32_t *raw_ids, size_t n);
-void og_perf_group_close(struct og_perf_state *st);
-GPA_Status og_perf_group_read(struct og_perf_state *st, struct og_perf_snapshot *snap);
+/* Pass life (perf_group.c): one event group per layout per target. */
+GPA_Status og_perf_pass_open(struct og_perf_state *st, const uint32_t *raw_ids, size_t n,
+                             const size_t *group_sizes, size_t ngroups);
+void og_perf_pass_close(struct og_perf_state *st);
+/* Reads every group into its begin or end snapshot. */
+GPA_Status og_perf_pass_read(struct og_perf_state *st, bool end);
 
-/* Checks and decodes one group read() (pure; perf_group.c). Returns NULL
- * on success or a static string naming what the kernel got wrong. */
-const char *og_perf_parse_group(const uint64_t *words, ssize_t nbytes,
-                                const struct og_perf_member *members, size_t nmembers,
-                                struct og_perf_snapshot *snap);
+/* Checks and decodes one group read() (pure; perf_group.c).  Values go to
+ * snap in member order, matched by id.  Returns NULL on success or a static
+ * string naming what the kernel got wrong. */
+const char *og_perf_parse_group(const uint64_t *words, ssize_t nbytes, const uint64_t *ids,
+                                size_t nmembers, struct og_perf_snap *snap);
 
-/* deltas[i] for raw id i of the pass from two snapshots (perf_group.c). */
+/* deltas[i] for raw id i of the pass from the two snapshots (perf_group.c);
+ * sets pass->coverage. */
 GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas);
 
 #endif

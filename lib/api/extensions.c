@@ -182,3 +182,38 @@ GPA_Status OpenGPA_GetUnavailableCounter(gpa_uint32 index, const char **ppName,
 	*ppReason = ctx->cat.unavailable[index].reason;
 	return leave(GPA_STATUS_OK);
 }
+
+GPA_Status OpenGPA_SetMultiplexing(gpa_uint8 enable)
+{
+	og_lock();
+	CURRENT(ctx);
+	if (ctx->open_session)
+		return leave(og_error(GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED,
+		                      "%s: a session is open; change multiplexing between sessions",
+		                      __func__));
+	return leave(og_context_set_multiplex(ctx, enable != 0));
+}
+
+GPA_Status OpenGPA_GetSampleCoverage(gpa_uint32 sessionID, gpa_uint32 sampleID,
+                                     gpa_float64 *pCoverage)
+{
+	og_lock();
+	if (!pCoverage)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: pCoverage is NULL", __func__));
+	CURRENT(ctx);
+	struct og_session *s = og_session_find(ctx, sessionID);
+	if (!s)
+		return leave(og_error(GPA_STATUS_ERROR_SESSION_NOT_FOUND,
+		                      "%s: no session %u (it never began, or newer sessions pushed it "
+		                      "out of the ring; see OpenGPA_SetSessionRingSize)",
+		                      __func__, sessionID));
+	if (!og_session_has_sample(s, sampleID))
+		return leave(og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
+		                      "%s: sample %u is not in session %u", __func__, sampleID,
+		                      sessionID));
+	/* Like the results: wait until the session is complete. */
+	GPA_Status st = og_session_wait(ctx->serial, sessionID, &ctx, &s);
+	if (st == GPA_STATUS_OK)
+		st = og_session_sample_coverage(s, sampleID, pCoverage);
+	return leave(st);
+}

@@ -337,6 +337,12 @@ GPA_Status og_context_open(void *key, struct og_context **out)
 	st = build_catalog(ctx);
 	if (st == GPA_STATUS_OK) {
 		ctx->ring_size = ring_size_from_env();
+		ctx->multiplex = env_true("OPENGPA_MULTIPLEX");
+		if (ctx->multiplex && !ctx->ops->begin_multiplexed_pass) {
+			og_log(OG_LOG_MESSAGE, "OPENGPA_MULTIPLEX: the %s backend cannot time-share "
+			       "counters; they take the passes GPA_GetPassCount says", ctx->ops->name);
+			ctx->multiplex = false;
+		}
 		ctx->ring = calloc(ctx->ring_size, sizeof(*ctx->ring));
 		ctx->enabled = calloc(ctx->cat.ncounters, sizeof(*ctx->enabled));
 		ctx->is_enabled = calloc(ctx->cat.ncounters, 1);
@@ -368,6 +374,9 @@ static void plan_clear(struct og_plan *plan)
 	for (size_t p = 0; p < plan->npasses; p++) {
 		free(plan->passes[p].raws);
 		free(plan->passes[p].backend_ids);
+		free(plan->passes[p].group_sizes);
+		plan->passes[p].group_sizes = NULL;
+		plan->passes[p].ngroups = 0;
 	}
 	plan->npasses = 0;
 }
@@ -444,6 +453,19 @@ GPA_Status og_context_plan(struct og_context *ctx, const struct og_plan **plan)
 		ctx->plan_valid = true;
 	}
 	*plan = &ctx->plan;
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_context_set_multiplex(struct og_context *ctx, bool enable)
+{
+	if (enable && !ctx->ops->begin_multiplexed_pass)
+		return og_error(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
+		                "the %s backend counts every counter it can at once and cannot "
+		                "time-share more; its counters take the passes GPA_GetPassCount says",
+		                ctx->ops->name);
+	if (ctx->multiplex != enable)
+		ctx->plan_valid = false;
+	ctx->multiplex = enable;
 	return GPA_STATUS_OK;
 }
 

@@ -60,6 +60,10 @@ struct og_plan {
 		uint32_t *raws;        /* catalogue raw indices */
 		uint32_t *backend_ids; /* the same, as the backend numbers them */
 		size_t n;
+		/* Multiplexed pass: groups the kernel time-shares, consecutive in
+		 * raws, group_sizes[g] each; NULL/0 for an ordinary pass. */
+		size_t *group_sizes;
+		size_t ngroups;
 	} passes[OG_MAX_PASSES];
 	int8_t *raw_pass; /* per catalogue raw: its pass, or -1 */
 };
@@ -84,6 +88,7 @@ struct og_context {
 
 	struct og_plan plan;
 	bool plan_valid;
+	bool multiplex; /* one pass of time-shared groups (OpenGPA_SetMultiplexing) */
 
 	struct og_session **ring;
 	uint32_t ring_size;
@@ -105,6 +110,7 @@ void og_counter_disable_all(struct og_context *ctx);
 /* The current plan for the enabled counters (computed on demand). */
 GPA_Status og_context_plan(struct og_context *ctx, const struct og_plan **plan);
 GPA_Status og_context_set_ring_size(struct og_context *ctx, uint32_t size);
+GPA_Status og_context_set_multiplex(struct og_context *ctx, bool enable);
 
 /* ---- sessions (session.c) -------------------------------------------- */
 
@@ -123,6 +129,8 @@ GPA_Status og_session_sample_ready(struct og_session *s, uint32_t sample_id, boo
 bool og_session_has_counter(const struct og_session *s, uint32_t counter);
 bool og_session_has_sample(const struct og_session *s, uint32_t sample_id);
 bool og_pass_is_open(const struct og_session *s);
+/* Share of the sample the counters really counted (1 = all of it); session ready. */
+GPA_Status og_session_sample_coverage(struct og_session *s, uint32_t sample_id, double *coverage);
 
 /* Waits (lock released) until session `id` of the context with `serial`
  * is ready.  Returns OK with fresh pointers, or SESSION_NOT_FOUND /

@@ -85,6 +85,46 @@ static GPA_Status place_together(struct planner *pl, const uint32_t *raws, size_
 	return st;
 }
 
+/* Multiplexing: the passes become the groups of one pass, which the kernel
+ * time-shares.  Each group is still one the backend's fits() accepted, so a
+ * derived counter's inputs stay in one group and their ratios stay exact. */
+static GPA_Status merge_into_one_pass(struct og_plan *plan, size_t nraw)
+{
+	if (plan->npasses < 2)
+		return GPA_STATUS_OK;
+	size_t total = 0;
+	for (size_t p = 0; p < plan->npasses; p++)
+		total += plan->passes[p].n;
+	struct og_pass merged = { .n = 0, .ngroups = plan->npasses };
+	merged.raws = malloc((total + 1) * sizeof(*merged.raws));
+	merged.backend_ids = malloc((total + 1) * sizeof(*merged.backend_ids));
+	merged.group_sizes = malloc(plan->npasses * sizeof(*merged.group_sizes));
+	if (!merged.raws || !merged.backend_ids || !merged.group_sizes) {
+		free(merged.raws);
+		free(merged.backend_ids);
+		free(merged.group_sizes);
+		return og_error(GPA_STATUS_ERROR_FAILED, "out of memory planning passes");
+	}
+	for (size_t p = 0; p < plan->npasses; p++) {
+		struct og_pass *pass = &plan->passes[p];
+		memcpy(merged.raws + merged.n, pass->raws, pass->n * sizeof(*merged.raws));
+		memcpy(merged.backend_ids + merged.n, pass->backend_ids,
+		       pass->n * sizeof(*merged.backend_ids));
+		merged.group_sizes[p] = pass->n;
+		merged.n += pass->n;
+		free(pass->raws);
+		free(pass->backend_ids);
+		free(pass->group_sizes);
+		*pass = (struct og_pass){ 0 };
+	}
+	plan->passes[0] = merged;
+	plan->npasses = 1;
+	for (size_t r = 0; r < nraw; r++)
+		if (plan->raw_pass[r] >= 0)
+			plan->raw_pass[r] = 0;
+	return GPA_STATUS_OK;
+}
+
 GPA_Status og_plan_build(struct og_context *ctx, struct og_plan *plan)
 {
 	const struct og_catalog *cat = &ctx->cat;
@@ -120,5 +160,7 @@ GPA_Status og_plan_build(struct og_context *ctx, struct og_plan *plan)
 	}
 	free(pl.candidate);
 	free(fresh);
+	if (st == GPA_STATUS_OK && ctx->multiplex)
+		st = merge_into_one_pass(plan, cat->nraw);
 	return st;
 }

@@ -18,6 +18,7 @@ struct sample {
 	int32_t last_pass; /* pass it was last begun in; -1 before */
 	uint64_t passes;   /* bit p: ended in pass p */
 	bool failed;       /* the backend could not read it */
+	double coverage;   /* least share of it the counters really counted */
 };
 
 struct og_session {
@@ -41,6 +42,8 @@ struct og_session {
 		size_t first_slot; /* the pass's raws have consecutive slots */
 		size_t n;
 		uint32_t *backend_ids;
+		size_t *group_sizes; /* multiplexed pass; NULL otherwise */
+		size_t ngroups;
 	} pass[OG_MAX_PASSES];
 
 	/* Progress. */
@@ -72,8 +75,10 @@ void og_session_free(struct og_session *s)
 {
 	if (!s)
 		return;
-	for (size_t p = 0; p < s->npasses; p++)
+	for (size_t p = 0; p < s->npasses; p++) {
 		free(s->pass[p].backend_ids);
+		free(s->pass[p].group_sizes);
+	}
 	free(s->counters);
 	free(s->has_counter);
 	free(s->slot_of_raw);
@@ -156,7 +161,7 @@ static bool add_sample(struct og_session *s, uint32_t id, size_t *index)
 	}
 	if (!index_insert(s, id, s->nsamples))
 		return false;
-	s->samples[s->nsamples] = (struct sample){ .id = id, .last_pass = -1 };
+	s->samples[s->nsamples] = (struct sample){ .id = id, .last_pass = -1, .coverage = 1.0 };
 	memset(&s->values[s->nsamples * s->nslots], 0, s->nslots * sizeof(uint64_t));
 	*index = s->nsamples++;
 	return true;
@@ -192,6 +197,13 @@ static struct og_session *session_create(struct og_context *ctx, const struct og
 		if (!s->pass[p].backend_ids)
 			goto oom;
 		memcpy(s->pass[p].backend_ids, pp->backend_ids, pp->n * sizeof(uint32_t));
+		if (pp->ngroups > 1) {
+			s->pass[p].group_sizes = malloc(pp->ngroups * sizeof(size_t));
+			if (!s->pass[p].group_sizes)
+				goto oom;
+			memcpy(s->pass[p].group_sizes, pp->group_sizes, pp->ngroups * sizeof(size_t));
+			s->pass[p].ngroups = pp->ngroups;
+		}
 		for (size_t i = 0; i < pp->n; i++)
 			s->slot_of_raw[pp->raws[i]] = (struct raw_slot){ (uint32_t)(s->nslots + i), (uint32_t)p };
 		s->nslots += pp->n;
@@ -272,8 +284,13 @@ GPA_Status og_pass_begin(struct og_context *ctx)
 	s->backend_pass = false;
 	if (s->pass_index >= s->npasses)
 		return GPA_STATUS_OK; /* an extra pass: nothing to count, as in GPA */
-	GPA_Status st = ctx->ops->begin_pass(ctx->state, s->pass[s->pass_index].backend_ids,
-	                                     s->pass[s->pass_index].n);
+	const uint32_t *ids = s->pass[s->pass_index].backend_ids;
+	size_t n = s->pass[s->pass_index].n;
+	GPA_Status st = s->pass[s->pass_index].ngroups > 1
+	                        ? ctx->ops->begin_multiplexed_pass(ctx->state, ids, n,
+	                                                           s->pass[s->pass_index].group_sizes,
+	                                                           s->pass[s->pass_index].ngroups)
+	                        : ctx->ops->begin_pass(ctx->state, ids, n);
 	if (st != GPA_STATUS_OK) {
 		s->pass_open = false;
 		return st; /* the backend said why */
@@ -381,6 +398,11 @@ GPA_Status og_sample_end(struct og_context *ctx)
 	memcpy(&s->values[s->cur * s->nslots + s->pass[s->pass_index].first_slot], s->deltas,
 	       n * sizeof(uint64_t));
 	smp->passes |= 1ull << s->pass_index;
+	if (ctx->ops->sample_coverage) {
+		double c = ctx->ops->sample_coverage(ctx->state);
+		if (c < smp->coverage)
+			smp->coverage = c > 0.0 ? c : 0.0;
+	}
 	return GPA_STATUS_OK;
 }
 
@@ -403,6 +425,20 @@ bool og_session_has_sample(const struct og_session *s, uint32_t sample_id)
 {
 	size_t index;
 	return index_find(s, sample_id, &index);
+}
+
+GPA_Status og_session_sample_coverage(struct og_session *s, uint32_t sample_id, double *coverage)
+{
+	size_t index;
+	if (!index_find(s, sample_id, &index))
+		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
+		                "session %u has no sample %u", s->id, sample_id);
+	if (s->samples[index].failed)
+		return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
+		                "sample %u of session %u failed when it was counted (the log said why)",
+		                sample_id, s->id);
+	*coverage = s->samples[index].coverage;
+	return GPA_STATUS_OK;
 }
 
 bool og_session_has_counter(const struct og_session *s, uint32_t counter)

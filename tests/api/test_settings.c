@@ -300,6 +300,30 @@ static void test_session_ring(void **state)
 	expect_sessions(2, 5);
 }
 
+/* A backend without begin_multiplexed_pass cannot multiplex: the call says
+ * so and the plan is untouched; every sample reports full coverage. */
+static void test_multiplexing_unsupported(void **state)
+{
+	(void)state;
+	assert_int_equal(OpenGPA_SetMultiplexing(1), GPA_STATUS_ERROR_COUNTERS_NOT_OPEN);
+	setenv("OPENGPA_MULTIPLEX", "1", 1);
+	tu_log_clear();
+	assert_int_equal(GPA_OpenContext(&key), GPA_STATUS_OK);
+	assert_true(tu_log_has("OPENGPA_MULTIPLEX: the test backend cannot time-share"));
+	unsetenv("OPENGPA_MULTIPLEX");
+	assert_int_equal(OpenGPA_SetMultiplexing(1), GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+	assert_true(tu_log_has("cannot time-share more"));
+	assert_int_equal(OpenGPA_SetMultiplexing(0), GPA_STATUS_OK);
+	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
+	const unsigned id = 3;
+	unsigned session = tu_run_session(&id, 1);
+	gpa_float64 coverage = 0;
+	assert_int_equal(OpenGPA_GetSampleCoverage(session, 3, &coverage), GPA_STATUS_OK);
+	assert_true(coverage == 1.0);
+	assert_int_equal(OpenGPA_GetSampleCoverage(session + 9, 3, &coverage),
+	                 GPA_STATUS_ERROR_SESSION_NOT_FOUND);
+}
+
 static void test_hardware_counters(void **state)
 {
 	(void)state;
@@ -348,6 +372,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_malformed_user_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_session_ring, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hardware_counters, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_multiplexing_unsupported, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,6 +78,50 @@ try:
 except ValueError:
     check("child's page faults counted", False, r.stdout + r.stderr)
 
+# -p: an existing process, all its threads, for --duration seconds.
+toucher = subprocess.Popen([sys.executable, "-c",
+                            "import mmap, sys, time\n"
+                            "sys.stdin.readline()\n"
+                            "m = mmap.mmap(-1, 1000 * 4096)\n"
+                            "for i in range(1000): m[i * 4096] = 1\n"
+                            "time.sleep(5)\n"],
+                           stdin=subprocess.PIPE, text=True)
+try:
+    stat = subprocess.Popen([OPENGPA, "stat", "-p", str(toucher.pid), "--duration", "1.5",
+                             "-x", ",", "-e", "PageFaults"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    import time
+    time.sleep(0.5)  # the pass has begun (opening takes milliseconds)
+    toucher.stdin.write("go\n")
+    toucher.stdin.flush()
+    out, err = stat.communicate(timeout=30)
+    faults = int(out.split(",")[0]) if out else -1
+    check("-p counts the running process", stat.returncode == 0 and faults >= 1000, out + err)
+finally:
+    toucher.kill()
+    toucher.wait()
+
+r = run(["stat", "-t", "notanumber", "--", "true"])
+check("-t with a bad id is a usage error", r.returncode == 2, r.stderr)
+r = run(["stat", "-a", "-p", "1", "--", "true"])
+check("-a and -p together are refused", r.returncode == 2 and "give one" in r.stderr, r.stderr)
+r = run(["stat", "-e", "PageFaults", "--duration", "1", "--", "true"])
+check("--duration with a command is refused", r.returncode == 2, r.stderr)
+r = run(["stat", "-a", "-x", ",", "-e", "CPUClock", "--", "sleep", "0.2"])
+if r.returncode == 0:
+    ms = float(r.stdout.split(",")[0])
+    check("-a counts every CPU's clock", ms > 150, r.stdout)
+else:
+    check("-a refused with the paranoid fix", "perf_event_paranoid" in r.stderr, r.stderr)
+
+r = run(["stat", "-M", "--json", "-e", "TaskClock,PageFaults", "--", "true"])
+try:
+    doc = json.loads(r.stdout)
+    check("--multiplex: one pass, coverage reported", doc["passes"] == 1 and
+          0 < doc["coverage"] <= 1, r.stdout)
+except (ValueError, KeyError) as err:
+    check("--multiplex json parses", False, "%s: %r" % (err, r.stdout[:300] + r.stderr))
+
 r = run(["list"], env={"OPENGPA_BACKEND": "nosuch"})
 check("unknown backend: one clear line", r.returncode == 1 and
       len(r.stderr.strip().splitlines()) == 1 and "nosuch" in r.stderr, r.stderr)

@@ -98,8 +98,18 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* Share of the run the counters were really counting (sample 0), 1 when
+ * the backend time-shared nothing. */
+static double coverage_of(gpa_uint32 session)
+{
+	gpa_float64 c = 1.0;
+	if (OpenGPA_GetSampleCoverage(session, 0, &c) != GPA_STATUS_OK)
+		return 1.0;
+	return c;
+}
+
 static void print_table(FILE *f, const struct row *rows, gpa_uint32 n, char *const command[],
-                        gpa_uint32 passes, double elapsed)
+                        gpa_uint32 passes, double elapsed, double coverage)
 {
 	const char *device = "", *backend = "";
 	GPA_GetDeviceDesc(&device);
@@ -115,6 +125,9 @@ static void print_table(FILE *f, const struct row *rows, gpa_uint32 n, char *con
 		fprintf(f, "  %20s %-6s  %-32s # %s\n", value, unit(&rows[i]), rows[i].name,
 		        rows[i].group);
 	}
+	if (coverage < 1.0)
+		fprintf(f, "\n  counters were on the PMU %.1f%% of the time (multiplexed): counts are "
+		        "scaled estimates\n", 100.0 * coverage);
 	fprintf(f, "\n  %20.6f seconds time elapsed%s\n\n", elapsed, passes > 1 ? " per run" : "");
 }
 
@@ -129,7 +142,7 @@ static void print_separated(FILE *f, const struct row *rows, gpa_uint32 n, const
 }
 
 static void print_json(FILE *f, const struct row *rows, gpa_uint32 n, char *const command[],
-                       gpa_uint32 passes, double elapsed)
+                       gpa_uint32 passes, double elapsed, double coverage)
 {
 	const char *device = "", *backend = "";
 	GPA_GetDeviceDesc(&device);
@@ -143,7 +156,8 @@ static void print_json(FILE *f, const struct row *rows, gpa_uint32 n, char *cons
 	json_string(f, backend);
 	fprintf(f, ", \"device\": ");
 	json_string(f, device);
-	fprintf(f, ", \"passes\": %u, \"seconds_per_run\": %.6f, \"counters\": [", passes, elapsed);
+	fprintf(f, ", \"passes\": %u, \"seconds_per_run\": %.6f, \"coverage\": %.6f, "
+	        "\"counters\": [", passes, elapsed, coverage);
 	for (gpa_uint32 i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 		fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
@@ -190,11 +204,11 @@ int report_session(gpa_uint32 session, gpa_uint32 passes, char *const command[],
 	}
 	if (!rc) {
 		if (format == REPORT_JSON)
-			print_json(f, rows, n, command, passes, elapsed);
+			print_json(f, rows, n, command, passes, elapsed, coverage_of(session));
 		else if (format == REPORT_SEPARATED)
 			print_separated(f, rows, n, sep);
 		else
-			print_table(f, rows, n, command, passes, elapsed);
+			print_table(f, rows, n, command, passes, elapsed, coverage_of(session));
 	}
 	if (f && output && fclose(f) != 0 && !rc) {
 		fprintf(stderr, "opengpa: cannot write %s: %s\n", output, strerror(errno));

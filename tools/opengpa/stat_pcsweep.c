@@ -98,7 +98,7 @@ int cmd_stat_pcsweep(int argc, char **argv)
 	double elapsed = 0.0;
 	if (!rc) {
 		pcsweep_print_events(out, &req);
-		rc = run_command(&args[cmd], &session, &passes, &exit_status, &elapsed);
+		rc = run_command(&args[cmd], false, 0.0, &session, &passes, &exit_status, &elapsed);
 	}
 	if (!rc) {
 		for (size_t i = 0; i < m; i++) {

@@ -5,8 +5,13 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define FAKE_PAGE ((size_t)sysconf(_SC_PAGESIZE))
 
 static struct fake_perf *K(void *ctx)
 {
@@ -57,6 +62,18 @@ static int f_perf_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid,
 			return -1;
 		}
 	}
+	if (pid == -1 && cpu < 0) {
+		errno = EINVAL; /* "any process on any CPU" is not a thing */
+		return -1;
+	}
+	if (cpu >= 0 && pid == -1 && k->eacces_cpu) {
+		errno = EACCES;
+		return -1;
+	}
+	if (cpu >= 64 || (cpu >= 0 && (k->offline_cpus >> cpu) & 1)) {
+		errno = ENODEV;
+		return -1;
+	}
 	if (attr->type == PERF_TYPE_SOFTWARE && attr->config >= PERF_COUNT_SW_MAX) {
 		errno = ENOENT;
 		return -1;
@@ -72,7 +89,8 @@ static int f_perf_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid,
 			errno = EBADF;
 			return -1;
 		}
-		if (k->ev[leader].attr.inherit != attr->inherit || k->ev[leader].pid != pid) {
+		if (k->ev[leader].attr.inherit != attr->inherit || k->ev[leader].pid != pid ||
+		    k->ev[leader].cpu != cpu) {
 			errno = EINVAL;
 			return -1;
 		}
@@ -104,17 +122,66 @@ static int f_perf_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid,
 	                  ? k->time_step
 	                  : 5 + (uint64_t)i;
 	e->enabled = leader < 0 && !attr->disabled;
+	if (leader < 0)
+		e->group_no = ++k->leaders_opened;
 	k->opens++;
 	return FAKE_EVENT_FD0 + i;
+}
+
+#define FAKE_PMC_BITS 48
+#define FAKE_PMC_START ((1ull << FAKE_PMC_BITS) - 100) /* wraps after 100 counts */
+
+static uint64_t fake_pmc(const struct fake_event *e)
+{
+	return (e->value + FAKE_PMC_START) & ((1ull << FAKE_PMC_BITS) - 1);
+}
+
+static bool group_runs(struct fake_perf *k, int leader)
+{
+	const struct fake_event *l = &k->ev[leader];
+	return l->enabled && !(l->cpu >= 0 && l->cpu == k->stopped_cpu) &&
+	       !(k->slot_mode == FAKE_SLOTS_NOT_RUN && group_hw(k, leader) > k->hw_slots) &&
+	       l->group_no != k->starve_group && k->running_permille > 0;
+}
+
+/* Rewrites the user page of event i the way the kernel does (seqlock). */
+static void update_page(struct fake_perf *k, int i)
+{
+	struct fake_event *e = &k->ev[i];
+	volatile struct perf_event_mmap_page *pg = e->page;
+	if (!pg)
+		return;
+	const struct fake_event *l = &k->ev[e->leader];
+	pg->lock++;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	pg->cap_bit0_is_deprecated = 1;
+	pg->cap_user_rdpmc = 1;
+	pg->pmc_width = FAKE_PMC_BITS;
+	/* Only an event on a counter right now has an index. */
+	pg->index = group_runs(k, e->leader) && is_hw(&e->attr) ? (uint32_t)i + 1 : 0;
+	/* The count is offset + the sign-extended counter. */
+	int64_t pmc = (int64_t)(fake_pmc(e) << (64 - FAKE_PMC_BITS)) >> (64 - FAKE_PMC_BITS);
+	pg->offset = (int64_t)e->value - pmc;
+	pg->time_enabled = l->enabled_ns;
+	pg->time_running = l->running_ns;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	pg->lock++;
+}
+
+static void update_group_pages(struct fake_perf *k, int leader)
+{
+	for (int i = 0; i < k->nev; i++)
+		if (k->ev[i].open && k->ev[i].leader == leader)
+			update_page(k, i);
 }
 
 /* Advances a group by one tick of time_step if it is enabled. */
 static void tick(struct fake_perf *k, int leader)
 {
 	struct fake_event *l = &k->ev[leader];
-	if (!l->enabled)
+	if (!l->enabled || (l->cpu >= 0 && l->cpu == k->stopped_cpu))
 		return;
-	bool runs = !(k->slot_mode == FAKE_SLOTS_NOT_RUN && group_hw(k, leader) > k->hw_slots);
+	bool runs = group_runs(k, leader);
 	uint64_t run = runs ? k->time_step * k->running_permille / 1000 : 0;
 	l->enabled_ns += k->time_step;
 	l->running_ns += run;
@@ -123,6 +190,14 @@ static void tick(struct fake_perf *k, int leader)
 	for (int i = 0; i < k->nev; i++)
 		if (k->ev[i].open && k->ev[i].leader == leader)
 			k->ev[i].value += k->ev[i].step;
+	update_group_pages(k, leader);
+}
+
+void fake_perf_tick_all(struct fake_perf *k)
+{
+	for (int i = 0; i < k->nev; i++)
+		if (k->ev[i].open && k->ev[i].leader == i)
+			tick(k, i);
 }
 
 static int f_ioctl(void *ctx, int fd, unsigned long request, void *arg)
@@ -139,6 +214,7 @@ static int f_ioctl(void *ctx, int fd, unsigned long request, void *arg)
 		return 0;
 	case PERF_EVENT_IOC_ENABLE:
 		k->ev[k->ev[i].leader].enabled = true;
+		update_group_pages(k, k->ev[i].leader);
 		return 0;
 	case PERF_EVENT_IOC_DISABLE:
 		tick(k, k->ev[i].leader);
@@ -266,16 +342,51 @@ static int f_close(void *ctx, int fd)
 
 static void *f_mmap(void *ctx, void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	(void)ctx, (void)addr, (void)len, (void)prot, (void)flags, (void)fd, (void)off;
-	errno = ENODEV;
-	return (void *)-1;
+	struct fake_perf *k = K(ctx);
+	(void)addr, (void)flags;
+	int i = event_index(k, fd);
+	if (!k->user_pages || i < 0 || off != 0 || len != FAKE_PAGE || (prot & PROT_WRITE)) {
+		errno = i < 0 ? EBADF : k->user_pages ? EINVAL : ENODEV;
+		return MAP_FAILED;
+	}
+	if (k->ev[i].page) {
+		errno = EBUSY; /* one mapping per event is all the backend needs */
+		return MAP_FAILED;
+	}
+	k->ev[i].page = aligned_alloc(FAKE_PAGE, FAKE_PAGE);
+	if (!k->ev[i].page) {
+		errno = ENOMEM;
+		return MAP_FAILED;
+	}
+	memset(k->ev[i].page, 0, FAKE_PAGE);
+	update_page(k, i);
+	k->pages_mapped++;
+	return k->ev[i].page;
 }
 
 static int f_munmap(void *ctx, void *addr, size_t len)
 {
-	(void)ctx, (void)addr, (void)len;
+	struct fake_perf *k = K(ctx);
+	for (int i = 0; i < k->nev; i++)
+		if (addr && k->ev[i].page == addr && len == FAKE_PAGE) {
+			free(k->ev[i].page);
+			k->ev[i].page = NULL;
+			k->pages_unmapped++;
+			return 0;
+		}
 	errno = EINVAL;
 	return -1;
+}
+
+/* The fake CPU's counter `index` (the page's index: event slot + 1). */
+static bool f_read_pmc(void *ctx, uint32_t index, uint64_t *value)
+{
+	struct fake_perf *k = K(ctx);
+	k->pmc_reads++;
+	if (index == 0 || index > (uint32_t)k->nev)
+		return false;
+	*value = fake_pmc(&k->ev[index - 1]);
+	return true;
 }
 
 static int f_poll(void *ctx, struct pollfd *fds, nfds_t nfds, int timeout_ms)
@@ -316,8 +427,10 @@ void fake_perf_init(struct fake_perf *k)
 		.read = f_read,
 		.write = f_write,
 		.perf_event_open = f_perf_event_open,
+		.read_pmc = f_read_pmc,
 	};
 	k->running_permille = 1000;
+	k->stopped_cpu = -1;
 	k->time_step = 1000000;
 	fake_perf_set_file(k, "/proc/sys/kernel/perf_event_paranoid", "2\n");
 	fake_perf_set_file(k, "/proc/cpuinfo",
@@ -340,6 +453,14 @@ void fake_perf_exec(struct fake_perf *k)
 	for (int i = 0; i < k->nev; i++)
 		if (k->ev[i].open && k->ev[i].leader == i && k->ev[i].attr.enable_on_exec)
 			k->ev[i].enabled = true;
+}
+
+void fake_perf_free(struct fake_perf *k)
+{
+	for (int i = 0; i < k->nev; i++) {
+		free(k->ev[i].page);
+		k->ev[i].page = NULL;
+	}
 }
 
 int fake_perf_open_fds(const struct fake_perf *k)

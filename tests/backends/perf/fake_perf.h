@@ -47,6 +47,8 @@ struct fake_event {
 	uint64_t step;    /* added per read of its group while enabled */
 	bool enabled;     /* leaders only */
 	uint64_t enabled_ns, running_ns;
+	int group_no;     /* leaders: 1 for the first leader opened, ... */
+	struct perf_event_mmap_page *page; /* mmap'd user page, or NULL */
 };
 
 struct fake_file {
@@ -82,6 +84,21 @@ struct fake_perf {
 
 	bool ioc_id_dup;      /* PERF_EVENT_IOC_ID returns the same id every time */
 
+	/* Whole-CPU counting (pid -1, cpu >= 0). */
+	bool eacces_cpu;      /* EACCES for CPU events, as with paranoid > 0 */
+	uint64_t offline_cpus; /* bit c: opening on CPU c gives ENODEV */
+	int stopped_cpu;      /* groups on this CPU stop advancing (-1: none) */
+	/* Multiplexing: the group whose leader has this group_no (0 = none) is
+	 * enabled but never gets on the PMU. */
+	int starve_group;
+	int leaders_opened;
+
+	/* User-space reads: mmap of a hardware event gives its user page with
+	 * cap_user_rdpmc, and read_pmc reads the fake CPU's counter (48 bits,
+	 * started near the top so the reader must sign-extend). */
+	bool user_pages;
+	int pmc_reads, pages_mapped, pages_unmapped;
+
 	struct fake_event ev[FAKE_MAX_EVENTS];
 	int nev;
 	uint64_t next_id;
@@ -100,6 +117,11 @@ void fake_perf_set_file(struct fake_perf *k, const char *path, const char *conte
 struct fake_event *fake_perf_find(struct fake_perf *k, uint32_t type, uint64_t config);
 /* Simulates the counted process calling execve: enable_on_exec fires. */
 void fake_perf_exec(struct fake_perf *k);
+/* The workload runs for one tick: every enabled group advances as if it
+ * had been read (user pages updated), without a read() call. */
+void fake_perf_tick_all(struct fake_perf *k);
+/* Unmaps what the backend left mapped; tests call it in teardown. */
+void fake_perf_free(struct fake_perf *k);
 /* Number of event fds still open. */
 int fake_perf_open_fds(const struct fake_perf *k);
 

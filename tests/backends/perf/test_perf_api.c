@@ -117,11 +117,57 @@ static void test_no_pmu_hides_hardware_counters(void **unused)
 	close_all();
 }
 
+/* Multiplexing: the two passes level 1 needs on a 4-counter PMU become one
+ * pass of two time-shared groups, each group's counts scaled on its own. */
+static void test_small_pmu_multiplexed(void **unused)
+{
+	(void)unused;
+	open_arm("0x410fd4f0\n", 4);
+	enable_level1();
+	assert_int_equal(OpenGPA_SetMultiplexing(1), GPA_STATUS_OK);
+	gpa_uint32 passes = 0;
+	assert_int_equal(GPA_GetPassCount(&passes), GPA_STATUS_OK);
+	assert_int_equal(passes, 1);
+	K.running_permille = 500;
+	gpa_uint32 session;
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetMultiplexing(0), GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	int groups = 0;
+	for (int i = 0; i < K.nev; i++)
+		groups += K.ev[i].open && K.ev[i].leader == i;
+	assert_int_equal(groups, 2);
+	assert_int_equal(GPA_BeginSample(7), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	gpa_float64 coverage = 0;
+	assert_int_equal(OpenGPA_GetSampleCoverage(session, 7, &coverage), GPA_STATUS_OK);
+	assert_true(coverage > 0.499 && coverage < 0.501);
+	assert_int_equal(OpenGPA_GetSampleCoverage(session, 8, &coverage),
+	                 GPA_STATUS_ERROR_SAMPLE_NOT_FOUND);
+	assert_int_equal(OpenGPA_GetSampleCoverage(session, 7, NULL), GPA_STATUS_ERROR_NULL_POINTER);
+	gpa_uint32 index;
+	gpa_float64 v = -1;
+	assert_int_equal(GPA_GetCounterIndex("Retiring", &index), GPA_STATUS_OK);
+	assert_int_equal(GPA_GetSampleFloat64(session, 7, index, &v), GPA_STATUS_OK);
+	/* Off again: back to two passes, and a full-coverage sample. */
+	K.running_permille = 1000;
+	assert_int_equal(OpenGPA_SetMultiplexing(0), GPA_STATUS_OK);
+	assert_int_equal(GPA_GetPassCount(&passes), GPA_STATUS_OK);
+	assert_int_equal(passes, 2);
+	run_session(passes);
+	assert_int_equal(OpenGPA_GetSampleCoverage(session + 1, 0, &coverage), GPA_STATUS_OK);
+	assert_true(coverage == 1.0);
+	close_all();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_n2_r0p3_one_pass),
 		cmocka_unit_test(test_small_pmu_two_passes),
+		cmocka_unit_test(test_small_pmu_multiplexed),
 		cmocka_unit_test(test_no_pmu_hides_hardware_counters),
 	};
 	return cmocka_run_group_tests_name("perf-api", tests, NULL, NULL);

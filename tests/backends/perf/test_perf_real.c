@@ -7,11 +7,14 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -199,6 +202,113 @@ static void test_child_exec(void **cs)
 	assert_int_equal(ops->end_pass(c->state), GPA_STATUS_OK);
 }
 
+/* A second thread that touches pages when told to. */
+struct toucher {
+	pthread_t thread;
+	int go[2];
+	pid_t tid;
+	size_t pages;
+};
+
+static void *toucher_main(void *arg)
+{
+	struct toucher *t = arg;
+	t->tid = (pid_t)syscall(SYS_gettid);
+	char b;
+	while (read(t->go[0], &b, 1) < 0)
+		;
+	touch_pages(t->pages);
+	return NULL;
+}
+
+static void toucher_start(struct toucher *t, size_t pages)
+{
+	t->pages = pages;
+	t->tid = 0;
+	assert_int_equal(pipe(t->go), 0);
+	assert_int_equal(pthread_create(&t->thread, NULL, toucher_main, t), 0);
+	while (__atomic_load_n(&t->tid, __ATOMIC_SEQ_CST) == 0)
+		sched_yield();
+}
+
+static void toucher_run(struct toucher *t)
+{
+	assert_int_equal(write(t->go[1], "g", 1), 1);
+	assert_int_equal(pthread_join(t->thread, NULL), 0);
+	close(t->go[0]);
+	close(t->go[1]);
+}
+
+/* pid=self-process: every thread, the one that calls and the one that
+ * faults. */
+static void test_process_scope_threads(void **cs)
+{
+	struct ctx *c = open_or_skip(cs);
+	char pid[32];
+	snprintf(pid, sizeof pid, "%ld", (long)getpid());
+	assert_int_equal(ops->set_option(c->state, "pid", pid), GPA_STATUS_OK);
+	uint32_t id = bind(c, "sw:page-faults");
+	struct toucher t;
+	toucher_start(&t, CHILD_PAGES);
+	assert_int_equal(ops->begin_pass(c->state, &id, 1), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_sample(c->state), GPA_STATUS_OK);
+	toucher_run(&t);
+	uint64_t d;
+	assert_int_equal(ops->end_sample(c->state, &d), GPA_STATUS_OK);
+	assert_int_equal(ops->end_pass(c->state), GPA_STATUS_OK);
+	fprintf(stderr, "process scope: the other thread touched %d pages, page-faults %llu\n",
+	        CHILD_PAGES, (unsigned long long)d);
+	assert_true(d >= CHILD_PAGES);
+}
+
+/* tid=N: that thread only, not the caller's own faults. */
+static void test_thread_scope(void **cs)
+{
+	struct ctx *c = open_or_skip(cs);
+	struct toucher t;
+	toucher_start(&t, CHILD_PAGES);
+	char tid[32];
+	snprintf(tid, sizeof tid, "%ld", (long)t.tid);
+	assert_int_equal(ops->set_option(c->state, "tid", tid), GPA_STATUS_OK);
+	uint32_t id = bind(c, "sw:page-faults");
+	assert_int_equal(ops->begin_pass(c->state, &id, 1), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_sample(c->state), GPA_STATUS_OK);
+	touch_pages(4 * CHILD_PAGES); /* the caller's: not counted */
+	toucher_run(&t);
+	uint64_t d;
+	assert_int_equal(ops->end_sample(c->state, &d), GPA_STATUS_OK);
+	assert_int_equal(ops->end_pass(c->state), GPA_STATUS_OK);
+	fprintf(stderr, "thread scope: that thread touched %d pages, the caller %d; counted %llu\n",
+	        CHILD_PAGES, 4 * CHILD_PAGES, (unsigned long long)d);
+	assert_true(d >= CHILD_PAGES);
+	assert_true(d < 4 * CHILD_PAGES);
+}
+
+/* cpu=all: the CPU clock of every online CPU, about CPUs x wall time.
+ * Needs perf_event_paranoid <= 0 or CAP_PERFMON: skips otherwise. */
+static void test_all_cpus(void **cs)
+{
+	struct ctx *c = open_or_skip(cs);
+	if (ops->set_option(c->state, "cpu", "all") != GPA_STATUS_OK) {
+		fprintf(stderr, "skipping: no system-wide counting here (%s)\n", last_log);
+		skip();
+	}
+	double cpus = 0;
+	assert_int_equal(ops->constant(c->state, "NumCPUs", &cpus), GPA_STATUS_OK);
+	uint32_t ids[2] = { bind(c, "sw:cpu-clock"), bind(c, "time:wall") };
+	assert_int_equal(ops->begin_pass(c->state, ids, 2), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_sample(c->state), GPA_STATUS_OK);
+	struct timespec nap = { 0, 100 * 1000 * 1000 };
+	nanosleep(&nap, NULL);
+	uint64_t d[2];
+	assert_int_equal(ops->end_sample(c->state, d), GPA_STATUS_OK);
+	assert_int_equal(ops->end_pass(c->state), GPA_STATUS_OK);
+	double ratio = (double)d[0] / ((double)d[1] * cpus);
+	fprintf(stderr, "all CPUs: cpu-clock %llu ns over %llu ns wall on %.0f CPUs (%.2f)\n",
+	        (unsigned long long)d[0], (unsigned long long)d[1], cpus, ratio);
+	assert_true(ratio > 0.8 && ratio < 1.2);
+}
+
 static void test_device_info(void **cs)
 {
 	struct ctx *c = open_or_skip(cs);
@@ -264,6 +374,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(test_task_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_child_exec, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sysfs_catalogue, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_process_scope_threads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_thread_scope, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_all_cpus, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("perf-real", tests, NULL, NULL);
 }

@@ -43,6 +43,8 @@ static int teardown(void **unused)
 	F.state = NULL;
 	/* Every open has its close, whatever the test did. */
 	assert_int_equal(fake_perf_open_fds(&F.k), 0);
+	assert_int_equal(F.k.pages_mapped, F.k.pages_unmapped);
+	fake_perf_free(&F.k);
 	assert_int_equal(F.k.file_opens, F.k.file_closes);
 	return 0;
 }
@@ -498,7 +500,10 @@ static void test_pid_exec_option(void **unused)
 	/* Options cannot change inside a pass... */
 	assert_int_equal(ops->set_option(F.state, "pid", "7"), GPA_STATUS_ERROR_PASS_ALREADY_STARTED);
 	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
-	/* ...but can between passes. */
+	/* ...but can between passes.  Without exec, pid= is every thread the
+	 * process has, listed from /proc/PID/task. */
+	((struct og_perf_state *)F.state)->listdir = fake_perf_listdir;
+	fake_perf_set_file(&F.k, "/proc/7/task/7/stat", "7");
 	assert_int_equal(ops->set_option(F.state, "exec", "0"), GPA_STATUS_OK);
 	assert_int_equal(ops->set_option(F.state, "pid", "7"), GPA_STATUS_OK);
 	assert_int_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_OK);
@@ -520,8 +525,16 @@ static void test_bad_options(void **unused)
 	(void)unused;
 	assert_int_equal(open_with("pid=abc"), GPA_STATUS_ERROR_FAILED);
 	assert_logged("pid=abc is not a process id");
-	assert_int_equal(open_with("cpu=3"), GPA_STATUS_ERROR_FAILED);
-	assert_logged("unknown option at 'cpu=3'");
+	assert_int_equal(open_with("tid=-3"), GPA_STATUS_ERROR_FAILED);
+	assert_logged("tid=-3 is not a thread id");
+	assert_int_equal(open_with("cpus=3"), GPA_STATUS_ERROR_FAILED);
+	assert_logged("unknown option at 'cpus=3'");
+	assert_int_equal(open_with("cpu=3-1"), GPA_STATUS_ERROR_FAILED);
+	assert_logged("cpu=3-1 is not a CPU list");
+	assert_int_equal(open_with("pid=5,cpu=all"), GPA_STATUS_ERROR_FAILED);
+	assert_logged("give only one");
+	assert_int_equal(open_with("exec=1"), GPA_STATUS_ERROR_FAILED);
+	assert_logged("exec=1 needs pid=N");
 	assert_int_equal(open_with("exec=maybe"), GPA_STATUS_ERROR_FAILED);
 	assert_null(F.state);
 	assert_int_equal(open_with(""), GPA_STATUS_OK);
@@ -730,6 +743,285 @@ static void test_catalogue_unlistable(void **unused)
 	assert_int_equal(F.log.errors, 0);
 }
 
+/* ---- scopes ------------------------------------------------------------ */
+
+static void use_fake_listdir(void)
+{
+	((struct og_perf_state *)F.state)->listdir = fake_perf_listdir;
+}
+
+/* The open leaders, in open order. */
+static int leaders(struct fake_event **out, int max)
+{
+	int n = 0;
+	for (int i = 0; i < F.k.nev && n < max; i++)
+		if (F.k.ev[i].open && F.k.ev[i].leader == i)
+			out[n++] = &F.k.ev[i];
+	return n;
+}
+
+static void test_cpu_lists(void **unused)
+{
+	(void)unused;
+	uint8_t m[OG_PERF_MAX_CPUS / 8];
+	assert_true(og_perf_parse_cpus("0-3+6", m));
+	assert_int_equal(m[0], 0x4f);
+	assert_true(og_perf_parse_cpus("0,2-3", m));
+	assert_int_equal(m[0], 0x0d);
+	assert_true(og_perf_parse_cpus("0-1,4095\n", m)); /* sysfs style */
+	assert_int_equal(m[0], 0x03);
+	assert_int_equal(m[OG_PERF_MAX_CPUS / 8 - 1], 0x80);
+	const char *bad[] = { "", "3-1", "0,", "4096", "a", "1-", "-1", "0--2", "1 2", "0+\n" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (og_perf_parse_cpus(bad[i], m))
+			fail_msg("\"%s\" parsed as a CPU list", bad[i]);
+}
+
+static void test_scope_process_threads(void **unused)
+{
+	(void)unused;
+	fake_perf_set_file(&F.k, "/proc/4242/task/4242/stat", "x");
+	fake_perf_set_file(&F.k, "/proc/4242/task/4250/stat", "x");
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	use_fake_listdir();
+	assert_int_equal(ops->set_option(F.state, "pid", "4242"), GPA_STATUS_OK);
+	uint32_t ids[2] = { bind("sw:task-clock"), bind("sw:page-faults") };
+	assert_int_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_OK);
+	struct fake_event *l[8];
+	assert_int_equal(leaders(l, 8), 2); /* one group per thread */
+	assert_int_equal(l[0]->pid, 4242);
+	assert_int_equal(l[1]->pid, 4250);
+	assert_true(l[0]->attr.inherit && l[1]->attr.inherit);
+	assert_true(l[0]->enabled && l[1]->enabled);
+	assert_int_equal(fake_perf_open_fds(&F.k), 4);
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	uint64_t d[2];
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+	/* Summed over the threads: each group ticked once per read. */
+	assert_int_equal(d[0], 2 * F.k.time_step);
+	struct fake_event *pf0 = &F.k.ev[l[0] - F.k.ev + 1], *pf1 = &F.k.ev[l[1] - F.k.ev + 1];
+	assert_int_equal(pf0->attr.config, PERF_COUNT_SW_PAGE_FAULTS);
+	assert_int_equal(d[1], pf0->step + pf1->step);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+	assert_int_equal(fake_perf_open_fds(&F.k), 0);
+	/* A process without threads to list is gone. */
+	assert_int_equal(ops->set_option(F.state, "pid", "31337"), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_ERROR_FAILED);
+	assert_logged("cannot list the threads of process 31337");
+}
+
+static void test_scope_thread(void **unused)
+{
+	(void)unused;
+	assert_int_equal(open_with("tid=77"), GPA_STATUS_OK);
+	uint32_t id = bind("sw:task-clock");
+	assert_int_equal(ops->begin_pass(F.state, &id, 1), GPA_STATUS_OK);
+	struct fake_event *l[4];
+	assert_int_equal(leaders(l, 4), 1);
+	assert_int_equal(l[0]->pid, 77);
+	assert_int_equal(l[0]->cpu, -1);
+	assert_false(l[0]->attr.inherit); /* one thread: not what it starts */
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+	F.k.open_fail_errno = ESRCH;
+	assert_int_equal(ops->set_option(F.state, "tid", "78"), GPA_STATUS_ERROR_FAILED);
+	assert_logged("no thread 78; check the tid= option");
+}
+
+static void test_scope_cpus(void **unused)
+{
+	(void)unused;
+	/* The fake's online list is "0-3,6". */
+	assert_int_equal(open_with("cpu=all"), GPA_STATUS_OK);
+	uint32_t ids[3] = { bind("sw:cpu-clock"), bind("sw:context-switches"), bind("time:wall") };
+	assert_int_equal(ops->begin_pass(F.state, ids, 3), GPA_STATUS_OK);
+	struct fake_event *l[8];
+	assert_int_equal(leaders(l, 8), 5);
+	const int want[] = { 0, 1, 2, 3, 6 };
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(l[i]->cpu, want[i]);
+		assert_int_equal(l[i]->pid, -1);
+		assert_false(l[i]->attr.inherit);
+	}
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	uint64_t d[3];
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+	uint64_t cs = 0;
+	for (int i = 0; i < 5; i++)
+		cs += F.k.ev[l[i] - F.k.ev + 1].step;
+	assert_int_equal(d[1], cs);
+	assert_true(d[2] > 0); /* wall clock, not summed */
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+
+	/* A list: offline CPUs of it are left out... */
+	assert_int_equal(ops->set_option(F.state, "cpu", "2-5"), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_pass(F.state, ids, 3), GPA_STATUS_OK);
+	assert_int_equal(leaders(l, 8), 2);
+	assert_int_equal(l[0]->cpu, 2);
+	assert_int_equal(l[1]->cpu, 3);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+	/* ...and a list of offline CPUs only is an error. */
+	assert_int_equal(ops->set_option(F.state, "cpu", "4+5"), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_pass(F.state, ids, 3), GPA_STATUS_ERROR_FAILED);
+	assert_logged("none of CPUs 4+5 is online");
+	/* A CPU that goes offline between the listing and the open. */
+	assert_int_equal(ops->set_option(F.state, "cpu", "all"), GPA_STATUS_OK);
+	F.k.offline_cpus = 1u << 3;
+	assert_int_equal(ops->begin_pass(F.state, ids, 3), GPA_STATUS_ERROR_FAILED);
+	assert_logged("on CPU 3: ENODEV: the CPU is offline");
+	assert_int_equal(fake_perf_open_fds(&F.k), 0);
+}
+
+static void test_scope_cpus_unprivileged(void **unused)
+{
+	(void)unused;
+	F.k.eacces_cpu = true;
+	assert_int_equal(open_with("cpu=all"), GPA_STATUS_ERROR_FAILED);
+	assert_logged("is 2, too high to count CPUs all");
+	assert_logged("kernel.perf_event_paranoid=0");
+	/* Set later, it is refused at once and the old scope stays. */
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	assert_int_equal(ops->set_option(F.state, "cpu", "0"), GPA_STATUS_ERROR_FAILED);
+	uint32_t id = bind("sw:task-clock");
+	assert_int_equal(ops->begin_pass(F.state, &id, 1), GPA_STATUS_OK);
+	struct fake_event *l[2];
+	assert_int_equal(leaders(l, 2), 1);
+	assert_int_equal(l[0]->pid, 0);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
+static void test_cpu_goes_offline(void **unused)
+{
+	(void)unused;
+	assert_int_equal(open_with("cpu=0-2"), GPA_STATUS_OK);
+	uint32_t id = bind("sw:cpu-clock");
+	assert_int_equal(ops->begin_pass(F.state, &id, 1), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	F.k.stopped_cpu = 1;
+	uint64_t d;
+	assert_int_equal(ops->end_sample(F.state, &d), GPA_STATUS_OK);
+	assert_logged("CPU 1 stopped counting during the sample");
+	struct fake_event *l[4];
+	assert_int_equal(leaders(l, 4), 3);
+	assert_int_equal(d, l[0]->step + l[2]->step); /* CPUs 0 and 2 */
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
+/* ---- multiplexing ------------------------------------------------------ */
+
+static void test_multiplexed_groups(void **unused)
+{
+	(void)unused;
+	F.k.pmu = true;
+	F.k.hw_slots = 2;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t ids[5] = { bind("hw:cycles"), bind("hw:instructions"), bind("hw:branches"),
+		            bind("hw:branch-misses"), bind("time:running") };
+	size_t sizes[2] = { 2, 3 };
+	assert_int_equal(ops->begin_multiplexed_pass(F.state, ids, 5, sizes, 2), GPA_STATUS_OK);
+	struct fake_event *l[4];
+	assert_int_equal(leaders(l, 4), 2);
+	assert_int_equal(l[0]->attr.config, PERF_COUNT_HW_CPU_CYCLES);
+	assert_int_equal(l[1]->attr.config, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+	F.k.running_permille = 250;
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	uint64_t d[5];
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+	/* Each group ran a quarter of the time: counts scaled by 4. */
+	assert_int_equal(d[0], 4 * l[0]->step);
+	assert_int_equal(d[2], 4 * l[1]->step);
+	assert_int_equal(d[4], F.k.time_step / 4); /* time:running of its own group */
+	assert_true(ops->sample_coverage(F.state) > 0.2499 &&
+	            ops->sample_coverage(F.state) < 0.2501);
+	assert_logged("ran 25.0% of the sample");
+	/* A group that never got on the PMU: the sample fails and says why. */
+	F.k.starve_group = l[1]->group_no;
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_ERROR_READING_COUNTER_RESULT);
+	assert_logged("event group 1 never got on the PMU");
+	assert_logged("perf_event_mux_interval_ms");
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+
+	/* Groups that would not fit, and sizes that do not add up. */
+	size_t big[2] = { 3, 2 };
+	assert_int_equal(ops->begin_multiplexed_pass(F.state, ids, 5, big, 2),
+	                 GPA_STATUS_ERROR_FAILED);
+	assert_logged("do not fit one group");
+	size_t short_sizes[2] = { 2, 2 };
+	assert_int_equal(ops->begin_multiplexed_pass(F.state, ids, 5, short_sizes, 2),
+	                 GPA_STATUS_ERROR_FAILED);
+	assert_logged("add up to 4, not the pass's 5");
+	size_t over[2] = { 2, 9 };
+	assert_int_equal(ops->begin_multiplexed_pass(F.state, ids, 5, over, 2),
+	                 GPA_STATUS_ERROR_FAILED);
+	assert_int_equal(fake_perf_open_fds(&F.k), 0);
+}
+
+/* ---- user-space reads ---------------------------------------------------- */
+
+static void test_user_reads(void **unused)
+{
+	(void)unused;
+	F.k.pmu = true;
+	F.k.hw_slots = 4;
+	F.k.user_pages = true;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t ids[2] = { bind("hw:cycles"), bind("hw:instructions") };
+	assert_int_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_OK);
+	assert_int_equal(F.k.pages_mapped, 2);
+	struct fake_event *l[2];
+	assert_int_equal(leaders(l, 2), 1);
+	struct fake_event *cyc = l[0], *ins = l[0] + 1;
+
+	/* Snapshots without a system call, across the counter's wrap. */
+	int reads = F.k.reads;
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	for (int i = 0; i < 40; i++)
+		fake_perf_tick_all(&F.k);
+	uint64_t d[2];
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+	assert_int_equal(F.k.reads, reads);
+	assert_true(F.k.pmc_reads >= 4);
+	assert_int_equal(d[0], 40 * cyc->step);
+	assert_int_equal(d[1], 40 * ins->step);
+	assert_true(cyc->value > 100); /* the fake counter started 100 below its wrap */
+
+	/* Both paths give the same numbers: a read() snapshot, then a user
+	 * one with nothing counted in between. */
+	struct og_perf_state *st = F.state;
+	struct og_perf_instance *in = &st->pass->instances[0];
+	struct og_perf_user_page *pages = in->pages;
+	assert_non_null(pages);
+	in->pages = NULL;
+	assert_int_equal(og_perf_pass_read(st, false), GPA_STATUS_OK);
+	in->pages = pages;
+	assert_int_equal(og_perf_pass_read(st, true), GPA_STATUS_OK);
+	assert_int_equal(F.k.reads, reads + 1);
+	assert_memory_equal(in->begin.values, in->end.values, 2 * sizeof(uint64_t));
+	assert_int_equal(in->begin.enabled, in->end.enabled);
+	assert_int_equal(in->begin.running, in->end.running);
+
+	/* A seqlock that never settles: that snapshot is a read(). */
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	fake_perf_tick_all(&F.k);
+	((struct perf_event_mmap_page *)pages[1].page)->lock = 1;
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+	assert_int_equal(F.k.reads, reads + 2);
+	assert_int_equal(d[0], 2 * cyc->step); /* the tick, and the read's own */
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+	assert_int_equal(F.k.pages_unmapped, 2);
+
+	/* Software events have no counter to read: no pages at all. */
+	uint32_t sw = bind("sw:task-clock");
+	assert_int_equal(ops->begin_pass(F.state, &sw, 1), GPA_STATUS_OK);
+	assert_int_equal(F.k.pages_mapped, 2);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+	/* Nor in a scope other than the calling thread. */
+	assert_int_equal(ops->set_option(F.state, "tid", "99"), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_OK);
+	assert_int_equal(F.k.pages_mapped, 2);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -769,6 +1061,14 @@ int main(void)
 		T(test_pmu_sources),
 		T(test_pmu_without_pmu),
 		T(test_catalogue),
+		T(test_cpu_lists),
+		T(test_scope_process_threads),
+		T(test_scope_thread),
+		T(test_scope_cpus),
+		T(test_scope_cpus_unprivileged),
+		T(test_cpu_goes_offline),
+		T(test_multiplexed_groups),
+		T(test_user_reads),
 		T(test_catalogue_unlistable),
 	};
 	return cmocka_run_group_tests_name("perf-sim", tests, NULL, NULL);
