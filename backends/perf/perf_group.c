@@ -511,21 +511,23 @@ static GPA_Status check_schedule(struct og_perf_state *st)
 		const struct og_perf_instance *in = &p->instances[i];
 		uint64_t enabled, running;
 		instance_times(in, &enabled, &running);
+		if (running == enabled && enabled > 0)
+			continue; /* the common case: counted all along */
 		const struct og_perf_target *t = &p->targets[in->target];
-		char where[48];
-		target_name(st, t, where, sizeof where);
 		if (t->cpu >= 0 && enabled == 0 && wall_moved) {
 			if (in->layout == 0)
 				st->host.log(st->host.log_ctx, OG_LOG_MESSAGE,
-			             "perf: CPU %d stopped counting during the sample (it went "
-			             "offline?); the sample has what it ran before that, and later "
-			             "passes leave it out unless it comes back online",
-			             t->cpu);
+				             "perf: CPU %d stopped counting during the sample (it went "
+				             "offline?); the sample has what it ran before that, and later "
+				             "passes leave it out unless it comes back online",
+				             t->cpu);
 			continue;
 		}
 		if (!layout_counts(&p->layouts[in->layout]) || enabled == 0)
 			continue;
 		if (running == 0) {
+			char where[48];
+			target_name(st, t, where, sizeof where);
 			st->host.log(st->host.log_ctx, OG_LOG_ERROR,
 			             "perf: event group %u%s never got on the PMU during this sample "
 			             "(%s); the sample has no counts, %s",

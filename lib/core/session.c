@@ -59,7 +59,11 @@ struct og_session {
 	struct sample *samples;
 	uint64_t *values; /* nsamples * nslots */
 	size_t nsamples, cap;
-	/* sample id -> index + 1, open addressing (0 = empty) */
+	/* Sample id -> index.  Most clients number samples 0, 1, 2...: while
+	 * every id is the first one plus its index the lookup is arithmetic
+	 * (dense); the first id out of line builds a hash index (sparse):
+	 * id -> index + 1, open addressing, 0 = empty. */
+	bool sparse;
 	uint32_t *index_keys;
 	uint32_t *index_vals;
 	size_t index_cap;
@@ -99,8 +103,13 @@ static size_t id_hash(uint32_t id, size_t cap)
 
 static bool index_find(const struct og_session *s, uint32_t id, size_t *index)
 {
-	if (!s->index_cap)
-		return false;
+	if (!s->sparse) {
+		uint32_t offset = id - (s->nsamples ? s->samples[0].id : 0); /* wraps like the ids */
+		if (offset >= s->nsamples)
+			return false;
+		*index = offset;
+		return true;
+	}
 	for (size_t i = id_hash(id, s->index_cap);; i = (i + 1) & (s->index_cap - 1)) {
 		if (!s->index_vals[i])
 			return false;
@@ -111,37 +120,56 @@ static bool index_find(const struct og_session *s, uint32_t id, size_t *index)
 	}
 }
 
+static void hash_put(uint32_t *keys, uint32_t *vals, size_t cap, uint32_t id, size_t index)
+{
+	size_t j = id_hash(id, cap);
+	while (vals[j])
+		j = (j + 1) & (cap - 1);
+	keys[j] = id;
+	vals[j] = (uint32_t)index + 1;
+}
+
+/* Room for `count` ids at half load; rehashes what is there. */
+static bool hash_reserve(struct og_session *s, size_t count)
+{
+	if (count * 2 <= s->index_cap)
+		return true;
+	size_t cap = s->index_cap ? s->index_cap : 64;
+	while (count * 2 > cap)
+		cap *= 2;
+	uint32_t *keys = calloc(cap, sizeof(*keys));
+	uint32_t *vals = calloc(cap, sizeof(*vals));
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return false;
+	}
+	for (size_t i = 0; i < s->index_cap; i++)
+		if (s->index_vals[i])
+			hash_put(keys, vals, cap, s->index_keys[i], s->index_vals[i] - 1);
+	free(s->index_keys);
+	free(s->index_vals);
+	s->index_keys = keys;
+	s->index_vals = vals;
+	s->index_cap = cap;
+	return true;
+}
+
+/* Records that sample `index` (about to be stored) has `id`. */
 static bool index_insert(struct og_session *s, uint32_t id, size_t index)
 {
-	if ((s->nsamples + 1) * 2 > s->index_cap) {
-		size_t cap = s->index_cap ? s->index_cap * 2 : 64;
-		uint32_t *keys = calloc(cap, sizeof(*keys));
-		uint32_t *vals = calloc(cap, sizeof(*vals));
-		if (!keys || !vals) {
-			free(keys);
-			free(vals);
+	if (!s->sparse) {
+		if (index == 0 || id == s->samples[0].id + (uint32_t)index)
+			return true; /* still dense */
+		if (!hash_reserve(s, index + 1))
 			return false;
-		}
-		for (size_t i = 0; i < s->index_cap; i++) {
-			if (!s->index_vals[i])
-				continue;
-			size_t j = id_hash(s->index_keys[i], cap);
-			while (vals[j])
-				j = (j + 1) & (cap - 1);
-			keys[j] = s->index_keys[i];
-			vals[j] = s->index_vals[i];
-		}
-		free(s->index_keys);
-		free(s->index_vals);
-		s->index_keys = keys;
-		s->index_vals = vals;
-		s->index_cap = cap;
+		for (size_t i = 0; i < index; i++)
+			hash_put(s->index_keys, s->index_vals, s->index_cap, s->samples[i].id, i);
+		s->sparse = true;
 	}
-	size_t j = id_hash(id, s->index_cap);
-	while (s->index_vals[j])
-		j = (j + 1) & (s->index_cap - 1);
-	s->index_keys[j] = id;
-	s->index_vals[j] = (uint32_t)index + 1;
+	if (!hash_reserve(s, index + 1))
+		return false;
+	hash_put(s->index_keys, s->index_vals, s->index_cap, id, index);
 	return true;
 }
 

@@ -166,6 +166,34 @@ static void test_derived_values(void **state)
 	TU_NO_ERROR();
 }
 
+/* Sample ids in a row are looked up by arithmetic, ids out of line by a
+ * hash built when the first one appears; both must find every sample and
+ * nothing else, across the 32-bit wrap too. */
+static void test_sample_id_lookup(void **state)
+{
+	(void)state;
+	assert_int_equal(GPA_EnableCounter(FC_C5), GPA_STATUS_OK);
+	const unsigned in_line[] = { 0xFFFFFFFEu, 0xFFFFFFFFu, 0, 1, 2 };
+	const unsigned mixed[] = { 100, 101, 102, 7, 103, 0x80000000u, 104 };
+	const unsigned *sets[] = { in_line, mixed };
+	const size_t sizes[] = { 5, 7 };
+	for (size_t k = 0; k < 2; k++) {
+		gpa_uint32 s = tu_run_session(sets[k], sizes[k]);
+		gpa_uint32 count = 0;
+		assert_int_equal(GPA_GetSampleCount(s, &count), GPA_STATUS_OK);
+		assert_int_equal(count, sizes[k]);
+		/* The fake's value is ...ordinal + 1: the order each id came in. */
+		for (unsigned i = 0; i < sizes[k]; i++)
+			assert_int_equal(u64(s, sets[k][i], FC_C5) % 1000u, i + 1);
+		const unsigned absent[] = { 3, 0xFFFFFFFDu, 99, 105, 8 };
+		gpa_uint64 v;
+		for (size_t i = 0; i < 5; i++)
+			STATUS1(GPA_GetSampleUInt64(s, absent[i], FC_C5, &v),
+			        GPA_STATUS_ERROR_SAMPLE_NOT_FOUND);
+	}
+	TU_NO_ERROR();
+}
+
 static void test_order_errors(void **state)
 {
 	(void)state;
@@ -419,6 +447,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_three_passes_combine, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_derived_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sample_id_lookup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_order_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_enough_and_variable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_extra_passes, setup, teardown),
