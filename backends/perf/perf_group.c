@@ -74,16 +74,17 @@ static void build_layout(struct og_perf_state *st, size_t g, size_t first, size_
 	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
 		for (size_t i = first; i < first + n; i++)
 			if (st->bound[p->raw_ids[i]].kind == order[k]) {
-				p->slot_member[i] = (int)l->nmembers;
+				p->slots[i].member = (int32_t)l->nmembers;
 				l->member_raw[l->nmembers++] = p->raw_ids[i];
 			}
 	/* A group of time:* only still needs a leader whose times to read. */
 	if (l->nmembers == 0)
 		l->member_raw[l->nmembers++] = UINT32_MAX;
 	for (size_t i = first; i < first + n; i++) {
-		p->slot_layout[i] = (uint32_t)g;
-		if (!counts(st->bound[p->raw_ids[i]].kind))
-			p->slot_member[i] = -1;
+		p->slots[i].layout = (uint32_t)g;
+		p->slots[i].kind = st->bound[p->raw_ids[i]].kind;
+		if (!counts(p->slots[i].kind))
+			p->slots[i].member = -1;
 	}
 }
 
@@ -92,7 +93,8 @@ static struct og_perf_pass *pass_alloc(size_t n, size_t nlayouts, size_t ntarget
                                        size_t nvalues, int **fd_pool, uint64_t **word_pool)
 {
 	size_t ninst = nlayouts * ntargets;
-	size_t bytes = sizeof(struct og_perf_pass) + n * (sizeof(uint32_t) * 2 + sizeof(int)) +
+	size_t bytes = sizeof(struct og_perf_pass) + n * sizeof(struct og_perf_slot) +
+	               n * sizeof(uint32_t) +
 	               nlayouts * sizeof(struct og_perf_layout) +
 	               ninst * sizeof(struct og_perf_instance) +
 	               nvalues * (sizeof(int) + 3 * sizeof(uint64_t));
@@ -105,14 +107,12 @@ static struct og_perf_pass *pass_alloc(size_t n, size_t nlayouts, size_t ntarget
 	cur += ninst * sizeof(struct og_perf_instance);
 	p->layouts = (struct og_perf_layout *)cur;
 	cur += nlayouts * sizeof(struct og_perf_layout);
+	p->slots = (struct og_perf_slot *)cur;
+	cur += n * sizeof(struct og_perf_slot);
 	uint64_t *words = (uint64_t *)cur;
 	cur += nvalues * 3 * sizeof(uint64_t);
 	p->raw_ids = (uint32_t *)cur;
 	cur += n * sizeof(uint32_t);
-	p->slot_layout = (uint32_t *)cur;
-	cur += n * sizeof(uint32_t);
-	p->slot_member = (int *)cur;
-	cur += n * sizeof(int);
 	int *fds = (int *)cur;
 	for (size_t i = 0; i < nvalues; i++)
 		fds[i] = -1;
@@ -508,9 +508,9 @@ static GPA_Status check_schedule(struct og_perf_state *st)
 	double coverage = 1.0;
 	bool wall_moved = p->end_wall > p->begin_wall;
 	for (size_t i = 0; i < p->ninstances; i++) {
-		const struct og_perf_instance *in = &p->instances[i];
-		uint64_t enabled, running;
-		instance_times(in, &enabled, &running);
+		struct og_perf_instance *in = &p->instances[i];
+		instance_times(in, &in->enabled, &in->running);
+		uint64_t enabled = in->enabled, running = in->running;
 		if (running == enabled && enabled > 0)
 			continue; /* the common case: counted all along */
 		const struct og_perf_target *t = &p->targets[in->target];
@@ -549,36 +549,42 @@ static GPA_Status check_schedule(struct og_perf_state *st)
 	return GPA_STATUS_OK;
 }
 
+/* What one group counted for one member over the sample. */
+static uint64_t member_delta(const struct og_perf_instance *in, int32_t m)
+{
+	uint64_t v = forward(in->end.values[m], in->begin.values[m]);
+	if (in->running == in->enabled)
+		return v;
+	/* running == 0: an offline CPU, which check_schedule let through. */
+	return in->running ? scale(v, in->enabled, in->running) : 0;
+}
+
 GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
 {
 	struct og_perf_pass *p = st->pass;
 	GPA_Status s = check_schedule(st);
 	if (s != GPA_STATUS_OK)
 		return s;
-	memset(deltas, 0, p->n * sizeof *deltas);
 	for (size_t i = 0; i < p->n; i++) {
-		enum og_perf_kind kind = st->bound[p->raw_ids[i]].kind;
-		int m = p->slot_member[i];
-		const struct og_perf_instance *in = &p->instances[p->slot_layout[i] * p->ntargets];
-		if (kind == OG_PERF_KIND_TIME_WALL) {
+		const struct og_perf_slot *slot = &p->slots[i];
+		const struct og_perf_instance *in = &p->instances[slot->layout * p->ntargets];
+		if (slot->member >= 0 && p->ntargets == 1) {
+			deltas[i] = member_delta(in, slot->member); /* the common case */
+			continue;
+		}
+		if (slot->kind == OG_PERF_KIND_TIME_WALL) {
 			deltas[i] = forward(p->end_wall, p->begin_wall);
 			continue;
 		}
+		uint64_t sum = 0;
 		for (size_t t = 0; t < p->ntargets; t++, in++) {
-			uint64_t enabled, running, v;
-			instance_times(in, &enabled, &running);
-			if (kind == OG_PERF_KIND_TIME_ENABLED)
-				v = enabled;
-			else if (kind == OG_PERF_KIND_TIME_RUNNING)
-				v = running;
-			else if (m < 0 || running == 0)
-				v = 0; /* running == 0: an offline CPU (check_schedule) */
-			else if (running < enabled)
-				v = scale(forward(in->end.values[m], in->begin.values[m]), enabled, running);
-			else
-				v = forward(in->end.values[m], in->begin.values[m]);
-			deltas[i] = add_sat(deltas[i], v);
+			uint64_t v = slot->kind == OG_PERF_KIND_TIME_ENABLED   ? in->enabled
+			             : slot->kind == OG_PERF_KIND_TIME_RUNNING ? in->running
+			             : slot->member >= 0                       ? member_delta(in, slot->member)
+			                                                       : 0;
+			sum = add_sat(sum, v);
 		}
+		deltas[i] = sum;
 	}
 	if (p->coverage < 1.0)
 		st->host.log(st->host.log_ctx, OG_LOG_MESSAGE,

@@ -100,6 +100,13 @@ struct og_perf_snap {
 	uint64_t *values; /* member order */
 };
 
+/* Where one raw id of the pass is counted, worked out once per pass. */
+struct og_perf_slot {
+	uint32_t layout;       /* its group */
+	int32_t member;        /* member index in the group, -1 for time:* */
+	enum og_perf_kind kind;
+};
+
 /* One open event group: one layout on one target. */
 struct og_perf_instance {
 	uint32_t layout, target;
@@ -107,6 +114,7 @@ struct og_perf_instance {
 	int *fds;      /* -1 when not open */
 	uint64_t *ids; /* PERF_FORMAT_ID of each member */
 	struct og_perf_snap begin, end;
+	uint64_t enabled, running; /* over the last sample, running <= enabled */
 	/* Each member's mmap'd user page when snapshots can be taken in user
 	 * space (perf_rdpmc.c); NULL: every snapshot is a read(). */
 	struct og_perf_user_page *pages;
@@ -116,8 +124,7 @@ struct og_perf_instance {
 struct og_perf_pass {
 	size_t n;              /* raw ids the core asked for */
 	uint32_t *raw_ids;
-	uint32_t *slot_layout; /* per raw id: its group */
-	int *slot_member;      /* per raw id: member index, -1 for time:* */
+	struct og_perf_slot *slots; /* per raw id */
 	size_t nlayouts;
 	struct og_perf_layout *layouts;
 	size_t ntargets;
