@@ -32,6 +32,12 @@ struct og_sys {
 	ssize_t (*write)(void *ctx, int fd, const void *buf, size_t len);
 	int (*perf_event_open)(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
 	                       int group_fd, unsigned long flags);
+	/* Optional (NULL: no directories, -1 with ENOSYS for the caller):
+	 * calls fn for each entry of directory `path` except "." and "..";
+	 * 0, or -1 with errno when the directory cannot be read.  Used for
+	 * sysfs PMU lists and /proc/PID/task. */
+	int (*list_dir)(void *ctx, const char *path, void (*fn)(const char *name, void *arg),
+	                void *arg);
 
 	/* Optional CPU reads for perf's user-space counter path (NULL: this
 	 * architecture has none).  Not system calls: they fault unless the

@@ -1,7 +1,9 @@
 /* sys_real.c — the og_sys table that goes straight to the kernel. */
 #include "sys.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <string.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -54,6 +56,21 @@ static ssize_t real_write(void *ctx, int fd, const void *buf, size_t len)
 {
 	(void)ctx;
 	return write(fd, buf, len);
+}
+
+static int real_list_dir(void *ctx, const char *path, void (*fn)(const char *name, void *arg),
+                         void *arg)
+{
+	(void)ctx;
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			fn(e->d_name, arg);
+	closedir(d);
+	return 0;
 }
 
 static int real_perf_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid, int cpu,
@@ -155,6 +172,7 @@ static const struct og_sys real_table = {
 	.read = real_read,
 	.write = real_write,
 	.perf_event_open = real_perf_event_open,
+		.list_dir = real_list_dir,
 	.read_pmc = REAL_READ_PMC,
 	.read_cycles = REAL_READ_CYCLES,
 };

@@ -62,7 +62,6 @@ static GPA_Status perf_open(const struct og_backend_host *host, const char *opti
 		return GPA_STATUS_ERROR_FAILED;
 	}
 	st->host = *host;
-	st->listdir = og_perf_listdir_real;
 
 	GPA_Status s = apply_open_options(st, options);
 	if (s == GPA_STATUS_OK)

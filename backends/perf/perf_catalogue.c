@@ -24,25 +24,15 @@ struct og_perf_catalogue {
 	char (*texts)[DESC_MAX_LEN];
 };
 
-int og_perf_listdir_real(const struct og_backend_host *host, const char *path,
-                         void (*fn)(const char *name, void *arg), void *arg)
+int og_perf_list_dir(const struct og_backend_host *host, const char *path,
+                    void (*fn)(const char *name, void *arg), void *arg)
 {
-	/* Only the real kernel has real directories; a test or virtual device
-	 * table supplies its own listing (see perf_internal.h). */
-	if (host->sys != og_sys_real()) {
+	const struct og_sys *sys = host->sys;
+	if (!sys->list_dir) {
 		errno = ENOSYS;
 		return -1;
 	}
-	DIR *d = opendir(path);
-	if (!d)
-		return -1;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			fn(e->d_name, arg);
-	}
-	closedir(d);
-	return 0;
+	return sys->list_dir(sys->ctx, path, fn, arg);
 }
 
 struct names {
@@ -82,7 +72,7 @@ static void add_pmu(struct og_perf_state *st, struct og_perf_catalogue *c, size_
 	struct names aliases = { calloc(MAX_ALIASES, sizeof *aliases.v), 0, MAX_ALIASES };
 	if (!aliases.v)
 		return;
-	if (st->listdir(&st->host, path, collect, &aliases) == 0) {
+	if (og_perf_list_dir(&st->host, path, collect, &aliases) == 0) {
 		/* Directory order is the filesystem's: sort for a stable list. */
 		qsort(aliases.v, aliases.n, sizeof aliases.v[0], by_name);
 		for (size_t i = 0; i < aliases.n && c->count < cap; i++) {
@@ -143,7 +133,7 @@ const struct og_raw_desc *og_perf_catalogue(struct og_perf_state *st, size_t *co
 		return NULL;
 	}
 	st->catalogue = c;
-	if (st->listdir(&st->host, PMU_ROOT, collect, &pmus) != 0) {
+	if (og_perf_list_dir(&st->host, PMU_ROOT, collect, &pmus) != 0) {
 		st->host.log(st->host.log_ctx, OG_LOG_TRACE,
 		             "perf: cannot list " PMU_ROOT " (errno %d): no sysfs PMU events offered",
 		             errno);

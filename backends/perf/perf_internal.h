@@ -136,13 +136,9 @@ struct og_perf_pass {
 	double coverage;       /* of the last sample: least running/enabled */
 };
 
-/* Calls fn for each entry of directory `path` (not "." or ".."); -1 with
- * errno when it cannot.  og_sys has no directory call yet, so this is a
- * hook: the real one uses opendir() only when host->sys is og_sys_real(). */
-typedef int (*og_perf_listdir_fn)(const struct og_backend_host *host, const char *path,
-                                  void (*fn)(const char *name, void *arg), void *arg);
-int og_perf_listdir_real(const struct og_backend_host *host, const char *path,
-                         void (*fn)(const char *name, void *arg), void *arg);
+/* host->sys->list_dir, or -1 with ENOSYS when the table has none. */
+int og_perf_list_dir(const struct og_backend_host *host, const char *path,
+                     void (*fn)(const char *name, void *arg), void *arg);
 
 struct og_perf_catalogue;
 
@@ -162,7 +158,6 @@ struct og_perf_state {
 	struct og_perf_bound bound[OG_PERF_MAX_BOUND];
 	size_t nbound;
 
-	og_perf_listdir_fn listdir;
 	struct og_perf_catalogue *catalogue; /* extra_raw's answer, built once */
 
 	/* The current pass, NULL between passes. */

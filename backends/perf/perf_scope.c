@@ -251,7 +251,7 @@ static GPA_Status process_threads(const struct og_perf_state *st, struct og_perf
 	char path[64];
 	snprintf(path, sizeof path, "/proc/%ld/task", (long)st->scope.pid);
 	struct thread_list l = { targets, 0, false, false };
-	if (st->listdir(h, path, add_thread, &l) < 0 || l.n == 0) {
+	if (og_perf_list_dir(h, path, add_thread, &l) < 0 || l.n == 0) {
 		h->log(h->log_ctx, OG_LOG_ERROR,
 		       "perf: cannot list the threads of process %ld (%s unreadable); check the "
 		       "pid= option, the process may have exited",

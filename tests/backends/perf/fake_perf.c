@@ -13,6 +13,9 @@
 
 #define FAKE_PAGE ((size_t)sysconf(_SC_PAGESIZE))
 
+static int f_list_dir(void *ctx, const char *path, void (*fn)(const char *name, void *arg),
+                      void *arg);
+
 static struct fake_perf *K(void *ctx)
 {
 	return ctx;
@@ -428,6 +431,7 @@ void fake_perf_init(struct fake_perf *k)
 		.write = f_write,
 		.perf_event_open = f_perf_event_open,
 		.read_pmc = f_read_pmc,
+		.list_dir = f_list_dir,
 	};
 	k->running_permille = 1000;
 	k->stopped_cpu = -1;
@@ -491,10 +495,10 @@ void fake_host_init(struct og_backend_host *host, struct fake_perf *k, struct fa
 	host->log_ctx = log;
 }
 
-int fake_perf_listdir(const struct og_backend_host *host, const char *path,
-                      void (*fn)(const char *name, void *arg), void *arg)
+static int f_list_dir(void *ctx, const char *path, void (*fn)(const char *name, void *arg),
+                      void *arg)
 {
-	struct fake_perf *k = host->sys->ctx;
+	struct fake_perf *k = K(ctx);
 	size_t plen = strlen(path);
 	char seen[FAKE_MAX_FILES][64];
 	int nseen = 0;

@@ -3,7 +3,8 @@
  *
  * Enough of perf_event_open(2) for the backend's unit tests: fds, groups,
  * PERF_EVENT_IOC_ID/ENABLE/DISABLE, the GROUP|ID|ENABLED|RUNNING read layout,
- * a PMU with N counters, and the /proc and /sys text files the backend reads.
+ * a PMU with N counters, and the /proc and /sys text files the backend reads
+ * (and lists: a directory is every path under it that has a file).
  * Every fault the tests need is a field to set.
  */
 #ifndef OPENGPA_TESTS_FAKE_PERF_H
@@ -125,9 +126,6 @@ void fake_perf_free(struct fake_perf *k);
 /* Number of event fds still open. */
 int fake_perf_open_fds(const struct fake_perf *k);
 
-/* Lists directory `path` from the fake's files (og_perf_listdir_fn). */
-int fake_perf_listdir(const struct og_backend_host *host, const char *path,
-                      void (*fn)(const char *name, void *arg), void *arg);
 
 /* A host for the backend: log lines go to a buffer the tests inspect. */
 struct fake_log {
