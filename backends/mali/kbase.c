@@ -18,6 +18,7 @@
 #include "backend.h"
 #include "kbase_props.h"
 #include "mali_common.h"
+#include "mali_sum.h"
 #include "mali_uapi.h"
 
 #define DEFAULT_DEVICE "/dev/mali0"
@@ -31,6 +32,7 @@ struct kbase {
 	int dev_fd;
 	int reader_fd;
 	struct og_mali_gpu gpu;
+	struct og_mali_layout layout;
 	uint16_t uk_major, uk_minor;
 	uint32_t buffer_count;
 	size_t buffer_size;
@@ -207,7 +209,15 @@ static GPA_Status read_props(struct kbase *k)
 		    k->path, why);
 		return GPA_STATUS_ERROR_DRIVER_NOT_SUPPORTED;
 	}
-	return og_mali_check_gpu(&k->host, "mali", &k->gpu);
+	GPA_Status st = og_mali_check_gpu(&k->host, "mali", &k->gpu);
+	/* og_mali_check_gpu refuses every GPU the layout cannot describe. */
+	if (st == GPA_STATUS_OK && !og_mali_layout_init(&k->gpu, &k->layout)) {
+		LOG(k, "mali: cannot lay out the dumps of %s (core mask 0x%llx, %u L2 slices); "
+		       "report this as an opengpa bug", k->path, (unsigned long long)k->gpu.core_mask,
+		    (unsigned)k->gpu.l2_slices);
+		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
+	}
+	return st;
 }
 
 /* 32 buffers, halving on ENOMEM: old drivers allocate the ring as one
@@ -284,7 +294,7 @@ static GPA_Status map_reader(struct kbase *k)
 	uint32_t size = 0;
 	if (k_ioctl(k, k->reader_fd, OG_KBASE_READER_GET_BUFFER_SIZE, &size) < 0)
 		return reader_ioctl_failed(k, "GET_BUFFER_SIZE", errno);
-	size_t expect = og_mali_dump_bytes(&k->gpu);
+	size_t expect = k->layout.dump_bytes;
 	if (size != expect) {
 		LOG(k, "mali: the reader's buffer is %u bytes but the GPU properties (%u L2 slices, "
 		       "core mask 0x%llx) imply %zu; refusing a layout that disagrees with the "
@@ -467,7 +477,8 @@ static GPA_Status wait_dump(struct kbase *k, const char *when)
 	while (r < 0 && errno == EINTR && ++tries < EINTR_RETRIES);
 	if (r < 0)
 		return errno == EINTR ? (LOG(k, "mali: poll kept being interrupted by signals "
-		                                "while waiting for the %s dump; the sample is dropped",
+		                                "while waiting for the %s dump; the sample is dropped "
+		                                "(block or slow down the signal, then sample again)",
 		                             when), GPA_STATUS_ERROR_FAILED)
 		                      : mark_gone(k, "poll", errno);
 	if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
@@ -513,7 +524,12 @@ static GPA_Status consume(struct kbase *k, bool want_totals, uint64_t *cyc_top,
 	if (want_totals) {
 		const uint32_t *dump =
 			(const uint32_t *)(const void *)(k->ring + (size_t)md.buffer_idx * k->buffer_size);
-		og_mali_sum_dump(&k->gpu, dump, &k->totals);
+		if (!og_mali_sum_dump(&k->layout, dump, k->buffer_size, &k->totals)) {
+			LOG(k, "mali: a %zu-byte dump buffer is too small for the %zu-byte layout; the "
+			       "sample is dropped", k->buffer_size, k->layout.dump_bytes);
+			put_buffer(k, &md);
+			return GPA_STATUS_ERROR_FAILED;
+		}
 		*cyc_top = md.cycles_top;
 		*cyc_shader = (k->features & OG_KBASE_READER_FEATURE_CYCLES_SHADER) ? md.cycles_shader
 		                                                                      : md.cycles_top;
@@ -602,7 +618,7 @@ static GPA_Status kbase_end_sample(void *state, uint64_t *deltas)
 		else if (id == OG_MALI_RAW_CYCLES_SHADER)
 			deltas[i] = shader;
 		else
-			deltas[i] = k->totals.v[id / OG_MALI_BLOCK_WORDS][id % OG_MALI_BLOCK_WORDS];
+			deltas[i] = og_mali_total(&k->totals, id);
 	}
 	return GPA_STATUS_OK;
 }

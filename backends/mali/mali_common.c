@@ -1,5 +1,5 @@
-/* mali_common.c — GPU identity, dump layout, source notation and summing,
- * shared by the kbase and panfrost backends. */
+/* mali_common.c — GPU identity, dump layout and source notation, shared by
+ * the kbase and panfrost backends. */
 #include "mali_common.h"
 
 #include <stdarg.h>
@@ -162,29 +162,4 @@ GPA_Status og_mali_constant(const struct og_mali_gpu *gpu, const char *name, dou
 	else
 		return GPA_STATUS_ERROR_NOT_FOUND;
 	return GPA_STATUS_OK;
-}
-
-/* One linear pass over the dump, adding whole blocks: the compiler turns the
- * inner loop into vector adds, so this costs about what copying the dump
- * does, whatever number of counters the pass asked for. */
-static void add_block(uint64_t *restrict acc, const uint32_t *restrict block)
-{
-	for (uint32_t i = 0; i < OG_MALI_BLOCK_WORDS; i++)
-		acc[i] += block[i];
-}
-
-void og_mali_sum_dump(const struct og_mali_gpu *gpu, const uint32_t *dump,
-                      struct og_mali_totals *totals)
-{
-	memset(totals, 0, sizeof *totals);
-	add_block(totals->v[OG_MALI_JM], dump);
-	add_block(totals->v[OG_MALI_TILER], dump + OG_MALI_BLOCK_WORDS);
-	for (uint32_t s = 0; s < gpu->l2_slices; s++)
-		add_block(totals->v[OG_MALI_L2], dump + (2u + s) * OG_MALI_BLOCK_WORDS);
-	const uint32_t *cores = dump + (2u + gpu->l2_slices) * OG_MALI_BLOCK_WORDS;
-	/* Holes in a sparse mask hold whatever the hardware left there: skip them. */
-	for (uint64_t m = gpu->core_mask; m; m &= m - 1) {
-		uint32_t c = (uint32_t)__builtin_ctzll(m);
-		add_block(totals->v[OG_MALI_SC], cores + c * OG_MALI_BLOCK_WORDS);
-	}
 }

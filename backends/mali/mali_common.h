@@ -1,7 +1,7 @@
 /*
  * mali_common.h — what the kbase (mali) and panfrost backends share: the GPU
- * description both read from their drivers, the v5 dump layout, the `source:`
- * notation of mali-g71.counters, and summing a dump into per-counter totals.
+ * description both read from their drivers, the v5 dump layout and the
+ * `source:` notation of mali-g71.counters (summing a dump: mali_sum.h).
  *
  * The two backends differ only in how a dump reaches user space; from the
  * buffer on, the bytes are the same (reference §4.1), so is this code.
@@ -42,11 +42,6 @@ struct og_mali_gpu {
 	uint32_t bus_width_bits;
 };
 
-/* Totals of one dump: a counter summed over the instances of its block. */
-struct og_mali_totals {
-	uint64_t v[OG_MALI_BLOCK_TYPES][OG_MALI_BLOCK_WORDS];
-};
-
 /* printf to host->log as one line. */
 void og_mali_log(const struct og_backend_host *host, enum og_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -73,10 +68,6 @@ GPA_Status og_mali_parse_source(const char *source, uint32_t *raw_id, const char
 
 /* The guide's configuration constants (section 11). */
 GPA_Status og_mali_constant(const struct og_mali_gpu *gpu, const char *name, double *value);
-
-/* Sums a dump of og_mali_dump_bytes(gpu) bytes into totals. */
-void og_mali_sum_dump(const struct og_mali_gpu *gpu, const uint32_t *dump,
-                      struct og_mali_totals *totals);
 
 static inline uint32_t og_mali_fls64(uint64_t v)
 {

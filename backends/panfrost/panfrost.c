@@ -20,6 +20,7 @@
 
 #include "backend.h"
 #include "mali/mali_common.h"
+#include "mali/mali_sum.h"
 #include "panfrost_uapi.h"
 
 #define FIRST_RENDER_NODE 128
@@ -34,6 +35,7 @@ struct panfrost {
 	bool enabled;
 	bool gone;
 	struct og_mali_gpu gpu;
+	struct og_mali_layout layout;
 	uint32_t *dump;
 	size_t dump_bytes;
 	uint32_t *pass_ids;
@@ -159,7 +161,15 @@ static GPA_Status read_gpu(struct panfrost *p)
 	p->gpu.l2_slices = (uint32_t)((mem >> 8) & 0xFu) + 1u;
 	uint32_t log2_bus = (uint32_t)((l2f >> 24) & 0xFFu);
 	p->gpu.bus_width_bits = log2_bus < 31 ? 1u << log2_bus : 0u;
-	return og_mali_check_gpu(&p->host, "panfrost", &p->gpu);
+	st = og_mali_check_gpu(&p->host, "panfrost", &p->gpu);
+	/* og_mali_check_gpu refuses every GPU the layout cannot describe. */
+	if (st == GPA_STATUS_OK && !og_mali_layout_init(&p->gpu, &p->layout)) {
+		LOG(p, "panfrost: cannot lay out the dumps of %s (core mask 0x%llx, %u L2 slices); "
+		       "report this as an opengpa bug", p->path, (unsigned long long)p->gpu.core_mask,
+		    (unsigned)p->gpu.l2_slices);
+		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
+	}
+	return st;
 }
 
 static GPA_Status perfcnt_enable(struct panfrost *p)
@@ -232,7 +242,7 @@ static GPA_Status pf_open(const struct og_backend_host *host, const char *option
 	if (st == GPA_STATUS_OK)
 		st = read_gpu(p);
 	if (st == GPA_STATUS_OK) {
-		p->dump_bytes = og_mali_dump_bytes(&p->gpu);
+		p->dump_bytes = p->layout.dump_bytes;
 		p->dump = calloc(1, p->dump_bytes);
 		if (!p->dump) {
 			LOG(p, "panfrost: out of memory for a %zu-byte dump buffer", p->dump_bytes);
@@ -363,11 +373,13 @@ static GPA_Status pf_end_sample(void *state, uint64_t *deltas)
 	GPA_Status st = dump(p);
 	if (st != GPA_STATUS_OK)
 		return st;
-	og_mali_sum_dump(&p->gpu, p->dump, &p->totals);
-	for (size_t i = 0; i < p->pass_n; i++) {
-		uint32_t id = p->pass_ids[i];
-		deltas[i] = p->totals.v[id / OG_MALI_BLOCK_WORDS][id % OG_MALI_BLOCK_WORDS];
+	if (!og_mali_sum_dump(&p->layout, p->dump, p->dump_bytes, &p->totals)) {
+		LOG(p, "panfrost: a %zu-byte dump buffer is too small for the %zu-byte layout; the "
+		       "sample is dropped", p->dump_bytes, p->layout.dump_bytes);
+		return GPA_STATUS_ERROR_FAILED;
 	}
+	for (size_t i = 0; i < p->pass_n; i++)
+		deltas[i] = og_mali_total(&p->totals, p->pass_ids[i]);
 	return GPA_STATUS_OK;
 }
 

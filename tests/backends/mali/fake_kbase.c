@@ -348,7 +348,7 @@ static int f_poll(void *ctx, struct pollfd *fds, nfds_t n, int timeout)
 {
 	struct fake_kbase *fk = self(ctx);
 	(void)timeout; /* a closed world: "waiting" never changes anything */
-	if (inject_eintr(fk))
+	if (fk->cfg.poll_eintr_always || inject_eintr(fk))
 		return fail(EINTR);
 	int ready = 0;
 	for (nfds_t i = 0; i < n; i++) {

@@ -28,6 +28,7 @@ struct fake_kbase_cfg {
 	uint32_t max_buffers;   /* setup fails ENOMEM above this count (0 = always) */
 	bool setup_ebusy;
 	bool eintr;             /* every other ioctl and poll fails with EINTR */
+	bool poll_eintr_always; /* every poll fails with EINTR (a signal storm) */
 	bool dumps_never_arrive;
 	int vanish_after_dumps; /* >0: the device disappears after that many dumps */
 	int32_t buffer_size_delta;

@@ -414,6 +414,32 @@ static void test_eintr(void **unused)
 	rig_close(&r);
 }
 
+/* Signals arriving faster than poll can wait: the backend gives up on that
+ * sample (it does not spin forever), the device is not written off, and the
+ * dump that arrived meanwhile is not mistaken for the next sample's. */
+static void test_eintr_storm(void **unused)
+{
+	(void)unused;
+	struct rig r;
+	struct fake_kbase_cfg cfg = fake_kbase_g71_mp8();
+	assert_int_equal(rig_open(&r, &cfg, NULL), GPA_STATUS_OK);
+	uint32_t id = bind(&r, "SC:9");
+	uint64_t d = 0;
+	assert_int_equal(og_backend_mali.begin_pass(r.state, &id, 1), GPA_STATUS_OK);
+	assert_int_equal(og_backend_mali.begin_sample(r.state), GPA_STATUS_OK);
+	r.fk.cfg.poll_eintr_always = true;
+	assert_int_equal(og_backend_mali.end_sample(r.state, &d), GPA_STATUS_ERROR_FAILED);
+	assert_int_equal(r.log.errors, 1);
+	assert_non_null(strstr(r.log.last_error, "interrupted"));
+	r.fk.cfg.poll_eintr_always = false;
+	assert_int_equal(og_backend_mali.begin_sample(r.state), GPA_STATUS_OK);
+	assert_int_equal(og_backend_mali.end_sample(r.state, &d), GPA_STATUS_OK);
+	assert_int_equal(r.fk.last_dump_no, 4);
+	assert_int_equal(d, fake_kbase_expected(&r.fk, 4, 3, 9));
+	og_backend_mali.end_pass(r.state);
+	rig_close(&r);
+}
+
 static void test_device_vanishes(void **unused)
 {
 	(void)unused;
@@ -490,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_buffer_size_mismatch),
 		cmocka_unit_test(test_dump_never_arrives),
 		cmocka_unit_test(test_eintr),
+		cmocka_unit_test(test_eintr_storm),
 		cmocka_unit_test(test_device_vanishes),
 		cmocka_unit_test(test_zero_dumps),
 		cmocka_unit_test(test_bad_buffer_index),

@@ -171,6 +171,12 @@ int vmali_panfrost_ioctl(struct vmali *vm, struct vmali_fd *f, unsigned long req
 		return get_param(vm, arg);
 	case VMALI_PANFROST_PERFCNT_ENABLE:
 	case VMALI_PANFROST_PERFCNT_DUMP:
+		/* The DRM core copies the argument in before the driver's
+		 * unstable-ioctls check runs: a bad pointer is EFAULT either way. */
+		if (!arg) {
+			errno = EFAULT;
+			return -1;
+		}
 		if (!vm->cfg.panfrost_unstable_ioctls) {
 			errno = ENOSYS;
 			return -1;
@@ -178,7 +184,9 @@ int vmali_panfrost_ioctl(struct vmali *vm, struct vmali_fd *f, unsigned long req
 		return req == VMALI_PANFROST_PERFCNT_ENABLE ? perfcnt_enable(vm, f, arg)
 		                                            : perfcnt_dump(vm, f, arg);
 	default:
-		errno = ENOTTY;
+		/* The DRM core: ENOTTY for another ioctl type, EINVAL for a DRM
+		 * command it (or the driver's table) does not have. */
+		errno = _IOC_TYPE(req) == VMALI_DRM_MAGIC ? EINVAL : ENOTTY;
 		return -1;
 	}
 }

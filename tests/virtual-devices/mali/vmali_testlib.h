@@ -1,5 +1,7 @@
-/* vmali_testlib.h — a raw kbase/reader client for the virtual Mali's tests,
- * written from the reference, talking through the device's og_sys table. */
+/* vmali_testlib.h — for tests on the virtual Mali: a raw kbase/reader client
+ * written from the reference, talking through the device's og_sys table
+ * (tl_*), and the rig the kbase and panfrost backends' tests share
+ * (tl_rig_*: a device, a backend opened on it, its log captured). */
 #ifndef VMALI_TESTLIB_H
 #define VMALI_TESTLIB_H
 
@@ -7,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend.h"
 #include "sys.h"
 #include "vmali.h"
 #include "vmali_abi.h"
@@ -43,5 +46,39 @@ int tl_put(const struct og_sys *sys, struct tl_reader *r, struct vmali_reader_me
 /* Sum of counter `index` over the dump's blocks of one kind. */
 uint64_t tl_sum(const uint32_t *dump, uint32_t l2_slices, uint64_t core_mask,
                 enum vmali_block block, unsigned index);
+
+/* ---- a backend on the device (cmocka assertions inside) ---- */
+
+struct tl_rig {
+	const struct og_backend_ops *ops;
+	struct vmali *vm;
+	struct og_backend_host host;
+	void *state; /* NULL unless open succeeded */
+	struct og_device_info info;
+	int errors;  /* error lines logged */
+	bool newline; /* some line held a '\n' (log lines must not) */
+	char last_error[512];
+};
+
+/* Every counter word 4..63 of every block type. */
+#define TL_NRAW (4 * 60)
+
+/* A Mali-G71 with this core mask and slice count, a 128-bit bus, frames run
+ * only by vmali_run_frames() and the panfrost unstable ioctls on. */
+struct vmali_config tl_g71(uint64_t mask, uint32_t slices);
+/* Creates the device, sets faults (NULL = none) and opens ops on it with
+ * options; returns what open returned. */
+GPA_Status tl_rig_open(struct tl_rig *r, const struct og_backend_ops *ops,
+                       const struct vmali_config *cfg, const struct vmali_faults *faults,
+                       const char *options);
+/* Closes the backend if open, checks no device fd is left open and no log
+ * line had a newline, destroys the device. */
+void tl_rig_done(struct tl_rig *r);
+/* Binds "JM:4".."SC:63" (ids[TL_NRAW], block-major). */
+void tl_rig_bind_all(struct tl_rig *r, uint32_t *ids);
+/* One pass of `samples` samples of `frames` frames each, frames also run
+ * before and between them; every raw counter of every sample must equal
+ * what the device counted during that sample. */
+void tl_rig_check_samples(struct tl_rig *r, unsigned frames, int samples);
 
 #endif

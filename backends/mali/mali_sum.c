@@ -1,0 +1,174 @@
+/*
+ * mali_sum.c — see mali_sum.h.
+ *
+ * Adding each 32-bit word into a 64-bit total one at a time costs several
+ * copies of the dump.  Instead, the instances of one block type are added a
+ * chunk of words at a time in 32-bit vector lanes that stay in registers
+ * (GNU vector extensions: SSE2 or AVX2 on x86, NEON on Arm), and each sum is
+ * stored once.
+ *
+ * A 32-bit lane can carry out.  k words each below 2^(32 - ceil(log2 k))
+ * cannot, so the OR of every word added is kept and checked once per block
+ * type; passing is the normal case (on an MP8, a shader-core counter passes
+ * 2^29 only in a sample longer than about half a second).  Otherwise each
+ * chunk that holds such a word is summed again exactly: the lanes then also
+ * add each word's high half (x >> 16), which cannot carry out below 65536
+ * instances, and the 64-bit sum is rebuilt from the two.
+ */
+#include "mali_sum.h"
+
+#include <string.h>
+
+#if defined(__AVX2__)
+#define VEC_BYTES 32
+#else
+#define VEC_BYTES 16
+#endif
+typedef uint32_t vec __attribute__((vector_size(VEC_BYTES)));
+#define LANES (VEC_BYTES / 4u)
+/* Four running sums and their OR fit in the 16 vector registers of SSE2. */
+#define CHUNK_WORDS (4u * LANES)
+_Static_assert(OG_MALI_BLOCK_WORDS % CHUNK_WORDS == 0, "blocks are whole chunks");
+
+/* memcpy: dumps need not be vector-aligned, and it keeps aliasing rules. */
+#define LOAD(v, p) memcpy(&(v), (p), sizeof(vec))
+#define STORE(p, v) memcpy((p), &(v), sizeof(vec))
+
+bool og_mali_layout_init(const struct og_mali_gpu *gpu, struct og_mali_layout *out)
+{
+	if (!gpu->core_mask || gpu->l2_slices == 0 || gpu->l2_slices > OG_MALI_MAX_L2_SLICES)
+		return false;
+	struct og_mali_layout l;
+	memset(&l, 0, sizeof l);
+	l.dump_bytes = og_mali_dump_bytes(gpu);
+	l.l2_count = gpu->l2_slices;
+	for (uint32_t s = 0; s < l.l2_count; s++)
+		l.l2_at[s] = (2u + s) * OG_MALI_BLOCK_WORDS;
+	uint32_t cores = (2u + l.l2_count) * OG_MALI_BLOCK_WORDS;
+	for (uint64_t m = gpu->core_mask; m; m &= m - 1)
+		l.core_at[l.core_count++] =
+			cores + (uint32_t)__builtin_ctzll(m) * OG_MALI_BLOCK_WORDS;
+	*out = l;
+	return true;
+}
+
+/* Sums words [w, w + CHUNK_WORDS) of the k blocks at `at` into lo, modulo
+ * 2^32, with zeros in hi; *any receives the OR of every word added. */
+static inline void chunk_narrow(const uint32_t *dump, const uint32_t *at, uint32_t k,
+                                uint32_t w, uint32_t *lo, uint32_t *hi, vec *any)
+{
+	vec s0, s1, s2, s3;
+	const uint32_t *p = dump + at[0] + w;
+	LOAD(s0, p);
+	LOAD(s1, p + LANES);
+	LOAD(s2, p + 2 * LANES);
+	LOAD(s3, p + 3 * LANES);
+	vec all = (s0 | s1) | (s2 | s3);
+	for (uint32_t i = 1; i < k; i++) {
+		vec x0, x1, x2, x3;
+		p = dump + at[i] + w;
+		LOAD(x0, p);
+		LOAD(x1, p + LANES);
+		LOAD(x2, p + 2 * LANES);
+		LOAD(x3, p + 3 * LANES);
+		s0 += x0;
+		s1 += x1;
+		s2 += x2;
+		s3 += x3;
+		all |= (x0 | x1) | (x2 | x3);
+	}
+	const vec zero = {0};
+	STORE(lo + w, s0);
+	STORE(lo + w + LANES, s1);
+	STORE(lo + w + 2 * LANES, s2);
+	STORE(lo + w + 3 * LANES, s3);
+	STORE(hi + w, zero);
+	STORE(hi + w + LANES, zero);
+	STORE(hi + w + 2 * LANES, zero);
+	STORE(hi + w + 3 * LANES, zero);
+	*any = all;
+}
+
+/* True when some lane of `any` is at or above 2^(32 - bits); bits > 0. */
+static inline bool may_carry(const vec *any, uint32_t bits)
+{
+	vec over = *any >> (32u - bits);
+	uint64_t q[VEC_BYTES / 8];
+	memcpy(q, &over, sizeof q);
+	uint64_t set = 0;
+	for (uint32_t j = 0; j < VEC_BYTES / 8; j++)
+		set |= q[j];
+	return set != 0;
+}
+
+/* The same chunk summed to 64 bits: s = the sum modulo 2^32 and h = the sum
+ * of the high halves; the low halves then add up to s - (h << 16) exactly
+ * (below k * 2^16), so sum = (h << 16) + that, whose high word is h >> 16
+ * plus the carry of that addition. */
+static void chunk_exact(const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w,
+                        uint32_t *lo, uint32_t *hi)
+{
+	/* Two vectors per pass over the blocks: four sums and the shifted
+	 * copies still fit in SSE2's 16 registers. */
+	for (uint32_t v = w; v < w + CHUNK_WORDS; v += 2 * LANES) {
+		vec s0 = {0}, s1 = {0}, h0 = {0}, h1 = {0};
+		for (uint32_t i = 0; i < k; i++) {
+			vec x0, x1;
+			LOAD(x0, dump + at[i] + v);
+			LOAD(x1, dump + at[i] + v + LANES);
+			s0 += x0;
+			s1 += x1;
+			h0 += x0 >> 16;
+			h1 += x1 >> 16;
+		}
+		vec t0 = (h0 >> 16) - (vec)(s0 < s0 - (h0 << 16));
+		vec t1 = (h1 >> 16) - (vec)(s1 < s1 - (h1 << 16));
+		STORE(lo + v, s0);
+		STORE(lo + v + LANES, s1);
+		STORE(hi + v, t0);
+		STORE(hi + v + LANES, t1);
+	}
+}
+
+/* Inlined into each call: JM and tiler (one block) then need no guard or
+ * inner loop, and L2 and shader cores get branches of their own. */
+__attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
+                                                           const uint32_t *at, uint32_t k,
+                                                           uint32_t *lo, uint32_t *hi)
+{
+	enum { CHUNKS = OG_MALI_BLOCK_WORDS / CHUNK_WORDS };
+	vec any[CHUNKS], all = {0};
+	for (uint32_t c = 0; c < CHUNKS; c++) {
+		chunk_narrow(dump, at, k, c * CHUNK_WORDS, lo, hi, &any[c]);
+		all |= any[c];
+	}
+	/* ceil(log2 k): words below 2^(32 - bits) cannot carry out of k adds.
+	 * One test for the block type; a chunk at a time only when it fails. */
+	uint32_t bits = k > 1 ? 32u - (uint32_t)__builtin_clz(k - 1) : 0u;
+	if (!bits || !may_carry(&all, bits))
+		return;
+	for (uint32_t c = 0; c < CHUNKS; c++)
+		if (may_carry(&any[c], bits))
+			chunk_exact(dump, at, k, c * CHUNK_WORDS, lo, hi);
+}
+
+bool og_mali_sum_dump(const struct og_mali_layout *layout, const uint32_t *dump, size_t bytes,
+                      struct og_mali_totals *totals)
+{
+	/* A layout og_mali_layout_init never filled has no blocks to sum. */
+	if (!dump || !layout->l2_count || !layout->core_count ||
+	    layout->l2_count > OG_MALI_MAX_L2_SLICES || layout->core_count > OG_MALI_MAX_CORES ||
+	    bytes < layout->dump_bytes)
+		return false;
+	static const uint32_t jm_at = 0, tiler_at = OG_MALI_BLOCK_WORDS;
+	uint32_t *lo = totals->lo, *hi = totals->hi;
+	sum_type(dump, &jm_at, 1, lo + OG_MALI_JM * OG_MALI_BLOCK_WORDS,
+	         hi + OG_MALI_JM * OG_MALI_BLOCK_WORDS);
+	sum_type(dump, &tiler_at, 1, lo + OG_MALI_TILER * OG_MALI_BLOCK_WORDS,
+	         hi + OG_MALI_TILER * OG_MALI_BLOCK_WORDS);
+	sum_type(dump, layout->l2_at, layout->l2_count, lo + OG_MALI_L2 * OG_MALI_BLOCK_WORDS,
+	         hi + OG_MALI_L2 * OG_MALI_BLOCK_WORDS);
+	sum_type(dump, layout->core_at, layout->core_count, lo + OG_MALI_SC * OG_MALI_BLOCK_WORDS,
+	         hi + OG_MALI_SC * OG_MALI_BLOCK_WORDS);
+	return true;
+}
