@@ -19,10 +19,24 @@
 
 #include <string.h>
 
-#if defined(__AVX2__)
+/* x86-64: 32-byte vectors, and a second copy of the sum built for AVX2
+ * that the loader picks on CPUs that have it (GCC's target_clones, an
+ * ifunc); the default copy runs them as pairs of SSE2 registers.
+ * OG_MALI_SUM_NO_CLONES builds the default copy alone, so a test can check
+ * it on a machine that would pick the AVX2 one. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX2__)
 #define VEC_BYTES 32
+#if defined(OG_MALI_SUM_NO_CLONES)
+#define SUM_CLONES
+#else
+#define SUM_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#elif defined(__AVX2__)
+#define VEC_BYTES 32
+#define SUM_CLONES
 #else
 #define VEC_BYTES 16
+#define SUM_CLONES
 #endif
 typedef uint32_t vec __attribute__((vector_size(VEC_BYTES)));
 #define LANES (VEC_BYTES / 4u)
@@ -105,7 +119,7 @@ static inline bool may_carry(const vec *any, uint32_t bits)
  * of the high halves; the low halves then add up to s - (h << 16) exactly
  * (below k * 2^16), so sum = (h << 16) + that, whose high word is h >> 16
  * plus the carry of that addition. */
-static void chunk_exact(const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w,
+SUM_CLONES static void chunk_exact(const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w,
                         uint32_t *lo, uint32_t *hi)
 {
 	/* Two vectors per pass over the blocks: four sums and the shifted
@@ -152,8 +166,8 @@ __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
 			chunk_exact(dump, at, k, c * CHUNK_WORDS, lo, hi);
 }
 
-bool og_mali_sum_dump(const struct og_mali_layout *layout, const uint32_t *dump, size_t bytes,
-                      struct og_mali_totals *totals)
+SUM_CLONES bool og_mali_sum_dump(const struct og_mali_layout *layout, const uint32_t *dump,
+                                 size_t bytes, struct og_mali_totals *totals)
 {
 	/* A layout og_mali_layout_init never filled has no blocks to sum. */
 	if (!dump || !layout->l2_count || !layout->core_count ||
