@@ -101,15 +101,12 @@ GPA_Status og_set_log_callback(GPA_Logging_Type type, GPA_LoggingCallbackPtrType
 	return GPA_STATUS_OK;
 }
 
-void og_unlock(void)
+/* Delivers the queued messages with the lock released.  Its own function
+ * because the copy is 16 KiB of stack: og_unlock's fast path, taken on
+ * every API call, must not pay for (or probe) that frame. */
+static __attribute__((noinline)) void deliver_and_unlock(struct og_registry *r)
 {
-	struct og_registry *r = og_registry();
 	unsigned n = r->queued, dropped = r->dropped;
-	if (n == 0) {
-		pthread_mutex_unlock(&r->lock);
-		return;
-	}
-	/* Copy out, then deliver without the lock. */
 	struct {
 		enum og_log_level level;
 		char text[OG_LOG_LINE];
@@ -128,4 +125,13 @@ void og_unlock(void)
 	}
 	if (dropped && (err_mask & GPA_LOGGING_ERROR))
 		fprintf(stderr, "opengpa: %u more messages were dropped\n", dropped);
+}
+
+void og_unlock(void)
+{
+	struct og_registry *r = og_registry();
+	if (r->queued == 0 && r->dropped == 0)
+		pthread_mutex_unlock(&r->lock);
+	else
+		deliver_and_unlock(r);
 }
