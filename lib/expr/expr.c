@@ -1,13 +1,49 @@
-/* expr.c — parser (recursive descent) and evaluator (postfix stack machine). */
+/* expr.c — expressions: parser (recursive descent to postfix, folding numbers)
+ * and evaluator (an accumulator machine).
+ *
+ * Postfix is the form expressions are inlined into one another in, and the
+ * one og_expr_single_raw() and og_expr_for_each_raw() read.  Compiling then
+ * turns it into code for an accumulator machine: the value being computed
+ * stays in a CPU register and each instruction combines it with one operand
+ * named in the instruction, so a / b is one load and one "divide by raw
+ * counter" where the stack machine had three operations and stack traffic.
+ * The first load and the percentage clamp around most ratios cost no
+ * dispatch (see og_expr_eval).  Measured in bench/mali and bench/expr.
+ */
 #include "expr.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The arithmetic policy's operations, shared by constant folding and
+ * evaluation so that folding can never change a result. */
+
+/* x / 0 is 0: an idle device makes most ratios 0/0. */
+static inline double divide(double x, double y)
+{
+	return y == 0.0 ? 0.0 : x / y;
+}
+
+/* fmin()/fmax() as C99 defines them (a NaN operand is ignored; for zeros of
+ * both signs the first operand wins, as glibc does), written out because
+ * compilers call libm for them. */
+static inline double minimum(double x, double y)
+{
+	return (y < x || isnan(x)) ? y : x;
+}
+
+static inline double maximum(double x, double y)
+{
+	return (y > x || isnan(x)) ? y : x;
+}
+
+/* ---- Postfix ---- */
 
 enum op_code {
 	OP_NUMBER,
@@ -28,9 +64,71 @@ struct op {
 	double number;
 };
 
+static bool is_leaf(const struct op *op)
+{
+	return op->code == OP_NUMBER || op->code == OP_RAW || op->code == OP_CONSTANT;
+}
+
+static double fold(enum op_code code, double x, double y)
+{
+	switch (code) {
+	case OP_ADD: return x + y;
+	case OP_SUB: return x - y;
+	case OP_MUL: return x * y;
+	case OP_DIV: return divide(x, y);
+	case OP_MIN: return minimum(x, y);
+	case OP_MAX: return maximum(x, y);
+	default: return 0.0; /* not a binary operation */
+	}
+}
+
+/* ---- Accumulator machine ----
+ *
+ * An instruction is an operation on the accumulator and one operand: a leaf
+ * (raw counter, constant or number) or a temporary the accumulator was saved
+ * to.  The R operations take the accumulator as their right operand, for
+ * when the left one was computed first; ADD and MUL need none, IEEE addition
+ * and multiplication being commutative bit for bit.  A temporary is only
+ * ever a left operand (the accumulator, computed later, is the right one),
+ * so only the operations below take one. */
+#define ACC_OPERATIONS(X) \
+	X(LOAD) X(ADD) X(SUB) X(RSUB) X(MUL) X(DIV) X(RDIV) X(MIN) X(RMIN) X(MAX) X(RMAX)
+#define LEAF_KINDS(X, op) X(op, RAW) X(op, CONSTANT) X(op, NUMBER)
+#define TEMP_OPERATIONS(X) X(ADD) X(RSUB) X(MUL) X(RDIV) X(RMIN) X(RMAX)
+
+#define ACC_OPERATION_NAME(op) A_##op,
+enum acc_operation { ACC_OPERATIONS(ACC_OPERATION_NAME) };
+#define LEAF_KIND_NAME(op, kind) K_##kind,
+enum leaf_kind { LEAF_KINDS(LEAF_KIND_NAME, unused) LEAF_KIND_COUNT };
+
+#define LEAF_INSN_NAME(op, kind) I_##op##_##kind,
+#define LEAF_INSN_NAMES(op) LEAF_KINDS(LEAF_INSN_NAME, op)
+#define TEMP_INSN_NAME(op) I_##op##_TEMP,
+enum insn_code {
+	ACC_OPERATIONS(LEAF_INSN_NAMES) /* = operation * LEAF_KIND_COUNT + kind */
+	TEMP_OPERATIONS(TEMP_INSN_NAME)
+	I_NEG,
+	I_SAVE, /* temp[index] = accumulator */
+	INSN_CODE_COUNT
+};
+
+struct insn {
+	uint8_t code;
+	uint32_t index;  /* raw counter, constant or temporary */
+	double number;
+};
+
+/* Percentages are max(min(E * 100, 100), 0): a final multiplication by a
+ * number and clamp by numbers form the epilogue, applied after the code
+ * without a dispatch (with 1, +inf and -inf for the parts absent, which
+ * change no result). */
 struct og_expr {
-	size_t count;
-	struct op ops[];
+	struct op *ops; /* postfix, in the same allocation */
+	size_t nops;
+	size_t ncode;   /* >= 1, and code[0] is a LOAD of a leaf */
+	bool has_epilogue;
+	double scale, high, low;
+	struct insn code[];
 };
 
 struct parser {
@@ -80,6 +178,26 @@ static void emit(struct parser *ps, struct op op)
 		ps->cap = cap;
 	}
 	ps->ops[ps->count++] = op;
+}
+
+/* Emits a unary or binary operation, folding it when its operands are numbers
+ * (in postfix, the last one or two ops are the operands when they are leaves). */
+static void emit_operation(struct parser *ps, enum op_code code)
+{
+	if (ps->failed)
+		return;
+	struct op *last = ps->count ? &ps->ops[ps->count - 1] : NULL;
+	if (code == OP_NEG && last && last->code == OP_NUMBER) {
+		last->number = -last->number;
+		return;
+	}
+	if (code != OP_NEG && ps->count >= 2 && last->code == OP_NUMBER &&
+	    last[-1].code == OP_NUMBER) {
+		last[-1].number = fold(code, last[-1].number, last->number);
+		ps->count--;
+		return;
+	}
+	emit(ps, (struct op){ .code = code });
 }
 
 static void skip_blanks(struct parser *ps)
@@ -134,7 +252,7 @@ static void parse_number(struct parser *ps)
 
 static void inline_expr(struct parser *ps, const struct og_expr *e)
 {
-	for (size_t i = 0; i < e->count; i++)
+	for (size_t i = 0; i < e->nops; i++)
 		emit(ps, e->ops[i]);
 }
 
@@ -163,7 +281,7 @@ static void parse_name(struct parser *ps)
 		expect(ps, ',', "between the two arguments of min()/max()");
 		parse_expr(ps);
 		expect(ps, ')', "to close min()/max()");
-		emit(ps, (struct op){ .code = code });
+		emit_operation(ps, code);
 		return;
 	}
 	ps->p = after;
@@ -219,7 +337,7 @@ static void parse_unary(struct parser *ps)
 	ps->nesting++;
 	if (accept(ps, '-')) {
 		parse_unary(ps);
-		emit(ps, (struct op){ .code = OP_NEG });
+		emit_operation(ps, OP_NEG);
 	} else {
 		parse_primary(ps);
 	}
@@ -232,10 +350,10 @@ static void parse_term(struct parser *ps)
 	while (!ps->failed) {
 		if (accept(ps, '*')) {
 			parse_unary(ps);
-			emit(ps, (struct op){ .code = OP_MUL });
+			emit_operation(ps, OP_MUL);
 		} else if (accept(ps, '/')) {
 			parse_unary(ps);
-			emit(ps, (struct op){ .code = OP_DIV });
+			emit_operation(ps, OP_DIV);
 		} else {
 			break;
 		}
@@ -248,10 +366,10 @@ static void parse_expr(struct parser *ps)
 	while (!ps->failed) {
 		if (accept(ps, '+')) {
 			parse_term(ps);
-			emit(ps, (struct op){ .code = OP_ADD });
+			emit_operation(ps, OP_ADD);
 		} else if (accept(ps, '-')) {
 			parse_term(ps);
-			emit(ps, (struct op){ .code = OP_SUB });
+			emit_operation(ps, OP_SUB);
 		} else {
 			break;
 		}
@@ -263,22 +381,142 @@ static size_t program_depth(const struct op *ops, size_t count)
 {
 	size_t depth = 0, max = 0;
 	for (size_t i = 0; i < count; i++) {
-		switch (ops[i].code) {
-		case OP_NUMBER:
-		case OP_RAW:
-		case OP_CONSTANT:
+		if (is_leaf(&ops[i]))
 			depth++;
-			break;
-		case OP_NEG:
-			break;
-		default:
+		else if (ops[i].code != OP_NEG)
 			depth--;
-			break;
-		}
 		if (depth > max)
 			max = depth;
 	}
 	return max;
+}
+
+/* ---- Postfix to accumulator code ----
+ *
+ * Walks the postfix once, keeping a compile-time stack of where each value
+ * is: still a leaf nobody loaded, in the accumulator (at most one, always the
+ * latest computed), or saved in the temporary named after its stack slot.
+ * Loading a leaf while the accumulator holds a value lower on the stack saves
+ * that value first.  Whenever an operation is reached, its right operand is a
+ * leaf or the accumulator, and a saved value can only be a left operand. */
+
+enum place { LEAF, IN_ACC, IN_TEMP };
+
+struct slot {
+	enum place place;
+	struct op leaf;
+};
+
+struct codegen {
+	struct slot stack[OG_EXPR_MAX_DEPTH];
+	size_t depth;
+	size_t acc_slot; /* slot held in the accumulator, or SIZE_MAX */
+	struct insn *code;
+	size_t count;
+};
+
+static void put(struct codegen *g, enum insn_code code, uint32_t index, double number)
+{
+	g->code[g->count++] = (struct insn){ .code = (uint8_t)code, .index = index, .number = number };
+}
+
+static void put_with_leaf(struct codegen *g, enum acc_operation a, const struct op *leaf)
+{
+	enum leaf_kind kind = leaf->code == OP_RAW ? K_RAW
+	                    : leaf->code == OP_CONSTANT ? K_CONSTANT : K_NUMBER;
+	put(g, (enum insn_code)(a * LEAF_KIND_COUNT + kind), leaf->index, leaf->number);
+}
+
+#define TEMP_INSN_OF(op) [A_##op] = I_##op##_TEMP,
+static const uint8_t temp_insn[] = { TEMP_OPERATIONS(TEMP_INSN_OF) };
+
+/* Brings slot s (a leaf) into the accumulator. */
+static void load(struct codegen *g, size_t s)
+{
+	if (g->acc_slot != SIZE_MAX) {
+		put(g, I_SAVE, (uint32_t)g->acc_slot, 0.0);
+		g->stack[g->acc_slot].place = IN_TEMP;
+	}
+	put_with_leaf(g, A_LOAD, &g->stack[s].leaf);
+	g->stack[s].place = IN_ACC;
+	g->acc_slot = s;
+}
+
+static enum acc_operation acc_operation(enum op_code code, bool acc_is_right)
+{
+	switch (code) {
+	case OP_ADD: return A_ADD;
+	case OP_SUB: return acc_is_right ? A_RSUB : A_SUB;
+	case OP_MUL: return A_MUL;
+	case OP_DIV: return acc_is_right ? A_RDIV : A_DIV;
+	case OP_MIN: return acc_is_right ? A_RMIN : A_MIN;
+	default: return acc_is_right ? A_RMAX : A_MAX;
+	}
+}
+
+static void generate_binary(struct codegen *g, enum op_code code)
+{
+	size_t l = g->depth - 2, r = g->depth - 1;
+	struct slot *left = &g->stack[l], *right = &g->stack[r];
+	if (left->place == LEAF && right->place == LEAF)
+		load(g, l);
+	if (left->place == IN_ACC) /* the right one is a leaf */
+		put_with_leaf(g, acc_operation(code, false), &right->leaf);
+	else if (left->place == LEAF)
+		put_with_leaf(g, acc_operation(code, true), &left->leaf);
+	else /* saved: the right one is in the accumulator */
+		put(g, (enum insn_code)temp_insn[acc_operation(code, true)], (uint32_t)l, 0.0);
+	left->place = IN_ACC;
+	g->acc_slot = l;
+	g->depth--;
+}
+
+/* code must have room for 2 * count instructions (a load and a save at most
+ * per leaf).  Returns the number written. */
+static size_t generate(const struct op *ops, size_t count, struct insn *code)
+{
+	struct codegen g = { .acc_slot = SIZE_MAX, .code = code };
+	for (size_t i = 0; i < count; i++) {
+		if (is_leaf(&ops[i])) {
+			g.stack[g.depth++] = (struct slot){ .place = LEAF, .leaf = ops[i] };
+		} else if (ops[i].code == OP_NEG) {
+			if (g.stack[g.depth - 1].place == LEAF)
+				load(&g, g.depth - 1);
+			put(&g, I_NEG, 0, 0.0);
+		} else {
+			generate_binary(&g, ops[i].code);
+		}
+	}
+	if (g.depth == 1 && g.stack[0].place == LEAF)
+		load(&g, 0);
+	return g.count;
+}
+
+static bool is_number_then(const struct op *ops, size_t count, enum op_code code)
+{
+	return count >= 3 && ops[count - 1].code == code && ops[count - 2].code == OP_NUMBER;
+}
+
+/* Moves a final "* number", "min(., number)" and "max(., number)" (in that
+ * order, as in max(min(E * k, high), low)) into e's epilogue.  Returns the
+ * length of the postfix left for the code. */
+static size_t split_epilogue(struct og_expr *e)
+{
+	size_t n = e->nops;
+	e->scale = 1.0;
+	e->high = INFINITY;
+	e->low = -INFINITY;
+	if (is_number_then(e->ops, n, OP_MAX) && is_number_then(e->ops, n - 2, OP_MIN)) {
+		e->low = e->ops[n - 2].number;
+		e->high = e->ops[n - 4].number;
+		n -= 4;
+	}
+	if (is_number_then(e->ops, n, OP_MUL)) {
+		e->scale = e->ops[n - 2].number;
+		n -= 2;
+	}
+	e->has_epilogue = n < e->nops;
+	return n;
 }
 
 struct og_expr *og_expr_compile(const char *text, og_expr_resolve_fn resolve, void *ud,
@@ -304,10 +542,14 @@ struct og_expr *og_expr_compile(const char *text, og_expr_resolve_fn resolve, vo
 
 	struct og_expr *e = NULL;
 	if (!ps.failed) {
-		e = malloc(sizeof(*e) + ps.count * sizeof(struct op));
+		size_t max_insns = 2 * ps.count;
+		e = malloc(sizeof(*e) + max_insns * sizeof(struct insn) + ps.count * sizeof(struct op));
 		if (e) {
-			e->count = ps.count;
+			e->ops = (struct op *)(void *)&e->code[max_insns];
+			e->nops = ps.count;
 			memcpy(e->ops, ps.ops, ps.count * sizeof(struct op));
+			size_t body = split_epilogue(e);
+			e->ncode = generate(e->ops, body, e->code);
 		} else if (err && errlen) {
 			snprintf(err, errlen, "column 1: out of memory");
 		}
@@ -321,59 +563,100 @@ void og_expr_free(struct og_expr *e)
 	free(e);
 }
 
+#define LEAF_INSN_TEXT(op, kind) [I_##op##_##kind] = #op " " #kind,
+#define LEAF_INSN_TEXTS(op) LEAF_KINDS(LEAF_INSN_TEXT, op)
+#define TEMP_INSN_TEXT(op) [I_##op##_TEMP] = #op " TEMP",
+static const char *const insn_text[INSN_CODE_COUNT] = {
+	ACC_OPERATIONS(LEAF_INSN_TEXTS)
+	TEMP_OPERATIONS(TEMP_INSN_TEXT)
+	[I_NEG] = "NEG",
+	[I_SAVE] = "SAVE",
+};
+
+static void append(char *buf, size_t len, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void append(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(*n < len ? buf + *n : NULL, *n < len ? len - *n : 0, fmt, ap);
+	va_end(ap);
+	*n += w > 0 ? (size_t)w : 0;
+}
+
+size_t og_expr_describe(const struct og_expr *e, char *buf, size_t len)
+{
+	size_t n = 0;
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < e->ncode; i++) {
+		const struct insn *in = &e->code[i];
+		append(buf, len, &n, "%s%s", i ? "; " : "", insn_text[in->code]);
+		if (in->code < I_ADD_TEMP && in->code % LEAF_KIND_COUNT == K_NUMBER)
+			append(buf, len, &n, " %.17g", in->number);
+		else if (in->code != I_NEG)
+			append(buf, len, &n, " %" PRIu32, in->index);
+	}
+	if (e->has_epilogue)
+		append(buf, len, &n, " | * %.17g MIN %.17g MAX %.17g", e->scale, e->high, e->low);
+	return n;
+}
+
+#define OPERAND_RAW ((double)raw[in->index])
+#define OPERAND_CONSTANT (constants[in->index])
+#define OPERAND_NUMBER (in->number)
+#define OPERAND_TEMP (temp[in->index])
+
+#define APPLY_LOAD(acc, x) (x)
+#define APPLY_ADD(acc, x) ((acc) + (x))
+#define APPLY_SUB(acc, x) ((acc) - (x))
+#define APPLY_RSUB(acc, x) ((x) - (acc))
+#define APPLY_MUL(acc, x) ((acc) * (x))
+#define APPLY_DIV(acc, x) divide(acc, x)
+#define APPLY_RDIV(acc, x) divide(x, acc)
+#define APPLY_MIN(acc, x) minimum(acc, x)
+#define APPLY_RMIN(acc, x) minimum(x, acc)
+#define APPLY_MAX(acc, x) maximum(acc, x)
+#define APPLY_RMAX(acc, x) maximum(x, acc)
+
+#define EVAL_CASE(op, kind) \
+	case I_##op##_##kind: acc = APPLY_##op(acc, OPERAND_##kind); break;
+#define EVAL_LEAF_CASES(op) LEAF_KINDS(EVAL_CASE, op)
+#define EVAL_TEMP_CASE(op) EVAL_CASE(op, TEMP)
+
 double og_expr_eval(const struct og_expr *e, const uint64_t *raw, const double *constants)
 {
-	double stack[OG_EXPR_MAX_DEPTH];
-	size_t sp = 0;
-	for (size_t i = 0; i < e->count; i++) {
-		const struct op *op = &e->ops[i];
-		switch (op->code) {
-		case OP_NUMBER:
-			stack[sp++] = op->number;
+	/* Every temporary is saved before it is read. */
+	double temp[OG_EXPR_MAX_DEPTH];
+	/* The first load is taken out of the loop: a conditional branch on its
+	 * kind costs less than a dispatch, and counters that are one raw counter,
+	 * or one times a number (40% of mali-g71's), then dispatch nothing. */
+	const struct insn *in = e->code, *end = in + e->ncode;
+	double acc = in->code == I_LOAD_RAW ? (double)raw[in->index]
+	           : in->code == I_LOAD_CONSTANT ? constants[in->index] : in->number;
+	for (in++; in < end; in++) {
+		switch ((enum insn_code)in->code) {
+		ACC_OPERATIONS(EVAL_LEAF_CASES)
+		TEMP_OPERATIONS(EVAL_TEMP_CASE)
+		case I_NEG:
+			acc = -acc;
 			break;
-		case OP_RAW:
-			stack[sp++] = (double)raw[op->index];
+		case I_SAVE:
+			temp[in->index] = acc;
 			break;
-		case OP_CONSTANT:
-			stack[sp++] = constants[op->index];
-			break;
-		case OP_NEG:
-			stack[sp - 1] = -stack[sp - 1];
-			break;
-		case OP_ADD:
-			sp--;
-			stack[sp - 1] += stack[sp];
-			break;
-		case OP_SUB:
-			sp--;
-			stack[sp - 1] -= stack[sp];
-			break;
-		case OP_MUL:
-			sp--;
-			stack[sp - 1] *= stack[sp];
-			break;
-		case OP_DIV:
-			sp--;
-			/* Policy: x / 0 is 0 (an idle device makes most ratios 0/0). */
-			stack[sp - 1] = stack[sp] == 0.0 ? 0.0 : stack[sp - 1] / stack[sp];
-			break;
-		case OP_MIN:
-			sp--;
-			stack[sp - 1] = fmin(stack[sp - 1], stack[sp]);
-			break;
-		case OP_MAX:
-			sp--;
-			stack[sp - 1] = fmax(stack[sp - 1], stack[sp]);
+		case INSN_CODE_COUNT:
 			break;
 		}
 	}
-	double v = sp ? stack[0] : 0.0;
-	return isfinite(v) ? v : 0.0;
+	if (e->has_epilogue)
+		acc = maximum(minimum(acc * e->scale, e->high), e->low);
+	return isfinite(acc) ? acc : 0.0;
 }
 
 bool og_expr_single_raw(const struct og_expr *e, uint32_t *index)
 {
-	if (e->count != 1 || e->ops[0].code != OP_RAW)
+	if (e->nops != 1 || e->ops[0].code != OP_RAW)
 		return false;
 	*index = e->ops[0].index;
 	return true;
@@ -381,7 +664,7 @@ bool og_expr_single_raw(const struct og_expr *e, uint32_t *index)
 
 void og_expr_for_each_raw(const struct og_expr *e, void (*fn)(void *ud, uint32_t index), void *ud)
 {
-	for (size_t i = 0; i < e->count; i++)
+	for (size_t i = 0; i < e->nops; i++)
 		if (e->ops[i].code == OP_RAW)
 			fn(ud, e->ops[i].index);
 }

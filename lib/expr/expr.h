@@ -1,11 +1,11 @@
 /*
  * expr.h — the derived-counter expression engine.
  *
- * An expression is compiled once, when a context opens, into a flat postfix
- * program whose operands are indices into two arrays: raw counter values
- * (uint64 counts of one sample) and device constants (doubles).  Evaluating
- * it allocates nothing and looks up no names.  Grammar and arithmetic policy:
- * docs/counter-files.md.
+ * An expression is compiled once, when a context opens, into code for a
+ * small accumulator machine whose operands are indices into two arrays: raw
+ * counter values (uint64 counts of one sample) and device constants
+ * (doubles).  Evaluating it allocates nothing and looks up no names.
+ * Grammar and arithmetic policy: docs/counter-files.md.
  */
 #ifndef OPENGPA_EXPR_H
 #define OPENGPA_EXPR_H
@@ -54,5 +54,12 @@ bool og_expr_single_raw(const struct og_expr *e, uint32_t *index);
 
 /* Calls fn for every raw counter the expression reads (with repeats). */
 void og_expr_for_each_raw(const struct og_expr *e, void (*fn)(void *ud, uint32_t index), void *ud);
+
+/* Writes the compiled code as text, like snprintf (returns the length it
+ * needed): instructions separated by "; " ("LOAD RAW 0; DIV RAW 1", "SAVE 0",
+ * "RSUB TEMP 0", "NEG"), then " | * k MIN h MAX l" when the expression ends
+ * in a multiplication by a number or a clamp by numbers.  For tests and
+ * debugging. */
+size_t og_expr_describe(const struct og_expr *e, char *buf, size_t len);
 
 #endif

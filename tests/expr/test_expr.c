@@ -1,10 +1,13 @@
-/* test_expr.c — the expression engine: grammar, errors and arithmetic policy. */
+/* test_expr.c — the expression engine: grammar, errors, arithmetic policy, the
+ * code each instruction comes from, and a property test of the compiled code
+ * against a direct evaluation of random expression trees. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -244,6 +247,376 @@ static void test_for_each_raw_and_depth(void **state)
 	assert_true(eval("----------a") == 12);
 }
 
+/* ---- Compiled code: every instruction, the epilogue and folding ---- */
+
+struct code_case {
+	const char *text;
+	const char *code; /* og_expr_describe() */
+	double value;     /* with a = 12, b = 3, c = 2, K = 0.5 */
+};
+
+static const struct code_case code_cases[] = {
+	/* The first load, and loads after a save. */
+	{ "a", "LOAD RAW 0", 12 },
+	{ "K", "LOAD CONSTANT 0", 0.5 },
+	{ "2", "LOAD NUMBER 2", 2 },
+	{ "(a*b) + (c*a)", "LOAD RAW 0; MUL RAW 1; SAVE 0; LOAD RAW 2; MUL RAW 0; ADD TEMP 0", 60 },
+	{ "(a*b) + (K*a)", "LOAD RAW 0; MUL RAW 1; SAVE 0; LOAD CONSTANT 0; MUL RAW 0; ADD TEMP 0", 42 },
+	{ "(a*b) + (2-a)", "LOAD RAW 0; MUL RAW 1; SAVE 0; LOAD NUMBER 2; SUB RAW 0; ADD TEMP 0", 26 },
+	/* Accumulator op leaf. */
+	{ "a + b", "LOAD RAW 0; ADD RAW 1", 15 },
+	{ "a + K", "LOAD RAW 0; ADD CONSTANT 0", 12.5 },
+	{ "a + 2", "LOAD RAW 0; ADD NUMBER 2", 14 },
+	{ "a - b", "LOAD RAW 0; SUB RAW 1", 9 },
+	{ "a - K", "LOAD RAW 0; SUB CONSTANT 0", 11.5 },
+	{ "a - 2", "LOAD RAW 0; SUB NUMBER 2", 10 },
+	{ "-(a * b)", "LOAD RAW 0; MUL RAW 1; NEG", -36 },
+	{ "-(a * K)", "LOAD RAW 0; MUL CONSTANT 0; NEG", -6 },
+	{ "-(a * 2)", "LOAD RAW 0; MUL NUMBER 2; NEG", -24 },
+	{ "a / b", "LOAD RAW 0; DIV RAW 1", 4 },
+	{ "a / K", "LOAD RAW 0; DIV CONSTANT 0", 24 },
+	{ "a / 8", "LOAD RAW 0; DIV NUMBER 8", 1.5 },
+	{ "min(a, b)", "LOAD RAW 0; MIN RAW 1", 3 },
+	{ "min(a, K)", "LOAD RAW 0; MIN CONSTANT 0", 0.5 },
+	{ "min(a, 2)", "LOAD RAW 0; MIN NUMBER 2", 2 },
+	{ "max(b, a)", "LOAD RAW 1; MAX RAW 0", 12 },
+	{ "max(a, K)", "LOAD RAW 0; MAX CONSTANT 0", 12 },
+	{ "max(a, 20)", "LOAD RAW 0; MAX NUMBER 20", 20 },
+	/* Leaf op accumulator: the left operand is a leaf, the right computed. */
+	{ "b - a*c", "LOAD RAW 0; MUL RAW 2; RSUB RAW 1", -21 },
+	{ "K - a*c", "LOAD RAW 0; MUL RAW 2; RSUB CONSTANT 0", -23.5 },
+	{ "2 - a*c", "LOAD RAW 0; MUL RAW 2; RSUB NUMBER 2", -22 },
+	{ "b / (a*c)", "LOAD RAW 0; MUL RAW 2; RDIV RAW 1", 3.0 / 24.0 },
+	{ "K / (a*c)", "LOAD RAW 0; MUL RAW 2; RDIV CONSTANT 0", 0.5 / 24.0 },
+	{ "2 / (a*c)", "LOAD RAW 0; MUL RAW 2; RDIV NUMBER 2", 2.0 / 24.0 },
+	{ "min(b, a*c)", "LOAD RAW 0; MUL RAW 2; RMIN RAW 1", 3 },
+	{ "min(K, a*c)", "LOAD RAW 0; MUL RAW 2; RMIN CONSTANT 0", 0.5 },
+	{ "min(2, a*c)", "LOAD RAW 0; MUL RAW 2; RMIN NUMBER 2", 2 },
+	{ "max(b, a*c)", "LOAD RAW 0; MUL RAW 2; RMAX RAW 1", 24 },
+	{ "max(K, a*c)", "LOAD RAW 0; MUL RAW 2; RMAX CONSTANT 0", 24 },
+	{ "max(30, a*c)", "LOAD RAW 0; MUL RAW 2; RMAX NUMBER 30", 30 },
+	{ "c + a*b", "LOAD RAW 0; MUL RAW 1; ADD RAW 2", 38 },
+	{ "c * (a+b)", "LOAD RAW 0; ADD RAW 1; MUL RAW 2", 30 },
+	/* Saved operand op accumulator. */
+	{ "(a*b) - (c*a)", "LOAD RAW 0; MUL RAW 1; SAVE 0; LOAD RAW 2; MUL RAW 0; RSUB TEMP 0", 12 },
+	{ "(a+b) * (c+a)", "LOAD RAW 0; ADD RAW 1; SAVE 0; LOAD RAW 2; ADD RAW 0; MUL TEMP 0", 210 },
+	{ "(a*b) / (c*a)", "LOAD RAW 0; MUL RAW 1; SAVE 0; LOAD RAW 2; MUL RAW 0; RDIV TEMP 0", 1.5 },
+	{ "min(a*b, c*a)", "LOAD RAW 0; MUL RAW 1; SAVE 0; LOAD RAW 2; MUL RAW 0; RMIN TEMP 0", 24 },
+	{ "max(a*b, c*a)", "LOAD RAW 0; MUL RAW 1; SAVE 0; LOAD RAW 2; MUL RAW 0; RMAX TEMP 0", 36 },
+	{ "a + (b*c + (a*b - c*c))",
+	  "LOAD RAW 1; MUL RAW 2; SAVE 1; LOAD RAW 0; MUL RAW 1; SAVE 2; LOAD RAW 2; MUL RAW 2; "
+	  "RSUB TEMP 2; ADD TEMP 1; ADD RAW 0", 50 },
+	{ "-a", "LOAD RAW 0; NEG", -12 },
+	{ "-(a + b)", "LOAD RAW 0; ADD RAW 1; NEG", -15 },
+	/* An inlined counter (E = a + b) is code like any other. */
+	{ "c - E", "LOAD RAW 0; ADD RAW 1; RSUB RAW 2", -13 },
+	/* Epilogue: a final "* number", then min and max with numbers. */
+	{ "max(min(a / b * 100, 100), 0)", "LOAD RAW 0; DIV RAW 1 | * 100 MIN 100 MAX 0", 100 },
+	{ "max(min((b / a) * 100, 100), 0)", "LOAD RAW 1; DIV RAW 0 | * 100 MIN 100 MAX 0", 25 },
+	{ "max(min(c - a, 100), 0)", "LOAD RAW 2; SUB RAW 0 | * 1 MIN 100 MAX 0", 0 },
+	{ "a * 1024", "LOAD RAW 0 | * 1024 MIN inf MAX -inf", 12288 },
+	{ "max(min(a, 100), 0) * 2", "LOAD RAW 0; MIN NUMBER 100; MAX NUMBER 0 | * 2 MIN inf MAX -inf", 24 },
+	{ "min(max(a, 0), 5)", "LOAD RAW 0; MAX NUMBER 0; MIN NUMBER 5", 5 },
+	{ "max(a, 0) * K", "LOAD RAW 0; MAX NUMBER 0; MUL CONSTANT 0", 6 },
+	/* Folding: operations on numbers only are done once, at compile time. */
+	{ "2 * 3 + a", "LOAD NUMBER 6; ADD RAW 0", 18 },
+	{ "a + 2 * 3", "LOAD RAW 0; ADD NUMBER 6", 18 },
+	{ "a * (2 * 3)", "LOAD RAW 0 | * 6 MIN inf MAX -inf", 72 },
+	{ "-(1 - 3) * a", "LOAD NUMBER 2; MUL RAW 0", 24 },
+	{ "max(min(1 / 0, 5), -1)", "LOAD NUMBER 0", 0 },
+	{ "1e308 * 10 + a", "LOAD NUMBER inf; ADD RAW 0", 0 },
+};
+
+static void test_code(void **state)
+{
+	(void)state;
+	char err[64];
+	sum_ab = og_expr_compile("a + b", resolve, NULL, err, sizeof(err));
+	assert_non_null(sum_ab);
+	for (size_t i = 0; i < sizeof(code_cases) / sizeof(code_cases[0]); i++) {
+		const struct code_case *c = &code_cases[i];
+		struct og_expr *e = og_expr_compile(c->text, resolve, NULL, err, sizeof(err));
+		if (!e)
+			fail_msg("'%s' does not compile: %s", c->text, err);
+		char code[256];
+		size_t n = og_expr_describe(e, code, sizeof(code));
+		double v = og_expr_eval(e, raw, constants);
+		og_expr_free(e);
+		assert_int_equal(n, strlen(code));
+		if (strcmp(code, c->code) != 0)
+			fail_msg("'%s' compiles to '%s', expected '%s'", c->text, code, c->code);
+		if (v != c->value)
+			fail_msg("'%s' = %.17g, expected %.17g", c->text, v, c->value);
+	}
+	og_expr_free(sum_ab);
+	sum_ab = NULL;
+
+	/* A short buffer is truncated but the length needed is returned. */
+	struct og_expr *e = og_expr_compile("a / b", resolve, NULL, err, sizeof(err));
+	char tiny[5];
+	assert_int_equal(og_expr_describe(e, tiny, sizeof(tiny)), strlen("LOAD RAW 0; DIV RAW 1"));
+	assert_string_equal(tiny, "LOAD");
+	assert_int_equal(og_expr_describe(e, NULL, 0), strlen("LOAD RAW 0; DIV RAW 1"));
+	og_expr_free(e);
+}
+
+/* ---- Property test: compiled code against a direct evaluation of the tree ---- */
+
+enum node_kind { N_RAW, N_CONSTANT, N_NUMBER, N_REF, N_NEG, N_ADD, N_SUB, N_MUL, N_DIV, N_MIN, N_MAX };
+
+struct node {
+	enum node_kind kind;
+	unsigned index;
+	double number;
+	const struct node *l, *r;
+};
+
+#define NRAW 6
+#define NCONST 4
+#define NREF 4
+#define POOL 4096
+
+struct world {
+	uint64_t rng;
+	struct node pool[POOL];
+	size_t used;
+	const struct node *ref_tree[NREF];
+	struct og_expr *ref_expr[NREF];
+	bool allow_refs;
+};
+
+static uint64_t next(struct world *w)
+{
+	w->rng ^= w->rng << 13;
+	w->rng ^= w->rng >> 7;
+	w->rng ^= w->rng << 17;
+	return w->rng;
+}
+
+static unsigned pick(struct world *w, unsigned n)
+{
+	return (unsigned)(next(w) % n);
+}
+
+/* Numbers a file may write (no sign: '-' is an operator). */
+static const double numbers[] = { 0, 1, 2, 3, 8, 100, 0.25, 0.1, 1024, 1e308, 1e-300 };
+
+static const struct node *tree(struct world *w, int depth)
+{
+	struct node *n = &w->pool[w->used++];
+	memset(n, 0, sizeof(*n));
+	if (depth == 0 || pick(w, 4) == 0) {
+		unsigned k = pick(w, w->allow_refs ? 10 : 9);
+		if (k < 4) {
+			n->kind = N_RAW;
+			n->index = pick(w, NRAW);
+		} else if (k < 6) {
+			n->kind = N_CONSTANT;
+			n->index = pick(w, NCONST);
+		} else if (k < 9) {
+			n->kind = N_NUMBER;
+			n->number = numbers[pick(w, sizeof(numbers) / sizeof(numbers[0]))];
+		} else {
+			n->kind = N_REF;
+			n->index = pick(w, NREF);
+		}
+		return n;
+	}
+	n->kind = (enum node_kind)(N_NEG + pick(w, N_MAX - N_NEG + 1));
+	n->l = tree(w, depth - 1);
+	if (n->kind != N_NEG)
+		n->r = tree(w, depth - 1);
+	return n;
+}
+
+static const struct node *number_node(struct world *w)
+{
+	struct node *n = &w->pool[w->used++];
+	*n = (struct node){ .kind = N_NUMBER, .number = numbers[pick(w, 11)] };
+	return n;
+}
+
+static const struct node *binary_node(struct world *w, enum node_kind kind, const struct node *l,
+                                      const struct node *r)
+{
+	struct node *n = &w->pool[w->used++];
+	*n = (struct node){ .kind = kind, .l = l, .r = r };
+	return n;
+}
+
+/* Fully parenthesised, so the text has the tree's shape whatever the grammar's
+ * precedence; names sometimes with '$'. */
+static void render(struct world *w, const struct node *n, char *buf, size_t len, size_t *at)
+{
+	static const char *const op_text[] = { [N_ADD] = "+", [N_SUB] = "-", [N_MUL] = "*", [N_DIV] = "/" };
+	const char *dollar = pick(w, 2) ? "$" : "";
+	switch (n->kind) {
+	case N_RAW: *at += (size_t)snprintf(buf + *at, len - *at, "%sr%u", dollar, n->index); break;
+	case N_CONSTANT: *at += (size_t)snprintf(buf + *at, len - *at, "%sk%u", dollar, n->index); break;
+	case N_REF: *at += (size_t)snprintf(buf + *at, len - *at, "%se%u", dollar, n->index); break;
+	case N_NUMBER: *at += (size_t)snprintf(buf + *at, len - *at, "%.17g", n->number); break;
+	case N_NEG:
+		*at += (size_t)snprintf(buf + *at, len - *at, "-");
+		render(w, n->l, buf, len, at);
+		break;
+	case N_MIN:
+	case N_MAX:
+		*at += (size_t)snprintf(buf + *at, len - *at, n->kind == N_MIN ? "min(" : "max(");
+		render(w, n->l, buf, len, at);
+		*at += (size_t)snprintf(buf + *at, len - *at, ", ");
+		render(w, n->r, buf, len, at);
+		*at += (size_t)snprintf(buf + *at, len - *at, ")");
+		break;
+	default:
+		*at += (size_t)snprintf(buf + *at, len - *at, "(");
+		render(w, n->l, buf, len, at);
+		*at += (size_t)snprintf(buf + *at, len - *at, " %s ", op_text[n->kind]);
+		render(w, n->r, buf, len, at);
+		*at += (size_t)snprintf(buf + *at, len - *at, ")");
+		break;
+	}
+	assert_true(*at < len);
+}
+
+/* The arithmetic policy, written the plainest way. */
+static double reference(const struct world *w, const struct node *n, const uint64_t *r, const double *k)
+{
+	switch (n->kind) {
+	case N_RAW: return (double)r[n->index];
+	case N_CONSTANT: return k[n->index];
+	case N_NUMBER: return n->number;
+	case N_REF: return reference(w, w->ref_tree[n->index], r, k);
+	case N_NEG: return -reference(w, n->l, r, k);
+	default: break;
+	}
+	double x = reference(w, n->l, r, k), y = reference(w, n->r, r, k);
+	switch (n->kind) {
+	case N_ADD: return x + y;
+	case N_SUB: return x - y;
+	case N_MUL: return x * y;
+	case N_DIV: return y == 0 ? 0 : x / y;
+	case N_MIN: return fmin(x, y);
+	default: return fmax(x, y);
+	}
+}
+
+static bool resolve_world(void *ud, const char *name, size_t len, struct og_expr_ref *out)
+{
+	struct world *w = ud;
+	if (len != 2 || name[1] < '0' || name[1] > '9')
+		return false;
+	uint32_t i = (uint32_t)(name[1] - '0');
+	if (name[0] == 'r' && i < NRAW)
+		*out = (struct og_expr_ref){ .kind = OG_REF_RAW, .index = i };
+	else if (name[0] == 'k' && i < NCONST)
+		*out = (struct og_expr_ref){ .kind = OG_REF_CONSTANT, .index = i };
+	else if (name[0] == 'e' && i < NREF && w->ref_expr[i])
+		*out = (struct og_expr_ref){ .kind = OG_REF_EXPR, .expr = w->ref_expr[i] };
+	else
+		return false;
+	return true;
+}
+
+static const char *const instructions[] = {
+	"LOAD RAW", "LOAD CONSTANT", "LOAD NUMBER", "ADD RAW", "ADD CONSTANT", "ADD NUMBER",
+	"SUB RAW", "SUB CONSTANT", "SUB NUMBER", "RSUB RAW", "RSUB CONSTANT", "RSUB NUMBER",
+	"MUL RAW", "MUL CONSTANT", "MUL NUMBER", "DIV RAW", "DIV CONSTANT", "DIV NUMBER",
+	"RDIV RAW", "RDIV CONSTANT", "RDIV NUMBER", "MIN RAW", "MIN CONSTANT", "MIN NUMBER",
+	"RMIN RAW", "RMIN CONSTANT", "RMIN NUMBER", "MAX RAW", "MAX CONSTANT", "MAX NUMBER",
+	"RMAX RAW", "RMAX CONSTANT", "RMAX NUMBER", "ADD TEMP", "RSUB TEMP", "MUL TEMP",
+	"RDIV TEMP", "RMIN TEMP", "RMAX TEMP", "NEG", "SAVE", "|",
+};
+#define NINSTRUCTIONS (sizeof(instructions) / sizeof(instructions[0]))
+
+/* Marks the instructions a description uses: each is "NAME KIND operand",
+ * "NEG", "SAVE n" or the epilogue "| ...". */
+static void note_instructions(const char *code, bool *used)
+{
+	const char *p = code;
+	while (*p) {
+		size_t len = strcspn(p, ";|");
+		if (*p == '|')
+			len = 1;
+		char item[64];
+		snprintf(item, sizeof(item), "%.*s", (int)len, p);
+		if (strcmp(item, "NEG") != 0 && strcmp(item, "|") != 0)
+			*strrchr(item, ' ') = '\0'; /* the operand */
+		for (size_t i = 0; i < NINSTRUCTIONS; i++)
+			if (strcmp(item, instructions[i]) == 0)
+				used[i] = true;
+		p += len;
+		if (*p == '|')
+			break;
+		while (*p == ';' || *p == ' ')
+			p++;
+	}
+	if (*p == '|')
+		used[NINSTRUCTIONS - 1] = true;
+}
+
+static void test_matches_reference(void **state)
+{
+	(void)state;
+	static struct world w;
+	memset(&w, 0, sizeof(w));
+	w.rng = 0x9E3779B97F4A7C15ull;
+	static const uint64_t raw_values[] = { 0, 1, 3, 12, 1000, (1ull << 53) + 1, UINT64_MAX, 7 };
+	static const double const_values[] = { 0.5, 0, -3, 1e300, 2.5, -0.0 };
+	char text[16384], err[128], code[4096];
+	bool used[NINSTRUCTIONS] = { false };
+
+	/* Counters the expressions refer to; inlined, so evaluated unsanitised. */
+	for (int i = 0; i < NREF; i++) {
+		w.ref_tree[i] = tree(&w, 3);
+		size_t at = 0;
+		render(&w, w.ref_tree[i], text, sizeof(text), &at);
+		w.ref_expr[i] = og_expr_compile(text, resolve_world, &w, err, sizeof(err));
+		if (!w.ref_expr[i])
+			fail_msg("'%s' does not compile: %s", text, err);
+	}
+	size_t base = w.used;
+	w.allow_refs = true;
+
+	for (int t = 0; t < 20000; t++) {
+		w.used = base;
+		const struct node *n = tree(&w, 1 + pick(&w, 6));
+		/* Percentages and scaled counts, the shapes the epilogue takes. */
+		unsigned shape = pick(&w, 8);
+		if (shape == 0 || shape == 1)
+			n = binary_node(&w, N_MUL, n, number_node(&w));
+		if (shape == 1 || shape == 2)
+			n = binary_node(&w, N_MAX, binary_node(&w, N_MIN, n, number_node(&w)),
+			                number_node(&w));
+		size_t at = 0;
+		render(&w, n, text, sizeof(text), &at);
+		struct og_expr *e = og_expr_compile(text, resolve_world, &w, err, sizeof(err));
+		if (!e)
+			fail_msg("'%s' does not compile: %s", text, err);
+		og_expr_describe(e, code, sizeof(code));
+		note_instructions(code, used);
+		for (int v = 0; v < 3; v++) {
+			uint64_t r[NRAW];
+			double k[NCONST];
+			for (int i = 0; i < NRAW; i++)
+				r[i] = raw_values[pick(&w, 8)];
+			for (int i = 0; i < NCONST; i++)
+				k[i] = const_values[pick(&w, 6)];
+			double want = reference(&w, n, r, k);
+			if (!isfinite(want))
+				want = 0;
+			double got = og_expr_eval(e, r, k);
+			if (got != want || isnan(got))
+				fail_msg("'%s' = %.17g, the reference says %.17g\ncode: %s", text, got, want, code);
+		}
+		og_expr_free(e);
+	}
+	for (size_t i = 0; i < NINSTRUCTIONS; i++)
+		if (!used[i])
+			fail_msg("no random expression used instruction %s", instructions[i]);
+	for (int i = 0; i < NREF; i++)
+		og_expr_free(w.ref_expr[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -252,6 +625,8 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_policy),
 		cmocka_unit_test(test_for_each_raw_and_depth),
+		cmocka_unit_test(test_code),
+		cmocka_unit_test(test_matches_reference),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
