@@ -172,25 +172,7 @@ static void test_dump_never_arrives(void **unused)
 	struct tl_rig r;
 	struct vmali_config cfg = tl_g71(0xFF, 2);
 	assert_int_equal(rig_open(&r, &cfg), GPA_STATUS_OK);
-	uint32_t id;
-	const char *why;
-	uint64_t d;
-	assert_int_equal(og_backend_mali.bind_raw(r.state, "a", "JM:6", &id, &why), 0);
-	assert_int_equal(og_backend_mali.begin_pass(r.state, &id, 1), GPA_STATUS_OK);
-	assert_int_equal(og_backend_mali.begin_sample(r.state), GPA_STATUS_OK);
-	struct vmali_faults f = {.dumps_never_arrive = true};
-	vmali_set_faults(r.vm, &f);
-	assert_int_equal(og_backend_mali.end_sample(r.state, &d), GPA_STATUS_ERROR_FAILED);
-	assert_non_null(strstr(r.last_error, "did not arrive"));
-	f = (struct vmali_faults){0};
-	vmali_set_faults(r.vm, &f);
-	assert_int_equal(og_backend_mali.begin_sample(r.state), GPA_STATUS_OK);
-	uint64_t a0 = vmali_total(r.vm, VMALI_BLOCK_JM, VMALI_ALL, 6);
-	vmali_run_frames(r.vm, 1);
-	uint64_t a1 = vmali_total(r.vm, VMALI_BLOCK_JM, VMALI_ALL, 6);
-	assert_int_equal(og_backend_mali.end_sample(r.state, &d), GPA_STATUS_OK);
-	assert_int_equal(d, a1 - a0);
-	assert_int_equal(og_backend_mali.end_pass(r.state), GPA_STATUS_OK);
+	tl_rig_check_lost_dump(&r, "JM:6", VMALI_BLOCK_JM, 6, "did not arrive");
 	tl_rig_done(&r);
 }
 

@@ -80,26 +80,7 @@ static void test_dump_never_arrives(void **unused)
 	struct tl_rig r;
 	struct vmali_config cfg = tl_g71(0xFF, 2);
 	assert_int_equal(rig_open(&r, &cfg), GPA_STATUS_OK);
-	uint32_t id;
-	const char *why;
-	uint64_t d;
-	assert_int_equal(og_backend_panfrost.bind_raw(r.state, "a", "SC:9", &id, &why), 0);
-	assert_int_equal(og_backend_panfrost.begin_pass(r.state, &id, 1), GPA_STATUS_OK);
-	assert_int_equal(og_backend_panfrost.begin_sample(r.state), GPA_STATUS_OK);
-	struct vmali_faults f = {.dumps_never_arrive = true};
-	vmali_set_faults(r.vm, &f);
-	assert_int_equal(og_backend_panfrost.end_sample(r.state, &d), GPA_STATUS_ERROR_FAILED);
-	assert_non_null(strstr(r.last_error, "timed out"));
-	f = (struct vmali_faults){0};
-	vmali_set_faults(r.vm, &f);
-	assert_int_equal(og_backend_panfrost.begin_sample(r.state), GPA_STATUS_OK);
-	uint64_t a0 = vmali_total(r.vm, VMALI_BLOCK_SC, VMALI_ALL, 9);
-	vmali_run_frames(r.vm, 2);
-	uint64_t a1 = vmali_total(r.vm, VMALI_BLOCK_SC, VMALI_ALL, 9);
-	assert_int_equal(og_backend_panfrost.end_sample(r.state, &d), GPA_STATUS_OK);
-	assert_true(a1 > a0);
-	assert_int_equal(d, a1 - a0);
-	og_backend_panfrost.end_pass(r.state);
+	tl_rig_check_lost_dump(&r, "SC:9", VMALI_BLOCK_SC, 9, "timed out");
 	tl_rig_done(&r);
 }
 

@@ -288,3 +288,30 @@ void tl_rig_check_samples(struct tl_rig *r, unsigned frames, int samples)
 	}
 	assert_int_equal(r->ops->end_pass(r->state), GPA_STATUS_OK);
 }
+
+void tl_rig_check_lost_dump(struct tl_rig *r, const char *source, enum vmali_block block,
+                            unsigned index, const char *needle)
+{
+	const struct og_backend_ops *ops = r->ops;
+	uint32_t id;
+	const char *why;
+	uint64_t d;
+	assert_int_equal(ops->bind_raw(r->state, "a", source, &id, &why), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_pass(r->state, &id, 1), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_sample(r->state), GPA_STATUS_OK);
+	struct vmali_faults f = {.dumps_never_arrive = true};
+	vmali_set_faults(r->vm, &f);
+	assert_int_equal(ops->end_sample(r->state, &d), GPA_STATUS_ERROR_FAILED);
+	if (!strstr(r->last_error, needle))
+		fail_msg("log '%s' lacks '%s'", r->last_error, needle);
+	f = (struct vmali_faults){0};
+	vmali_set_faults(r->vm, &f);
+	assert_int_equal(ops->begin_sample(r->state), GPA_STATUS_OK);
+	uint64_t a0 = vmali_total(r->vm, block, VMALI_ALL, index);
+	vmali_run_frames(r->vm, 2);
+	uint64_t a1 = vmali_total(r->vm, block, VMALI_ALL, index);
+	assert_int_equal(ops->end_sample(r->state, &d), GPA_STATUS_OK);
+	assert_true(a1 > a0);
+	assert_int_equal(d, a1 - a0);
+	assert_int_equal(ops->end_pass(r->state), GPA_STATUS_OK);
+}

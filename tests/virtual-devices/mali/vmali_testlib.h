@@ -81,4 +81,10 @@ void tl_rig_bind_all(struct tl_rig *r, uint32_t *ids);
  * what the device counted during that sample. */
 void tl_rig_check_samples(struct tl_rig *r, unsigned frames, int samples);
 
+/* On an opened rig: a dump that never arrives fails that sample with a log
+ * line containing `needle`, and the next sample of the same pass counts
+ * raw counter `source` (block/index on the device) exactly. */
+void tl_rig_check_lost_dump(struct tl_rig *r, const char *source, enum vmali_block block,
+                            unsigned index, const char *needle);
+
 #endif
