@@ -11,6 +11,7 @@
  * dispatch (see og_expr_eval).  Measured in bench/mali and bench/expr.
  */
 #include "expr.h"
+#include "arith.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -21,63 +22,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The arithmetic policy's operations, shared by constant folding and
- * evaluation so that folding can never change a result. */
-
-/* x / 0 is 0: an idle device makes most ratios 0/0. */
-static inline double divide(double x, double y)
-{
-	return y == 0.0 ? 0.0 : x / y;
-}
-
-/* fmin()/fmax() as C99 defines them (a NaN operand is ignored; for zeros of
- * both signs the first operand wins, as glibc does), written out because
- * compilers call libm for them. */
-static inline double minimum(double x, double y)
-{
-	return (y < x || isnan(x)) ? y : x;
-}
-
-static inline double maximum(double x, double y)
-{
-	return (y > x || isnan(x)) ? y : x;
-}
-
 /* ---- Postfix ---- */
 
-enum op_code {
-	OP_NUMBER,
-	OP_RAW,
-	OP_CONSTANT,
-	OP_ADD,
-	OP_SUB,
-	OP_MUL,
-	OP_DIV,
-	OP_NEG,
-	OP_MIN,
-	OP_MAX,
-};
-
-struct op {
-	enum op_code code;
-	uint32_t index;
-	double number;
-};
-
-static bool is_leaf(const struct op *op)
+static bool is_leaf(const struct og_expr_op *op)
 {
-	return op->code == OP_NUMBER || op->code == OP_RAW || op->code == OP_CONSTANT;
+	return op->code == OG_OP_NUMBER || op->code == OG_OP_RAW || op->code == OG_OP_CONSTANT;
 }
 
-static double fold(enum op_code code, double x, double y)
+static double fold(enum og_expr_op_code code, double x, double y)
 {
 	switch (code) {
-	case OP_ADD: return x + y;
-	case OP_SUB: return x - y;
-	case OP_MUL: return x * y;
-	case OP_DIV: return divide(x, y);
-	case OP_MIN: return minimum(x, y);
-	case OP_MAX: return maximum(x, y);
+	case OG_OP_ADD: return x + y;
+	case OG_OP_SUB: return x - y;
+	case OG_OP_MUL: return x * y;
+	case OG_OP_DIV: return og_arith_div(x, y);
+	case OG_OP_MIN: return og_arith_min(x, y);
+	case OG_OP_MAX: return og_arith_max(x, y);
 	default: return 0.0; /* not a binary operation */
 	}
 }
@@ -123,7 +83,7 @@ struct insn {
  * without a dispatch (with 1, +inf and -inf for the parts absent, which
  * change no result). */
 struct og_expr {
-	struct op *ops; /* postfix, in the same allocation */
+	struct og_expr_op *ops; /* postfix, in the same allocation */
 	size_t nops;
 	size_t ncode;   /* >= 1, and code[0] is a LOAD of a leaf */
 	bool has_epilogue;
@@ -136,7 +96,7 @@ struct parser {
 	const char *p;
 	og_expr_resolve_fn resolve;
 	void *ud;
-	struct op *ops;
+	struct og_expr_op *ops;
 	size_t count, cap;
 	bool failed;
 	unsigned nesting; /* parse_unary recursion: parentheses and unary minus */
@@ -163,13 +123,13 @@ static void fail(struct parser *ps, const char *at, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void emit(struct parser *ps, struct op op)
+static void emit(struct parser *ps, struct og_expr_op op)
 {
 	if (ps->failed)
 		return;
 	if (ps->count == ps->cap) {
 		size_t cap = ps->cap ? ps->cap * 2 : 16;
-		struct op *ops = realloc(ps->ops, cap * sizeof(*ops));
+		struct og_expr_op *ops = realloc(ps->ops, cap * sizeof(*ops));
 		if (!ops) {
 			fail(ps, ps->p, "out of memory");
 			return;
@@ -182,22 +142,22 @@ static void emit(struct parser *ps, struct op op)
 
 /* Emits a unary or binary operation, folding it when its operands are numbers
  * (in postfix, the last one or two ops are the operands when they are leaves). */
-static void emit_operation(struct parser *ps, enum op_code code)
+static void emit_operation(struct parser *ps, enum og_expr_op_code code)
 {
 	if (ps->failed)
 		return;
-	struct op *last = ps->count ? &ps->ops[ps->count - 1] : NULL;
-	if (code == OP_NEG && last && last->code == OP_NUMBER) {
+	struct og_expr_op *last = ps->count ? &ps->ops[ps->count - 1] : NULL;
+	if (code == OG_OP_NEG && last && last->code == OG_OP_NUMBER) {
 		last->number = -last->number;
 		return;
 	}
-	if (code != OP_NEG && ps->count >= 2 && last->code == OP_NUMBER &&
-	    last[-1].code == OP_NUMBER) {
+	if (code != OG_OP_NEG && ps->count >= 2 && last->code == OG_OP_NUMBER &&
+	    last[-1].code == OG_OP_NUMBER) {
 		last[-1].number = fold(code, last[-1].number, last->number);
 		ps->count--;
 		return;
 	}
-	emit(ps, (struct op){ .code = code });
+	emit(ps, (struct og_expr_op){ .code = code });
 }
 
 static void skip_blanks(struct parser *ps)
@@ -247,7 +207,7 @@ static void parse_number(struct parser *ps)
 		return;
 	}
 	ps->p = end;
-	emit(ps, (struct op){ .code = OP_NUMBER, .number = v });
+	emit(ps, (struct og_expr_op){ .code = OG_OP_NUMBER, .number = v });
 }
 
 static void inline_expr(struct parser *ps, const struct og_expr *e)
@@ -275,7 +235,7 @@ static void parse_name(struct parser *ps)
 	skip_blanks(ps);
 	if (!dollar && *ps->p == '(' && len == 3 &&
 	    (strncmp(name, "min", 3) == 0 || strncmp(name, "max", 3) == 0)) {
-		enum op_code code = name[1] == 'i' ? OP_MIN : OP_MAX;
+		enum og_expr_op_code code = name[1] == 'i' ? OG_OP_MIN : OG_OP_MAX;
 		ps->p++;
 		parse_expr(ps);
 		expect(ps, ',', "between the two arguments of min()/max()");
@@ -293,10 +253,10 @@ static void parse_name(struct parser *ps)
 	}
 	switch (ref.kind) {
 	case OG_REF_RAW:
-		emit(ps, (struct op){ .code = OP_RAW, .index = ref.index });
+		emit(ps, (struct og_expr_op){ .code = OG_OP_RAW, .index = ref.index });
 		break;
 	case OG_REF_CONSTANT:
-		emit(ps, (struct op){ .code = OP_CONSTANT, .index = ref.index });
+		emit(ps, (struct og_expr_op){ .code = OG_OP_CONSTANT, .index = ref.index });
 		break;
 	case OG_REF_EXPR:
 		if (!ref.expr)
@@ -337,7 +297,7 @@ static void parse_unary(struct parser *ps)
 	ps->nesting++;
 	if (accept(ps, '-')) {
 		parse_unary(ps);
-		emit_operation(ps, OP_NEG);
+		emit_operation(ps, OG_OP_NEG);
 	} else {
 		parse_primary(ps);
 	}
@@ -350,10 +310,10 @@ static void parse_term(struct parser *ps)
 	while (!ps->failed) {
 		if (accept(ps, '*')) {
 			parse_unary(ps);
-			emit_operation(ps, OP_MUL);
+			emit_operation(ps, OG_OP_MUL);
 		} else if (accept(ps, '/')) {
 			parse_unary(ps);
-			emit_operation(ps, OP_DIV);
+			emit_operation(ps, OG_OP_DIV);
 		} else {
 			break;
 		}
@@ -366,10 +326,10 @@ static void parse_expr(struct parser *ps)
 	while (!ps->failed) {
 		if (accept(ps, '+')) {
 			parse_term(ps);
-			emit_operation(ps, OP_ADD);
+			emit_operation(ps, OG_OP_ADD);
 		} else if (accept(ps, '-')) {
 			parse_term(ps);
-			emit_operation(ps, OP_SUB);
+			emit_operation(ps, OG_OP_SUB);
 		} else {
 			break;
 		}
@@ -377,13 +337,13 @@ static void parse_expr(struct parser *ps)
 }
 
 /* Stack depth the program needs; checked once so evaluation never overflows. */
-static size_t program_depth(const struct op *ops, size_t count)
+static size_t program_depth(const struct og_expr_op *ops, size_t count)
 {
 	size_t depth = 0, max = 0;
 	for (size_t i = 0; i < count; i++) {
 		if (is_leaf(&ops[i]))
 			depth++;
-		else if (ops[i].code != OP_NEG)
+		else if (ops[i].code != OG_OP_NEG)
 			depth--;
 		if (depth > max)
 			max = depth;
@@ -404,7 +364,7 @@ enum place { LEAF, IN_ACC, IN_TEMP };
 
 struct slot {
 	enum place place;
-	struct op leaf;
+	struct og_expr_op leaf;
 };
 
 struct codegen {
@@ -420,10 +380,10 @@ static void put(struct codegen *g, enum insn_code code, uint32_t index, double n
 	g->code[g->count++] = (struct insn){ .code = (uint8_t)code, .index = index, .number = number };
 }
 
-static void put_with_leaf(struct codegen *g, enum acc_operation a, const struct op *leaf)
+static void put_with_leaf(struct codegen *g, enum acc_operation a, const struct og_expr_op *leaf)
 {
-	enum leaf_kind kind = leaf->code == OP_RAW ? K_RAW
-	                    : leaf->code == OP_CONSTANT ? K_CONSTANT : K_NUMBER;
+	enum leaf_kind kind = leaf->code == OG_OP_RAW ? K_RAW
+	                    : leaf->code == OG_OP_CONSTANT ? K_CONSTANT : K_NUMBER;
 	put(g, (enum insn_code)(a * LEAF_KIND_COUNT + kind), leaf->index, leaf->number);
 }
 
@@ -442,19 +402,19 @@ static void load(struct codegen *g, size_t s)
 	g->acc_slot = s;
 }
 
-static enum acc_operation acc_operation(enum op_code code, bool acc_is_right)
+static enum acc_operation acc_operation(enum og_expr_op_code code, bool acc_is_right)
 {
 	switch (code) {
-	case OP_ADD: return A_ADD;
-	case OP_SUB: return acc_is_right ? A_RSUB : A_SUB;
-	case OP_MUL: return A_MUL;
-	case OP_DIV: return acc_is_right ? A_RDIV : A_DIV;
-	case OP_MIN: return acc_is_right ? A_RMIN : A_MIN;
+	case OG_OP_ADD: return A_ADD;
+	case OG_OP_SUB: return acc_is_right ? A_RSUB : A_SUB;
+	case OG_OP_MUL: return A_MUL;
+	case OG_OP_DIV: return acc_is_right ? A_RDIV : A_DIV;
+	case OG_OP_MIN: return acc_is_right ? A_RMIN : A_MIN;
 	default: return acc_is_right ? A_RMAX : A_MAX;
 	}
 }
 
-static void generate_binary(struct codegen *g, enum op_code code)
+static void generate_binary(struct codegen *g, enum og_expr_op_code code)
 {
 	size_t l = g->depth - 2, r = g->depth - 1;
 	struct slot *left = &g->stack[l], *right = &g->stack[r];
@@ -473,13 +433,13 @@ static void generate_binary(struct codegen *g, enum op_code code)
 
 /* code must have room for 2 * count instructions (a load and a save at most
  * per leaf).  Returns the number written. */
-static size_t generate(const struct op *ops, size_t count, struct insn *code)
+static size_t generate(const struct og_expr_op *ops, size_t count, struct insn *code)
 {
 	struct codegen g = { .acc_slot = SIZE_MAX, .code = code };
 	for (size_t i = 0; i < count; i++) {
 		if (is_leaf(&ops[i])) {
 			g.stack[g.depth++] = (struct slot){ .place = LEAF, .leaf = ops[i] };
-		} else if (ops[i].code == OP_NEG) {
+		} else if (ops[i].code == OG_OP_NEG) {
 			if (g.stack[g.depth - 1].place == LEAF)
 				load(&g, g.depth - 1);
 			put(&g, I_NEG, 0, 0.0);
@@ -492,9 +452,9 @@ static size_t generate(const struct op *ops, size_t count, struct insn *code)
 	return g.count;
 }
 
-static bool is_number_then(const struct op *ops, size_t count, enum op_code code)
+static bool is_number_then(const struct og_expr_op *ops, size_t count, enum og_expr_op_code code)
 {
-	return count >= 3 && ops[count - 1].code == code && ops[count - 2].code == OP_NUMBER;
+	return count >= 3 && ops[count - 1].code == code && ops[count - 2].code == OG_OP_NUMBER;
 }
 
 /* Moves a final "* number", "min(., number)" and "max(., number)" (in that
@@ -506,12 +466,12 @@ static size_t split_epilogue(struct og_expr *e)
 	e->scale = 1.0;
 	e->high = INFINITY;
 	e->low = -INFINITY;
-	if (is_number_then(e->ops, n, OP_MAX) && is_number_then(e->ops, n - 2, OP_MIN)) {
+	if (is_number_then(e->ops, n, OG_OP_MAX) && is_number_then(e->ops, n - 2, OG_OP_MIN)) {
 		e->low = e->ops[n - 2].number;
 		e->high = e->ops[n - 4].number;
 		n -= 4;
 	}
-	if (is_number_then(e->ops, n, OP_MUL)) {
+	if (is_number_then(e->ops, n, OG_OP_MUL)) {
 		e->scale = e->ops[n - 2].number;
 		n -= 2;
 	}
@@ -543,11 +503,11 @@ struct og_expr *og_expr_compile(const char *text, og_expr_resolve_fn resolve, vo
 	struct og_expr *e = NULL;
 	if (!ps.failed) {
 		size_t max_insns = 2 * ps.count;
-		e = malloc(sizeof(*e) + max_insns * sizeof(struct insn) + ps.count * sizeof(struct op));
+		e = malloc(sizeof(*e) + max_insns * sizeof(struct insn) + ps.count * sizeof(struct og_expr_op));
 		if (e) {
-			e->ops = (struct op *)(void *)&e->code[max_insns];
+			e->ops = (struct og_expr_op *)(void *)&e->code[max_insns];
 			e->nops = ps.count;
-			memcpy(e->ops, ps.ops, ps.count * sizeof(struct op));
+			memcpy(e->ops, ps.ops, ps.count * sizeof(struct og_expr_op));
 			size_t body = split_epilogue(e);
 			e->ncode = generate(e->ops, body, e->code);
 		} else if (err && errlen) {
@@ -613,12 +573,12 @@ size_t og_expr_describe(const struct og_expr *e, char *buf, size_t len)
 #define APPLY_SUB(acc, x) ((acc) - (x))
 #define APPLY_RSUB(acc, x) ((x) - (acc))
 #define APPLY_MUL(acc, x) ((acc) * (x))
-#define APPLY_DIV(acc, x) divide(acc, x)
-#define APPLY_RDIV(acc, x) divide(x, acc)
-#define APPLY_MIN(acc, x) minimum(acc, x)
-#define APPLY_RMIN(acc, x) minimum(x, acc)
-#define APPLY_MAX(acc, x) maximum(acc, x)
-#define APPLY_RMAX(acc, x) maximum(x, acc)
+#define APPLY_DIV(acc, x) og_arith_div(acc, x)
+#define APPLY_RDIV(acc, x) og_arith_div(x, acc)
+#define APPLY_MIN(acc, x) og_arith_min(acc, x)
+#define APPLY_RMIN(acc, x) og_arith_min(x, acc)
+#define APPLY_MAX(acc, x) og_arith_max(acc, x)
+#define APPLY_RMAX(acc, x) og_arith_max(x, acc)
 
 #define EVAL_CASE(op, kind) \
 	case I_##op##_##kind: acc = APPLY_##op(acc, OPERAND_##kind); break;
@@ -650,13 +610,19 @@ double og_expr_eval(const struct og_expr *e, const uint64_t *raw, const double *
 		}
 	}
 	if (e->has_epilogue)
-		acc = maximum(minimum(acc * e->scale, e->high), e->low);
-	return isfinite(acc) ? acc : 0.0;
+		acc = og_arith_max(og_arith_min(acc * e->scale, e->high), e->low);
+	return og_arith_result(acc);
+}
+
+size_t og_expr_postfix(const struct og_expr *e, const struct og_expr_op **ops)
+{
+	*ops = e->ops;
+	return e->nops;
 }
 
 bool og_expr_single_raw(const struct og_expr *e, uint32_t *index)
 {
-	if (e->nops != 1 || e->ops[0].code != OP_RAW)
+	if (e->nops != 1 || e->ops[0].code != OG_OP_RAW)
 		return false;
 	*index = e->ops[0].index;
 	return true;
@@ -665,6 +631,6 @@ bool og_expr_single_raw(const struct og_expr *e, uint32_t *index)
 void og_expr_for_each_raw(const struct og_expr *e, void (*fn)(void *ud, uint32_t index), void *ud)
 {
 	for (size_t i = 0; i < e->nops; i++)
-		if (e->ops[i].code == OP_RAW)
+		if (e->ops[i].code == OG_OP_RAW)
 			fn(ud, e->ops[i].index);
 }

@@ -55,6 +55,33 @@ bool og_expr_single_raw(const struct og_expr *e, uint32_t *index);
 /* Calls fn for every raw counter the expression reads (with repeats). */
 void og_expr_for_each_raw(const struct og_expr *e, void (*fn)(void *ud, uint32_t index), void *ud);
 
+/* The postfix form an expression compiles to: leaves push, operations pop
+ * their operands and push the result.  Expressions a counter names are
+ * inlined into it; numbers are already folded.  The native code generator
+ * (native_gen.c) turns it into C, and og_native_bind() matches that C's
+ * postfix against a compiled expression. */
+enum og_expr_op_code {
+	OG_OP_NUMBER,   /* number */
+	OG_OP_RAW,      /* raw[index] */
+	OG_OP_CONSTANT, /* constants[index] */
+	OG_OP_ADD,
+	OG_OP_SUB,
+	OG_OP_MUL,
+	OG_OP_DIV,
+	OG_OP_NEG,
+	OG_OP_MIN,
+	OG_OP_MAX,
+};
+
+struct og_expr_op {
+	enum og_expr_op_code code;
+	uint32_t index;
+	double number;
+};
+
+/* Points *ops at e's postfix (owned by e) and returns its length. */
+size_t og_expr_postfix(const struct og_expr *e, const struct og_expr_op **ops);
+
 /* Writes the compiled code as text, like snprintf (returns the length it
  * needed): instructions separated by "; " ("LOAD RAW 0; DIV RAW 1", "SAVE 0",
  * "RSUB TEMP 0", "NEG"), then " | * k MIN h MAX l" when the expression ends
