@@ -260,6 +260,45 @@ static GPA_Status publish(struct builder *b, struct og_counter *c, const char *n
 	return GPA_STATUS_OK;
 }
 
+/* The binding of generated set `set` (an index into og_native_sets),
+ * created on first use; NULL without memory. */
+static struct og_native_binding *binding_for(struct og_catalog *cat, uint32_t set)
+{
+	const struct og_native_set *ns = &og_native_sets[set];
+	for (size_t i = 0; i < cat->nnative; i++)
+		if (cat->native[i].fn == ns->fn)
+			return &cat->native[i];
+	/* cat->native has room for one binding per built-in file. */
+	uint32_t *at = malloc((ns->nslots ? ns->nslots : 1) * sizeof(*at));
+	if (!at)
+		return NULL;
+	for (uint32_t s = 0; s < ns->nslots; s++)
+		at[s] = UINT32_MAX;
+	struct og_native_binding *b = &cat->native[cat->nnative];
+	*b = (struct og_native_binding){ .fn = ns->fn, .at = at, .nslots = ns->nslots,
+	                                 .ncounters = ns->ncounters, .index = (uint32_t)cat->nnative };
+	cat->nnative++;
+	return b;
+}
+
+/* Lets counter c of built-in file `file` come from its generated set when
+ * that code computes exactly what the context compiled.  Anything else (a
+ * user's file, no generated code, no memory) keeps the interpreter, which
+ * gives the same values. */
+static void bind_native(struct og_catalog *cat, struct og_counter *c, const struct og_cf_file *file)
+{
+	if (file >= cat->files + cat->nbuiltin || !cat->native)
+		return;
+	const struct og_native_counter *n = og_native_find(file->origin, c->name);
+	if (!n)
+		return;
+	struct og_native_binding *b = binding_for(cat, n->set);
+	if (b && og_native_matches(n, c->expr, b->at, b->nslots)) {
+		c->native = b;
+		c->native_pos = n->position;
+	}
+}
+
 static bool raw_only(void *ud, const char *name, size_t len, struct og_expr_ref *out)
 {
 	const uint32_t *index = ud;
@@ -281,6 +320,8 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 	cat->counters = calloc(n ? n : 1, sizeof(*cat->counters));
 	if (!cat->counters)
 		return fail(b, "out of memory");
+	/* Without memory for it, every counter is interpreted. */
+	cat->native = calloc(cat->nbuiltin + 1, sizeof(*cat->native));
 
 	for (size_t i = 0; i < b->ndrafts; i++) {
 		struct draft *d = &b->drafts[i];
@@ -297,7 +338,12 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 		d->expr = NULL; /* owned by the counter now */
 		if (st != GPA_STATUS_OK)
 			return st;
+		bind_native(cat, &cat->counters[cat->ncounters - 1], d->file);
 	}
+	for (size_t i = 0; i < cat->nnative; i++)
+		for (uint32_t s = 0; s < cat->native[i].nslots; s++)
+			if (cat->native[i].at[s] == UINT32_MAX)
+				cat->native[i].at[s] = 0;
 	for (uint32_t i = 0; hardware_counters && i < cat->nraw; i++) {
 		const struct og_raw *raw = &cat->raws[i];
 		if (!raw->available)
@@ -422,6 +468,9 @@ void og_catalog_free(struct og_catalog *cat)
 		free(cat->unavailable[i].name);
 		free(cat->unavailable[i].reason);
 	}
+	for (size_t i = 0; i < cat->nnative; i++)
+		free(cat->native[i].at);
+	free(cat->native);
 	for (size_t f = 0; f < cat->nfiles; f++)
 		og_cf_free(&cat->files[f]);
 	free(cat->files);

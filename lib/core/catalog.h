@@ -14,6 +14,7 @@
 #include "backend.h"
 #include "core/counterfile.h"
 #include "expr/expr.h"
+#include "expr/native.h"
 
 struct og_raw {
 	const struct og_cf_entry *decl; /* NULL for a raw counter the backend discovered */
@@ -30,6 +31,17 @@ struct og_constant {
 	double value;
 };
 
+/* A built-in set's generated function and where its leaves are in this
+ * catalogue (native.h).  Unassigned slots (counters this device does not
+ * offer) read index 0, which every catalogue has. */
+struct og_native_binding {
+	og_native_set_fn *fn;
+	uint32_t *at;
+	uint32_t nslots;
+	uint32_t ncounters; /* outputs of fn */
+	uint32_t index;     /* in og_catalog.native */
+};
+
 struct og_counter {
 	char *name;
 	char *group;
@@ -39,6 +51,10 @@ struct og_counter {
 	GPA_Usage_Type usage;
 	GPA_Type type;
 	struct og_expr *expr;
+	/* Its built-in set compiled to C computes it as out[native_pos], when
+	 * og_native_matches() accepted that code; NULL otherwise. */
+	const struct og_native_binding *native;
+	uint32_t native_pos;
 	uint32_t *inputs; /* distinct raw indices the expression reads */
 	size_t ninputs;
 	bool exact_raw;   /* expression is one raw counter: exact 64-bit result */
@@ -78,6 +94,10 @@ struct og_catalog {
 
 	struct og_unavailable *unavailable;
 	size_t nunavailable;
+
+	/* Generated sets of the built-in files, at most one per file. */
+	struct og_native_binding *native;
+	size_t nnative;
 };
 
 /* Takes ownership of files[] (and frees them with the catalogue).  Extra
@@ -90,6 +110,13 @@ GPA_Status og_catalog_build(struct og_catalog *cat, struct og_cf_file *files, si
                             const struct og_raw_desc *extra, size_t nextra,
                             bool hardware_counters, char *err, size_t errlen);
 void og_catalog_free(struct og_catalog *cat);
+
+/* Runs binding n: every counter of its set into out[0 .. n->ncounters). */
+static inline void og_native_run(const struct og_native_binding *n, const uint64_t *raw,
+                                 const double *constants, double *out)
+{
+	n->fn(raw, constants, n->at, out);
+}
 
 /* First public counter whose name matches ignoring case, as GPA does. */
 bool og_catalog_find(const struct og_catalog *cat, const char *name, uint32_t *index);

@@ -14,6 +14,7 @@ struct fake_state {
 	size_t n;
 	bool in_pass, in_sample;
 	unsigned pass, ordinal;
+	unsigned next_builtin_slot;
 };
 
 void fake_reset(void)
@@ -53,6 +54,8 @@ static GPA_Status fake_open(const struct og_backend_host *host, const char *opti
 	st->host = host;
 	memset(&fake_stats, 0, sizeof(fake_stats));
 	fake_stats.opens = 1;
+	st->next_builtin_slot = FAKE_BUILTIN_FIRST_SLOT;
+	info->counter_sets[0] = fake_config.builtin_set;
 	info->device_id = FAKE_DEVICE_ID;
 	info->revision_id = FAKE_REVISION;
 	snprintf(info->description, sizeof(info->description), "%s", FAKE_DESCRIPTION);
@@ -69,10 +72,16 @@ static void fake_close(void *state)
 static GPA_Status fake_bind_raw(void *state, const char *name, const char *source,
                                 uint32_t *raw_id, const char **why_not)
 {
-	(void)state;
+	struct fake_state *st = state;
 	(void)name;
 	unsigned slot;
 	int used = 0;
+	if (fake_config.builtin_set && strncmp(source, "slot:", 5) != 0) {
+		if (st->next_builtin_slot >= FAKE_SLOTS)
+			return GPA_STATUS_ERROR_FAILED;
+		*raw_id = st->next_builtin_slot++;
+		return GPA_STATUS_OK;
+	}
 	if (sscanf(source, "slot:%u%n", &slot, &used) != 1 || source[used] || slot >= FAKE_SLOTS)
 		return GPA_STATUS_ERROR_FAILED;
 	if (fake_config.missing & (1ull << slot)) {
@@ -86,7 +95,7 @@ static GPA_Status fake_bind_raw(void *state, const char *name, const char *sourc
 static GPA_Status fake_constant(void *state, const char *name, double *value)
 {
 	(void)state;
-	if (strcmp(name, "Scale") != 0)
+	if (strcmp(name, "Scale") != 0 && !fake_config.builtin_set)
 		return GPA_STATUS_ERROR_NOT_FOUND;
 	*value = FAKE_SCALE;
 	return GPA_STATUS_OK;

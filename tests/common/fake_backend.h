@@ -27,7 +27,14 @@ struct fake_config {
 	bool fail_begin_pass;       /* begin_pass() fails */
 	int fail_end_sample_pass;   /* with ..._ordinal: which end_sample fails (-1 = none) */
 	int fail_end_sample_ordinal;
+	/* An embedded counter set the device names, as real backends do.  Its
+	 * raw counters get slots FAKE_BUILTIN_FIRST_SLOT, +1, ... in the order
+	 * they are bound (the file's order), and every constant it asks for is
+	 * FAKE_SCALE. */
+	const char *builtin_set;
 };
+
+#define FAKE_BUILTIN_FIRST_SLOT 40
 
 /* Shared with the tests, which are single processes: set it, then open. */
 extern struct fake_config fake_config;

@@ -1,0 +1,67 @@
+/* native.c — finding and checking the C generated for built-in counters. */
+#include "native.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct key {
+	const char *origin, *name;
+};
+
+static int compare(const void *k, const void *element)
+{
+	const struct key *key = k;
+	const struct og_native_counter *n = element;
+	int c = strcmp(key->origin, n->origin);
+	return c ? c : strcasecmp(key->name, n->name);
+}
+
+const struct og_native_counter *og_native_find(const char *origin, const char *name)
+{
+	if (og_native_counter_count == 0)
+		return NULL;
+	struct key key = { origin, name };
+	return bsearch(&key, og_native_counters, og_native_counter_count,
+	               sizeof(og_native_counters[0]), compare);
+}
+
+const struct og_native_set *og_native_find_set(const char *origin)
+{
+	for (size_t i = 0; i < og_native_set_count; i++)
+		if (strcmp(og_native_sets[i].origin, origin) == 0)
+			return &og_native_sets[i];
+	return NULL;
+}
+
+bool og_native_matches(const struct og_native_counter *n, const struct og_expr *e, uint32_t *at,
+                       uint32_t nslots)
+{
+	const struct og_expr_op *ops;
+	if (og_expr_postfix(e, &ops) != n->nshape)
+		return false;
+	for (uint32_t i = 0; i < n->nshape; i++) {
+		const struct og_expr_op *want = &n->shape[i], *got = &ops[i];
+		if (want->code != got->code)
+			return false;
+		switch (want->code) {
+		case OG_OP_NUMBER:
+			/* Bit for bit: 0.0 and -0.0 differ under division. */
+			if (memcmp(&want->number, &got->number, sizeof(double)) != 0)
+				return false;
+			break;
+		case OG_OP_RAW:
+		case OG_OP_CONSTANT:
+			if (want->index >= nslots || got->index == UINT32_MAX)
+				return false;
+			if (at[want->index] == UINT32_MAX)
+				at[want->index] = got->index;
+			else if (at[want->index] != got->index)
+				return false;
+			break;
+		default:
+			break;
+		}
+	}
+	return true;
+}

@@ -1,0 +1,290 @@
+/*
+ * test_native.c — the C generated for built-in counter sets
+ * (lib/expr/native.h): every counter of every embedded set gets it, it gives
+ * the interpreter's result bit for bit on hostile inputs, and
+ * og_native_matches() refuses any postfix but its own, so a counter that
+ * differs keeps the interpreter.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/catalog.h"
+#include "core/counterfile.h"
+#include "core/embedded.h"
+#include "expr/native.h"
+
+static GPA_Status bind_every_raw(void *ud, const char *name, const char *source, uint32_t *id,
+                                 const char **why_not)
+{
+	(void)name;
+	(void)source;
+	(void)why_not;
+	unsigned *next = ud;
+	*id = (*next)++;
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status know_every_constant(void *ud, const char *name, double *value)
+{
+	(void)ud;
+	(void)name;
+	*value = 1.0;
+	return GPA_STATUS_OK;
+}
+
+/* Builds the catalogue of embedded set `set`; as a built-in file when
+ * builtin, else as if a user had loaded the same text. */
+static void build(struct og_catalog *cat, const struct og_embedded_set *set, bool builtin)
+{
+	char err[512];
+	struct og_cf_file *file = calloc(1, sizeof(*file));
+	assert_non_null(file);
+	if (!og_cf_parse(set->file, set->text, file, err, sizeof(err)))
+		fail_msg("%s", err);
+	unsigned next = 0;
+	struct og_binder binder = {
+		.ud = &next, .bind_raw = bind_every_raw, .constant = know_every_constant,
+	};
+	if (og_catalog_build(cat, file, 1, builtin ? 1 : 0, &binder, NULL, 0, false, err,
+	                     sizeof(err)) != GPA_STATUS_OK)
+		fail_msg("%s: %s", set->file, err);
+}
+
+static uint64_t next_random(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* Counts as a device gives them, and the ones arithmetic trips on: zero
+ * (most ratios become 0/0), values past 2^53 that round, the maximum. */
+static uint64_t random_count(uint64_t *s)
+{
+	uint64_t r = next_random(s);
+	switch (r % 8) {
+	case 0: case 1: return 0;
+	case 2: return 1;
+	case 3: return (1ull << 53) + (r >> 60);
+	case 4: return UINT64_MAX - (r >> 62);
+	default: return next_random(s) >> (r % 61);
+	}
+}
+
+/* Constants come from the device, but nothing stops a broken one. */
+static double random_constant(uint64_t *s)
+{
+	static const double odd[] = { 0.0, -0.0, 1.0, -1.0, 1e308, -1e308, 5e-324, 0.1 };
+	uint64_t r = next_random(s);
+	if (r % 3 == 0)
+		return odd[(r >> 8) % (sizeof(odd) / sizeof(odd[0]))];
+	return (double)(r >> 40) / 7.0;
+}
+
+static bool same_bits(double a, double b)
+{
+	return memcmp(&a, &b, sizeof(double)) == 0;
+}
+
+static void test_every_builtin_counter_is_native_and_exact(void **state)
+{
+	(void)state;
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	size_t total = 0;
+	for (size_t i = 0; i < og_embedded_set_count; i++) {
+		struct og_catalog cat;
+		build(&cat, &og_embedded_sets[i], true);
+		uint64_t *raw = calloc(cat.nraw + 1, sizeof(*raw));
+		double *k = calloc(cat.nconst + 1, sizeof(*k));
+		assert_non_null(raw);
+		assert_non_null(k);
+		for (size_t c = 0; c < cat.ncounters; c++)
+			if (!cat.counters[c].native)
+				fail_msg("%s: counter %s has no generated code", og_embedded_sets[i].file,
+				         cat.counters[c].name);
+		double *out[64] = { 0 };
+		assert_true(cat.nnative > 0 && cat.nnative <= 64);
+		for (size_t n = 0; n < cat.nnative; n++) {
+			out[n] = calloc(cat.native[n].ncounters + 1, sizeof(double));
+			assert_non_null(out[n]);
+			for (uint32_t s = 0; s < cat.native[n].nslots; s++)
+				assert_true(cat.native[n].at[s] < (cat.nraw > cat.nconst ? cat.nraw : cat.nconst));
+		}
+		for (int trial = 0; trial < 2000; trial++) {
+			for (size_t r = 0; r < cat.nraw; r++)
+				raw[r] = random_count(&seed);
+			for (size_t c = 0; c < cat.nconst; c++)
+				k[c] = trial < 1000 ? cat.const_values[c] : random_constant(&seed);
+			for (size_t n = 0; n < cat.nnative; n++)
+				og_native_run(&cat.native[n], raw, k, out[n]);
+			for (size_t c = 0; c < cat.ncounters; c++) {
+				const struct og_counter *ctr = &cat.counters[c];
+				double want = og_expr_eval(ctr->expr, raw, k);
+				double got = out[ctr->native->index][ctr->native_pos];
+				if (!same_bits(want, got))
+					fail_msg("%s: %s: generated code gives %a, the interpreter %a (trial %d)",
+					         og_embedded_sets[i].file, ctr->name, got, want, trial);
+			}
+		}
+		for (size_t n = 0; n < cat.nnative; n++)
+			free(out[n]);
+		total += cat.ncounters;
+		printf("%s: %zu counters, generated code and interpreter agree on 2000 samples\n",
+		       og_embedded_sets[i].file, cat.ncounters);
+		free(raw);
+		free(k);
+		og_catalog_free(&cat);
+	}
+	/* Nothing generated that no embedded file asks for. */
+	assert_int_equal(total, og_native_counter_count);
+}
+
+static void test_user_files_keep_the_interpreter(void **state)
+{
+	(void)state;
+	/* The same text under the same name, loaded as a user's file: the
+	 * generated code was made from the embedded file, not from this one. */
+	struct og_catalog cat;
+	build(&cat, &og_embedded_sets[0], false);
+	assert_true(cat.ncounters > 0);
+	for (size_t c = 0; c < cat.ncounters; c++)
+		assert_null(cat.counters[c].native);
+	assert_int_equal(cat.nnative, 0);
+	og_catalog_free(&cat);
+}
+
+/* Two raw counters, A at index 7 and B at 9, and constant K at 3. */
+static bool resolve(void *ud, const char *name, size_t len, struct og_expr_ref *out)
+{
+	(void)ud;
+	if (len != 1)
+		return false;
+	if (name[0] == 'K') {
+		*out = (struct og_expr_ref){ .kind = OG_REF_CONSTANT, .index = 3 };
+		return true;
+	}
+	if (name[0] != 'A' && name[0] != 'B')
+		return false;
+	*out = (struct og_expr_ref){ .kind = OG_REF_RAW, .index = name[0] == 'A' ? 7 : 9 };
+	return true;
+}
+
+/* Matches text against n from fresh slots; *a and *b get the indices of
+ * the slots n's first two leaves use. */
+static bool matches(const struct og_native_counter *n, const char *text, uint32_t *a, uint32_t *b)
+{
+	char err[128];
+	struct og_expr *e = og_expr_compile(text, resolve, NULL, err, sizeof(err));
+	if (!e)
+		fail_msg("%s: %s", text, err);
+	uint32_t nslots = og_native_sets[n->set].nslots;
+	uint32_t *at = malloc(nslots * sizeof(*at));
+	assert_non_null(at);
+	for (uint32_t s = 0; s < nslots; s++)
+		at[s] = UINT32_MAX;
+	bool ok = og_native_matches(n, e, at, nslots);
+	*a = at[n->shape[0].index];
+	*b = at[n->shape[1].index];
+	free(at);
+	og_expr_free(e);
+	return ok;
+}
+
+static void test_matches_only_its_own_postfix(void **state)
+{
+	(void)state;
+	const struct og_native_counter *n =
+		og_native_find("counters/mali-g71.counters", "fragmentqueueutilization");
+	if (!n)
+		skip(); /* built without the Mali counter set */
+	/* The guide's percentage: max(min(JS0_ACTIVE / GPU_ACTIVE * 100, 100), 0). */
+	assert_int_equal(n->shape[0].code, OG_OP_RAW);
+	assert_int_equal(n->shape[1].code, OG_OP_RAW);
+	uint32_t a, b;
+	assert_true(matches(n, "max(min(A / B * 100, 100), 0)", &a, &b));
+	assert_int_equal(a, 7);
+	assert_int_equal(b, 9);
+	assert_true(matches(n, "max(min(B / A * 100, 100), 0)", &a, &b));
+	assert_int_equal(a, 9);
+	assert_int_equal(b, 7);
+	/* One counter in both slots computes the same as the code with both
+	 * slots at 7: accepted. */
+	assert_true(matches(n, "max(min(A / A * 100, 100), 0)", &a, &b));
+	assert_int_equal(b, 7);
+
+	assert_false(matches(n, "max(min(A / B * 100, 100), 1)", &a, &b));
+	assert_false(matches(n, "max(min(A / B * 1000, 100), 0)", &a, &b));
+	assert_false(matches(n, "max(min(A / B * 100, 100), -0)", &a, &b)); /* -0.0 is not 0.0 */
+	assert_false(matches(n, "min(max(A / B * 100, 100), 0)", &a, &b));
+	assert_false(matches(n, "max(min(A * B * 100, 100), 0)", &a, &b));
+	assert_false(matches(n, "max(min(K / B * 100, 100), 0)", &a, &b));
+	assert_false(matches(n, "A / B", &a, &b));
+	assert_false(matches(n, "max(min(A / B * 100, 100), 0) + 0", &a, &b));
+}
+
+/* A slot another counter of the set already gave a meaning must keep it. */
+static void test_slots_are_shared_by_the_set(void **state)
+{
+	(void)state;
+	const struct og_native_counter *n =
+		og_native_find("counters/mali-g71.counters", "FragmentQueueUtilization");
+	if (!n)
+		skip();
+	struct og_expr *e = og_expr_compile("max(min(A / B * 100, 100), 0)", resolve, NULL, NULL, 0);
+	assert_non_null(e);
+	uint32_t nslots = og_native_sets[n->set].nslots;
+	uint32_t *at = malloc(nslots * sizeof(*at));
+	assert_non_null(at);
+	for (uint32_t s = 0; s < nslots; s++)
+		at[s] = UINT32_MAX;
+	at[n->shape[1].index] = 9;
+	assert_true(og_native_matches(n, e, at, nslots));
+	at[n->shape[1].index] = 8;
+	assert_false(og_native_matches(n, e, at, nslots));
+	/* A slot table too short for the code is refused, not overrun. */
+	for (uint32_t s = 0; s < nslots; s++)
+		at[s] = UINT32_MAX;
+	assert_false(og_native_matches(n, e, at, n->shape[0].index));
+	free(at);
+	og_expr_free(e);
+}
+
+static void test_find(void **state)
+{
+	(void)state;
+	assert_null(og_native_find("counters/none.counters", "GPUActiveCycles"));
+	assert_null(og_native_find("", ""));
+	for (size_t i = 0; i < og_native_counter_count; i++) {
+		const struct og_native_counter *n = &og_native_counters[i];
+		assert_ptr_equal(og_native_find(n->origin, n->name), n);
+		assert_true(n->nshape > 0);
+		assert_true(n->set < og_native_set_count);
+		const struct og_native_set *set = &og_native_sets[n->set];
+		assert_ptr_equal(og_native_find_set(n->origin), set);
+		assert_true(n->position < set->ncounters);
+		for (uint32_t s = 0; s < n->nshape; s++)
+			if (n->shape[s].code == OG_OP_RAW || n->shape[s].code == OG_OP_CONSTANT)
+				assert_true(n->shape[s].index < set->nslots);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_builtin_counter_is_native_and_exact),
+		cmocka_unit_test(test_user_files_keep_the_interpreter),
+		cmocka_unit_test(test_matches_only_its_own_postfix),
+		cmocka_unit_test(test_slots_are_shared_by_the_set),
+		cmocka_unit_test(test_find),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
