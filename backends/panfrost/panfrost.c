@@ -324,6 +324,12 @@ static GPA_Status dump(struct panfrost *p)
 		       "(were they disabled by another client?); the sample is dropped", p->path);
 		return GPA_STATUS_ERROR_FAILED;
 	}
+	if (e == EINTR || e == EAGAIN) {
+		LOG(p, "panfrost: PERFCNT_DUMP on %s was interrupted by signals %d times in a row; "
+		       "the sample is dropped (block or slow down the signal, then sample again)",
+		    p->path, EINTR_RETRIES);
+		return GPA_STATUS_ERROR_FAILED;
+	}
 	if (errno_gone(e))
 		return mark_gone(p, "PERFCNT_DUMP", e);
 	LOG(p, "panfrost: PERFCNT_DUMP on %s failed: %s; the sample is dropped", p->path,

@@ -98,7 +98,7 @@ static int version(struct drm_version *v, const char *name)
 static int f_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 {
 	struct fake_panfrost *fp = ctx;
-	if (fp->cfg.eintr && fp->call_no++ % 2 == 0)
+	if ((fp->cfg.eintr && fp->call_no++ % 2 == 0) || fp->cfg.signal_storm)
 		return fail(EINTR);
 	if (fd == FOREIGN_FD)
 		return req == DRM_IOCTL_VERSION ? version(arg, "vc4") : fail(ENOTTY);

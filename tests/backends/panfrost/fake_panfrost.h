@@ -24,7 +24,8 @@ struct fake_panfrost_cfg {
 	bool dump_timeout;     /* PERFCNT_DUMP answers ETIMEDOUT */
 	int vanish_after_dumps;
 	bool zero_dumps;
-	bool eintr;
+	bool eintr;            /* every other ioctl is interrupted once */
+	bool signal_storm;     /* every ioctl is interrupted, however often it is retried */
 };
 
 struct fake_panfrost {

@@ -216,6 +216,26 @@ static void test_dump_timeout_then_recovers(void **unused)
 	rig_close(&r);
 }
 
+/* Retrying EINTR has a bound: a signal that never stops drops the sample
+ * with a message saying so, and the next sample is whole. */
+static void test_signal_storm_drops_one_sample(void **unused)
+{
+	(void)unused;
+	struct rig r;
+	struct fake_panfrost_cfg cfg = fake_panfrost_g71_mp4();
+	assert_int_equal(rig_open(&r, &cfg, NULL), GPA_STATUS_OK);
+	uint64_t d[NPROBES];
+	r.fp.cfg.signal_storm = true;
+	assert_int_equal(sample(&r, d), GPA_STATUS_ERROR_FAILED);
+	assert_non_null(strstr(r.last_error, "interrupted by signals"));
+	assert_non_null(strstr(r.last_error, "sample is dropped"));
+	r.fp.cfg.signal_storm = false;
+	assert_int_equal(sample(&r, d), GPA_STATUS_OK);
+	check(&r, d);
+	rig_close(&r);
+	assert_int_equal(r.fp.open_fds, 0);
+}
+
 static void test_vanishes(void **unused)
 {
 	(void)unused;
@@ -259,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_counters_owned_elsewhere),
 		cmocka_unit_test(test_other_product),
 		cmocka_unit_test(test_dump_timeout_then_recovers),
+		cmocka_unit_test(test_signal_storm_drops_one_sample),
 		cmocka_unit_test(test_vanishes),
 		cmocka_unit_test(test_zero_dumps),
 	};
