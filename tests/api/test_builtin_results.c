@@ -24,6 +24,7 @@
 #include "core/testing.h"
 #include "fake_backend.h"
 #include "opengpa.h"
+#include "test_util.h"
 
 #define SET "perf-generic"
 #define SAMPLES 4
@@ -34,17 +35,6 @@ struct reference {
 	struct og_catalog cat;
 	unsigned next_slot;
 };
-
-static GPA_Status bind_in_order(void *ud, const char *name, const char *source, uint32_t *id,
-                                const char **why_not)
-{
-	(void)name;
-	(void)source;
-	(void)why_not;
-	struct reference *ref = ud;
-	*id = ref->next_slot++;
-	return GPA_STATUS_OK;
-}
 
 static GPA_Status scale(void *ud, const char *name, double *value)
 {
@@ -66,7 +56,8 @@ static void reference_build(struct reference *ref)
 	char err[256];
 	assert_true(og_cf_parse(set->file, set->text, file, err, sizeof(err)));
 	ref->next_slot = FAKE_BUILTIN_FIRST_SLOT;
-	struct og_binder binder = { .ud = ref, .bind_raw = bind_in_order, .constant = scale };
+	struct og_binder binder = { .ud = &ref->next_slot, .bind_raw = tu_bind_every_raw,
+	                           .constant = scale };
 	assert_int_equal(og_catalog_build(&ref->cat, file, 1, 0, &binder, NULL, 0, false, err,
 	                                  sizeof(err)), GPA_STATUS_OK);
 }

@@ -7,10 +7,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "opengpa.h"
 
 #define TU_MAX_LOG 256
+
+/* og_binder callbacks for catalogues built straight from counter files:
+ * every raw counter binds, numbered upwards from *(unsigned *)ud, and every
+ * constant is 1. */
+GPA_Status tu_bind_every_raw(void *ud, const char *name, const char *source, uint32_t *id,
+                             const char **why_not);
+GPA_Status tu_know_every_constant(void *ud, const char *name, double *value);
 
 /* Counter indices of tests/common/fake.counters. */
 enum {

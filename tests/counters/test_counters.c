@@ -17,25 +17,7 @@
 #include "core/catalog.h"
 #include "core/counterfile.h"
 #include "core/embedded.h"
-
-static GPA_Status bind_every_raw(void *ud, const char *name, const char *source, uint32_t *id,
-                                 const char **why_not)
-{
-	(void)name;
-	(void)source;
-	(void)why_not;
-	unsigned *next = ud;
-	*id = (*next)++;
-	return GPA_STATUS_OK;
-}
-
-static GPA_Status know_every_constant(void *ud, const char *name, double *value)
-{
-	(void)ud;
-	(void)name;
-	*value = 1.0;
-	return GPA_STATUS_OK;
-}
+#include "test_util.h"
 
 static unsigned logged;
 
@@ -70,8 +52,8 @@ static void test_embedded_sets(void **state)
 		}
 		unsigned next = 0;
 		struct og_binder binder = {
-			.ud = &next, .backend = NULL, .bind_raw = bind_every_raw,
-			.constant = know_every_constant, .log = count_log,
+			.ud = &next, .backend = NULL, .bind_raw = tu_bind_every_raw,
+			.constant = tu_know_every_constant, .log = count_log,
 		};
 		struct og_catalog cat;
 		logged = 0;

@@ -19,26 +19,8 @@
 #include "core/catalog.h"
 #include "core/counterfile.h"
 #include "core/embedded.h"
+#include "test_util.h"
 #include "expr/native.h"
-
-static GPA_Status bind_every_raw(void *ud, const char *name, const char *source, uint32_t *id,
-                                 const char **why_not)
-{
-	(void)name;
-	(void)source;
-	(void)why_not;
-	unsigned *next = ud;
-	*id = (*next)++;
-	return GPA_STATUS_OK;
-}
-
-static GPA_Status know_every_constant(void *ud, const char *name, double *value)
-{
-	(void)ud;
-	(void)name;
-	*value = 1.0;
-	return GPA_STATUS_OK;
-}
 
 /* Builds the catalogue of embedded set `set`; as a built-in file when
  * builtin, else as if a user had loaded the same text. */
@@ -51,7 +33,7 @@ static void build(struct og_catalog *cat, const struct og_embedded_set *set, boo
 		fail_msg("%s", err);
 	unsigned next = 0;
 	struct og_binder binder = {
-		.ud = &next, .bind_raw = bind_every_raw, .constant = know_every_constant,
+		.ud = &next, .bind_raw = tu_bind_every_raw, .constant = tu_know_every_constant,
 	};
 	if (og_catalog_build(cat, file, 1, builtin ? 1 : 0, &binder, NULL, 0, false, err,
 	                     sizeof(err)) != GPA_STATUS_OK)
