@@ -54,9 +54,6 @@ extern const size_t og_native_set_count;
 extern const struct og_native_counter og_native_counters[];
 extern const size_t og_native_counter_count;
 
-/* The set generated from embedded file `origin`, or NULL. */
-const struct og_native_set *og_native_find_set(const char *origin);
-
 /* The generated counter `name` of embedded file `origin`, or NULL. */
 const struct og_native_counter *og_native_find(const char *origin, const char *name);
 

@@ -72,15 +72,11 @@ static char *concat(const char *fmt, ...)
 	return s;
 }
 
-struct resolver {
-	const struct input *in;
-};
-
 /* Names resolve as in the catalogue: ignoring case, raw counters and
  * constants anywhere in the file, counters only once compiled (earlier). */
 static bool resolve(void *ud, const char *name, size_t len, struct og_expr_ref *out)
 {
-	const struct input *in = ((struct resolver *)ud)->in;
+	const struct input *in = ud;
 	for (size_t i = 0; i < in->file.count; i++) {
 		const struct og_cf_entry *e = &in->file.entries[i];
 		if (strlen(e->name) != len || strncasecmp(e->name, name, len) != 0)
@@ -114,11 +110,10 @@ static void load(struct input *in, const char *path)
 	if (!og_cf_load(path, &in->file, err, sizeof(err)))
 		die("%s", err);
 	in->compiled = must(calloc(in->file.count + 1, sizeof(*in->compiled)));
-	struct resolver r = { in };
 	for (size_t i = 0; i < in->file.count; i++) {
 		const struct og_cf_entry *e = &in->file.entries[i];
 		if (e->kind == OG_CF_COUNTER)
-			in->compiled[i] = og_expr_compile(e->field[OG_F_EXPRESSION], resolve, &r, NULL, 0);
+			in->compiled[i] = og_expr_compile(e->field[OG_F_EXPRESSION], resolve, in, NULL, 0);
 	}
 }
 
