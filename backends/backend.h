@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * backend.h — the one interface between opengpa's core and a backend.
  *

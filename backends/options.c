@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* options.c — parsing of backend option strings ("key=value,key=value"). */
 #include "backend.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sys.h — the small syscall table every backend talks to the kernel through.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sys_real.c — the og_sys table that goes straight to the kernel. */
 #include "sys.h"
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Embeds counter files into the library as C strings.
 
 usage: embed.py OUTPUT.c FILE.counters...

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * GPAFunctions.h — X-macro list of the 40 public GPA 2.x entry points, in
  * GPA's own order.  Define GPA_FUNCTION_PREFIX(f) before including it, as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * GPUPerfAPI.h — the 40 entry points of the GPA 2.x C ABI, as implemented by
  * opengpa.  Signatures match GPA 2.20-2.23 exactly so existing clients link

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * GPUPerfAPIFunctionTypes.h — one function-pointer type per GPA 2.x entry
  * point, named <Function>PtrType, for clients that dlopen the library.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * GPUPerfAPITypes.h — types and enumerations of the GPA 2.x C ABI, as
  * implemented by opengpa.  Every numeric value below is part of the binary

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * opengpa.h — what the GPA 2.x ABI cannot say.
  *

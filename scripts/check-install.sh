@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Checks an installed tree (DESTDIR) has what GPA clients and builds look for.
 set -euo pipefail
 root=$1

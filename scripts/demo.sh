@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Quick start, command 1: install what the build needs, build, and count a
 # real program with `opengpa stat` on the default backend.
 set -euo pipefail

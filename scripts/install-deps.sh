@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian 12 packages opengpa needs to build and test.
 # Run as root (or with sudo available).  Installs nothing that is present.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Quick start, command 2: install what the build needs, build with warnings
 # as errors, and run every test (unit, virtual-device, example, install).
 set -euo pipefail

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * kbase.c — the `mali` backend: Arm's kbase driver (/dev/mali0) and its
  * hwcnt reader ("vinstr"), for JM drivers with UK 11.x below 11.40.

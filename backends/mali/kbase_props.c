@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kbase_props.c — the GET_GPUPROPS blob: packed (u32 key, value) pairs, key =
  * property id << 2 | size code (0..3 = 1, 2, 4, 8 bytes), no padding. */
 #include "kbase_props.h"

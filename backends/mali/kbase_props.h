@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kbase_props.h — decoding the KBASE_IOCTL_GET_GPUPROPS blob. */
 #ifndef OPENGPA_MALI_KBASE_PROPS_H
 #define OPENGPA_MALI_KBASE_PROPS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mali_common.c — GPU identity, dump layout and source notation, shared by
  * the kbase and panfrost backends. */
 #include "mali_common.h"

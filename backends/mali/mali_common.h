@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mali_common.h — what the kbase (mali) and panfrost backends share: the GPU
  * description both read from their drivers, the v5 dump layout and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mali_sum.c — see mali_sum.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mali_sum.h — turning one v5 hwcnt dump into per-counter totals, the work
  * both Mali backends do for every sample.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mali_uapi.h — the kbase ioctls opengpa speaks, restated from the public
  * UAPI description (docs/backends/mali.md lists the sources).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* control.c — building PerfCtl words. */
 #include "control.h"
 

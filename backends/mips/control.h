@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * control.h — PerfCtl words (MD00548 Figure 2) and the scoping options.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* events.c — MD00548 Table 3, transcribed row by row, and the source notation. */
 #include "events.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * events.h — the MIPS 34K event table (MD00548 Table 3), the raw counter
  * numbering the backend hands to the core, and the bank assignment the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mips.c — the MIPS 34K backend: four CP0 counters programmed and read
  * through the SMTC kernels' /proc/perf text file (docs/backends/mips.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* procperf.c — strict parsing of the /proc/perf text: the kernel is not trusted. */
 #include "procperf.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * procperf.h — the text of the SMTC /proc/perf file (MD00548 §4.2; the
  * vendor kernels' /proc/mips/perf is the same text).

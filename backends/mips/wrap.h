@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wrap.h — deltas of counters that may be 32 bits wide.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * panfrost.c — the `panfrost` backend: Mali counters through the upstream
  * DRM driver's PERFCNT_ENABLE / PERFCNT_DUMP ioctls on a render node.

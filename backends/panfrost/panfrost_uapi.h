@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * panfrost_uapi.h — the panfrost DRM ioctls this backend uses, restated from
  * the upstream UAPI (include/uapi/drm/panfrost_drm.h); the generic DRM part

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf.c — the perf backend's vtable: Linux perf_event_open(2). */
 #include "perf_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_catalogue.c — extra_raw: the event aliases sysfs PMUs publish.
  *
  * Every /sys/bus/event_source/devices/<pmu>/events/<alias> that the kernel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_cpu.c — which CPU this is, from /proc/cpuinfo and sysfs. */
 #include "perf_internal.h"
 

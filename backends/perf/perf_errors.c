@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_errors.c — turning perf_event_open failures into one actionable line. */
 #include "perf_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_events.c — the events the backend knows by name (sw:NAME, hw:NAME). */
 #include "perf_internal.h"
 

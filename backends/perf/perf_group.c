@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perf_group.c — a pass's event groups, one read() per group per snapshot.
  *

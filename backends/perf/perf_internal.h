@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perf_internal.h — what the files of the perf backend share.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_pmu.c — sources that name a sysfs PMU ("cpu/event=0x3c/", "msr/tsc/")
  * or a raw CPU PMU code ("raw:0x11").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_probe.c — what this machine can count, found by trying it.
  *
  * Event tables and CPU ids cannot tell whether a VM exposes a PMU or how many

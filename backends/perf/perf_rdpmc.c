@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf_rdpmc.c — the seqlock read of a perf_event_mmap_page, as the
  * comments of include/uapi/linux/perf_event.h describe it. */
 #include "perf_rdpmc.h"

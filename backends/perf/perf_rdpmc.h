@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perf_rdpmc.h — counts read in user space from an event's mmap'd
  * perf_event_mmap_page (rdpmc on x86, mrs on aarch64), no system call.

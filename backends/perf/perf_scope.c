@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perf_scope.c — who a pass counts, and the (pid, cpu) pairs that means.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_expr.c — where the expression engine's time goes (results and the
  * command go to docs/performance.md).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_mali.c — what the Mali path costs per sample (results and the
  * command that produced them go to docs/performance.md):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_perf.c — what a GPA sample costs on the perf backend, against the
  * floor the kernel sets (results and the command go to docs/performance.md):

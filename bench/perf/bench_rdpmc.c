@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bench_rdpmc.c — what a user-space snapshot of a 4-event hardware group
  * costs through og_perf_user_page_read (seqlock, checks, time extension per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gpa-guide — the GPA 2.x user guide's example (sections 3.1-3.3 and 7) as
  * a program.  It loads opengpa the way a GPA tool does: dlopen() of a GPA

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mali-frame-loop — a game-engine style frame loop that profiles every frame
  * through the GPA 2.x calls and prints one line per frame: queue utilisation,

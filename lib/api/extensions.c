@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* extensions.c — the OpenGPA_* entry points of opengpa.h. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * gpa2.c — the GPA 2.x global-state API, a thin front end over the core.
  *

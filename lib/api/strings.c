@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* strings.c — the three *AsStr entry points; the strings are GPA 2.x's own. */
 #include <stddef.h>
 

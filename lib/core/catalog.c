@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* catalog.c — from parsed counter files and a device to the public counter list. */
 #include "core/catalog.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * catalog.h — the counters one context offers: raw counters the backend
  * bound, device constants, and public counters with compiled expressions.

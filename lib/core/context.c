@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* context.c — opening a context on a backend, its counters and enable set. */
 #include <dirent.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core.h — the handle-based core the API front ends are written on.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* counterfile.c — the line-oriented counter file reader. */
 #include "counterfile.h"
 

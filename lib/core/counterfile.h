@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * counterfile.h — reading counters/<set>.counters text (format:
  * docs/counter-files.md) into entries.  Only syntax and per-entry rules are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* embedded.h — the counter sets built into the library (counters/embed.py). */
 #ifndef OPENGPA_CORE_EMBEDDED_H
 #define OPENGPA_CORE_EMBEDDED_H

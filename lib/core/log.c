@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * log.c — messages for the client's logging callback and, on request,
  * stderr.  Messages are queued under the registry lock and delivered by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* namemap.c — open addressing with linear probing, FNV-1a over lower case. */
 #include "namemap.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * namemap.h — a case-insensitive map from names to small integers, for the
  * catalogue's uniqueness checks and name resolution at context open.  Keys

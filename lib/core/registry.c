@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* registry.c — the registry instance and its lock. */
 #include "core/registry.h"
 

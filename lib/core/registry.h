@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * registry.h — the one piece of global mutable state in opengpa: the list
  * of open contexts, the current one, logging and the settings for the next

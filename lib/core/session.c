@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * session.c — sessions, passes and samples, and the ring of finished
  * sessions whose results stay readable.

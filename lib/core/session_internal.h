@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* session_internal.h — what context.c and session.c share. */
 #ifndef OPENGPA_CORE_SESSION_INTERNAL_H
 #define OPENGPA_CORE_SESSION_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* testing.c — the hooks of core/testing.h. */
 #include <stdlib.h>
 

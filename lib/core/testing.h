@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * testing.h — hooks for opengpa's own tests; not part of any public ABI.
  * Tests link the core statically and call these.

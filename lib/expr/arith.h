@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * arith.h — the arithmetic policy of docs/counter-files.md as inline
  * functions.  Constant folding, the interpreter (expr.c) and the C generated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* expr.c — expressions: parser (recursive descent to postfix, folding numbers)
  * and evaluator (an accumulator machine).
  *

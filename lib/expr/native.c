@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* native.c — finding and checking the C generated for built-in counters. */
 #include "native.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * native.h — built-in counter sets compiled to C.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * native_gen.c — build tool: compiles the counters of embedded counter files
  * to C (see native.h).

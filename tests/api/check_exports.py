@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks that the shared library exports exactly the 40 GPA 2.x entry points
 (include/GPAFunctions.h) and the OpenGPA_* functions declared in
 include/opengpa.h, and nothing else.

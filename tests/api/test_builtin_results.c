@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_builtin_results.c — results of built-in counters through the GPA
  * calls.  A session that enables enough of a set computes the whole

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_dlopen.c — the library as a GPA 2.x loader sees it: dlopen each
  * lib<GPUPerfAPI API>.so alias, dlsym the 40 entry points through the

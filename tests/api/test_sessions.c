@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_sessions.c — sessions, passes and samples through the GPA 2.x API
  * over the fake backend: order errors, multi-pass results, faults,

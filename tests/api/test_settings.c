@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_settings.c — OPENGPA_* environment variables, the extensions that
  * override them, and user counter files.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_status.c — every status path of the 40 GPA 2.x entry points and the
  * OpenGPA_* extensions that needs no session, in the check order of

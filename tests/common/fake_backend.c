@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fake_backend.c — see fake_backend.h. */
 #include "fake_backend.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake_backend.h — a backend with no hardware behind it, for the core's
  * tests.  Raw counters are "slot:N" (N < FAKE_SLOTS).  What it counts is a

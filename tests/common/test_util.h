@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_util.h — what the core's test programs share: a logging callback
  * that records every message, and opening a context on the fake backend.

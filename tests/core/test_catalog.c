@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_catalog.c — og_catalog_build over parsed texts and a binder of our own. */
 #include <setjmp.h>
 #include <stdarg.h>

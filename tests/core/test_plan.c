@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_plan.c — the pass planner, seen through GPA_GetPassCount and
  * OpenGPA_GetCounterPass over the fake backend. */
 #include <setjmp.h>

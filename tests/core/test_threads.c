@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_threads.c — the API from several threads at once: four threads
  * query and enable/disable while one runs sessions.  Every status must be

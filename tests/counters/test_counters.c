@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_counters.c — every counter set embedded in this build parses, and
  * every expression compiles against the file's own declarations; and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_expr.c — the expression engine: grammar, errors, arithmetic policy, the
  * code each instruction comes from, and a property test of the compiled code
  * against a direct evaluation of random expression trees. */

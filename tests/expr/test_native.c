@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_native.c — the C generated for built-in counter sets
  * (lib/expr/native.h): every counter of every embedded set gets it, it gives

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """End-to-end tests of the `opengpa` command: what a user types, what they see.
 
 usage: test_cli.py OPENGPA [V34K_PRELOAD [VMALI_PRELOAD]]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * counter-docs — writes docs/counters/<set>.md from the counter sets built
  * into the library, so the reference can never drift from the data.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* child.c — fork, hold, exec, wait. */
 #include "child.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * child.h — running the measured command: forked, held before exec until
  * the counters are set up on it, then released.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli.h — what the opengpa command's files share. */
 #ifndef OPENGPA_TOOLS_CLI_H
 #define OPENGPA_TOOLS_CLI_H

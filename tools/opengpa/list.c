@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* list.c — `opengpa list`: every counter of the device, with its metadata. */
 #include <getopt.h>
 #include <stdlib.h>

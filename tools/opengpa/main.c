@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c — `opengpa`: list the counters of a device, or count a command. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pcsweep.c — pc_sweep's options and pc_parse's report over the mips backend. */
 #include "pcsweep.h"
 

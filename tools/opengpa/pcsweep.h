@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pcsweep.h — `opengpa stat --backend mips` with the options of MIPS's
  * pc_sweep tool (MD00548 section 4.3, Tables 4 and 5) and a report shaped

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.c — the results of `opengpa stat`. */
 #include "report.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.h — printing one session's sample 0 as a table, separated values or JSON. */
 #ifndef OPENGPA_TOOLS_REPORT_H
 #define OPENGPA_TOOLS_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* session.c — the command's side of the library: logging and the context. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stat.c — `opengpa stat`: run a command once per pass the enabled counters
  * need (as the MIPS note's pc_sweep re-runs its program), counting the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stat_pcsweep.c — `opengpa stat --backend mips`: pc_sweep's options (MIPS
  * note MD00548, Tables 4 and 5) and pc_parse's report, over the same

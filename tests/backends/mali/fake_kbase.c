@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fake_kbase.c — see fake_kbase.h.  ioctl numbers are the literal values of
  * the reference's table, not the backend's macros. */
 #include "fake_kbase.h"

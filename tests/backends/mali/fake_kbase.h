@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake_kbase.h — a small scripted /dev/mali0 behind an og_sys table, for the
  * kbase backend's unit tests: just enough of the kbase and hwcnt-reader

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_g71_expressions.c — every counter of counters/mali-g71.counters,
  * read through the GPA 2.x API from the mali and panfrost backends on the

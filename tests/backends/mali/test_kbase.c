@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_kbase.c — the mali (kbase) backend driven through its ops table on a
  * fake /dev/mali0, one fault at a time. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_kbase_vmali.c — the mali (kbase) backend on the virtual Mali-G71:
  * two independently written sides of the same UAPI must agree on every
  * ioctl, struct, ring and dump word, and every raw counter the backend

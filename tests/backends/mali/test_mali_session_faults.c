@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_mali_session_faults.c — Mali faults as a GPA client sees them: a dump
  * that never arrives, or a device that goes away, fails the sample it hit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_mali_sum.c — og_mali_sum_dump against a plain 64-bit sum written
  * here, over core masks (sparse, 64 cores), L2 slice counts and word values
  * on both sides of the point where 32-bit lanes could carry out; and its

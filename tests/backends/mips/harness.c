@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* harness.c — log capture and the virtual device for the mips tests. */
 #include <setjmp.h>
 #include <stdarg.h>

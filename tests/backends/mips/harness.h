@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* harness.h — a backend host for the mips tests: the virtual 34K underneath
  * and every log line captured, so tests can assert on what the user reads. */
 #ifndef OPENGPA_TESTS_MIPS_HARNESS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_api.c — the mips backend behind the GPA 2.x API, over the virtual 34K:
  * the embedded counter set loads, the planner packs the derived counters'
  * inputs into the fewest passes, and the derived values follow the model. */

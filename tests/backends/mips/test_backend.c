@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_backend.c — the mips backend's ops against the virtual 34K. */
 #include <setjmp.h>
 #include <stdarg.h>

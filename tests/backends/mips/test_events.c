@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_events.c — Table 3, bank assignment, control words and the counter file. */
 #include <setjmp.h>
 #include <stdarg.h>

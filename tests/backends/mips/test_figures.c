@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_figures.c — the numbers MD00548 prints (Figures 4, 5 and 8, Tables 6,
  * 7 and 8), recomputed from the raw counts it prints with the expressions of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pcsweep.c — pc_sweep's options (MD00548 Tables 4 and 5) and the pc_parse report. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_preload.c — the mips backend over og_sys_real() with libopengpa-v34k.so
  * preloaded: what a real machine's /proc/perf would look like to it. */
 #include <setjmp.h>

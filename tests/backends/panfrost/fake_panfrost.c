@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fake_panfrost.c — see fake_panfrost.h. */
 #include "fake_panfrost.h"
 

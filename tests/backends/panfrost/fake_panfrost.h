@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake_panfrost.h — scripted DRM render nodes behind an og_sys table for the
  * panfrost backend's unit tests: a foreign driver on renderD128, panfrost on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_panfrost.c — the panfrost backend through its ops table on fake
  * render nodes, one fault at a time. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_panfrost_vmali.c — the panfrost backend on the virtual Mali-G71's
  * render node: independent UAPI restatements must agree, and every raw
  * counter must equal what the device counted over the sample. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fake_perf.c — the simulated perf_event kernel of fake_perf.h. */
 #include "fake_perf.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake_perf.h — a simulated perf_event kernel behind an og_sys table.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fake_rdpmc.c — see fake_rdpmc.h. */
 #include "fake_rdpmc.h"
 

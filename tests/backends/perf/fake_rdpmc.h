@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fake_rdpmc.h — the kernel's perf_event_mmap_page and the CPU's counter
  * reads, simulated behind an og_sys table (mmap, munmap, read_pmc,

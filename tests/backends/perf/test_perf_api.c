@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_perf_api.c — the perf backend under the whole library, over the
  * simulated kernel: the MIDR picks the Neoverse set, the core loads it with
  * perf-generic, and the probed counter budget decides the pass count. */

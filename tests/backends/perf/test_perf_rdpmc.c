@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_perf_rdpmc.c — user-space counter reads from perf_event_mmap_page:
  * the counter and time arithmetic, the seqlock, every way the page says
  * "no", over a simulated page (fake_rdpmc.c); then the real kernel's page,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_perf_real.c — the perf backend against the real kernel: page faults,
  * task clock against CLOCK_THREAD_CPUTIME_ID, and a child counted through
  * pid= + exec=1.  Skips when perf_event_open is not permitted here. */

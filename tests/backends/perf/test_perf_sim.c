@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_perf_sim.c — the perf backend against a simulated kernel: every error
  * path, the group read checks, scaling and fits(). */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_perf_topdown.c — the Neoverse counter sets: every expression compiles,
  * and top-down level 1 adds up to 100 % for any consistent input
  * (STALL_SLOT = STALL_SLOT_FRONTEND + STALL_SLOT_BACKEND, OP_RETIRED <=

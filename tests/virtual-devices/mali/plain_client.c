@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plain_client.c — a third-party client of /dev/mali0 that knows nothing of
  * opengpa or vmali: its own struct definitions (from the public UAPI, as the

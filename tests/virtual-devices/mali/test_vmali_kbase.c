@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_vmali_kbase.c — /dev/mali0: handshake, context setup order, the
  * properties blob, the DDK version and the closed-world rules. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_vmali_panfrost.c — the render node /dev/dri/renderD128 as the upstream
  * panfrost driver answers it (reference §6): DRM_IOCTL_VERSION, GET_PARAM, the
  * PERFCNT_ENABLE / PERFCNT_DUMP pair with its dump layout and values, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_vmali_reader.c — the hwcnt reader fd: ring protocol corner cases,
  * periodic sampling, legacy drivers, dump layout and delta semantics. */
 #include <errno.h>

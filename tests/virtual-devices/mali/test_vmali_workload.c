@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_vmali_workload.c — the workload model keeps the hardware's invariants
  * in every block and in the sums the guide's expressions use. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vmali.h — a virtual Mali-G71 that answers the real kernel interfaces.
  *

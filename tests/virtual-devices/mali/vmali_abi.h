@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vmali_abi.h — the kernel ABI the virtual Mali answers, derived from
  * /work/shared/reference/mali-hwcnt.md (§1 kbase, §2 reader, §3 properties,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vmali_device.c — the virtual GPU itself: configuration, the fd table, the
  * og_sys table clients call through, the workload clock and dump images.

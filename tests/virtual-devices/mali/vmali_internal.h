@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vmali_internal.h — state shared by the virtual Mali's source files. */
 #ifndef VMALI_INTERNAL_H
 #define VMALI_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vmali_kbase.c — the /dev/mali0 ioctls (reference §1): version handshake,
  * context flags, the properties blob, the hwcnt reader and the DDK version.

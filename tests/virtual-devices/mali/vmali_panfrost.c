@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vmali_panfrost.c — the panfrost render node (reference §6): DRM_IOCTL_VERSION,
  * GET_PARAM and the unstable PERFCNT_ENABLE / PERFCNT_DUMP pair.  One file may

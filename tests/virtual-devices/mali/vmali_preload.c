@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vmali_preload.c — libopengpa-vmali.so: LD_PRELOAD it and /dev/mali0 and
  * /dev/dri/renderD128 are the virtual Mali-G71 for every unmodified client in

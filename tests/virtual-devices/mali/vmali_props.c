@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vmali_props.c — the GET_GPUPROPS blob (reference §3.1): little-endian
  * (u32 key = id << 2 | size code, value) pairs, no padding, describing the

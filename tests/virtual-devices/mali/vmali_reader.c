@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vmali_reader.c — the hwcnt reader fd (vinstr, reference §2): a ring of
  * buffer_count dump images in a memfd the client maps, handed out one at a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vmali_testlib.c — see vmali_testlib.h. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vmali_testlib.h — for tests on the virtual Mali: a raw kbase/reader client
  * written from the reference, talking through the device's og_sys table
  * (tl_*), and the rig the kbase and panfrost backends' tests share

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * vmali_workload.c — the frame script and the model that turns one frame into
  * Mali-G71 counter values.

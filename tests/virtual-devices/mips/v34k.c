@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* v34k.c — the virtual 34K's registers, its /proc/perf text and its workload model. */
 #include "v34k.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * v34k.h — a virtual MIPS 34K behind the SMTC /proc/perf text file.
  *

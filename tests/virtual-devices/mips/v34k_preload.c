@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * v34k_preload.c — libopengpa-v34k.so: the virtual 34K for any program.
  *
