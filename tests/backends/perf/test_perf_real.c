@@ -138,6 +138,7 @@ static void test_task_clock(void **cs)
 			sink += (uint64_t)i * i;
 		t1 = thread_cpu_ns();
 	} while (t1 - t0 < 50000000u);
+	(void)sink;
 	uint64_t d[4];
 	assert_int_equal(ops->end_sample(c->state, d), GPA_STATUS_OK);
 	assert_int_equal(ops->end_pass(c->state), GPA_STATUS_OK);
@@ -214,7 +215,8 @@ struct toucher {
 static void *toucher_main(void *arg)
 {
 	struct toucher *t = arg;
-	t->tid = (pid_t)syscall(SYS_gettid);
+	/* Published atomically: toucher_start spins on it from the main thread. */
+	__atomic_store_n(&t->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	char b;
 	while (read(t->go[0], &b, 1) < 0)
 		;
@@ -228,7 +230,7 @@ static void toucher_start(struct toucher *t, size_t pages)
 	t->tid = 0;
 	assert_int_equal(pipe(t->go), 0);
 	assert_int_equal(pthread_create(&t->thread, NULL, toucher_main, t), 0);
-	while (__atomic_load_n(&t->tid, __ATOMIC_SEQ_CST) == 0)
+	while (__atomic_load_n(&t->tid, __ATOMIC_ACQUIRE) == 0)
 		sched_yield();
 }
 
