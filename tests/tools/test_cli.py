@@ -23,7 +23,8 @@ def run(args, env=None, preload=None):
     if env:
         e.update(env)
     if preload:
-        e["LD_PRELOAD"] = preload
+        # A sanitizer build's runtime, when the preload library needs it first.
+        e["LD_PRELOAD"] = os.environ.get("OPENGPA_TEST_PRELOAD_FIRST", "") + preload
     return subprocess.run([OPENGPA] + args, capture_output=True, text=True, env=e, timeout=60)
 
 
