@@ -62,8 +62,18 @@ static void write_set(FILE *f, const char *name, const char *path, const struct 
 			fprintf(f, "\n## %s\n\n| Counter | Usage | Type | Description | Expression |\n"
 			           "|---|---|---|---|---|\n", group);
 		}
-		fprintf(f, "| `%s` | %s | %s | ", e->name, og_usage_keyword(e->usage),
-		        og_type_keyword(e->type));
+		fprintf(f, "| `%s`", e->name);
+		if (e->field[OG_F_ALIAS]) {
+			fputs(" (alias ", f);
+			for (const char *p = e->field[OG_F_ALIAS]; *p;) {
+				size_t n = strcspn(p, " \t");
+				fprintf(f, "%s`%.*s`", p == e->field[OG_F_ALIAS] ? "" : ", ", (int)n, p);
+				p += n;
+				p += strspn(p, " \t");
+			}
+			fputc(')', f);
+		}
+		fprintf(f, " | %s | %s | ", og_usage_keyword(e->usage), og_type_keyword(e->type));
 		cell(f, e->field[OG_F_DESCRIPTION]);
 		if (e->field[OG_F_NOTE]) {
 			fputs(" *Note:* ", f);
