@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 OPENGPA = sys.argv[1]
 V34K = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
@@ -44,10 +45,12 @@ r = run(["list", "-x", "|"])
 rows = [line.split("|") for line in r.stdout.splitlines()]
 check("list -x has five fields", rows and all(len(x) == 5 for x in rows), r.stdout[:300])
 
+# perf stat's contract: -x and --json go to stderr unless -o names a file.
 r = run(["stat", "-x", ",", "-e", "PageFaults,TaskClock", "--", "true"])
-lines = r.stdout.splitlines()
-check("stat -x prints one line per counter", len(lines) == 2, r.stdout)
-check("stat -x fields", all(len(x.split(",")) == 4 for x in lines), r.stdout)
+check("stat -x leaves stdout to the command", r.stdout == "", r.stdout)
+lines = r.stderr.splitlines()
+check("stat -x prints one line per counter", len(lines) == 2, r.stderr)
+check("stat -x fields", all(len(x.split(",")) == 4 for x in lines), r.stderr)
 
 r = run(["stat", "-e", "PageFaults", "--", "sh", "-c", "exit 7"])
 check("exit status kept", r.returncode == 7, "got %d" % r.returncode)
@@ -63,19 +66,19 @@ check("unknown counter: one line naming it",
 
 r = run(["stat", "--json", "-e", "PageFaults,CPUUtilization", "--", "true"])
 try:
-    doc = json.loads(r.stdout)
+    doc = json.loads(r.stderr)
     names = [c["name"] for c in doc["counters"]]
     check("json lists the enabled counters", names == ["PageFaults", "CPUUtilization"], names)
     check("json page faults counted", doc["counters"][0]["value"] > 0, doc)
 except (ValueError, KeyError) as err:
-    check("json parses", False, "%s: %r" % (err, r.stdout[:300]))
+    check("json parses", False, "%s: %r" % (err, r.stderr[:300]))
 
 # The child, not opengpa, is counted: touching 2000 fresh pages shows up.
 script = "import mmap; m = mmap.mmap(-1, 2000 * 4096); [m.__setitem__(i * 4096, 1) for i in range(2000)]"
 r = run(["stat", "-x", ",", "-e", "PageFaults", "--", sys.executable, "-c", script])
 try:
-    faults = int(r.stdout.split(",")[0])
-    check("child's page faults counted", faults >= 2000, r.stdout)
+    faults = int(r.stderr.split(",")[0])
+    check("child's page faults counted", faults >= 2000, r.stderr)
 except ValueError:
     check("child's page faults counted", False, r.stdout + r.stderr)
 
@@ -96,7 +99,7 @@ try:
     toucher.stdin.write("go\n")
     toucher.stdin.flush()
     out, err = stat.communicate(timeout=30)
-    faults = int(out.split(",")[0]) if out else -1
+    faults = int(err.split(",")[0]) if err else -1
     check("-p counts the running process", stat.returncode == 0 and faults >= 1000, out + err)
 finally:
     toucher.kill()
@@ -110,14 +113,14 @@ r = run(["stat", "-e", "PageFaults", "--duration", "1", "--", "true"])
 check("--duration with a command is refused", r.returncode == 2, r.stderr)
 r = run(["stat", "-a", "-x", ",", "-e", "CPUClock", "--", "sleep", "0.2"])
 if r.returncode == 0:
-    ms = float(r.stdout.split(",")[0])
-    check("-a counts every CPU's clock", ms > 150, r.stdout)
+    ms = float(r.stderr.split(",")[0])
+    check("-a counts every CPU's clock", ms > 150, r.stderr)
 else:
     check("-a refused with the paranoid fix", "perf_event_paranoid" in r.stderr, r.stderr)
 
-r = run(["stat", "-M", "--json", "-e", "TaskClock,PageFaults", "--", "true"])
+r = run(["stat", "--multiplex", "--json", "-e", "TaskClock,PageFaults", "--", "true"])
 try:
-    doc = json.loads(r.stdout)
+    doc = json.loads(r.stderr)
     check("--multiplex: one pass, coverage reported", doc["passes"] == 1 and
           0 < doc["coverage"] <= 1, r.stdout)
 except (ValueError, KeyError) as err:
@@ -130,15 +133,76 @@ check("unknown backend: one clear line", r.returncode == 1 and
 r = run(["bogus"])
 check("unknown subcommand exits 2", r.returncode == 2)
 
+# Numbers are checked whole, with overflow (issue #13).
+for args, what in ((["-p", "99999999999999999999"], "process id"),
+                   (["-t", "4294967297"], "thread id"),
+                   (["-p", "-1"], "process id"),
+                   (["-p", "12x"], "process id"),
+                   (["-C", "0,x"], "CPU list")):
+    r = run(["stat"] + args + ["-e", "PageFaults"])
+    check("stat %s refused" % " ".join(args), r.returncode == 2 and what in r.stderr and
+          len(r.stderr.strip().splitlines()) == 1, r.stderr)
+r = run(["stat", "--duration", "1e999", "-a"])
+check("--duration overflow refused", r.returncode == 2 and "seconds" in r.stderr, r.stderr)
+
+# An empty separator would glue the fields together (issue #13).
+for cmd in (["stat", "-e", "PageFaults", "-x", "", "--", "true"], ["list", "-x", ""]):
+    r = run(cmd)
+    check("%s -x '' refused" % cmd[0], r.returncode == 2 and "empty separator" in r.stderr,
+          r.stderr)
+
+# perf's short flags keep perf's meaning: -M (metrics) and -d (detailed) are not
+# opengpa's multiplexing and duration; their long options remain.
+for flag in ("-M", "-d", "-b"):
+    r = run(["stat", flag, "1", "--", "true"])
+    check("stat %s is not an opengpa option" % flag, r.returncode == 2 and
+          "unknown option " + flag in r.stderr, r.stderr)
+
+# -o is opened before the command runs: a bad path costs no run.
+with tempfile.TemporaryDirectory() as tmp:
+    marker = os.path.join(tmp, "ran")
+    r = run(["stat", "-o", os.path.join(tmp, "no", "such", "dir"), "-e", "PageFaults", "--",
+             "touch", marker])
+    check("-o bad path fails before the command", r.returncode == 1 and
+          not os.path.exists(marker) and "cannot open" in r.stderr, r.stderr)
+    # ...and the command does not inherit it (close-on-exec).
+    out = os.path.join(tmp, "report.txt")
+    r = run(["stat", "-o", out, "-x", ",", "-e", "PageFaults", "--",
+             "sh", "-c", "for f in /proc/$$/fd/*; do readlink $f; done"])
+    with open(out) as f:
+        report = f.read()
+    check("-o file not inherited by the command", out not in r.stdout, r.stdout)
+    check("-o gets the report, stderr stays empty", report.count(",PageFaults,") == 1 and
+          r.stderr == "", report + r.stderr)
+
+# Every command's --help exits 0 on stdout; bad options are usage errors.
+for cmd in ([], ["list"], ["stat"], ["pc_sweep"]):
+    r = run(cmd + ["--help"])
+    check("opengpa %s --help" % " ".join(cmd), r.returncode == 0 and r.stdout.startswith("usage:")
+          and r.stderr == "", r.stderr)
+    r = run(cmd + ["--no-such-option"])
+    check("opengpa %s --no-such-option" % " ".join(cmd), r.returncode == 2 and
+          "unknown option --no-such-option" in r.stderr and
+          len(r.stderr.strip().splitlines()) == 1, r.stderr)
+
 if V34K:
-    r = run(["stat", "--backend", "mips", "-uicp", "--", "true"], preload=V34K)
+    r = run(["pc_sweep", "-uicp", "--", "true"], preload=V34K)
     check("mips pc_sweep report", r.returncode == 0 and "IPC:" in r.stdout and
           "D-$ miss rate:" in r.stdout, r.stdout + r.stderr)
+    # --output is close-on-exec: the measured command does not inherit it (#13).
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "sweep.txt")
+        r = run(["pc_sweep", "-ui", "--output", out, "--", "sh", "-c",
+                 "for f in /proc/$$/fd/*; do readlink $f; done; true"], preload=V34K)
+        check("pc_sweep --output not inherited", r.returncode == 0 and out not in r.stdout and
+              "PerfCnt[0].Cnt" in open(out).read(), r.stdout + r.stderr)
+    r = run(["stat", "--backend", "mips", "-uicp", "--", "true"], preload=V34K)
+    check("pc_sweep's letters are not stat's", r.returncode == 2, r.stderr)
 
 if VMALI:
     counters = "GPUActiveCycles,FragmentQueueUtilization,OutputExternalReadBytes"
     r = run(["stat", "--backend", "mali", "-x", ",", "-e", counters, "--", "true"], preload=VMALI)
-    rows = [line.split(",") for line in r.stdout.splitlines()]
+    rows = [line.split(",") for line in r.stderr.splitlines()]
     check("mali stat on the virtual G71", r.returncode == 0 and len(rows) == 3 and
           int(rows[0][0]) > 0 and 0 < float(rows[1][0]) <= 100, r.stdout + r.stderr)
     r = run(["list", "--backend", "mali"], preload=VMALI)
@@ -155,7 +219,7 @@ if VMALI:
     r = run(["stat", "--backend", "panfrost", "-x", ",", "-e", counters, "--", "true"],
             env={"VMALI_PANFROST_UNSTABLE": "1"}, preload=VMALI)
     check("panfrost stat on the virtual G71", r.returncode == 0 and
-          len(r.stdout.splitlines()) == 3, r.stdout + r.stderr)
+          len(r.stderr.splitlines()) == 3, r.stdout + r.stderr)
     r = run(["list", "--backend", "panfrost"], preload=VMALI)
     check("panfrost ENOSYS says how to turn the ioctls on", r.returncode == 1 and
           "unstable_ioctls" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr)

@@ -2,13 +2,13 @@
 /* report.c — the results of `opengpa stat`. */
 #include "report.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "format.h"
 
 struct row {
 	const char *name, *group, *usage;
@@ -84,21 +84,6 @@ static const char *unit(const struct row *r)
 	}
 }
 
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /* Share of the run the counters were really counting (sample 0), 1 when
  * the backend time-shared nothing. */
 static double coverage_of(gpa_uint32 session)
@@ -132,13 +117,19 @@ static void print_table(FILE *f, const struct row *rows, gpa_uint32 n, char *con
 	fprintf(f, "\n  %20.6f seconds time elapsed%s\n\n", elapsed, passes > 1 ? " per run" : "");
 }
 
+/* value SEP unit SEP name SEP group, as perf stat -x orders its fields. */
 static void print_separated(FILE *f, const struct row *rows, gpa_uint32 n, const char *sep)
 {
 	for (gpa_uint32 i = 0; i < n; i++) {
 		char value[64];
 		format_value(&rows[i], value, sizeof(value));
-		fprintf(f, "%s%s%s%s%s%s%s\n", value, sep, unit(&rows[i]), sep, rows[i].name, sep,
-		        rows[i].group);
+		const char *fields[] = { value, unit(&rows[i]), rows[i].name, rows[i].group };
+		for (size_t k = 0; k < 4; k++) {
+			if (k)
+				fputs(sep, f);
+			fmt_csv_field(f, fields[k], sep);
+		}
+		fputc('\n', f);
 	}
 }
 
@@ -151,22 +142,22 @@ static void print_json(FILE *f, const struct row *rows, gpa_uint32 n, char *cons
 	fprintf(f, "{\"command\": [");
 	for (int i = 0; command[i]; i++) {
 		fprintf(f, i ? ", " : "");
-		json_string(f, command[i]);
+		fmt_json_string(f, command[i]);
 	}
 	fprintf(f, "], \"backend\": ");
-	json_string(f, backend);
+	fmt_json_string(f, backend);
 	fprintf(f, ", \"device\": ");
-	json_string(f, device);
+	fmt_json_string(f, device);
 	fprintf(f, ", \"passes\": %u, \"seconds_per_run\": %.6f, \"coverage\": %.6f, "
 	        "\"counters\": [", passes, elapsed, coverage);
 	for (gpa_uint32 i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 		fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
-		json_string(f, r->name);
+		fmt_json_string(f, r->name);
 		fprintf(f, ", \"group\": ");
-		json_string(f, r->group);
+		fmt_json_string(f, r->group);
 		fprintf(f, ", \"usage\": ");
-		json_string(f, r->usage);
+		fmt_json_string(f, r->usage);
 		if (r->status != GPA_STATUS_OK)
 			fprintf(f, ", \"value\": null");
 		else if (r->exact)
@@ -178,8 +169,8 @@ static void print_json(FILE *f, const struct row *rows, gpa_uint32 n, char *cons
 	fprintf(f, "\n]}\n");
 }
 
-int report_session(gpa_uint32 session, gpa_uint32 passes, char *const command[],
-                   double elapsed, enum report_format format, const char *sep, const char *output)
+int report_session(FILE *f, gpa_uint32 session, gpa_uint32 passes, char *const command[],
+                   double elapsed, enum report_format format, const char *sep)
 {
 	gpa_uint32 n = 0;
 	GPA_Status st = GPA_GetEnabledCount(&n);
@@ -198,11 +189,6 @@ int report_session(gpa_uint32 session, gpa_uint32 passes, char *const command[],
 		if (st == GPA_STATUS_ERROR_SESSION_NOT_FOUND)
 			rc = cli_fail("cannot read the results", st);
 	}
-	FILE *f = output ? fopen(output, "we") : format == REPORT_TABLE ? stderr : stdout;
-	if (!rc && !f) {
-		fprintf(stderr, "opengpa: cannot write %s: %s\n", output, strerror(errno));
-		rc = 1;
-	}
 	if (!rc) {
 		if (format == REPORT_JSON)
 			print_json(f, rows, n, command, passes, elapsed, coverage_of(session));
@@ -210,10 +196,6 @@ int report_session(gpa_uint32 session, gpa_uint32 passes, char *const command[],
 			print_separated(f, rows, n, sep);
 		else
 			print_table(f, rows, n, command, passes, elapsed, coverage_of(session));
-	}
-	if (f && output && fclose(f) != 0 && !rc) {
-		fprintf(stderr, "opengpa: cannot write %s: %s\n", output, strerror(errno));
-		rc = 1;
 	}
 	free(rows);
 	return rc;
