@@ -212,9 +212,9 @@ if VMALI:
     # Arm's machine name and the database's title find the G71's own counters.
     r = run(["stat", "--backend", "mali", "-x", ",", "-e",
              "maligpuactivecy,OutputExternalReadStallPercentage", "--", "true"], preload=VMALI)
-    rows = [line.split(",") for line in r.stdout.splitlines()]
+    rows = [line.split(",") for line in r.stderr.splitlines()]
     check("mali stat -e takes aliases", r.returncode == 0 and len(rows) == 2 and
-          "GPUActiveCycles" in r.stdout and "OutputExternalReadStallRate" in r.stdout,
+          "GPUActiveCycles" in r.stderr and "OutputExternalReadStallRate" in r.stderr,
           r.stdout + r.stderr)
     r = run(["stat", "--backend", "panfrost", "-x", ",", "-e", counters, "--", "true"],
             env={"VMALI_PANFROST_UNSTABLE": "1"}, preload=VMALI)
