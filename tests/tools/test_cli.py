@@ -292,6 +292,15 @@ if VMALI:
           int(rows[0][0]) > 0 and 0 < float(rows[1][0]) <= 100, r.stdout + r.stderr)
     r = run(["list", "--backend", "mali"], preload=VMALI)
     check("mali list names the device", "Mali-G71" in r.stdout, r.stdout[:200] + r.stderr)
+    check("mali list shows Arm's machine names", "(also: MaliGPUActiveCy)" in r.stdout,
+          r.stdout[:400])
+    # Arm's machine name and the database's title find the G71's own counters.
+    r = run(["stat", "--backend", "mali", "-x", ",", "-e",
+             "maligpuactivecy,OutputExternalReadStallPercentage", "--", "true"], preload=VMALI)
+    rows = [line.split(",") for line in r.stderr.splitlines()]
+    check("mali stat -e takes aliases", r.returncode == 0 and len(rows) == 2 and
+          "GPUActiveCycles" in r.stderr and "OutputExternalReadStallRate" in r.stderr,
+          r.stdout + r.stderr)
     r = run(["stat", "--backend", "panfrost", "-x", ",", "-e", counters, "--", "true"],
             env={"VMALI_PANFROST_UNSTABLE": "1"}, preload=VMALI)
     check("panfrost stat on the virtual G71", r.returncode == 0 and
