@@ -129,7 +129,7 @@ static GPA_Status add_name(struct builder *b, const struct og_cf_file *file,
 	return GPA_STATUS_OK;
 }
 
-static bool add_unavailable(struct og_catalog *cat, const char *name, char *reason)
+static bool add_unavailable(struct og_catalog *cat, const struct og_cf_entry *decl, char *reason)
 {
 	struct og_unavailable *u = realloc(cat->unavailable, (cat->nunavailable + 1) * sizeof(*u));
 	if (!u) {
@@ -137,8 +137,9 @@ static bool add_unavailable(struct og_catalog *cat, const char *name, char *reas
 		return false;
 	}
 	cat->unavailable = u;
-	u[cat->nunavailable].name = strdup(name);
+	u[cat->nunavailable].name = strdup(decl->name);
 	u[cat->nunavailable].reason = reason;
+	u[cat->nunavailable].decl = decl;
 	cat->nunavailable++;
 	return true;
 }
@@ -166,7 +167,7 @@ static GPA_Status add_raw(struct builder *b, const struct og_cf_file *file, cons
 		raw->available = true;
 	} else if (st == GPA_STATUS_ERROR_NOT_FOUND) {
 		raw->why_not = why;
-		if (!add_unavailable(cat, raw->name, format("%s", why ? why : "not countable here")))
+		if (!add_unavailable(cat, e, format("%s", why ? why : "not countable here")))
 			return fail(b, "out of memory");
 	} else {
 		return fail(b, "%s:%u: raw %s: the %s backend rejects source '%s'", file->origin,
@@ -354,7 +355,7 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 	for (size_t i = 0; i < b->ndrafts; i++) {
 		struct draft *d = &b->drafts[i];
 		if (!d->expr) {
-			if (!add_unavailable(cat, d->decl->name, d->reason))
+			if (!add_unavailable(cat, d->decl, d->reason))
 				return fail(b, "out of memory");
 			d->reason = NULL;
 			continue;

@@ -97,6 +97,10 @@ struct og_context {
 	struct og_session *open_session;
 };
 
+/* The backends this build contains, in the order `auto` tries them; NULL
+ * past the last. */
+const struct og_backend_ops *og_backend_at(size_t index);
+
 GPA_Status og_context_open(void *key, struct og_context **out);
 void og_context_close(struct og_context *ctx);
 struct og_context *og_context_find(void *key);
