@@ -418,9 +418,13 @@ static GPA_Status kbase_bind_raw(void *state, const char *name, const char *sour
 		*why_not = "this kbase reader reports no GPU cycle counts (needs JM UK 11.27 or later)";
 		return GPA_STATUS_ERROR_NOT_FOUND;
 	}
+	/* A GPU with one clock domain reports only the top count: its shader
+	 * cores run on that clock, so consume() hands the top count out as the
+	 * shader-core count, as libGPUCounters does (docs/backends/mali.md). */
 	if (*raw_id == OG_MALI_RAW_CYCLES_SHADER &&
-	    !(k->features & OG_KBASE_READER_FEATURE_CYCLES_SHADER)) {
-		*why_not = "this kbase reader reports no shader-core cycle counts (one clock domain)";
+	    !(k->features & (OG_KBASE_READER_FEATURE_CYCLES_SHADER |
+	                     OG_KBASE_READER_FEATURE_CYCLES_TOP))) {
+		*why_not = "this kbase reader reports no cycle counts (needs JM UK 11.27 or later)";
 		return GPA_STATUS_ERROR_NOT_FOUND;
 	}
 	return GPA_STATUS_OK;
