@@ -30,6 +30,7 @@
 
 #include "core/catalog.h"
 #include "core/counterfile.h"
+#include "test_util.h"
 
 #define REVIEWED OG_TEST_SOURCE_ROOT "/counters/mali-g71.counters"
 #define GENERATED OG_TEST_SOURCE_ROOT "/tests/counters/mali-g71.generated.counters"
@@ -41,17 +42,6 @@ static struct {
 	unsigned trial;
 	double cores, slices, beat_bytes;
 } device;
-
-static GPA_Status bind_any(void *ud, const char *name, const char *source, uint32_t *id,
-                           const char **why_not)
-{
-	(void)name;
-	(void)source;
-	(void)why_not;
-	unsigned *next = ud;
-	*id = (*next)++;
-	return GPA_STATUS_OK;
-}
 
 /* The two sets name the same device facts differently. */
 static GPA_Status device_constant(void *ud, const char *name, double *value)
@@ -80,7 +70,7 @@ static void load(struct og_catalog *cat, const char *path)
 	static unsigned next;
 	next = 0;
 	const struct og_binder binder = {
-		.ud = &next, .backend = "mali", .bind_raw = bind_any, .constant = device_constant,
+		.ud = &next, .backend = "mali", .bind_raw = tu_bind_every_raw, .constant = device_constant,
 	};
 	if (og_catalog_build(cat, file, 1, 1, &binder, NULL, 0, false, err, sizeof(err)) !=
 	    GPA_STATUS_OK)
@@ -127,33 +117,27 @@ static void fill(const struct og_catalog *cat, uint64_t *raw)
 		raw[i] = sample_value(cat->raws[i].source);
 }
 
-static bool has_word(const char *list, const char *name)
+static bool has_word(const char *list, const char *name, size_t len)
 {
-	size_t len = strlen(name);
-	for (const char *p = list; p && *p;) {
-		size_t n = strcspn(p, " \t");
-		if (n == len && strncasecmp(p, name, n) == 0)
+	const char *word;
+	size_t n;
+	while (og_cf_next_word(&list, &word, &n))
+		if (n == len && strncasecmp(word, name, n) == 0)
 			return true;
-		p += n;
-		p += strspn(p, " \t");
-	}
 	return false;
 }
 
+/* By name, or by an alias one of them gives the other's name or shares. */
 static bool names_match(const struct og_counter *a, const struct og_counter *b)
 {
-	if (strcasecmp(a->name, b->name) == 0 || has_word(a->alias, b->name) ||
-	    has_word(b->alias, a->name))
+	if (strcasecmp(a->name, b->name) == 0 || has_word(a->alias, b->name, strlen(b->name)) ||
+	    has_word(b->alias, a->name, strlen(a->name)))
 		return true;
-	for (const char *p = a->alias; p && *p;) {
-		char one[128];
-		size_t n = strcspn(p, " \t");
-		snprintf(one, sizeof(one), "%.*s", (int)n, p);
-		if (has_word(b->alias, one))
+	const char *list = a->alias, *word;
+	size_t n;
+	while (og_cf_next_word(&list, &word, &n))
+		if (has_word(b->alias, word, n))
 			return true;
-		p += n;
-		p += strspn(p, " \t");
-	}
 	return false;
 }
 
