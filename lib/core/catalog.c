@@ -390,6 +390,10 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 static GPA_Status add_extra_raw(struct builder *b, const struct og_raw_desc *d)
 {
 	struct og_catalog *cat = b->cat;
+	uint32_t existing;
+	/* A built-in set's declaration of the same name is the documented one. */
+	if (og_namemap_find(&b->names, d->name, strlen(d->name), &existing))
+		return GPA_STATUS_OK;
 	struct og_raw *raw = &cat->raws[cat->nraw];
 	memset(raw, 0, sizeof(*raw));
 	raw->name = strdup(d->name);
@@ -397,10 +401,13 @@ static GPA_Status add_extra_raw(struct builder *b, const struct og_raw_desc *d)
 	raw->description = strdup(d->description ? d->description : "");
 	raw->group = strdup("Hardware");
 	raw->usage = d->usage;
-	raw->available = true;
+	raw->available = d->why_not == NULL;
+	raw->why_not = d->why_not;
 	raw->backend_id = d->raw_id;
 	cat->nraw++;
 	if (!raw->name || !raw->source || !raw->description || !raw->group)
+		return fail(b, "out of memory");
+	if (d->why_not && !add_unavailable(cat, d->name, format("%s", d->why_not)))
 		return fail(b, "out of memory");
 	return add_name(b, NULL, NULL, d->name, NAME_RAW, cat->nraw - 1);
 }
@@ -435,9 +442,14 @@ GPA_Status og_catalog_build(struct og_catalog *cat, struct og_cf_file *files, si
 	if (!cat->raws || !cat->constants || !cat->const_values || !b.drafts)
 		st = fail(&b, "out of memory");
 
-	for (size_t i = 0; st == GPA_STATUS_OK && i < nextra; i++)
-		st = add_extra_raw(&b, &extra[i]);
-	for (size_t f = 0; st == GPA_STATUS_OK && f < nfiles; f++) {
+	/* Built-in sets, then the backend's discovered raw counters (which the
+	 * sets' names override), then the user's files (which may use both). */
+	for (size_t f = 0; st == GPA_STATUS_OK && f <= nfiles; f++) {
+		if (f == nbuiltin)
+			for (size_t i = 0; st == GPA_STATUS_OK && i < nextra; i++)
+				st = add_extra_raw(&b, &extra[i]);
+		if (f == nfiles)
+			break;
 		const struct og_cf_file *file = &files[f];
 		bool user = f >= nbuiltin;
 		if (user && file->backend && binder->backend && strcmp(file->backend, binder->backend) != 0) {
