@@ -73,6 +73,11 @@ GPALIB_DECL GPA_Status OpenGPA_GetCounterText(gpa_uint32 index, const char **ppT
  * a raw hardware counter gives its backend source (e.g. "sw:page-faults"). */
 GPALIB_DECL GPA_Status OpenGPA_GetCounterExpression(gpa_uint32 index, const char **ppExpr);
 
+/* The counter's other names, blank-separated ("MaliGPUActiveCy"), or "" when
+ * it has none: its counter file's `alias:`.  GPA_GetCounterIndex and
+ * GPA_EnableCounterStr find a counter by any of them. */
+GPALIB_DECL GPA_Status OpenGPA_GetCounterAlias(gpa_uint32 index, const char **ppAlias);
+
 /* Which pass (0-based) of the current plan counts this enabled counter's
  * inputs; GPA_STATUS_ERROR_NOT_ENABLED if it is not enabled. */
 GPALIB_DECL GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass);

@@ -113,7 +113,8 @@ static GPA_Status counter_string(const char *func, gpa_uint32 index, const char 
 	if (!out)
 		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: the output pointer is NULL", func));
 	const struct og_counter *c = &ctx->cat.counters[index];
-	*out = which == 0 ? c->group : which == 1 ? c->text : c->expression;
+	*out = which == 0 ? c->group : which == 1 ? c->text : which == 2 ? c->expression
+	                                                                : c->alias ? c->alias : "";
 	return leave(GPA_STATUS_OK);
 }
 
@@ -130,6 +131,11 @@ GPA_Status OpenGPA_GetCounterText(gpa_uint32 index, const char **ppText)
 GPA_Status OpenGPA_GetCounterExpression(gpa_uint32 index, const char **ppExpr)
 {
 	return counter_string(__func__, index, ppExpr, 2);
+}
+
+GPA_Status OpenGPA_GetCounterAlias(gpa_uint32 index, const char **ppAlias)
+{
+	return counter_string(__func__, index, ppAlias, 3);
 }
 
 GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass)

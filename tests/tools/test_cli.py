@@ -4,8 +4,10 @@
 
 usage: test_cli.py OPENGPA [V34K_PRELOAD [VMALI_PRELOAD]]
 """
+import csv
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -185,6 +187,66 @@ for cmd in ([], ["list"], ["stat"], ["pc_sweep"]):
           "unknown option --no-such-option" in r.stderr and
           len(r.stderr.strip().splitlines()) == 1, r.stderr)
 
+# perf stat's <not supported>: a counter the sets declare but this machine
+# cannot count does not stop the others (issue #16's first audit case).
+r = run(["list", "--all", "-x", ","])
+missing = [next(csv.reader([line])) for line in r.stdout.splitlines() if ",unavailable," in line]
+if missing:
+    name, reason = missing[0][0], missing[0][2]
+    with tempfile.TemporaryDirectory() as tmp:
+        marker = os.path.join(tmp, "ran")
+        r = run(["stat", "-e", name + ",PageFaults", "--", "sh", "-c", "touch %s; exit 3" % marker])
+        check("<not supported> counts the rest and runs the command",
+              r.returncode == 3 and os.path.exists(marker) and "<not supported>" in r.stderr and
+              re.search(r"\b\d+\s+PageFaults", r.stderr) is not None, r.stderr)
+    r = run(["stat", "-v", "-e", name, "--", "true"])
+    check("-v gives the reason", r.returncode == 0 and reason in r.stderr, r.stderr)
+    r = run(["stat", "-e", name, "--", "true"])
+    check("the reason only under -v", r.returncode == 0 and reason not in r.stderr, r.stderr)
+    r = run(["stat", "--json", "-e", "PageFaults," + name, "--", "true"])
+    try:
+        doc = json.loads(r.stderr)
+        c = doc["counters"]
+        check("json <not supported>", [x["supported"] for x in c] == [True, False] and
+              c[1]["value"] is None and c[1]["reason"], r.stderr)
+    except (ValueError, KeyError) as err:
+        check("json <not supported> parses", False, "%s: %r" % (err, r.stderr[:300]))
+else:
+    print("SKIP: every counter is countable here; no <not supported> case")
+
+# -r N: mean and relative standard deviation, as perf stat -r prints them.
+r = run(["stat", "-r", "3", "--json", "-e", "PageFaults,TaskClock", "--", "true"])
+try:
+    doc = json.loads(r.stderr)
+    check("-r 3 runs three times", doc["runs"] == 3 and doc["repeats"] == 3 and
+          all("rel_stddev_percent" in c for c in doc["counters"]), r.stderr)
+except (ValueError, KeyError) as err:
+    check("-r json parses", False, "%s: %r" % (err, r.stderr[:300]))
+r = run(["stat", "-r", "4", "-e", "TaskClock", "--", "true"])
+check("-r table: runs and elapsed spread", "4 runs" in r.stderr and
+      re.search(r"\+- [0-9.]+ seconds time elapsed\s+\( \+-\s*[0-9.]+% \)", r.stderr), r.stderr)
+r = run(["stat", "-r", "2", "-x", ";", "-e", "PageFaults", "--", "true"])
+check("-r -x adds the spread field", re.fullmatch(r"\d+;;PageFaults;Memory;[0-9.]+%\n", r.stderr),
+      r.stderr)
+r = run(["stat", "-r", "0", "--", "true"])
+check("-r 0 refused", r.returncode == 2, r.stderr)
+with tempfile.TemporaryDirectory() as tmp:
+    counter = os.path.join(tmp, "n")
+    r = run(["stat", "-r", "3", "-e", "PageFaults", "--", "sh", "-c",
+             "echo x >> %s; test $(wc -l < %s) -eq 2 && exit 4; exit 0" % (counter, counter)])
+    check("-r: run 2's failure reported and returned", r.returncode == 4 and
+          "run 2 of 3 exited with status 4, run 1 with 0" in r.stderr and
+          open(counter).read().count("x") == 3, r.stderr)
+
+# -o with --append; --append alone is refused.
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "counts.csv")
+    for _ in range(2):
+        r = run(["stat", "-o", out, "--append", "-x", ",", "-e", "PageFaults", "--", "true"])
+    check("--append appends", open(out).read().count(",PageFaults,") == 2, open(out).read())
+r = run(["stat", "--append", "-e", "PageFaults", "--", "true"])
+check("--append without -o refused", r.returncode == 2, r.stderr)
+
 if V34K:
     r = run(["pc_sweep", "-uicp", "--", "true"], preload=V34K)
     check("mips pc_sweep report", r.returncode == 0 and "IPC:" in r.stdout and
@@ -198,6 +260,29 @@ if V34K:
               "PerfCnt[0].Cnt" in open(out).read(), r.stdout + r.stderr)
     r = run(["stat", "--backend", "mips", "-uicp", "--", "true"], preload=V34K)
     check("pc_sweep's letters are not stat's", r.returncode == 2, r.stderr)
+    # Passes made explicit (issue #16's second audit case): said before the runs,
+    # --passes=once refuses, a run that ends differently is reported and the first
+    # failing status returned.
+    mips = ["stat", "--backend", "mips", "-e", "IPC,ICacheMissRate,DCacheMissRate"]
+    r = run(mips + ["--", "true"], preload=V34K)
+    check("passes announced with their counters", r.returncode == 0 and
+          "runs 2 times" in r.stderr and "run 1: IPC, ICacheMissRate" in r.stderr and
+          "run 2: DCacheMissRate" in r.stderr and
+          r.stderr.index("run 2: DCacheMissRate") < r.stderr.index("Counter stats"), r.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        d = os.path.join(tmp, "d")
+        r = run(mips + ["--passes=once", "--", "mkdir", d], preload=V34K)
+        check("--passes=once refuses before running", r.returncode == 1 and
+              not os.path.exists(d) and "--passes=once" in r.stderr, r.stderr)
+        r = run(mips + ["--", "mkdir", d], preload=V34K)
+        check("mkdir d: run 2's failure reported, status 1", r.returncode == 1 and
+              "run 2 of 2 exited with status 1, run 1 with 0" in r.stderr and
+              "Counter stats" in r.stderr, r.stderr)
+        flag = os.path.join(tmp, "f")
+        r = run(mips + ["--", "sh", "-c", "test -e %s && exit 0; touch %s; exit 5" % (flag, flag)],
+                preload=V34K)
+        check("first failing status wins", r.returncode == 5 and "run 1 with 5" in r.stderr,
+              r.stderr)
 
 if VMALI:
     counters = "GPUActiveCycles,FragmentQueueUtilization,OutputExternalReadBytes"
@@ -207,6 +292,15 @@ if VMALI:
           int(rows[0][0]) > 0 and 0 < float(rows[1][0]) <= 100, r.stdout + r.stderr)
     r = run(["list", "--backend", "mali"], preload=VMALI)
     check("mali list names the device", "Mali-G71" in r.stdout, r.stdout[:200] + r.stderr)
+    check("mali list shows Arm's machine names", "(also: MaliGPUActiveCy)" in r.stdout,
+          r.stdout[:400])
+    # Arm's machine name and the database's title find the G71's own counters.
+    r = run(["stat", "--backend", "mali", "-x", ",", "-e",
+             "maligpuactivecy,OutputExternalReadStallPercentage", "--", "true"], preload=VMALI)
+    rows = [line.split(",") for line in r.stderr.splitlines()]
+    check("mali stat -e takes aliases", r.returncode == 0 and len(rows) == 2 and
+          "GPUActiveCycles" in r.stderr and "OutputExternalReadStallRate" in r.stderr,
+          r.stdout + r.stderr)
     r = run(["stat", "--backend", "panfrost", "-x", ",", "-e", counters, "--", "true"],
             env={"VMALI_PANFROST_UNSTABLE": "1"}, preload=VMALI)
     check("panfrost stat on the virtual G71", r.returncode == 0 and

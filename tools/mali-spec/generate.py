@@ -422,7 +422,7 @@ class Gpu:
         for m, info in sourced.items():
             counters.append(self.sourced_counter(m, info))
         for m, info in derived.items():
-            counters.append(self.derived_counter(m, info, constants))
+            counters.append(self.derived_counter(m, info))
         for m in PUBLISHED_CONSTANTS:
             if m in constants:
                 counters.append(self.constant_counter(m))
@@ -532,8 +532,8 @@ class Gpu:
         e.add("type", type_)
         e.add("description", description)
         e.add("expression", expression)
-        for n in self.notes.get(m, []):
-            e.add("note", n)
+        if m in self.notes:
+            e.add("note", " ".join(self.notes[m]))
         e.group = info.group
         # The configuration the backend reports comes last, as in the G71 set.
         e.order = info.order + (1 << 20 if m in PUBLISHED_CONSTANTS else 0)
@@ -549,6 +549,10 @@ class Gpu:
         if shift:
             expression += " * %d" % (1 << shift)
             how += ", which counts in units of %d," % (1 << shift)
+            self.note(m, "The %s layout gives %s shift=%d: the hardware counts in units of %d "
+                         "and Arm's library shifts the value left by %d to rebuild the count; "
+                         "this counter multiplies by %d." % (self.layout.key, hw, shift,
+                                                              1 << shift, shift, 1 << shift))
         d = "%s, read from %s%s" % (info.human, how, BLOCK_SUMS.get(prefix, ""))
         return self.new_counter(m, self.usage_for(info, None), "uint64", expression, sentence(d))
 
@@ -558,18 +562,21 @@ class Gpu:
         d = "%s of this GPU, as the backend reports it" % info.human
         return self.new_counter(m, usage, "uint64", "$" + m, sentence(d))
 
-    def derived_counter(self, m, info, constants):
+    def derived_counter(self, m, info):
         tree = Parser(info.equation).parse()
         refs = names_in(tree, [])
         deps = []
         for r in refs:
-            if r in self.public and r not in constants:
+            if r in self.public and r not in self.constants:
                 deps.append(r)
-            elif r not in constants and r != TIME_SPAN:
+            elif r not in self.constants and r != TIME_SPAN:
                 raise SpecError("%s: %s reads %s, which this GPU does not define" % (
                     self.layout.key, m, r))
         expression = self.render(tree)
         usage = self.usage_for(info, tree)
+        if info.units == "bytes/second":
+            self.note(m, "Arm's unit is bytes/second, which no GPA 2.x usage type says; this "
+                         "file chooses ratio (bytes divided by seconds).")
         e = self.new_counter(m, usage, "float64", expression, self.describe(info, tree))
         e.deps = [self.public[d] for d in deps]
         e.tree = tree

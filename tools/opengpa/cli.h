@@ -12,6 +12,8 @@
  * the command prints when a call fails. */
 void cli_install_logger(void);
 void cli_clear_error(void);
+/* -v: the library's messages (1) and trace (2) on stderr as well. */
+void cli_set_verbose(unsigned level);
 const char *cli_last_error(void);
 
 /* Prints "opengpa: what: <library message or status>" and returns 1. */

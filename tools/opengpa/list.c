@@ -57,12 +57,13 @@ int cmd_list(int argc, char **argv)
 		printf("%u counters on %s (%s backend)\n\n%-32s %-20s %-12s %-8s %s\n", n, device,
 		       backend_name, "NAME", "GROUP", "USAGE", "TYPE", "DESCRIPTION");
 	for (gpa_uint32 i = 0; i < n; i++) {
-		const char *name = "", *group = "", *text = "", *usage_s = "", *type_s = "";
+		const char *name = "", *group = "", *text = "", *usage_s = "", *type_s = "", *alias = "";
 		GPA_Usage_Type usage;
 		GPA_Type type;
 		GPA_GetCounterName(i, &name);
 		OpenGPA_GetCounterGroup(i, &group);
 		OpenGPA_GetCounterText(i, &text);
+		OpenGPA_GetCounterAlias(i, &alias);
 		if (GPA_GetCounterUsageType(i, &usage) == GPA_STATUS_OK)
 			GPA_GetUsageTypeAsStr(usage, &usage_s);
 		if (GPA_GetCounterDataType(i, &type) == GPA_STATUS_OK)
@@ -72,7 +73,8 @@ int cmd_list(int argc, char **argv)
 		if (o.sep)
 			print_fields((const char *[]){ name, group, usage_s, type_s, text }, 5, o.sep);
 		else
-			printf("%-32s %-20s %-12s %-8s %s\n", name, group, usage_s, type_s, text);
+			printf("%-32s %-20s %-12s %-8s %s%s%s%s\n", name, group, usage_s, type_s, text,
+			       *alias ? " (also: " : "", alias, *alias ? ")" : "");
 	}
 	if (o.all)
 		list_unavailable(o.sep);

@@ -71,11 +71,16 @@ int cmd_pc_sweep(int argc, char **argv)
 	}
 	cli_clear_error(); /* a metric the selection cannot compute prints as n/a */
 
-	gpa_uint32 session = 0, passes = 0;
-	int exit_status = 0;
+	gpa_uint32 session = 0, passes = 1;
 	double elapsed = 0.0;
+	struct run_state rs = { 0 };
 	pcsweep_print_events(out, &req);
-	rc = run_command(&argv[cmd], false, 0.0, &session, &passes, &exit_status, &elapsed);
+	fflush(out);
+	rc = run_explain_passes("opengpa pc_sweep", false, 1, NULL, &passes);
+	if (!rc) {
+		struct run_request rq = { .command = &argv[cmd], .count = true, .total = passes };
+		rc = run_session(&rq, &rs, &session, &elapsed);
+	}
 	if (!rc) {
 		for (size_t i = 0; i < m; i++) {
 			gpa_uint32 index = 0;
@@ -87,7 +92,6 @@ int cmd_pc_sweep(int argc, char **argv)
 	if (cli_close_output(out, req.output) && !rc)
 		rc = 1;
 	cli_close();
-	if (rc)
-		return exit_status ? exit_status : rc;
-	return exit_status;
+	int status = run_exit_status(&rs);
+	return status ? status : rc;
 }

@@ -25,6 +25,16 @@ void cli_install_logger(void)
 	first_error[0] = '\0';
 }
 
+void cli_set_verbose(unsigned level)
+{
+	GPA_Logging_Type mask = GPA_LOGGING_ERROR;
+	if (level >= 1)
+		mask = GPA_LOGGING_ERROR_AND_MESSAGE;
+	if (level >= 2)
+		mask = GPA_LOGGING_ALL;
+	GPA_RegisterLoggingCallback(mask, on_log);
+}
+
 void cli_clear_error(void)
 {
 	first_error[0] = '\0';

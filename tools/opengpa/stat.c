@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stat.c — `opengpa stat`: open every output first, then the counters,
- * then run the command once per pass the enabled counters need (as the
- * MIPS note's pc_sweep re-runs its program), counting the command and its
- * children, and print each counter for the run.  With a scope flag (-a, -C,
- * -p, -t) it counts those CPUs or that process while the command runs, or,
- * without a command, until Ctrl-C or --duration.
+ * stat.c — `opengpa stat`, in the order a perf user expects: every output
+ * file opened first, then the counters (those this machine cannot count kept
+ * as <not supported>), then, said out loud when there are several, the
+ * command's runs: once per pass the counters need (GPA's model, as the MIPS
+ * note's pc_sweep re-runs its program), all of it -r times; then the report.
+ * With a scope flag (-a, -C, -p, -t) it counts those CPUs or that process
+ * while the command runs, or, without a command, until Ctrl-C or --duration.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "cli_options.h"
@@ -17,12 +18,75 @@
 #include "run.h"
 #include "stat.h"
 
-static int enable_counters(const struct stat_options *o)
+/* Appends one row; NULL when out of memory. */
+static struct report_row *add_row(struct report *r, size_t *cap)
 {
+	if (r->nrows == *cap) {
+		size_t n = *cap ? *cap * 2 : 16;
+		struct report_row *rows = realloc(r->rows, n * sizeof(*rows));
+		if (!rows)
+			return NULL;
+		r->rows = rows;
+		*cap = n;
+	}
+	struct report_row *row = &r->rows[r->nrows++];
+	memset(row, 0, sizeof *row);
+	return row;
+}
+
+static void describe_row(struct report_row *row, gpa_uint32 index)
+{
+	row->index = index;
+	GPA_GetCounterName(index, &row->name);
+	OpenGPA_GetCounterGroup(index, &row->group);
+	GPA_GetCounterUsageType(index, &row->usage_type);
+	GPA_GetUsageTypeAsStr(row->usage_type, &row->usage);
+	GPA_GetCounterDataType(index, &row->type);
+}
+
+/* Why the device's counter sets declare `name` but this machine cannot
+ * count it; NULL when they do not declare it. */
+static bool find_unavailable(const char *name, const char **canonical, const char **reason)
+{
+	gpa_uint32 n = 0;
+	OpenGPA_GetUnavailableCount(&n);
+	for (gpa_uint32 i = 0; i < n; i++)
+		if (OpenGPA_GetUnavailableCounter(i, canonical, reason) == GPA_STATUS_OK &&
+		    strcasecmp(*canonical, name) == 0)
+			return true;
+	return false;
+}
+
+static bool has_row(const struct report *r, const char *name)
+{
+	for (size_t i = 0; i < r->nrows; i++)
+		if (strcasecmp(r->rows[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* Enables the counters of -e (every counter without it) and makes the
+ * report's rows, in the order asked, each counter once. */
+static int choose_counters(const struct stat_options *o, struct report *r)
+{
+	size_t cap = 0;
 	GPA_Status st;
 	if (!o->nevents) {
+		gpa_uint32 n = 0;
 		st = GPA_EnableAllCounters();
-		return st == GPA_STATUS_OK ? 0 : cli_fail("cannot enable the counters", st);
+		if (st == GPA_STATUS_OK)
+			st = GPA_GetEnabledCount(&n);
+		if (st != GPA_STATUS_OK)
+			return cli_fail("cannot enable the counters", st);
+		for (gpa_uint32 i = 0; i < n; i++) {
+			gpa_uint32 index = 0;
+			struct report_row *row = add_row(r, &cap);
+			if (!row)
+				return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+			GPA_GetEnabledIndex(i, &index);
+			describe_row(row, index);
+		}
+		return 0;
 	}
 	int rc = 0;
 	for (size_t e = 0; e < o->nevents && !rc; e++) {
@@ -31,11 +95,32 @@ static int enable_counters(const struct stat_options *o)
 			return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
 		for (char *name = strtok_r(copy, ",", &save); name && !rc;
 		     name = strtok_r(NULL, ",", &save)) {
+			const char *canonical, *reason;
+			gpa_uint32 index = 0;
 			st = GPA_EnableCounterStr(name);
-			if (st == GPA_STATUS_ERROR_ALREADY_ENABLED)
+			if (st == GPA_STATUS_ERROR_NOT_FOUND && find_unavailable(name, &canonical, &reason)) {
+				cli_clear_error(); /* perf stat's <not supported>: count the rest */
+				struct report_row *row = has_row(r, canonical) ? NULL : add_row(r, &cap);
+				if (row) {
+					row->name = canonical;
+					row->reason = reason;
+				}
 				continue;
-			if (st != GPA_STATUS_OK)
+			}
+			if (st != GPA_STATUS_OK && st != GPA_STATUS_ERROR_ALREADY_ENABLED) {
 				rc = cli_fail(name, st);
+				break;
+			}
+			GPA_GetCounterIndex(name, &index);
+			const char *exact = "";
+			GPA_GetCounterName(index, &exact);
+			if (has_row(r, exact))
+				continue;
+			struct report_row *row = add_row(r, &cap);
+			if (!row)
+				rc = cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+			else
+				describe_row(row, index);
 		}
 		free(copy);
 	}
@@ -46,14 +131,95 @@ static int enable_counters(const struct stat_options *o)
  * Every file the command writes is opened here, before the counters and the
  * workload: a path that cannot be written fails in a second instead of
  * losing a long run's counts.  A new output option opens (or checks) its
- * file here too.
+ * file here too, and closes it in close_outputs().
  */
 static int open_outputs(const struct stat_options *o, FILE **report)
 {
 	*report = stderr; /* the table, -x and --json alike, as perf stat does */
-	if (o->output && !(*report = cli_open_output(o->output, false)))
+	if (o->output && !(*report = cli_open_output(o->output, o->append)))
 		return 1;
 	return 0;
+}
+
+static int close_outputs(const struct stat_options *o, FILE *report)
+{
+	return cli_close_output(report, o->output);
+}
+
+/* What was counted, for the report's header: the command, or the scope. */
+static void scope_label(const char *scope, char *label, size_t len)
+{
+	if (strcmp(scope, "cpu=all") == 0)
+		snprintf(label, len, "all CPUs");
+	else if (strncmp(scope, "cpu=", 4) == 0)
+		snprintf(label, len, "CPUs %.80s", scope + 4);
+	else
+		snprintf(label, len, "%s %s", scope[0] == 'p' ? "process" : "thread",
+		         strchr(scope, '=') ? strchr(scope, '=') + 1 : "");
+}
+
+/* Whether --multiplex would count the enabled counters in one run, asked
+ * between sessions without changing anything. */
+static bool can_multiplex(void)
+{
+	bool can = OpenGPA_SetMultiplexing(1) == GPA_STATUS_OK;
+	OpenGPA_SetMultiplexing(0);
+	cli_clear_error();
+	return can;
+}
+
+/* The counted part: context, counters, runs, report. */
+static int count(const struct stat_options *o, FILE *out, struct run_state *rs)
+{
+	char options[512];
+	snprintf(options, sizeof options, "%s%s%s", o->options ? o->options : "",
+	         o->options && o->options[0] && o->scope[0] ? "," : "", o->scope);
+	if (cli_open(o->scope[0] ? "perf" : o->backend, options[0] ? options : o->options,
+	             o->hardware))
+		return 1;
+	char label[128];
+	char *scope_only[] = { label, NULL };
+	scope_label(o->scope, label, sizeof label);
+	struct report r = { .command = o->command ? o->command : scope_only, .coverage = 1.0,
+	                    .verbose = o->verbose > 0 };
+	int rc = 0;
+	if (o->multiplex && OpenGPA_SetMultiplexing(1) != GPA_STATUS_OK)
+		rc = cli_fail("cannot multiplex", GPA_STATUS_ERROR_FAILED);
+	if (!rc)
+		rc = choose_counters(o, &r);
+	gpa_uint32 enabled = 0, passes = 1;
+	GPA_GetEnabledCount(&enabled);
+	if (!rc && enabled)
+		rc = run_explain_passes("opengpa stat", o->passes_once, o->repeat,
+		                        can_multiplex() ? "--multiplex counts them in one run, as "
+		                                          "estimates" : NULL,
+		                        &passes);
+	struct run_request rq = {
+		.command = o->command, .scoped = o->scope[0] != 0, .count = enabled > 0,
+		.duration = o->duration, .total = o->repeat * passes,
+	};
+	/* Nothing countable and no command: nothing to wait for; the report
+	 * says why. */
+	bool idle = !rq.count && !rq.command;
+	for (unsigned k = 0; k < o->repeat && !rc && !rs->stop && !idle; k++) {
+		gpa_uint32 session = 0;
+		double elapsed = 0.0;
+		rc = run_session(&rq, rs, &session, &elapsed);
+		if (!rc)
+			report_stats_add(&r.elapsed, elapsed);
+		if (!rc && rq.count)
+			rc = report_add_session(&r, session);
+	}
+	if (!rc) {
+		r.repeats = idle ? 1 : r.elapsed.n;
+		r.passes = passes;
+		r.exit_status = run_exit_status(rs);
+		report_print(out, &r, o->json ? REPORT_JSON : o->sep ? REPORT_SEPARATED : REPORT_TABLE,
+		             o->sep);
+	}
+	free(r.rows);
+	cli_close();
+	return rc;
 }
 
 int cmd_stat(int argc, char **argv)
@@ -66,45 +232,15 @@ int cmd_stat(int argc, char **argv)
 		fputs(cli_command_stat.help, stdout);
 		return 0;
 	}
-	FILE *report = NULL;
-	if (open_outputs(&o, &report))
+	cli_set_verbose(o.verbose);
+	FILE *out = NULL;
+	if (open_outputs(&o, &out))
 		return 1;
-	char options[512];
-	snprintf(options, sizeof options, "%s%s%s", o.options ? o.options : "",
-	         o.options && o.options[0] && o.scope[0] ? "," : "", o.scope);
-	int rc = cli_open(o.scope[0] ? "perf" : o.backend, options[0] ? options : o.options,
-	                  o.hardware);
-	bool opened = rc == 0;
-	if (!rc && o.multiplex && OpenGPA_SetMultiplexing(1) != GPA_STATUS_OK)
-		rc = cli_fail("cannot multiplex", GPA_STATUS_ERROR_FAILED);
-	if (!rc)
-		rc = enable_counters(&o);
-	gpa_uint32 session = 0, passes = 0;
-	int exit_status = 0;
-	double elapsed = 0.0;
-	if (!rc)
-		rc = run_command(o.command, o.scope[0] != 0, o.duration, &session, &passes,
-		                 &exit_status, &elapsed);
-	/* Without a command the report names what was counted. */
-	char label[128];
-	char *scope_only[] = { label, NULL };
-	if (strcmp(o.scope, "cpu=all") == 0)
-		snprintf(label, sizeof label, "all CPUs");
-	else if (strncmp(o.scope, "cpu=", 4) == 0)
-		snprintf(label, sizeof label, "CPUs %.80s", o.scope + 4);
-	else
-		snprintf(label, sizeof label, "%s %s", o.scope[0] == 'p' ? "process" : "thread",
-		         strchr(o.scope, '=') ? strchr(o.scope, '=') + 1 : "");
-	if (rc == 0)
-		rc = report_session(report, session, passes, o.command ? o.command : scope_only,
-		                    elapsed,
-		                    o.json ? REPORT_JSON : o.sep ? REPORT_SEPARATED : REPORT_TABLE,
-		                    o.sep);
-	if (cli_close_output(report, o.output) && !rc)
+	struct run_state rs = { 0 };
+	int rc = count(&o, out, &rs);
+	if (close_outputs(&o, out) && !rc)
 		rc = 1;
-	if (opened)
-		cli_close();
-	if (rc)
-		return exit_status ? exit_status : rc;
-	return exit_status;
+	/* The command's status wins over opengpa's own failure, as in perf. */
+	int status = run_exit_status(&rs);
+	return status ? status : rc;
 }

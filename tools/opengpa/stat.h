@@ -13,7 +13,10 @@ struct stat_options {
 	const char *backend, *options, *sep, *output;
 	const char *events[STAT_MAX_EVENT_ARGS]; /* each -e as given: "A,B" */
 	size_t nevents;
-	bool hardware, json, multiplex, help;
+	bool hardware, json, multiplex, help, append;
+	bool passes_once; /* --passes=once: refuse to run the command more than once */
+	unsigned repeat;  /* -r: runs of the whole pass set (1 by default) */
+	unsigned verbose; /* -v given this many times */
 	char scope[80];  /* perf scope option built from -a/-C/-p/-t, or "" */
 	double duration; /* seconds per pass without a command; 0 = until ^C */
 	char **command;  /* argv of the command; NULL: count the scope instead */

@@ -10,6 +10,8 @@
 #include "cli_options.h"
 #include "stat.h"
 
+#define STAT_MAX_REPEAT 1000000
+
 /* -a, -C LIST, -p PID, -t TID: at most one, as a perf backend option. */
 static enum cli_error set_scope(struct stat_options *o, char flag, const char *arg, char *err,
                                 size_t errlen)
@@ -77,6 +79,23 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 			return cli_refuse(err, errlen, "no file named");
 		o->output = value;
 		return CLI_OK;
+	case STAT_OPT_APPEND: o->append = true; return CLI_OK;
+	case STAT_OPT_REPEAT: {
+		uint64_t n;
+		if (!cli_parse_uint(value, 1, STAT_MAX_REPEAT, &n))
+			return cli_refuse(err, errlen, "not a number of runs (1 to %d)", STAT_MAX_REPEAT);
+		o->repeat = (unsigned)n;
+		return CLI_OK;
+	}
+	case STAT_OPT_PASSES:
+		if (strcmp(value, "once") != 0 && strcmp(value, "rerun") != 0)
+			return cli_refuse(err, errlen, "--passes is once or rerun");
+		o->passes_once = value[0] == 'o';
+		return CLI_OK;
+	case STAT_OPT_VERBOSE:
+		if (o->verbose < 8)
+			o->verbose++;
+		return CLI_OK;
 	case STAT_OPT_HELP: o->help = true; return CLI_OK;
 	}
 	return CLI_ERR_UNHANDLED;
@@ -85,6 +104,7 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t errlen)
 {
 	memset(o, 0, sizeof *o);
+	o->repeat = 1;
 	int operand = argc;
 	if (cli_parse(&cli_command_stat, argc, argv, apply, o, &operand, err, errlen) != CLI_OK)
 		return 2;
@@ -97,6 +117,15 @@ int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t 
 	if (operand >= argc && !o->scope[0]) {
 		cli_refuse(err, errlen, "no command given (opengpa stat [options] -- COMMAND ..., or "
 		           "-a/-C/-p/-t to count without one)");
+		return 2;
+	}
+	if (o->append && !o->output) {
+		cli_refuse(err, errlen, "--append is for the file of -o FILE");
+		return 2;
+	}
+	if (o->repeat > 1 && operand >= argc && !(o->duration > 0.0)) {
+		cli_refuse(err, errlen, "-r without a command needs --duration SECONDS: each repeat "
+		           "needs an end");
 		return 2;
 	}
 	if (operand < argc && o->duration > 0.0) {
