@@ -45,7 +45,8 @@ int cmd_list(int argc, char **argv)
 		fputs(cli_command_list.help, stdout);
 		return 0;
 	}
-	if (cli_open(o.backend, o.options, o.hardware))
+	/* --all: everything, the raw counters (the CPU's own events) too. */
+	if (cli_open(o.backend, o.options, o.hardware || o.all))
 		return 1;
 
 	gpa_uint32 n = 0;
