@@ -129,7 +129,7 @@ static GPA_Status add_name(struct builder *b, const struct og_cf_file *file,
 	return GPA_STATUS_OK;
 }
 
-static bool add_unavailable(struct og_catalog *cat, const char *name, char *reason)
+static bool add_unavailable(struct og_catalog *cat, const struct og_cf_entry *decl, char *reason)
 {
 	struct og_unavailable *u = realloc(cat->unavailable, (cat->nunavailable + 1) * sizeof(*u));
 	if (!u) {
@@ -137,8 +137,9 @@ static bool add_unavailable(struct og_catalog *cat, const char *name, char *reas
 		return false;
 	}
 	cat->unavailable = u;
-	u[cat->nunavailable].name = strdup(name);
+	u[cat->nunavailable].name = strdup(decl->name);
 	u[cat->nunavailable].reason = reason;
+	u[cat->nunavailable].decl = decl;
 	cat->nunavailable++;
 	return true;
 }
@@ -166,7 +167,7 @@ static GPA_Status add_raw(struct builder *b, const struct og_cf_file *file, cons
 		raw->available = true;
 	} else if (st == GPA_STATUS_ERROR_NOT_FOUND) {
 		raw->why_not = why;
-		if (!add_unavailable(cat, raw->name, format("%s", why ? why : "not countable here")))
+		if (!add_unavailable(cat, e, format("%s", why ? why : "not countable here")))
 			return fail(b, "out of memory");
 	} else {
 		return fail(b, "%s:%u: raw %s: the %s backend rejects source '%s'", file->origin,
@@ -225,18 +226,17 @@ static GPA_Status add_counter(struct builder *b, const struct og_cf_file *file,
 	GPA_Status st = add_name(b, file, e, e->name, NAME_COUNTER, b->ndrafts - 1);
 	/* Aliases are names too: found by lookup, resolvable in expressions,
 	 * unique ignoring case against every other name and alias. */
-	for (const char *p = e->field[OG_F_ALIAS]; st == GPA_STATUS_OK && p && *p;) {
-		size_t len = strcspn(p, " \t");
+	const char *list = e->field[OG_F_ALIAS], *alias;
+	size_t len;
+	while (st == GPA_STATUS_OK && og_cf_next_word(&list, &alias, &len)) {
 		uint32_t existing;
-		if (og_namemap_find(&b->names, p, len, &existing))
+		if (og_namemap_find(&b->names, alias, len, &existing))
 			return fail(b, "%s:%u: alias %.*s of counter %s is already a name (names and "
 			               "aliases are unique ignoring case)",
-			            file->origin, e->line, (int)len, p, e->name);
-		if (!og_namemap_put(&b->names, p, len, ((uint32_t)NAME_COUNTER << KIND_SHIFT) |
-		                                            (uint32_t)(b->ndrafts - 1)))
+			            file->origin, e->line, (int)len, alias, e->name);
+		if (!og_namemap_put(&b->names, alias, len, ((uint32_t)NAME_COUNTER << KIND_SHIFT) |
+		                                                (uint32_t)(b->ndrafts - 1)))
 			return fail(b, "out of memory");
-		p += len;
-		p += strspn(p, " \t");
 	}
 	return st;
 }
@@ -354,7 +354,7 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 	for (size_t i = 0; i < b->ndrafts; i++) {
 		struct draft *d = &b->drafts[i];
 		if (!d->expr) {
-			if (!add_unavailable(cat, d->decl->name, d->reason))
+			if (!add_unavailable(cat, d->decl, d->reason))
 				return fail(b, "out of memory");
 			d->reason = NULL;
 			continue;
@@ -525,14 +525,11 @@ void og_catalog_free(struct og_catalog *cat)
 
 static bool in_list(const char *list, const char *name)
 {
-	size_t len = strlen(name);
-	for (const char *p = list; p && *p;) {
-		size_t n = strcspn(p, " \t");
-		if (n == len && strncasecmp(p, name, len) == 0)
+	size_t len = strlen(name), n;
+	const char *word;
+	while (og_cf_next_word(&list, &word, &n))
+		if (n == len && strncasecmp(word, name, len) == 0)
 			return true;
-		p += n;
-		p += strspn(p, " \t");
-	}
 	return false;
 }
 

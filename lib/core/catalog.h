@@ -67,6 +67,7 @@ struct og_counter {
 struct og_unavailable {
 	char *name;
 	char *reason;
+	const struct og_cf_entry *decl; /* its declaration (group, usage, ...) in files[] */
 };
 
 /* What the catalogue asks of the device; the core wraps a backend in it,

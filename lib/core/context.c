@@ -24,6 +24,11 @@ static const struct og_backend_ops *const backends[] = {
 	NULL,
 };
 
+const struct og_backend_ops *og_backend_at(size_t index)
+{
+	return index < sizeof(backends) / sizeof(backends[0]) ? backends[index] : NULL;
+}
+
 /* While `auto` probes, a backend's errors are expected (no Mali on a
  * laptop): they are logged as messages, and only the overall failure is an
  * error.  A non-NULL log_ctx marks the probing. */

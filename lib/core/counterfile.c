@@ -150,32 +150,43 @@ static void free_entry(struct og_cf_entry *e)
 		free(e->field[f]);
 }
 
+bool og_cf_next_word(const char **list, const char **word, size_t *len)
+{
+	const char *p = *list;
+	if (!p)
+		return false;
+	p += strspn(p, " \t");
+	if (!*p)
+		return false;
+	*word = p;
+	*len = strcspn(p, " \t");
+	*list = p + *len;
+	return true;
+}
+
 /* `alias:` holds one or more names, blank-separated, none of them the
  * entry's own name or repeated (ignoring case, as every name). Whether an
  * alias clashes with another entry is the catalogue's check. */
 static bool check_aliases(struct reader *rd, const struct og_cf_entry *e)
 {
-	const char *list = e->field[OG_F_ALIAS];
-	for (const char *p = list; *p;) {
-		size_t len = strcspn(p, " \t");
+	const char *list = e->field[OG_F_ALIAS], *word;
+	size_t len;
+	while (og_cf_next_word(&list, &word, &len)) {
 		char name[256];
 		if (len >= sizeof(name))
-			return fail(rd, "%s: alias '%.40s...' is too long", e->name, p);
-		memcpy(name, p, len);
+			return fail(rd, "%s: alias '%.40s...' is too long", e->name, word);
+		memcpy(name, word, len);
 		name[len] = '\0';
 		if (!valid_name(name))
 			return fail(rd, "%s: alias '%s' is not a valid name ([A-Za-z_][A-Za-z0-9_]*)",
 			            e->name, name);
 		if (strcasecmp(name, e->name) == 0)
 			return fail(rd, "%s: alias '%s' is the counter's own name", e->name, name);
-		for (const char *q = list; q < p; q += strspn(q, " \t")) {
-			size_t qlen = strcspn(q, " \t");
-			if (qlen == len && strncasecmp(q, name, len) == 0)
+		const char *earlier = e->field[OG_F_ALIAS], *w;
+		size_t n;
+		while (og_cf_next_word(&earlier, &w, &n) && w < word)
+			if (n == len && strncasecmp(w, name, len) == 0)
 				return fail(rd, "%s: alias '%s' twice", e->name, name);
-			q += qlen;
-		}
-		p += len;
-		p += strspn(p, " \t");
 	}
 	return true;
 }

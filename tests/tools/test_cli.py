@@ -5,6 +5,7 @@
 usage: test_cli.py OPENGPA [V34K_PRELOAD [VMALI_PRELOAD]]
 """
 import csv
+import io
 import json
 import os
 import re
@@ -43,9 +44,55 @@ r = run(["list"])
 check("list exits 0", r.returncode == 0, r.stderr)
 check("list shows TaskClock", "TaskClock" in r.stdout, r.stdout[:300])
 
-r = run(["list", "-x", "|"])
-rows = [line.split("|") for line in r.stdout.splitlines()]
-check("list -x has five fields", rows and all(len(x) == 5 for x in rows), r.stdout[:300])
+# Lists as data: RFC 4180 CSV with a header, and JSON, with the same fields.
+fields = ["name", "group", "usage", "type", "backend", "availability", "description", "reason",
+          "aliases"]
+for sep in (",", "|", "::"):
+    r = run(["list", "--all", "-x", sep])
+    text = r.stdout.replace(sep, "\x1f") if len(sep) > 1 else r.stdout
+    rows = list(csv.reader(io.StringIO(text), delimiter="\x1f" if len(sep) > 1 else sep,
+                           strict=True))
+    check("list -x %s: header and nine fields" % sep, r.returncode == 0 and rows[0] == fields
+          and len(rows) > 2 and all(len(x) == 9 for x in rows), r.stdout[:300])
+    check("list -x %s: TaskClock's description whole" % sep, any(
+          x[0] == "TaskClock" and x[5] == "available" and "," in x[6] for x in rows), r.stdout[:300])
+r = run(["list", "--all", "-j"])
+try:
+    doc = json.loads(r.stdout)
+    c = {x["name"]: x for x in doc["counters"]}
+    check("list -j fields", doc["backend"] == "perf" and c["TaskClock"]["available"] and
+          c["TaskClock"]["usage"] == "milliseconds" and c["TaskClock"]["type"] == "float64" and
+          c["TaskClock"]["group"] == "CPU" and c["TaskClock"]["backend"] == "perf" and
+          all(set(x) >= {"name", "group", "usage", "type", "backend", "available", "description",
+                         "aliases"}
+              for x in doc["counters"]) and
+          all(x["reason"] for x in doc["counters"] if not x["available"]), r.stdout[:300])
+except (ValueError, KeyError) as err:
+    check("list -j parses", False, "%s: %r" % (err, r.stdout[:300]))
+r = run(["list", "-x", ",", "-j"])
+check("list -x and -j exclude each other", r.returncode == 2, r.stderr)
+
+# The backends compiled in, and why each is or is not usable here.
+r = run(["list", "--backends"])
+check("list --backends", r.returncode == 0 and "perf" in r.stdout and "usable here" in r.stdout
+      and "not usable here: mali:" in r.stdout, r.stdout + r.stderr)
+r = run(["list", "--backends", "-j"])
+try:
+    b = {x["name"]: x for x in json.loads(r.stdout)["backends"]}
+    check("list --backends -j", set(b) >= {"perf", "mali", "panfrost", "mips"} and
+          b["perf"]["usable"] and b["perf"]["counters"] > 0 and not b["mali"]["usable"] and
+          "/dev/mali0" in b["mali"]["reason"] and sum(x["auto"] for x in b.values()) == 1,
+          r.stdout)
+except (ValueError, KeyError) as err:
+    check("list --backends -j parses", False, "%s: %r" % (err, r.stdout[:300]))
+r = run(["list", "--backends", "-x", ","])
+rows = list(csv.reader(io.StringIO(r.stdout)))
+check("list --backends -x", rows[0] == ["name", "usable", "summary", "detail"] and
+      all(len(x) == 4 for x in rows), r.stdout)
+
+r = run(["--version"])
+check("--version names the command's and the library's", r.returncode == 0 and
+      re.fullmatch(r"opengpa \d+\.\d+\.\d+ \(library \d+\.\d+\.\d+\)\n", r.stdout), r.stdout)
 
 # perf stat's contract: -x and --json go to stderr unless -o names a file.
 r = run(["stat", "-x", ",", "-e", "PageFaults,TaskClock", "--", "true"])
@@ -190,9 +237,9 @@ for cmd in ([], ["list"], ["stat"], ["pc_sweep"]):
 # perf stat's <not supported>: a counter the sets declare but this machine
 # cannot count does not stop the others (issue #16's first audit case).
 r = run(["list", "--all", "-x", ","])
-missing = [next(csv.reader([line])) for line in r.stdout.splitlines() if ",unavailable," in line]
+missing = [x for x in csv.reader(io.StringIO(r.stdout)) if x[5] == "unavailable"]
 if missing:
-    name, reason = missing[0][0], missing[0][2]
+    name, reason = missing[0][0], missing[0][7]
     with tempfile.TemporaryDirectory() as tmp:
         marker = os.path.join(tmp, "ran")
         r = run(["stat", "-e", name + ",PageFaults", "--", "sh", "-c", "touch %s; exit 3" % marker])
@@ -294,6 +341,11 @@ if VMALI:
     check("mali list names the device", "Mali-G71" in r.stdout, r.stdout[:200] + r.stderr)
     check("mali list shows Arm's machine names", "(also: MaliGPUActiveCy)" in r.stdout,
           r.stdout[:400])
+    r = run(["list", "--backends", "-j"], preload=VMALI)
+    b = {x["name"]: x for x in json.loads(r.stdout)["backends"]}
+    check("--backends on the virtual G71: mali usable, auto's choice",
+          b["mali"]["usable"] and b["mali"]["auto"] and "Mali-G71" in b["mali"]["device"] and
+          "unstable_ioctls" in b["panfrost"]["reason"], r.stdout)
     # Arm's machine name and the database's title find the G71's own counters.
     r = run(["stat", "--backend", "mali", "-x", ",", "-e",
              "maligpuactivecy,OutputExternalReadStallPercentage", "--", "true"], preload=VMALI)

@@ -63,16 +63,12 @@ static void write_set(FILE *f, const char *name, const char *path, const struct 
 			           "|---|---|---|---|---|\n", group);
 		}
 		fprintf(f, "| `%s`", e->name);
-		if (e->field[OG_F_ALIAS]) {
-			fputs(" (alias ", f);
-			for (const char *p = e->field[OG_F_ALIAS]; *p;) {
-				size_t n = strcspn(p, " \t");
-				fprintf(f, "%s`%.*s`", p == e->field[OG_F_ALIAS] ? "" : ", ", (int)n, p);
-				p += n;
-				p += strspn(p, " \t");
-			}
+		const char *aliases = e->field[OG_F_ALIAS], *alias;
+		size_t n;
+		for (bool first = true; og_cf_next_word(&aliases, &alias, &n); first = false)
+			fprintf(f, "%s`%.*s`", first ? " (alias " : ", ", (int)n, alias);
+		if (e->field[OG_F_ALIAS])
 			fputc(')', f);
-		}
 		fprintf(f, " | %s | %s | ", og_usage_keyword(e->usage), og_type_keyword(e->type));
 		cell(f, e->field[OG_F_DESCRIPTION]);
 		if (e->field[OG_F_NOTE]) {

@@ -46,17 +46,28 @@ static void describe_row(struct report_row *row, gpa_uint32 index)
 	GPA_GetCounterDataType(index, &row->type);
 }
 
-/* Why the device's counter sets declare `name` but this machine cannot
- * count it; NULL when they do not declare it. */
-static bool find_unavailable(const char *name, const char **canonical, const char **reason)
+/* Whether the device's counter sets declare `name` though this machine
+ * cannot count it: its index among the unavailable, its name and why. */
+static bool find_unavailable(const char *name, gpa_uint32 *index, const char **canonical,
+                             const char **reason)
 {
 	gpa_uint32 n = 0;
 	OpenGPA_GetUnavailableCount(&n);
-	for (gpa_uint32 i = 0; i < n; i++)
-		if (OpenGPA_GetUnavailableCounter(i, canonical, reason) == GPA_STATUS_OK &&
+	for (*index = 0; *index < n; ++*index)
+		if (OpenGPA_GetUnavailableCounter(*index, canonical, reason) == GPA_STATUS_OK &&
 		    strcasecmp(*canonical, name) == 0)
 			return true;
 	return false;
+}
+
+/* An unavailable counter's declared group and usage, for the report. */
+static void describe_unavailable(struct report_row *row, gpa_uint32 index)
+{
+	const char *text;
+	GPA_Type type;
+	if (OpenGPA_GetUnavailableCounterInfo(index, &row->group, &text, &row->usage_type,
+	                                      &type) == GPA_STATUS_OK)
+		GPA_GetUsageTypeAsStr(row->usage_type, &row->usage);
 }
 
 static bool has_row(const struct report *r, const char *name)
@@ -100,12 +111,14 @@ static int choose_counters(const struct stat_options *o, struct report *r)
 			const char *canonical, *reason;
 			gpa_uint32 index = 0;
 			st = GPA_EnableCounterStr(name);
-			if (st == GPA_STATUS_ERROR_NOT_FOUND && find_unavailable(name, &canonical, &reason)) {
+			if (st == GPA_STATUS_ERROR_NOT_FOUND &&
+			    find_unavailable(name, &index, &canonical, &reason)) {
 				cli_clear_error(); /* perf stat's <not supported>: count the rest */
 				struct report_row *row = has_row(r, canonical) ? NULL : add_row(r, &cap);
 				if (row) {
 					row->name = canonical;
 					row->reason = reason;
+					describe_unavailable(row, index);
 				}
 				continue;
 			}
