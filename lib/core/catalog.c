@@ -140,8 +140,38 @@ static bool add_unavailable(struct og_catalog *cat, const struct og_cf_entry *de
 	u[cat->nunavailable].name = strdup(decl->name);
 	u[cat->nunavailable].reason = reason;
 	u[cat->nunavailable].decl = decl;
+	u[cat->nunavailable].made = NULL;
 	cat->nunavailable++;
 	return true;
+}
+
+static void free_made(struct og_cf_entry *e)
+{
+	if (!e)
+		return;
+	free(e->name);
+	free(e->field[OG_F_DESCRIPTION]);
+	free(e->field[OG_F_GROUP]);
+	free(e);
+}
+
+/* The declaration a discovered raw counter would have in a file. */
+static struct og_cf_entry *made_decl(const struct og_raw_desc *d)
+{
+	struct og_cf_entry *e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->kind = OG_CF_RAW;
+	e->name = strdup(d->name);
+	e->field[OG_F_DESCRIPTION] = strdup(d->description ? d->description : "");
+	e->field[OG_F_GROUP] = strdup("Hardware");
+	e->usage = d->usage;
+	e->type = GPA_TYPE_UINT64;
+	if (!e->name || !e->field[OG_F_DESCRIPTION] || !e->field[OG_F_GROUP]) {
+		free_made(e);
+		return NULL;
+	}
+	return e;
 }
 
 static GPA_Status add_raw(struct builder *b, const struct og_cf_file *file, const struct og_cf_entry *e)
@@ -407,8 +437,14 @@ static GPA_Status add_extra_raw(struct builder *b, const struct og_raw_desc *d)
 	cat->nraw++;
 	if (!raw->name || !raw->source || !raw->description || !raw->group)
 		return fail(b, "out of memory");
-	if (d->why_not && !add_unavailable(cat, d->name, format("%s", d->why_not)))
-		return fail(b, "out of memory");
+	if (d->why_not) {
+		struct og_cf_entry *e = made_decl(d);
+		if (!e || !add_unavailable(cat, e, format("%s", d->why_not))) {
+			free_made(e);
+			return fail(b, "out of memory");
+		}
+		cat->unavailable[cat->nunavailable - 1].made = e;
+	}
 	return add_name(b, NULL, NULL, d->name, NAME_RAW, cat->nraw - 1);
 }
 
@@ -508,6 +544,7 @@ void og_catalog_free(struct og_catalog *cat)
 	for (size_t i = 0; i < cat->nunavailable; i++) {
 		free(cat->unavailable[i].name);
 		free(cat->unavailable[i].reason);
+		free_made(cat->unavailable[i].made);
 	}
 	for (size_t i = 0; i < cat->nnative; i++)
 		free(cat->native[i].at);
