@@ -85,21 +85,13 @@ static bool add_desc(struct og_perf_catalogue *c, const char *name, const char *
 		c->cap = cap;
 	}
 	size_t nlen = strlen(name) + 1, tlen = strlen(text) + 1;
-	size_t wlen = why_not ? strlen(why_not) + strlen(text) + 16 : 0;
-	char *block = malloc(nlen + tlen + wlen);
+	char *block = malloc(nlen + tlen);
 	if (!block)
 		return false;
 	memcpy(block, name, nlen);
 	memcpy(block + nlen, text, tlen);
-	char *why = NULL;
-	if (why_not) {
-		/* The reason, with what the event is: the unavailable list has no
-		 * other place for the description. */
-		why = block + nlen + tlen;
-		snprintf(why, wlen, "%s; the event: %s", why_not, text);
-	}
 	c->texts[c->count] = block;
-	c->descs[c->count] = (struct og_raw_desc){ block, block + nlen, usage, raw_id, why };
+	c->descs[c->count] = (struct og_raw_desc){ block, block + nlen, usage, raw_id, why_not };
 	c->count++;
 	return true;
 }

@@ -383,12 +383,13 @@ if m:
     # list --all shows libpfm4's events: countable ones with libpfm4's
     # description, the others with the reason and the description.
     r = run(["list", "--backend", "perf", "--all", "-x", "|"])
-    rows = [line.split("|") for line in r.stdout.splitlines()]
-    native = [x for x in rows if len(x) == 5 and x[1] == "Hardware" and
-              not x[0].startswith("sysfs_")] + \
-             [x for x in rows if len(x) == 3 and "; the event: " in x[2]]
+    rows = list(csv.DictReader(r.stdout.splitlines(), delimiter="|"))
+    native = [x for x in rows if x.get("group") == "Hardware" and
+              not x["name"].startswith(("sysfs_", "Hw", "Sw", "Time"))]
     check("list --all lists the CPU's native events", len(native) > 20, r.stdout[-400:])
-    name = native[0][0]
+    check("list --all: native events have libpfm4's description",
+          all(len(x["description"]) > 3 for x in native), native[:3])
+    name = native[0]["name"]
     r = run(["stat", "--backend", "perf", "-x", ",", "-e", name.lower(), "--", "true"])
     check("stat -e takes a native event in any case", r.returncode == 0 and
           (name in r.stderr or name.upper() in r.stderr), r.stderr)
