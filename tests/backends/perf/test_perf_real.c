@@ -324,14 +324,21 @@ static void test_device_info(void **cs)
 	        (unsigned)c->info.device_id, v);
 }
 
-/* Whatever sysfs PMU events this machine offers must count in a pass. */
+/* Whatever sysfs PMU events this machine offers must count in a pass, and
+ * the first libpfm4 ones offered as countable. */
 static void test_sysfs_catalogue(void **cs)
 {
 	struct ctx *c = open_or_skip(cs);
 	size_t n = 0;
 	const struct og_raw_desc *d = ops->extra_raw(c->state, &n);
 	assert_true(n == 0 || d != NULL);
+	size_t counted = 0;
 	for (size_t i = 0; i < n; i++) {
+		/* Listed as not countable here, with the reason; of libpfm4's
+		 * hundreds, a few are enough. */
+		if (d[i].why_not || (strncmp(d[i].name, "sysfs_", 6) != 0 && counted >= 8))
+			continue;
+		counted++;
 		uint32_t id = d[i].raw_id;
 		uint64_t v = 0;
 		assert_true(ops->fits(c->state, &id, 1));
@@ -342,7 +349,7 @@ static void test_sysfs_catalogue(void **cs)
 		assert_int_equal(ops->end_pass(c->state), GPA_STATUS_OK);
 		fprintf(stderr, "%s: %llu\n", d[i].name, (unsigned long long)v);
 	}
-	fprintf(stderr, "%zu sysfs PMU events offered\n", n);
+	fprintf(stderr, "%zu PMU events offered, %zu counted in a pass here\n", n, counted);
 }
 
 /* The workload of test_child_exec, after its exec: a grandchild and the
