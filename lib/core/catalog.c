@@ -210,8 +210,9 @@ static GPA_Status add_raw(struct builder *b, const struct og_cf_file *file, cons
 		if (!add_unavailable(cat, e, format("%s", why ? why : "not countable here")))
 			return fail(b, "out of memory");
 	} else {
+		char q[96];
 		return fail(b, "%s:%u: raw %s: the %s backend rejects source '%s'", file->origin,
-		            e->line, e->name, b->binder->backend, raw->source);
+		            e->line, e->name, b->binder->backend, og_cf_quote(raw->source, q, sizeof(q)));
 	}
 	return GPA_STATUS_OK;
 }
