@@ -10,6 +10,7 @@ packages=(
   libcmocka-dev     # the test suite
   libdrm-dev        # the panfrost backend's DRM headers
   binutils          # nm, for the exported-symbol test
+  chromium          # opens opengpa stat --html's report headless (tests/tools/test_timeline.py)
 )
 
 missing=()
