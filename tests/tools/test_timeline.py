@@ -9,7 +9,9 @@ the virtual Mali stopped with SIGSTOP for several periods (nothing lost) and
 for more than its ring holds (the overflow reported); and bad input refused
 before the command runs.
 
-usage: test_timeline.py OPENGPA V34K_PRELOAD VMALI_PRELOAD [CHROMIUM]
+usage: test_timeline.py OPENGPA V34K_PRELOAD VMALI_PRELOAD [MALI_FRAME_LOOP]
+
+Chromium is looked for on PATH (chromium, chromium-browser).
 """
 import csv
 import io
@@ -28,8 +30,8 @@ import zlib
 OPENGPA = sys.argv[1]
 V34K = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
 VMALI = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
-CHROMIUM = (sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None) or \
-    shutil.which("chromium") or shutil.which("chromium-browser")
+FRAME_LOOP = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 failures = []
 passed = 0
 
@@ -107,14 +109,14 @@ def check_trace(where, path, counters):
     return events
 
 
-def read_csv(where, path):
+def read_csv(where, path, periodic=True):
     with open(path, "rb") as f:
         raw = f.read()
     check(where + ": CSV lines end in CRLF (RFC 4180)", raw.count(b"\r\n") == raw.count(b"\n"))
     rows = list(csv.reader(io.StringIO(raw.decode("utf-8"), newline="")))
     header, data = rows[0], rows[1:]
     check(where + ": CSV header names the columns with units",
-          header[:6] == ["interval", "begin_s", "end_s", "begin_ns", "end_ns", "flags"] and
+          header[:6] == ["sample", "begin_s", "end_s", "begin_ns", "end_ns", "flags"] and
           all(re.fullmatch(r".+ \(.+\)", h) for h in header[6:]), header)
     check(where + ": every CSV row has every column", all(len(r) == len(header) for r in data))
     numbers = True
@@ -127,9 +129,13 @@ def read_csv(where, path):
                 numbers = False
     check(where + ": CSV values are numbers", numbers)
     ints = [int(r[0]) for r in data]
-    check(where + ": intervals numbered from 0", ints == list(range(len(data))), ints[:10])
+    check(where + ": samples numbered from 0", ints == list(range(len(data))), ints[:10])
     begins = [float(r[1]) for r in data]
     ends = [float(r[2]) for r in data]
+    if not periodic:
+        check(where + ": samples in time order", all(b <= e for b, e in zip(begins, ends)) and
+              all(begins[k + 1] >= ends[k] for k in range(len(data) - 1)))
+        return header, data
     check(where + ": intervals follow each other without a gap",
           all(abs(begins[k + 1] - ends[k]) < 2e-9 for k in range(len(data) - 1)) and
           all(b <= e for b, e in zip(begins, ends)), list(zip(begins, ends))[:5])
@@ -287,6 +293,18 @@ if VMALI:
     timeline_run("virtual Mali", ["--backend", "mali"], VMALI, ["sleep", "1"], kernel=True)
 if V34K:
     timeline_run("virtual MIPS", [], V34K, ["sleep", "1"])
+
+# ---- the example writes the same files through the library -------------------
+if FRAME_LOOP and VMALI:
+    with tempfile.TemporaryDirectory() as tmp:
+        trace, table = os.path.join(tmp, "f.json"), os.path.join(tmp, "f.csv")
+        r = subprocess.run([FRAME_LOOP, "-n", "6", "-t", trace, "-c", table],
+                           capture_output=True, text=True, env=env_for(VMALI), timeout=60)
+        check("mali-frame-loop -t -c: exits 0", r.returncode == 0, r.stderr)
+        if r.returncode == 0:
+            header, data = read_csv("mali-frame-loop", table, periodic=False)
+            check("mali-frame-loop: one sample per frame", len(data) == 6, len(data))
+            check_trace("mali-frame-loop", trace, [h.rsplit(" (", 1)[0] for h in header[6:]])
 
 # ---- -x and --json interval lines, read while the command runs -----------
 
