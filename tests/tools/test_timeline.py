@@ -13,6 +13,8 @@ usage: test_timeline.py OPENGPA V34K_PRELOAD VMALI_PRELOAD [MALI_FRAME_LOOP]
 
 Chromium is looked for on PATH (chromium, chromium-browser).
 """
+import atexit
+import concurrent.futures
 import csv
 import io
 import json
@@ -34,6 +36,12 @@ FRAME_LOOP = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 failures = []
 passed = 0
+# Chromium runs beside the next opengpa runs (those mostly wait for `sleep`);
+# its results are checked at the end.
+browser = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+pending = []
+WORK = tempfile.mkdtemp(prefix="opengpa-timeline-")
+atexit.register(shutil.rmtree, WORK, True)
 
 
 def check(name, condition, detail=""):
@@ -186,7 +194,28 @@ def png_pixels(path):
     return width, height, bpp, rows
 
 
-def check_html(where, path, tmp, nseries, nintervals):
+def chromium(args, url):
+    t0 = time.monotonic()
+    r = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                        "--disable-extensions", "--hide-scrollbars", "--enable-logging=stderr",
+                        "--v=0"] + args + [url], capture_output=True, text=True, timeout=120)
+    return r, time.monotonic() - t0
+
+
+def browse(path, profile, screenshot):
+    """In the pool: the page's DOM once its scripts ran, and a screenshot."""
+    url = "file://" + os.path.abspath(path)
+    dom, seconds = chromium(["--user-data-dir=" + profile + "-dom", "--dump-dom"], url)
+    shot = None
+    if screenshot:
+        shot = path + ".png"
+        _, more = chromium(["--user-data-dir=" + profile + "-shot", "--window-size=1200,1600",
+                            "--screenshot=" + shot], url)
+        seconds += more
+    return dom, shot, seconds
+
+
+def check_html(where, path, nseries, nintervals, screenshot):
     if not CHROMIUM:
         if os.environ.get("CI"):
             check(where + ": chromium is installed (scripts/install-deps.sh)", False)
@@ -198,17 +227,13 @@ def check_html(where, path, tmp, nseries, nintervals):
     check(where + ": the page fetches nothing",
           not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page) and
           "@import" not in page and "url(" not in page)
-    profile = os.path.join(tmp, "chromium-profile")
-    base = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-            "--user-data-dir=" + profile, "--disable-extensions", "--hide-scrollbars",
-            "--enable-logging=stderr", "--v=0"]
-    url = "file://" + os.path.abspath(path)
-    t0 = time.monotonic()
-    dom = subprocess.run(base + ["--dump-dom", url], capture_output=True, text=True, timeout=120)
-    shot = os.path.join(tmp, "report.png")
-    subprocess.run(base + ["--window-size=1200,1600", "--screenshot=" + shot, url],
-                   capture_output=True, text=True, timeout=120)
-    print("%s: chromium took %.2f s for the DOM and the screenshot" % (where, time.monotonic() - t0))
+    job = browser.submit(browse, path, path + ".profile", screenshot)
+    pending.append((where, job, nseries, nintervals))
+
+
+def check_browsed(where, job, nseries, nintervals):
+    dom, shot, seconds = job.result()
+    print("%s: chromium took %.2f s" % (where, seconds))
     html = dom.stdout
     rendered = re.search(r'data-rendered="([^"]*)"', html)
     errors = re.search(r'data-errors="([^"]*)"', html)
@@ -230,6 +255,8 @@ def check_html(where, path, tmp, nseries, nintervals):
     check(where + ": the lines go through every interval",
           points and max(points) == 2 * nintervals, (points[:5], nintervals))
     check(where + ": the totals table is there", "<table>" in html and "Whole run" in html)
+    if not shot:
+        return
     try:
         w, h, bpp, rows = png_pixels(shot)
         counts = {}
@@ -262,27 +289,27 @@ def per_period(data, period_s, kernel):
     return periods - 1 <= len(data) + late <= periods + 1, (len(data), periods, late)
 
 
-def timeline_run(where, extra, preload, command, period_ms=100, kernel=False):
-    with tempfile.TemporaryDirectory() as tmp:
-        trace, table, html = (os.path.join(tmp, n) for n in ("t.json", "t.csv", "t.html"))
-        t0 = time.monotonic()
-        r = run(["stat", "-I", str(period_ms), "--trace", trace, "--csv", table, "--html", html] +
-                extra + ["--"] + command, preload=preload)
-        elapsed = time.monotonic() - t0
-        check(where + ": exits 0", r.returncode == 0, r.stderr[-2000:])
-        if r.returncode:
-            return
-        blocks = re.findall(r"^\s+(\d+\.\d{9})\s", r.stderr, re.M)
-        header, data = read_csv(where, table)
-        counters = [h.rsplit(" (", 1)[0] for h in header[6:]]
-        check(where + ": -I prints a block per interval", len(set(blocks)) == len(data),
-              (len(set(blocks)), len(data)))
-        check(where + ": then the totals", "Counter stats for" in r.stderr)
-        ok, detail = per_period(data, period_ms / 1000.0, kernel)
-        check(where + ": an interval per period", ok, (detail, elapsed))
-        check_trace(where, trace, counters)
-        check_html(where, html, tmp, len(counters), len(data))
-        return data
+def timeline_run(where, extra, preload, command, period_ms=100, kernel=False, screenshot=False):
+    tmp = tempfile.mkdtemp(dir=WORK)
+    trace, table, html = (os.path.join(tmp, n) for n in ("t.json", "t.csv", "t.html"))
+    t0 = time.monotonic()
+    r = run(["stat", "-I", str(period_ms), "--trace", trace, "--csv", table, "--html", html] +
+            extra + ["--"] + command, preload=preload)
+    elapsed = time.monotonic() - t0
+    check(where + ": exits 0", r.returncode == 0, r.stderr[-2000:])
+    if r.returncode:
+        return
+    blocks = re.findall(r"^\s+(\d+\.\d{9})\s", r.stderr, re.M)
+    header, data = read_csv(where, table)
+    counters = [h.rsplit(" (", 1)[0] for h in header[6:]]
+    check(where + ": -I prints a block per interval", len(set(blocks)) == len(data),
+          (len(set(blocks)), len(data)))
+    check(where + ": then the totals", "Counter stats for" in r.stderr)
+    ok, detail = per_period(data, period_ms / 1000.0, kernel)
+    check(where + ": an interval per period", ok, (detail, elapsed))
+    check_trace(where, trace, counters)
+    check_html(where, html, len(counters), len(data), screenshot)
+    return data
 
 
 # A command line that would break out of a JSON string, a CSV field or a
@@ -290,7 +317,8 @@ def timeline_run(where, extra, preload, command, period_ms=100, kernel=False):
 timeline_run("perf", ["-e", "TaskClock,PageFaults,CPUUtilization,ContextSwitches"], None,
              ["sh", "-c", "sleep 1", "</script><b>\"x\",'y'\u00e9\x7f"])
 if VMALI:
-    timeline_run("virtual Mali", ["--backend", "mali"], VMALI, ["sleep", "1"], kernel=True)
+    timeline_run("virtual Mali", ["--backend", "mali"], VMALI, ["sleep", "1"], kernel=True,
+                 screenshot=True)
 if V34K:
     timeline_run("virtual MIPS", [], V34K, ["sleep", "1"])
 
@@ -410,5 +438,8 @@ with tempfile.TemporaryDirectory() as tmp:
                  "-e", "GPUActiveCycles", "--", "true"], preload=VMALI)
         check("-I 1 on the virtual Mali", r.returncode == 0, r.stderr[-500:])
 
+for item in pending:
+    check_browsed(*item)
+browser.shutdown()
 print("timeline: %d passed, %d failed" % (passed, len(failures)))
 sys.exit(1 if failures else 0)
