@@ -341,6 +341,7 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 			return st;
 		bind_native(cat, &cat->counters[cat->ncounters - 1], d->file);
 	}
+	cat->nderived = cat->ncounters;
 	for (size_t i = 0; i < cat->nnative; i++)
 		for (uint32_t s = 0; s < cat->native[i].nslots; s++)
 			if (cat->native[i].at[s] == UINT32_MAX)
@@ -447,6 +448,27 @@ GPA_Status og_catalog_build(struct og_catalog *cat, struct og_cf_file *files, si
 	return st;
 }
 
+static void counter_free(struct og_counter *c)
+{
+	free(c->name);
+	free(c->group);
+	free(c->text);
+	free(c->gpa_desc);
+	free(c->expression);
+	free(c->inputs);
+	og_expr_free(c->expr);
+}
+
+void og_catalog_hide_derived(struct og_catalog *cat)
+{
+	for (size_t i = 0; i < cat->nderived; i++)
+		counter_free(&cat->counters[i]);
+	memmove(cat->counters, cat->counters + cat->nderived,
+	        (cat->ncounters - cat->nderived) * sizeof(*cat->counters));
+	cat->ncounters -= cat->nderived;
+	cat->nderived = 0;
+}
+
 void og_catalog_free(struct og_catalog *cat)
 {
 	for (size_t i = 0; i < cat->nraw; i++) {
@@ -455,16 +477,8 @@ void og_catalog_free(struct og_catalog *cat)
 		free(cat->raws[i].description);
 		free(cat->raws[i].group);
 	}
-	for (size_t i = 0; i < cat->ncounters; i++) {
-		struct og_counter *c = &cat->counters[i];
-		free(c->name);
-		free(c->group);
-		free(c->text);
-		free(c->gpa_desc);
-		free(c->expression);
-		free(c->inputs);
-		og_expr_free(c->expr);
-	}
+	for (size_t i = 0; i < cat->ncounters; i++)
+		counter_free(&cat->counters[i]);
 	for (size_t i = 0; i < cat->nunavailable; i++) {
 		free(cat->unavailable[i].name);
 		free(cat->unavailable[i].reason);
