@@ -13,7 +13,9 @@ for alias in libGPUPerfAPIGL.so libGPUPerfAPIGLES.so libGPUPerfAPICL.so libGPUPe
     fail=1
   fi
 done
-for h in GPUPerfAPI.h GPUPerfAPITypes.h GPUPerfAPIFunctionTypes.h GPAFunctions.h opengpa.h; do
+for h in GPUPerfAPI.h GPUPerfAPITypes.h GPUPerfAPIFunctionTypes.h GPAFunctions.h opengpa.h \
+         GPUPerfAPI-Private.h GPUPerfAPITypes-Private.h GPUPerfAPIFunctionTypes-Private.h \
+         GPUPerfAPIOS.h GPUPerfAPI-HSA.h; do
   [ -f "$(find "$root" -path "*/include/opengpa/$h" | head -n1)" ] ||
     { echo "check-install: header $h missing" >&2; fail=1; }
 done

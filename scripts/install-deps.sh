@@ -10,6 +10,7 @@ packages=(
   libcmocka-dev     # the test suite
   libdrm-dev        # the panfrost backend's DRM headers
   binutils          # nm, for the exported-symbol test
+  libhsa-runtime-dev  # hsa.h, to compile GPUPerfAPI-HSA.h as an HSA client does
 )
 
 missing=()

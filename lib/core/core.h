@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "GPUPerfAPIFunctionTypes-Private.h"
 #include "GPUPerfAPITypes.h"
 #include "backend.h"
 #include "core/catalog.h"
@@ -55,6 +56,9 @@ bool og_log_wants(enum og_log_level level);
 /* The locking front's callback.  `mask` is a GPA_Logging_Type (3.x/4.x
  * use the same bits); a NULL callback with a mask stops nothing and fails. */
 GPA_Status og_set_log_callback(unsigned mask, GPA_LoggingCallbackPtrType callback);
+/* GPA 2.x's internal debug channel (GPUPerfAPI-Private.h), same rules; it
+ * sees the 2.x front's messages too. */
+GPA_Status og_set_debug_callback(unsigned mask, GPA_LoggingDebugCallbackPtrType callback);
 
 /* Settings for contexts opened later (extension API; override OPENGPA_*). */
 struct og_settings {

@@ -50,6 +50,8 @@ bool og_log_wants(enum og_log_level level)
 {
 	struct og_registry *r = og_registry();
 	unsigned mask = r->callback[r->front].fn ? r->callback[r->front].mask : 0;
+	if (r->front == OG_FRONT_GPA2 && r->debug_callback)
+		mask |= r->debug_mask;
 	return (mask | stderr_mask(r)) & (unsigned)level;
 }
 
@@ -104,6 +106,20 @@ GPA_Status og_set_log_callback(unsigned mask, GPA_LoggingCallbackPtrType callbac
 	return GPA_STATUS_OK;
 }
 
+GPA_Status og_set_debug_callback(unsigned mask, GPA_LoggingDebugCallbackPtrType callback)
+{
+	struct og_registry *r = og_registry();
+	if (mask != GPA_LOG_NONE && !callback)
+		return og_error(GPA_STATUS_ERROR_NULL_POINTER,
+		                "the debug logging callback is NULL; pass a function, or GPA_LOG_NONE "
+		                "to stop debug logging");
+	r->debug_callback = mask == GPA_LOG_NONE ? NULL : callback;
+	r->debug_mask = mask;
+	if (r->debug_callback)
+		og_log(OG_LOG_MESSAGE, "Debug logging callback registered successfully.");
+	return GPA_STATUS_OK;
+}
+
 /* Delivers the queued messages with the lock released.  Its own function
  * because the copy is 16 KiB of stack: og_unlock's fast path, taken on
  * every API call, must not pay for (or probe) that frame. */
@@ -114,6 +130,8 @@ static __attribute__((noinline)) void deliver_and_unlock(struct og_registry *r)
 	memcpy(out, r->queue, n * sizeof(out[0]));
 	struct og_log_callback cb[OG_FRONT_COUNT];
 	memcpy(cb, r->callback, sizeof(cb));
+	GPA_LoggingDebugCallbackPtrType debug = r->debug_callback;
+	unsigned debug_mask = r->debug_mask;
 	unsigned err_mask = stderr_mask(r);
 	r->queued = r->dropped = 0;
 	pthread_mutex_unlock(&r->lock);
@@ -131,6 +149,8 @@ static __attribute__((noinline)) void deliver_and_unlock(struct og_registry *r)
 		const struct og_log_callback *to = &cb[out[i].front];
 		if (to->fn && (to->mask & out[i].level))
 			to->fn((GPA_Logging_Type)out[i].level, out[i].text);
+		if (debug && out[i].front == OG_FRONT_GPA2 && (debug_mask & out[i].level))
+			debug((enum GPA_Log_Debug_Type)out[i].level, out[i].text);
 		if (err_mask & out[i].level)
 			fprintf(stderr, "opengpa: %s\n", out[i].text);
 	}

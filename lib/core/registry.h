@@ -25,6 +25,9 @@ struct og_registry {
 		GPA_LoggingCallbackPtrType fn;
 		unsigned mask;
 	} callback[OG_FRONT_COUNT];
+	/* GPA_RegisterLoggingDebugCallback: also sees the 2.x front's messages. */
+	GPA_LoggingDebugCallbackPtrType debug_callback;
+	unsigned debug_mask;
 	unsigned stderr_mask;
 	bool stderr_mask_read;
 	struct og_log_entry {

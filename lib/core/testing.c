@@ -28,6 +28,8 @@ void og_testing_reset(void)
 		og_context_close(r->contexts);
 	for (int f = 0; f < OG_FRONT_COUNT; f++)
 		r->callback[f] = (struct og_log_callback){ 0 };
+	r->debug_callback = NULL;
+	r->debug_mask = 0;
 	r->table_initialized = false;
 	struct og_settings *set = og_settings();
 	free(set->backend);
