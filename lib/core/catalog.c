@@ -61,6 +61,17 @@ static GPA_Status fail(struct builder *b, const char *fmt, ...)
 	return GPA_STATUS_ERROR_FAILED;
 }
 
+/* "counters/mali-g71.counters" -> "mali-g71". */
+static char *set_name(const char *origin)
+{
+	const char *base = strrchr(origin, '/');
+	base = base ? base + 1 : origin;
+	size_t len = strlen(base);
+	if (len > 9 && strcmp(base + len - 9, ".counters") == 0)
+		len -= 9;
+	return strndup(base, len);
+}
+
 static void note_missing(struct builder *b, char *what)
 {
 	if (!b->missing)
@@ -145,9 +156,10 @@ static GPA_Status add_raw(struct builder *b, const struct og_cf_file *file, cons
 	raw->source = strdup(e->field[OG_F_SOURCE]);
 	raw->description = strdup(e->field[OG_F_DESCRIPTION]);
 	raw->group = strdup(e->field[OG_F_GROUP] ? e->field[OG_F_GROUP] : "Hardware");
+	raw->set = set_name(file->origin);
 	raw->usage = e->usage;
 	cat->nraw++;
-	if (!raw->name || !raw->source || !raw->description || !raw->group)
+	if (!raw->name || !raw->source || !raw->description || !raw->group || !raw->set)
 		return fail(b, "out of memory");
 	GPA_Status st = add_name(b, file, e, e->name, NAME_RAW, cat->nraw - 1);
 	if (st != GPA_STATUS_OK)
@@ -239,11 +251,13 @@ static void collect_input(void *ud, uint32_t index)
 }
 
 static GPA_Status publish(struct builder *b, struct og_counter *c, const char *name,
-                          const char *group, const char *text, const char *expression,
-                          GPA_Usage_Type usage, GPA_Type type, struct og_expr *expr)
+                          const char *set, const char *group, const char *text,
+                          const char *expression, GPA_Usage_Type usage, GPA_Type type,
+                          struct og_expr *expr)
 {
 	memset(c, 0, sizeof(*c));
 	c->name = strdup(name);
+	c->set = set ? strdup(set) : NULL;
 	c->group = strdup(group);
 	c->text = strdup(text);
 	c->gpa_desc = format("#%s#%s", group, text);
@@ -251,12 +265,13 @@ static GPA_Status publish(struct builder *b, struct og_counter *c, const char *n
 	c->usage = usage;
 	c->type = type;
 	c->expr = expr;
-	struct input_set set = { 0 };
-	og_expr_for_each_raw(expr, collect_input, &set);
-	c->inputs = set.items;
-	c->ninputs = set.count;
+	struct input_set inputs = { 0 };
+	og_expr_for_each_raw(expr, collect_input, &inputs);
+	c->inputs = inputs.items;
+	c->ninputs = inputs.count;
 	c->exact_raw = og_expr_single_raw(expr, &c->raw);
-	if (!c->name || !c->group || !c->text || !c->gpa_desc || !c->expression || set.oom)
+	if (!c->name || !c->set || !c->group || !c->text || !c->gpa_desc || !c->expression ||
+	    inputs.oom)
 		return fail(b, "out of memory");
 	return GPA_STATUS_OK;
 }
@@ -333,9 +348,14 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 			continue;
 		}
 		const struct og_cf_entry *e = d->decl;
-		GPA_Status st = publish(b, &cat->counters[cat->ncounters++], e->name,
-		                        e->field[OG_F_GROUP], e->field[OG_F_DESCRIPTION],
-		                        e->field[OG_F_EXPRESSION], e->usage, e->type, d->expr);
+		char *set = set_name(d->file->origin);
+		GPA_Status st = set ? publish(b, &cat->counters[cat->ncounters++], e->name, set,
+		                              e->field[OG_F_GROUP], e->field[OG_F_DESCRIPTION],
+		                              e->field[OG_F_EXPRESSION], e->usage, e->type, d->expr)
+		                    : fail(b, "out of memory");
+		free(set);
+		if (!set)
+			return st;
 		d->expr = NULL; /* owned by the counter now */
 		if (st != GPA_STATUS_OK)
 			return st;
@@ -353,8 +373,9 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 		struct og_expr *expr = og_expr_compile("x", raw_only, &i, NULL, 0);
 		if (!expr)
 			return fail(b, "out of memory");
-		GPA_Status st = publish(b, &cat->counters[cat->ncounters++], raw->name, raw->group,
-		                        raw->description, raw->source, raw->usage, GPA_TYPE_UINT64, expr);
+		GPA_Status st = publish(b, &cat->counters[cat->ncounters++], raw->name, raw->set,
+		                        raw->group, raw->description, raw->source, raw->usage,
+		                        GPA_TYPE_UINT64, expr);
 		if (st != GPA_STATUS_OK)
 			return st;
 	}
@@ -370,11 +391,12 @@ static GPA_Status add_extra_raw(struct builder *b, const struct og_raw_desc *d)
 	raw->source = strdup(d->name);
 	raw->description = strdup(d->description ? d->description : "");
 	raw->group = strdup("Hardware");
+	raw->set = strdup(b->binder->backend ? b->binder->backend : "backend");
 	raw->usage = d->usage;
 	raw->available = true;
 	raw->backend_id = d->raw_id;
 	cat->nraw++;
-	if (!raw->name || !raw->source || !raw->description || !raw->group)
+	if (!raw->name || !raw->source || !raw->description || !raw->group || !raw->set)
 		return fail(b, "out of memory");
 	return add_name(b, NULL, NULL, d->name, NAME_RAW, cat->nraw - 1);
 }
@@ -451,6 +473,7 @@ GPA_Status og_catalog_build(struct og_catalog *cat, struct og_cf_file *files, si
 static void counter_free(struct og_counter *c)
 {
 	free(c->name);
+	free(c->set);
 	free(c->group);
 	free(c->text);
 	free(c->gpa_desc);
@@ -476,6 +499,7 @@ void og_catalog_free(struct og_catalog *cat)
 		free(cat->raws[i].source);
 		free(cat->raws[i].description);
 		free(cat->raws[i].group);
+		free(cat->raws[i].set);
 	}
 	for (size_t i = 0; i < cat->ncounters; i++)
 		counter_free(&cat->counters[i]);

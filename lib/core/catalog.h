@@ -20,6 +20,7 @@
 struct og_raw {
 	const struct og_cf_entry *decl; /* NULL for a raw counter the backend discovered */
 	char *name, *source, *description, *group;
+	char *set; /* its file's name without ".counters", or the backend's name */
 	GPA_Usage_Type usage;
 	bool available;
 	const char *why_not; /* static text from the backend when !available */
@@ -45,6 +46,7 @@ struct og_native_binding {
 
 struct og_counter {
 	char *name;
+	char *set;         /* the counter file's name without ".counters" (or the backend's) */
 	char *group;
 	char *text;        /* description */
 	char *gpa_desc;    /* "#group#text", what GPA 2.x clients expect */

@@ -70,9 +70,12 @@ void og_logv(enum og_log_level level, const char *fmt, va_list ap)
 	size_t len = strlen(text);
 	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
 		text[--len] = '\0';
-	r->queue[r->queued].level = level;
-	r->queue[r->queued].front = r->front;
-	r->queued++;
+	struct og_log_entry *e = &r->queue[r->queued++];
+	e->level = level;
+	e->front = r->front;
+	const struct og_log_callback *cb = &r->callback[r->front];
+	e->to = cb->fn && (cb->mask & level) ? cb->fn : NULL;
+	e->debug = r->front == OG_FRONT_GPA2 && (r->debug_mask & level) ? r->debug_callback : NULL;
 }
 
 void og_log(enum og_log_level level, const char *fmt, ...)
@@ -128,10 +131,6 @@ static __attribute__((noinline)) void deliver_and_unlock(struct og_registry *r)
 	unsigned n = r->queued, dropped = r->dropped;
 	struct og_log_entry out[OG_LOG_QUEUE];
 	memcpy(out, r->queue, n * sizeof(out[0]));
-	struct og_log_callback cb[OG_FRONT_COUNT];
-	memcpy(cb, r->callback, sizeof(cb));
-	GPA_LoggingDebugCallbackPtrType debug = r->debug_callback;
-	unsigned debug_mask = r->debug_mask;
 	unsigned err_mask = stderr_mask(r);
 	r->queued = r->dropped = 0;
 	pthread_mutex_unlock(&r->lock);
@@ -146,11 +145,10 @@ static __attribute__((noinline)) void deliver_and_unlock(struct og_registry *r)
 			out[i].text[len] = '.';
 			out[i].text[len + 1] = '\0';
 		}
-		const struct og_log_callback *to = &cb[out[i].front];
-		if (to->fn && (to->mask & out[i].level))
-			to->fn((GPA_Logging_Type)out[i].level, out[i].text);
-		if (debug && out[i].front == OG_FRONT_GPA2 && (debug_mask & out[i].level))
-			debug((enum GPA_Log_Debug_Type)out[i].level, out[i].text);
+		if (out[i].to)
+			out[i].to((GPA_Logging_Type)out[i].level, out[i].text);
+		if (out[i].debug)
+			out[i].debug((enum GPA_Log_Debug_Type)out[i].level, out[i].text);
 		if (err_mask & out[i].level)
 			fprintf(stderr, "opengpa: %s\n", out[i].text);
 	}

@@ -30,9 +30,13 @@ struct og_registry {
 	unsigned debug_mask;
 	unsigned stderr_mask;
 	bool stderr_mask_read;
+	/* Each message goes to the callbacks registered when it was raised
+	 * (GpaDestroy drops its front's callback after logging). */
 	struct og_log_entry {
 		enum og_log_level level;
 		enum og_front front;
+		GPA_LoggingCallbackPtrType to;
+		GPA_LoggingDebugCallbackPtrType debug;
 		char text[OG_LOG_LINE];
 	} queue[OG_LOG_QUEUE];
 	unsigned queued, dropped;
