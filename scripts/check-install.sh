@@ -19,6 +19,14 @@ for h in GPUPerfAPI.h GPUPerfAPITypes.h GPUPerfAPIFunctionTypes.h GPAFunctions.h
   [ -f "$(find "$root" -path "*/include/opengpa/$h" | head -n1)" ] ||
     { echo "check-install: header $h missing" >&2; fail=1; }
 done
+for v in 3 4; do
+  for h in gpu_perf_api.h gpu_perf_api_types.h gpu_perf_api_function_types.h gpu_perf_api_functions.h; do
+    [ -f "$(find "$root" -path "*/include/opengpa/gpa$v/gpu_performance_api/$h" | head -n1)" ] ||
+      { echo "check-install: GPA $v.x header $h missing" >&2; fail=1; }
+  done
+  [ -n "$(find "$root" -name "opengpa-gpa$v.pc" | head -n1)" ] ||
+    { echo "check-install: opengpa-gpa$v.pc missing" >&2; fail=1; }
+done
 [ -n "$(find "$root" -name opengpa.pc | head -n1)" ] || { echo "check-install: opengpa.pc missing" >&2; fail=1; }
 [ -n "$(find "$root" -path '*/bin/opengpa' | head -n1)" ] || { echo "check-install: opengpa command missing" >&2; fail=1; }
 soname=$(objdump -p "$libdir/libopengpa.so.1" | awk '/SONAME/ {print $2}')
