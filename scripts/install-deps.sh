@@ -11,6 +11,8 @@ packages=(
   libdrm-dev        # the panfrost backend's DRM headers
   binutils          # nm, for the exported-symbol test
   libhsa-runtime-dev  # hsa.h, to compile GPUPerfAPI-HSA.h as an HSA client does
+  libpfm4-dev       # optional: CPU PMU events by name in the perf backend
+  cmake             # the install test builds a find_package(OpenGPA) client
 )
 
 missing=()

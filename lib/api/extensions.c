@@ -113,7 +113,8 @@ static GPA_Status counter_string(const char *func, gpa_uint32 index, const char 
 	if (!out)
 		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: the output pointer is NULL", func));
 	const struct og_counter *c = &ctx->cat.counters[index];
-	*out = which == 0 ? c->group : which == 1 ? c->text : c->expression;
+	*out = which == 0 ? c->group : which == 1 ? c->text : which == 2 ? c->expression
+	                                                                : c->alias ? c->alias : "";
 	return leave(GPA_STATUS_OK);
 }
 
@@ -130,6 +131,11 @@ GPA_Status OpenGPA_GetCounterText(gpa_uint32 index, const char **ppText)
 GPA_Status OpenGPA_GetCounterExpression(gpa_uint32 index, const char **ppExpr)
 {
 	return counter_string(__func__, index, ppExpr, 2);
+}
+
+GPA_Status OpenGPA_GetCounterAlias(gpa_uint32 index, const char **ppAlias)
+{
+	return counter_string(__func__, index, ppAlias, 3);
 }
 
 GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass)
@@ -157,6 +163,14 @@ GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass)
 	return leave(GPA_STATUS_OK);
 }
 
+static GPA_Status unavailable_out_of_range(const char *func, const struct og_context *ctx,
+                                          gpa_uint32 index)
+{
+	return og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+	                "%s: %u is out of range (%zu unavailable counters)", func, index,
+	                ctx->cat.nunavailable);
+}
+
 GPA_Status OpenGPA_GetUnavailableCount(gpa_uint32 *pCount)
 {
 	og_lock();
@@ -173,14 +187,73 @@ GPA_Status OpenGPA_GetUnavailableCounter(gpa_uint32 index, const char **ppName,
 	og_lock();
 	CURRENT(ctx);
 	if (index >= ctx->cat.nunavailable)
-		return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
-		                      "%s: %u is out of range (%zu unavailable counters)", __func__,
-		                      index, ctx->cat.nunavailable));
+		return leave(unavailable_out_of_range(__func__, ctx, index));
 	if (!ppName || !ppReason)
 		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: an output pointer is NULL",
 		                      __func__));
 	*ppName = ctx->cat.unavailable[index].name;
 	*ppReason = ctx->cat.unavailable[index].reason;
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_GetUnavailableCounterInfo(gpa_uint32 index, const char **ppGroup,
+                                             const char **ppText, GPA_Usage_Type *pUsage,
+                                             GPA_Type *pType)
+{
+	og_lock();
+	CURRENT(ctx);
+	if (index >= ctx->cat.nunavailable)
+		return leave(unavailable_out_of_range(__func__, ctx, index));
+	const struct og_cf_entry *e = ctx->cat.unavailable[index].decl;
+	const char *group = e->field[OG_F_GROUP];
+	if (ppGroup) /* a raw counter's default group, as the catalogue gives it */
+		*ppGroup = group ? group : e->kind == OG_CF_RAW ? "Hardware" : "";
+	if (ppText)
+		*ppText = e->field[OG_F_DESCRIPTION] ? e->field[OG_F_DESCRIPTION] : "";
+	if (pUsage)
+		*pUsage = e->usage;
+	if (pType)
+		*pType = e->type;
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_GetVersion(gpa_uint32 *pMajor, gpa_uint32 *pMinor, gpa_uint32 *pPatch)
+{
+	/* The library's own numbers: these are compiled into it. */
+	if (pMajor)
+		*pMajor = OPENGPA_VERSION_MAJOR;
+	if (pMinor)
+		*pMinor = OPENGPA_VERSION_MINOR;
+	if (pPatch)
+		*pPatch = OPENGPA_VERSION_PATCH;
+	return GPA_STATUS_OK;
+}
+
+GPA_Status OpenGPA_GetBackendCount(gpa_uint32 *pCount)
+{
+	og_lock();
+	if (!pCount)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: pCount is NULL", __func__));
+	gpa_uint32 n = 0;
+	while (og_backend_at(n))
+		n++;
+	*pCount = n;
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_GetBackendInfo(gpa_uint32 index, const char **ppName, const char **ppSummary)
+{
+	og_lock();
+	const struct og_backend_ops *ops = og_backend_at(index);
+	if (!ops)
+		return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+		                      "%s: %u is out of range (see OpenGPA_GetBackendCount)", __func__,
+		                      index));
+	if (!ppName || !ppSummary)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: an output pointer is NULL",
+		                      __func__));
+	*ppName = ops->name;
+	*ppSummary = ops->summary ? ops->summary : "";
 	return leave(GPA_STATUS_OK);
 }
 
@@ -212,9 +285,106 @@ GPA_Status OpenGPA_GetSampleCoverage(gpa_uint32 sessionID, gpa_uint32 sampleID,
 		return leave(og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
 		                      "%s: sample %u is not in session %u", __func__, sampleID,
 		                      sessionID));
-	/* Like the results: wait until the session is complete. */
-	GPA_Status st = og_session_wait(ctx->serial, sessionID, &ctx, &s);
+	/* Like the results: wait until the sample is readable. */
+	GPA_Status st = og_sample_wait(ctx->serial, sessionID, sampleID, &ctx, &s);
 	if (st == GPA_STATUS_OK)
 		st = og_session_sample_coverage(s, sampleID, pCoverage);
+	return leave(st);
+}
+
+/* ---- periodic samples and sample times ---------------------------------- */
+
+GPA_Status OpenGPA_SetSamplingPeriod(gpa_uint64 periodNs)
+{
+	og_lock();
+	CURRENT(ctx);
+	if (ctx->open_session)
+		return leave(og_error(GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED,
+		                      "%s: a session is open; change the period between sessions",
+		                      __func__));
+	return leave(og_context_set_period(ctx, periodNs));
+}
+
+static GPA_Status no_session(const char *func, gpa_uint32 id)
+{
+	return og_error(GPA_STATUS_ERROR_SESSION_NOT_FOUND,
+	                "%s: no session %u (it never began, or newer sessions pushed it out of "
+	                "the ring; see OpenGPA_SetSessionRingSize)", func, id);
+}
+
+GPA_Status OpenGPA_GetSamplingPeriod(gpa_uint32 sessionID, gpa_uint64 *pPeriodNs,
+                                     gpa_uint8 *pKernelTimed)
+{
+	og_lock();
+	if (!pPeriodNs || !pKernelTimed)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: an output pointer is NULL",
+		                      __func__));
+	CURRENT(ctx);
+	struct og_session *s = og_session_find(ctx, sessionID);
+	if (!s)
+		return leave(no_session(__func__, sessionID));
+	*pPeriodNs = og_session_period(s);
+	*pKernelTimed = og_session_kernel_timed(s);
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_WaitForSamples(gpa_uint32 sessionID, gpa_uint32 count, gpa_uint32 timeoutMs,
+                                  gpa_uint32 *pAvailable)
+{
+	og_lock();
+	if (!pAvailable)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: pAvailable is NULL",
+		                      __func__));
+	CURRENT(ctx);
+	if (!og_session_find(ctx, sessionID))
+		return leave(no_session(__func__, sessionID));
+	return leave(og_session_wait_samples(ctx->serial, sessionID, count, timeoutMs, pAvailable));
+}
+
+/* Times and flags of one sample, once it is readable. */
+static GPA_Status sample_time(const char *func, gpa_uint32 sessionID, gpa_uint32 sampleID,
+                              struct og_sample_time *t)
+{
+	struct og_context *ctx = og_context_current();
+	if (!ctx)
+		return og_error(GPA_STATUS_ERROR_COUNTERS_NOT_OPEN,
+		                "%s: no context is open; call GPA_OpenContext first", func);
+	struct og_session *s = og_session_find(ctx, sessionID);
+	if (!s)
+		return no_session(func, sessionID);
+	if (!og_session_has_sample(s, sampleID))
+		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND, "%s: sample %u is not in session %u",
+		                func, sampleID, sessionID);
+	GPA_Status st = og_sample_wait(ctx->serial, sessionID, sampleID, &ctx, &s);
+	if (st == GPA_STATUS_OK)
+		st = og_session_sample_time(s, sampleID, t);
+	return st;
+}
+
+GPA_Status OpenGPA_GetSampleTime(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint64 *pBeginNs,
+                                 gpa_uint64 *pEndNs)
+{
+	og_lock();
+	if (!pBeginNs || !pEndNs)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: an output pointer is NULL",
+		                      __func__));
+	struct og_sample_time t;
+	GPA_Status st = sample_time(__func__, sessionID, sampleID, &t);
+	if (st == GPA_STATUS_OK) {
+		*pBeginNs = t.begin_ns;
+		*pEndNs = t.end_ns;
+	}
+	return leave(st);
+}
+
+GPA_Status OpenGPA_GetSampleFlags(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint32 *pFlags)
+{
+	og_lock();
+	if (!pFlags)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: pFlags is NULL", __func__));
+	struct og_sample_time t;
+	GPA_Status st = sample_time(__func__, sessionID, sampleID, &t);
+	if (st == GPA_STATUS_OK)
+		*pFlags = t.flags;
 	return leave(st);
 }

@@ -555,8 +555,14 @@ static GPA_Status get_sample(const char *func, gpa_uint32 sessionID, gpa_uint32 
 		return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
 		                "%s: counter %s was enabled after session %u began, which has no "
 		                "result for it", func, c->name, sessionID);
-	/* GPA 2.x: results block until available. */
-	GPA_Status st = og_session_wait(ctx->serial, sessionID, &ctx, &s);
+	/* A periodic session (an extension) has its samples as they complete:
+	 * one not there yet is not found rather than waited for. */
+	if (og_session_period(s) && !og_session_has_sample(s, sampleID))
+		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND, "%s: sample %u is not in session %u "
+		                "(yet)", func, sampleID, sessionID);
+	/* GPA 2.x: results block until available (a periodic session's
+	 * samples are, once complete). */
+	GPA_Status st = og_sample_wait(ctx->serial, sessionID, sampleID, &ctx, &s);
 	if (st != GPA_STATUS_OK)
 		return st;
 	return og_session_result(ctx, s, sampleID, counter, value, exact, is_exact);

@@ -124,15 +124,23 @@ static GPA_Status add_name(struct builder *b, const struct og_cf_file *file,
                            size_t index)
 {
 	uint32_t existing;
-	if (og_namemap_find(&b->names, name, strlen(name), &existing))
+	if (og_namemap_find(&b->names, name, strlen(name), &existing)) {
+		const struct og_cf_entry *owner = NULL;
+		if (existing >> KIND_SHIFT == NAME_COUNTER)
+			owner = b->drafts[existing & INDEX_MASK].decl;
+		if (owner && strcasecmp(owner->name, name) != 0)
+			return fail(b, "%s:%u: the name %s is already an alias of counter %s (names and "
+			               "aliases are unique ignoring case)",
+			            file ? file->origin : "backend", e ? e->line : 0, name, owner->name);
 		return fail(b, "%s:%u: the name %s is already defined (names are unique ignoring case)",
 		            file ? file->origin : "backend", e ? e->line : 0, name);
+	}
 	if (!og_namemap_put(&b->names, name, strlen(name), ((uint32_t)kind << KIND_SHIFT) | (uint32_t)index))
 		return fail(b, "out of memory");
 	return GPA_STATUS_OK;
 }
 
-static bool add_unavailable(struct og_catalog *cat, const char *name, char *reason)
+static bool add_unavailable(struct og_catalog *cat, const struct og_cf_entry *decl, char *reason)
 {
 	struct og_unavailable *u = realloc(cat->unavailable, (cat->nunavailable + 1) * sizeof(*u));
 	if (!u) {
@@ -140,10 +148,41 @@ static bool add_unavailable(struct og_catalog *cat, const char *name, char *reas
 		return false;
 	}
 	cat->unavailable = u;
-	u[cat->nunavailable].name = strdup(name);
+	u[cat->nunavailable].name = strdup(decl->name);
 	u[cat->nunavailable].reason = reason;
+	u[cat->nunavailable].decl = decl;
+	u[cat->nunavailable].made = NULL;
 	cat->nunavailable++;
 	return true;
+}
+
+static void free_made(struct og_cf_entry *e)
+{
+	if (!e)
+		return;
+	free(e->name);
+	free(e->field[OG_F_DESCRIPTION]);
+	free(e->field[OG_F_GROUP]);
+	free(e);
+}
+
+/* The declaration a discovered raw counter would have in a file. */
+static struct og_cf_entry *made_decl(const struct og_raw_desc *d)
+{
+	struct og_cf_entry *e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->kind = OG_CF_RAW;
+	e->name = strdup(d->name);
+	e->field[OG_F_DESCRIPTION] = strdup(d->description ? d->description : "");
+	e->field[OG_F_GROUP] = strdup("Hardware");
+	e->usage = d->usage;
+	e->type = GPA_TYPE_UINT64;
+	if (!e->name || !e->field[OG_F_DESCRIPTION] || !e->field[OG_F_GROUP]) {
+		free_made(e);
+		return NULL;
+	}
+	return e;
 }
 
 static GPA_Status add_raw(struct builder *b, const struct og_cf_file *file, const struct og_cf_entry *e)
@@ -170,7 +209,7 @@ static GPA_Status add_raw(struct builder *b, const struct og_cf_file *file, cons
 		raw->available = true;
 	} else if (st == GPA_STATUS_ERROR_NOT_FOUND) {
 		raw->why_not = why;
-		if (!add_unavailable(cat, raw->name, format("%s", why ? why : "not countable here")))
+		if (!add_unavailable(cat, e, format("%s", why ? why : "not countable here")))
 			return fail(b, "out of memory");
 	} else {
 		return fail(b, "%s:%u: raw %s: the %s backend rejects source '%s'", file->origin,
@@ -226,7 +265,22 @@ static GPA_Status add_counter(struct builder *b, const struct og_cf_file *file,
 			               file->origin, e->line, e->name, d->reason);
 	}
 	b->ndrafts++;
-	return add_name(b, file, e, e->name, NAME_COUNTER, b->ndrafts - 1);
+	GPA_Status st = add_name(b, file, e, e->name, NAME_COUNTER, b->ndrafts - 1);
+	/* Aliases are names too: found by lookup, resolvable in expressions,
+	 * unique ignoring case against every other name and alias. */
+	const char *list = e->field[OG_F_ALIAS], *alias;
+	size_t len;
+	while (st == GPA_STATUS_OK && og_cf_next_word(&list, &alias, &len)) {
+		uint32_t existing;
+		if (og_namemap_find(&b->names, alias, len, &existing))
+			return fail(b, "%s:%u: alias %.*s of counter %s is already a name (names and "
+			               "aliases are unique ignoring case)",
+			            file->origin, e->line, (int)len, alias, e->name);
+		if (!og_namemap_put(&b->names, alias, len, ((uint32_t)NAME_COUNTER << KIND_SHIFT) |
+		                                                (uint32_t)(b->ndrafts - 1)))
+			return fail(b, "out of memory");
+	}
+	return st;
 }
 
 struct input_set {
@@ -251,13 +305,15 @@ static void collect_input(void *ud, uint32_t index)
 }
 
 static GPA_Status publish(struct builder *b, struct og_counter *c, const char *name,
-                          const char *set, const char *group, const char *text,
+                          const char *set, const char *alias, const char *group,
+                          const char *text,
                           const char *expression, GPA_Usage_Type usage, GPA_Type type,
                           struct og_expr *expr)
 {
 	memset(c, 0, sizeof(*c));
 	c->name = strdup(name);
 	c->set = set ? strdup(set) : NULL;
+	c->alias = alias ? strdup(alias) : NULL;
 	c->group = strdup(group);
 	c->text = strdup(text);
 	c->gpa_desc = format("#%s#%s", group, text);
@@ -270,8 +326,8 @@ static GPA_Status publish(struct builder *b, struct og_counter *c, const char *n
 	c->inputs = inputs.items;
 	c->ninputs = inputs.count;
 	c->exact_raw = og_expr_single_raw(expr, &c->raw);
-	if (!c->name || !c->set || !c->group || !c->text || !c->gpa_desc || !c->expression ||
-	    inputs.oom)
+	if (!c->name || !c->set || (alias && !c->alias) || !c->group || !c->text || !c->gpa_desc ||
+	    !c->expression || inputs.oom)
 		return fail(b, "out of memory");
 	return GPA_STATUS_OK;
 }
@@ -342,7 +398,7 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 	for (size_t i = 0; i < b->ndrafts; i++) {
 		struct draft *d = &b->drafts[i];
 		if (!d->expr) {
-			if (!add_unavailable(cat, d->decl->name, d->reason))
+			if (!add_unavailable(cat, d->decl, d->reason))
 				return fail(b, "out of memory");
 			d->reason = NULL;
 			continue;
@@ -350,8 +406,9 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 		const struct og_cf_entry *e = d->decl;
 		char *set = set_name(d->file->origin);
 		GPA_Status st = set ? publish(b, &cat->counters[cat->ncounters++], e->name, set,
-		                              e->field[OG_F_GROUP], e->field[OG_F_DESCRIPTION],
-		                              e->field[OG_F_EXPRESSION], e->usage, e->type, d->expr)
+		                              e->field[OG_F_ALIAS], e->field[OG_F_GROUP],
+		                              e->field[OG_F_DESCRIPTION], e->field[OG_F_EXPRESSION],
+		                              e->usage, e->type, d->expr)
 		                    : fail(b, "out of memory");
 		free(set);
 		if (!set)
@@ -374,7 +431,7 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 		if (!expr)
 			return fail(b, "out of memory");
 		GPA_Status st = publish(b, &cat->counters[cat->ncounters++], raw->name, raw->set,
-		                        raw->group, raw->description, raw->source, raw->usage,
+		                        NULL, raw->group, raw->description, raw->source, raw->usage,
 		                        GPA_TYPE_UINT64, expr);
 		if (st != GPA_STATUS_OK)
 			return st;
@@ -385,6 +442,10 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 static GPA_Status add_extra_raw(struct builder *b, const struct og_raw_desc *d)
 {
 	struct og_catalog *cat = b->cat;
+	uint32_t existing;
+	/* A built-in set's declaration of the same name is the documented one. */
+	if (og_namemap_find(&b->names, d->name, strlen(d->name), &existing))
+		return GPA_STATUS_OK;
 	struct og_raw *raw = &cat->raws[cat->nraw];
 	memset(raw, 0, sizeof(*raw));
 	raw->name = strdup(d->name);
@@ -393,11 +454,20 @@ static GPA_Status add_extra_raw(struct builder *b, const struct og_raw_desc *d)
 	raw->group = strdup("Hardware");
 	raw->set = strdup(b->binder->backend ? b->binder->backend : "backend");
 	raw->usage = d->usage;
-	raw->available = true;
+	raw->available = d->why_not == NULL;
+	raw->why_not = d->why_not;
 	raw->backend_id = d->raw_id;
 	cat->nraw++;
 	if (!raw->name || !raw->source || !raw->description || !raw->group || !raw->set)
 		return fail(b, "out of memory");
+	if (d->why_not) {
+		struct og_cf_entry *e = made_decl(d);
+		if (!e || !add_unavailable(cat, e, format("%s", d->why_not))) {
+			free_made(e);
+			return fail(b, "out of memory");
+		}
+		cat->unavailable[cat->nunavailable - 1].made = e;
+	}
 	return add_name(b, NULL, NULL, d->name, NAME_RAW, cat->nraw - 1);
 }
 
@@ -431,9 +501,14 @@ GPA_Status og_catalog_build(struct og_catalog *cat, struct og_cf_file *files, si
 	if (!cat->raws || !cat->constants || !cat->const_values || !b.drafts)
 		st = fail(&b, "out of memory");
 
-	for (size_t i = 0; st == GPA_STATUS_OK && i < nextra; i++)
-		st = add_extra_raw(&b, &extra[i]);
-	for (size_t f = 0; st == GPA_STATUS_OK && f < nfiles; f++) {
+	/* Built-in sets, then the backend's discovered raw counters (which the
+	 * sets' names override), then the user's files (which may use both). */
+	for (size_t f = 0; st == GPA_STATUS_OK && f <= nfiles; f++) {
+		if (f == nbuiltin)
+			for (size_t i = 0; st == GPA_STATUS_OK && i < nextra; i++)
+				st = add_extra_raw(&b, &extra[i]);
+		if (f == nfiles)
+			break;
 		const struct og_cf_file *file = &files[f];
 		bool user = f >= nbuiltin;
 		if (user && file->backend && binder->backend && strcmp(file->backend, binder->backend) != 0) {
@@ -474,6 +549,7 @@ static void counter_free(struct og_counter *c)
 {
 	free(c->name);
 	free(c->set);
+	free(c->alias);
 	free(c->group);
 	free(c->text);
 	free(c->gpa_desc);
@@ -506,6 +582,7 @@ void og_catalog_free(struct og_catalog *cat)
 	for (size_t i = 0; i < cat->nunavailable; i++) {
 		free(cat->unavailable[i].name);
 		free(cat->unavailable[i].reason);
+		free_made(cat->unavailable[i].made);
 	}
 	for (size_t i = 0; i < cat->nnative; i++)
 		free(cat->native[i].at);
@@ -521,10 +598,26 @@ void og_catalog_free(struct og_catalog *cat)
 	memset(cat, 0, sizeof(*cat));
 }
 
+static bool in_list(const char *list, const char *name)
+{
+	size_t len = strlen(name), n;
+	const char *word;
+	while (og_cf_next_word(&list, &word, &n))
+		if (n == len && strncasecmp(word, name, len) == 0)
+			return true;
+	return false;
+}
+
 bool og_catalog_find(const struct og_catalog *cat, const char *name, uint32_t *index)
 {
 	for (size_t i = 0; i < cat->ncounters; i++)
 		if (strcasecmp(cat->counters[i].name, name) == 0) {
+			*index = (uint32_t)i;
+			return true;
+		}
+	/* Names and aliases are unique together, so at most one alias matches. */
+	for (size_t i = 0; i < cat->ncounters; i++)
+		if (in_list(cat->counters[i].alias, name)) {
 			*index = (uint32_t)i;
 			return true;
 		}

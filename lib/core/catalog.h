@@ -47,6 +47,7 @@ struct og_native_binding {
 struct og_counter {
 	char *name;
 	char *set;         /* the counter file's name without ".counters" (or the backend's) */
+	char *alias;       /* other names it answers to, blank-separated; NULL if none */
 	char *group;
 	char *text;        /* description */
 	char *gpa_desc;    /* "#group#text", what GPA 2.x clients expect */
@@ -68,6 +69,10 @@ struct og_counter {
 struct og_unavailable {
 	char *name;
 	char *reason;
+	const struct og_cf_entry *decl; /* its declaration (group, usage, ...) in files[] */
+	/* A raw counter the backend discovered has no file: its declaration is
+	 * made up and owned here (decl points to it). */
+	struct og_cf_entry *made;
 };
 
 /* What the catalogue asks of the device; the core wraps a backend in it,
@@ -126,7 +131,8 @@ static inline void og_native_run(const struct og_native_binding *n, const uint64
 	n->fn(raw, constants, n->at, out);
 }
 
-/* First public counter whose name matches ignoring case, as GPA does. */
+/* The public counter whose name, or else one of whose aliases, matches
+ * ignoring case, as GPA matches names. */
 bool og_catalog_find(const struct og_catalog *cat, const char *name, uint32_t *index);
 
 #endif

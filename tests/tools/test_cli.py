@@ -4,10 +4,14 @@
 
 usage: test_cli.py OPENGPA [V34K_PRELOAD [VMALI_PRELOAD]]
 """
+import csv
+import io
 import json
 import os
+import re
 import subprocess
 import sys
+import tempfile
 
 OPENGPA = sys.argv[1]
 V34K = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
@@ -23,7 +27,8 @@ def run(args, env=None, preload=None):
     if env:
         e.update(env)
     if preload:
-        e["LD_PRELOAD"] = preload
+        # A sanitizer build's runtime, when the preload library needs it first.
+        e["LD_PRELOAD"] = os.environ.get("OPENGPA_TEST_PRELOAD_FIRST", "") + preload
     return subprocess.run([OPENGPA] + args, capture_output=True, text=True, env=e, timeout=60)
 
 
@@ -40,14 +45,62 @@ r = run(["list"])
 check("list exits 0", r.returncode == 0, r.stderr)
 check("list shows TaskClock", "TaskClock" in r.stdout, r.stdout[:300])
 
-r = run(["list", "-x", "|"])
-rows = [line.split("|") for line in r.stdout.splitlines()]
-check("list -x has five fields", rows and all(len(x) == 5 for x in rows), r.stdout[:300])
+# Lists as data: RFC 4180 CSV with a header, and JSON, with the same fields.
+fields = ["name", "group", "usage", "type", "backend", "availability", "description", "reason",
+          "aliases"]
+for sep in (",", "|", "::"):
+    r = run(["list", "--all", "-x", sep])
+    text = r.stdout.replace(sep, "\x1f") if len(sep) > 1 else r.stdout
+    rows = list(csv.reader(io.StringIO(text), delimiter="\x1f" if len(sep) > 1 else sep,
+                           strict=True))
+    check("list -x %s: header and nine fields" % sep, r.returncode == 0 and rows[0] == fields
+          and len(rows) > 2 and all(len(x) == 9 for x in rows), r.stdout[:300])
+    check("list -x %s: TaskClock's description whole" % sep, any(
+          x[0] == "TaskClock" and x[5] == "available" and "," in x[6] for x in rows), r.stdout[:300])
+r = run(["list", "--all", "-j"])
+try:
+    doc = json.loads(r.stdout)
+    c = {x["name"]: x for x in doc["counters"]}
+    check("list -j fields", doc["backend"] == "perf" and c["TaskClock"]["available"] and
+          c["TaskClock"]["usage"] == "milliseconds" and c["TaskClock"]["type"] == "float64" and
+          c["TaskClock"]["group"] == "CPU" and c["TaskClock"]["backend"] == "perf" and
+          all(set(x) >= {"name", "group", "usage", "type", "backend", "available", "description",
+                         "aliases"}
+              for x in doc["counters"]) and
+          all(x["reason"] for x in doc["counters"] if not x["available"]), r.stdout[:300])
+except (ValueError, KeyError) as err:
+    check("list -j parses", False, "%s: %r" % (err, r.stdout[:300]))
+r = run(["list", "-x", ",", "-j"])
+check("list -x and -j exclude each other", r.returncode == 2, r.stderr)
 
+# The backends compiled in, and why each is or is not usable here.
+r = run(["list", "--backends"])
+check("list --backends", r.returncode == 0 and "perf" in r.stdout and "usable here" in r.stdout
+      and "not usable here: mali:" in r.stdout, r.stdout + r.stderr)
+r = run(["list", "--backends", "-j"])
+try:
+    b = {x["name"]: x for x in json.loads(r.stdout)["backends"]}
+    check("list --backends -j", set(b) >= {"perf", "mali", "panfrost", "mips"} and
+          b["perf"]["usable"] and b["perf"]["counters"] > 0 and not b["mali"]["usable"] and
+          "/dev/mali0" in b["mali"]["reason"] and sum(x["auto"] for x in b.values()) == 1,
+          r.stdout)
+except (ValueError, KeyError) as err:
+    check("list --backends -j parses", False, "%s: %r" % (err, r.stdout[:300]))
+r = run(["list", "--backends", "-x", ","])
+rows = list(csv.reader(io.StringIO(r.stdout)))
+check("list --backends -x", rows[0] == ["name", "usable", "summary", "detail"] and
+      all(len(x) == 4 for x in rows), r.stdout)
+
+r = run(["--version"])
+check("--version names the command's and the library's", r.returncode == 0 and
+      re.fullmatch(r"opengpa \d+\.\d+\.\d+ \(library \d+\.\d+\.\d+\)\n", r.stdout), r.stdout)
+
+# perf stat's contract: -x and --json go to stderr unless -o names a file.
 r = run(["stat", "-x", ",", "-e", "PageFaults,TaskClock", "--", "true"])
-lines = r.stdout.splitlines()
-check("stat -x prints one line per counter", len(lines) == 2, r.stdout)
-check("stat -x fields", all(len(x.split(",")) == 4 for x in lines), r.stdout)
+check("stat -x leaves stdout to the command", r.stdout == "", r.stdout)
+lines = r.stderr.splitlines()
+check("stat -x prints one line per counter", len(lines) == 2, r.stderr)
+check("stat -x fields", all(len(x.split(",")) == 4 for x in lines), r.stderr)
 
 r = run(["stat", "-e", "PageFaults", "--", "sh", "-c", "exit 7"])
 check("exit status kept", r.returncode == 7, "got %d" % r.returncode)
@@ -63,19 +116,19 @@ check("unknown counter: one line naming it",
 
 r = run(["stat", "--json", "-e", "PageFaults,CPUUtilization", "--", "true"])
 try:
-    doc = json.loads(r.stdout)
+    doc = json.loads(r.stderr)
     names = [c["name"] for c in doc["counters"]]
     check("json lists the enabled counters", names == ["PageFaults", "CPUUtilization"], names)
     check("json page faults counted", doc["counters"][0]["value"] > 0, doc)
 except (ValueError, KeyError) as err:
-    check("json parses", False, "%s: %r" % (err, r.stdout[:300]))
+    check("json parses", False, "%s: %r" % (err, r.stderr[:300]))
 
 # The child, not opengpa, is counted: touching 2000 fresh pages shows up.
 script = "import mmap; m = mmap.mmap(-1, 2000 * 4096); [m.__setitem__(i * 4096, 1) for i in range(2000)]"
 r = run(["stat", "-x", ",", "-e", "PageFaults", "--", sys.executable, "-c", script])
 try:
-    faults = int(r.stdout.split(",")[0])
-    check("child's page faults counted", faults >= 2000, r.stdout)
+    faults = int(r.stderr.split(",")[0])
+    check("child's page faults counted", faults >= 2000, r.stderr)
 except ValueError:
     check("child's page faults counted", False, r.stdout + r.stderr)
 
@@ -96,7 +149,7 @@ try:
     toucher.stdin.write("go\n")
     toucher.stdin.flush()
     out, err = stat.communicate(timeout=30)
-    faults = int(out.split(",")[0]) if out else -1
+    faults = int(err.split(",")[0]) if err else -1
     check("-p counts the running process", stat.returncode == 0 and faults >= 1000, out + err)
 finally:
     toucher.kill()
@@ -110,14 +163,14 @@ r = run(["stat", "-e", "PageFaults", "--duration", "1", "--", "true"])
 check("--duration with a command is refused", r.returncode == 2, r.stderr)
 r = run(["stat", "-a", "-x", ",", "-e", "CPUClock", "--", "sleep", "0.2"])
 if r.returncode == 0:
-    ms = float(r.stdout.split(",")[0])
-    check("-a counts every CPU's clock", ms > 150, r.stdout)
+    ms = float(r.stderr.split(",")[0])
+    check("-a counts every CPU's clock", ms > 150, r.stderr)
 else:
     check("-a refused with the paranoid fix", "perf_event_paranoid" in r.stderr, r.stderr)
 
-r = run(["stat", "-M", "--json", "-e", "TaskClock,PageFaults", "--", "true"])
+r = run(["stat", "--multiplex", "--json", "-e", "TaskClock,PageFaults", "--", "true"])
 try:
-    doc = json.loads(r.stdout)
+    doc = json.loads(r.stderr)
     check("--multiplex: one pass, coverage reported", doc["passes"] == 1 and
           0 < doc["coverage"] <= 1, r.stdout)
 except (ValueError, KeyError) as err:
@@ -130,26 +183,217 @@ check("unknown backend: one clear line", r.returncode == 1 and
 r = run(["bogus"])
 check("unknown subcommand exits 2", r.returncode == 2)
 
+# Numbers are checked whole, with overflow (issue #13).
+for args, what in ((["-p", "99999999999999999999"], "process id"),
+                   (["-t", "4294967297"], "thread id"),
+                   (["-p", "-1"], "process id"),
+                   (["-p", "12x"], "process id"),
+                   (["-C", "0,x"], "CPU list")):
+    r = run(["stat"] + args + ["-e", "PageFaults"])
+    check("stat %s refused" % " ".join(args), r.returncode == 2 and what in r.stderr and
+          len(r.stderr.strip().splitlines()) == 1, r.stderr)
+r = run(["stat", "--duration", "1e999", "-a"])
+check("--duration overflow refused", r.returncode == 2 and "seconds" in r.stderr, r.stderr)
+
+# An empty separator would glue the fields together (issue #13).
+for cmd in (["stat", "-e", "PageFaults", "-x", "", "--", "true"], ["list", "-x", ""]):
+    r = run(cmd)
+    check("%s -x '' refused" % cmd[0], r.returncode == 2 and "empty separator" in r.stderr,
+          r.stderr)
+
+# perf's short flags keep perf's meaning: -M (metrics) and -d (detailed) are not
+# opengpa's multiplexing and duration; their long options remain.
+for flag in ("-M", "-d", "-b"):
+    r = run(["stat", flag, "1", "--", "true"])
+    check("stat %s is not an opengpa option" % flag, r.returncode == 2 and
+          "unknown option " + flag in r.stderr, r.stderr)
+
+# -o is opened before the command runs: a bad path costs no run.
+with tempfile.TemporaryDirectory() as tmp:
+    marker = os.path.join(tmp, "ran")
+    r = run(["stat", "-o", os.path.join(tmp, "no", "such", "dir"), "-e", "PageFaults", "--",
+             "touch", marker])
+    check("-o bad path fails before the command", r.returncode == 1 and
+          not os.path.exists(marker) and "cannot open" in r.stderr, r.stderr)
+    # ...and the command does not inherit it (close-on-exec).
+    out = os.path.join(tmp, "report.txt")
+    r = run(["stat", "-o", out, "-x", ",", "-e", "PageFaults", "--",
+             "sh", "-c", "for f in /proc/$$/fd/*; do readlink $f; done"])
+    with open(out) as f:
+        report = f.read()
+    check("-o file not inherited by the command", out not in r.stdout, r.stdout)
+    check("-o gets the report, stderr stays empty", report.count(",PageFaults,") == 1 and
+          r.stderr == "", report + r.stderr)
+
+# Every command's --help exits 0 on stdout; bad options are usage errors.
+for cmd in ([], ["list"], ["stat"], ["pc_sweep"]):
+    r = run(cmd + ["--help"])
+    check("opengpa %s --help" % " ".join(cmd), r.returncode == 0 and r.stdout.startswith("usage:")
+          and r.stderr == "", r.stderr)
+    r = run(cmd + ["--no-such-option"])
+    check("opengpa %s --no-such-option" % " ".join(cmd), r.returncode == 2 and
+          "unknown option --no-such-option" in r.stderr and
+          len(r.stderr.strip().splitlines()) == 1, r.stderr)
+
+# perf stat's <not supported>: a counter the sets declare but this machine
+# cannot count does not stop the others (issue #16's first audit case).
+r = run(["list", "--all", "-x", ","])
+missing = [x for x in csv.reader(io.StringIO(r.stdout)) if x[5] == "unavailable"]
+if missing:
+    name, reason = missing[0][0], missing[0][7]
+    with tempfile.TemporaryDirectory() as tmp:
+        marker = os.path.join(tmp, "ran")
+        r = run(["stat", "-e", name + ",PageFaults", "--", "sh", "-c", "touch %s; exit 3" % marker])
+        check("<not supported> counts the rest and runs the command",
+              r.returncode == 3 and os.path.exists(marker) and "<not supported>" in r.stderr and
+              re.search(r"\b\d+\s+PageFaults", r.stderr) is not None, r.stderr)
+    r = run(["stat", "-v", "-e", name, "--", "true"])
+    check("-v gives the reason", r.returncode == 0 and reason in r.stderr, r.stderr)
+    r = run(["stat", "-e", name, "--", "true"])
+    check("the reason only under -v", r.returncode == 0 and reason not in r.stderr, r.stderr)
+    r = run(["stat", "--json", "-e", "PageFaults," + name, "--", "true"])
+    try:
+        doc = json.loads(r.stderr)
+        c = doc["counters"]
+        check("json <not supported>", [x["supported"] for x in c] == [True, False] and
+              c[1]["value"] is None and c[1]["reason"], r.stderr)
+    except (ValueError, KeyError) as err:
+        check("json <not supported> parses", False, "%s: %r" % (err, r.stderr[:300]))
+else:
+    print("SKIP: every counter is countable here; no <not supported> case")
+
+# -r N: mean and relative standard deviation, as perf stat -r prints them.
+r = run(["stat", "-r", "3", "--json", "-e", "PageFaults,TaskClock", "--", "true"])
+try:
+    doc = json.loads(r.stderr)
+    check("-r 3 runs three times", doc["runs"] == 3 and doc["repeats"] == 3 and
+          all("rel_stddev_percent" in c for c in doc["counters"]), r.stderr)
+except (ValueError, KeyError) as err:
+    check("-r json parses", False, "%s: %r" % (err, r.stderr[:300]))
+r = run(["stat", "-r", "4", "-e", "TaskClock", "--", "true"])
+check("-r table: runs and elapsed spread", "4 runs" in r.stderr and
+      re.search(r"\+- [0-9.]+ seconds time elapsed\s+\( \+-\s*[0-9.]+% \)", r.stderr), r.stderr)
+r = run(["stat", "-r", "2", "-x", ";", "-e", "PageFaults", "--", "true"])
+check("-r -x adds the spread field", re.fullmatch(r"\d+;;PageFaults;Memory;[0-9.]+%\n", r.stderr),
+      r.stderr)
+r = run(["stat", "-r", "0", "--", "true"])
+check("-r 0 refused", r.returncode == 2, r.stderr)
+with tempfile.TemporaryDirectory() as tmp:
+    counter = os.path.join(tmp, "n")
+    r = run(["stat", "-r", "3", "-e", "PageFaults", "--", "sh", "-c",
+             "echo x >> %s; test $(wc -l < %s) -eq 2 && exit 4; exit 0" % (counter, counter)])
+    check("-r: run 2's failure reported and returned", r.returncode == 4 and
+          "run 2 of 3 exited with status 4, run 1 with 0" in r.stderr and
+          open(counter).read().count("x") == 3, r.stderr)
+
+# -o with --append; --append alone is refused.
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "counts.csv")
+    for _ in range(2):
+        r = run(["stat", "-o", out, "--append", "-x", ",", "-e", "PageFaults", "--", "true"])
+    check("--append appends", open(out).read().count(",PageFaults,") == 2, open(out).read())
+r = run(["stat", "--append", "-e", "PageFaults", "--", "true"])
+check("--append without -o refused", r.returncode == 2, r.stderr)
+
 if V34K:
-    r = run(["stat", "--backend", "mips", "-uicp", "--", "true"], preload=V34K)
+    r = run(["pc_sweep", "-uicp", "--", "true"], preload=V34K)
     check("mips pc_sweep report", r.returncode == 0 and "IPC:" in r.stdout and
           "D-$ miss rate:" in r.stdout, r.stdout + r.stderr)
+    # --output is close-on-exec: the measured command does not inherit it (#13).
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "sweep.txt")
+        r = run(["pc_sweep", "-ui", "--output", out, "--", "sh", "-c",
+                 "for f in /proc/$$/fd/*; do readlink $f; done; true"], preload=V34K)
+        check("pc_sweep --output not inherited", r.returncode == 0 and out not in r.stdout and
+              "PerfCnt[0].Cnt" in open(out).read(), r.stdout + r.stderr)
+    r = run(["stat", "--backend", "mips", "-uicp", "--", "true"], preload=V34K)
+    check("pc_sweep's letters are not stat's", r.returncode == 2, r.stderr)
+    # Passes made explicit (issue #16's second audit case): said before the runs,
+    # --passes=once refuses, a run that ends differently is reported and the first
+    # failing status returned.
+    mips = ["stat", "--backend", "mips", "-e", "IPC,ICacheMissRate,DCacheMissRate"]
+    r = run(mips + ["--", "true"], preload=V34K)
+    check("passes announced with their counters", r.returncode == 0 and
+          "runs 2 times" in r.stderr and "run 1: IPC, ICacheMissRate" in r.stderr and
+          "run 2: DCacheMissRate" in r.stderr and
+          r.stderr.index("run 2: DCacheMissRate") < r.stderr.index("Counter stats"), r.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        d = os.path.join(tmp, "d")
+        r = run(mips + ["--passes=once", "--", "mkdir", d], preload=V34K)
+        check("--passes=once refuses before running", r.returncode == 1 and
+              not os.path.exists(d) and "--passes=once" in r.stderr, r.stderr)
+        r = run(mips + ["--", "mkdir", d], preload=V34K)
+        check("mkdir d: run 2's failure reported, status 1", r.returncode == 1 and
+              "run 2 of 2 exited with status 1, run 1 with 0" in r.stderr and
+              "Counter stats" in r.stderr, r.stderr)
+        flag = os.path.join(tmp, "f")
+        r = run(mips + ["--", "sh", "-c", "test -e %s && exit 0; touch %s; exit 5" % (flag, flag)],
+                preload=V34K)
+        check("first failing status wins", r.returncode == 5 and "run 1 with 5" in r.stderr,
+              r.stderr)
 
 if VMALI:
     counters = "GPUActiveCycles,FragmentQueueUtilization,OutputExternalReadBytes"
     r = run(["stat", "--backend", "mali", "-x", ",", "-e", counters, "--", "true"], preload=VMALI)
-    rows = [line.split(",") for line in r.stdout.splitlines()]
+    rows = [line.split(",") for line in r.stderr.splitlines()]
     check("mali stat on the virtual G71", r.returncode == 0 and len(rows) == 3 and
           int(rows[0][0]) > 0 and 0 < float(rows[1][0]) <= 100, r.stdout + r.stderr)
     r = run(["list", "--backend", "mali"], preload=VMALI)
     check("mali list names the device", "Mali-G71" in r.stdout, r.stdout[:200] + r.stderr)
+    check("mali list shows Arm's machine names", "(also: MaliGPUActiveCy)" in r.stdout,
+          r.stdout[:400])
+    r = run(["list", "--backends", "-j"], preload=VMALI)
+    b = {x["name"]: x for x in json.loads(r.stdout)["backends"]}
+    check("--backends on the virtual G71: mali usable, auto's choice",
+          b["mali"]["usable"] and b["mali"]["auto"] and "Mali-G71" in b["mali"]["device"] and
+          "unstable_ioctls" in b["panfrost"]["reason"], r.stdout)
+    # Arm's machine name and the database's title find the G71's own counters.
+    r = run(["stat", "--backend", "mali", "-x", ",", "-e",
+             "maligpuactivecy,OutputExternalReadStallPercentage", "--", "true"], preload=VMALI)
+    rows = [line.split(",") for line in r.stderr.splitlines()]
+    check("mali stat -e takes aliases", r.returncode == 0 and len(rows) == 2 and
+          "GPUActiveCycles" in r.stderr and "OutputExternalReadStallRate" in r.stderr,
+          r.stdout + r.stderr)
     r = run(["stat", "--backend", "panfrost", "-x", ",", "-e", counters, "--", "true"],
             env={"VMALI_PANFROST_UNSTABLE": "1"}, preload=VMALI)
     check("panfrost stat on the virtual G71", r.returncode == 0 and
-          len(r.stdout.splitlines()) == 3, r.stdout + r.stderr)
+          len(r.stderr.splitlines()) == 3, r.stdout + r.stderr)
     r = run(["list", "--backend", "panfrost"], preload=VMALI)
     check("panfrost ENOSYS says how to turn the ioctls on", r.returncode == 1 and
           "unstable_ioctls" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr)
+
+# CPU events by name or code on the perf backend (docs/backends/perf.md):
+# what this machine's PMU and libpfm4 can do decides the outcome, and each
+# outcome has its own message.
+with tempfile.TemporaryDirectory() as tmp:
+    r = run(["stat", "--backend", "perf", "-x", ",", "-e", "r11,TaskClock", "--", "true"],
+            env={"TMPDIR": tmp})
+    check("stat -e code exits 0", r.returncode == 0, r.stderr)
+    check("stat -e code: counted or said why", "r11 is not counted: " in r.stderr or
+          re.search(r"^\d+,,r11", r.stderr, re.M), r.stderr)
+    check("stat -e code: the rest is counted", ",TaskClock," in r.stderr, r.stderr)
+    check("stat -e: the events file is removed", os.listdir(tmp) == [], os.listdir(tmp))
+r = run(["stat", "--backend", "perf", "-e", "NO_SUCH_EVENT_ANYWHERE,TaskClock", "--", "true"])
+check("stat -e unknown event fails", r.returncode != 0, r.stderr)
+check("stat -e unknown event: one line saying where it was looked for",
+      len(r.stderr.strip().splitlines()) == 1 and "NO_SUCH_EVENT_ANYWHERE" in r.stderr and
+      "sysfs" in r.stderr, r.stderr)
+r = run(["list", "--backend", "perf"], env={"OPENGPA_LOG": "trace"})
+m = re.search(r"libpfm4 names this CPU's events \(PMU (\S+)\)", r.stderr)
+if m:
+    # list --all shows libpfm4's events: countable ones with libpfm4's
+    # description, the others with the reason and the description.
+    r = run(["list", "--backend", "perf", "--all", "-x", "|"])
+    rows = list(csv.DictReader(r.stdout.splitlines(), delimiter="|"))
+    native = [x for x in rows if x.get("group") == "Hardware" and
+              not x["name"].startswith(("sysfs_", "Hw", "Sw", "Time"))]
+    check("list --all lists the CPU's native events", len(native) > 20, r.stdout[-400:])
+    check("list --all: native events have libpfm4's description",
+          all(len(x["description"]) > 3 for x in native), native[:3])
+    name = native[0]["name"]
+    r = run(["stat", "--backend", "perf", "-x", ",", "-e", name.lower(), "--", "true"])
+    check("stat -e takes a native event in any case", r.returncode == 0 and
+          (name in r.stderr or name.upper() in r.stderr), r.stderr)
 
 print("%d passed, %d failed" % (passed, len(failures)))
 sys.exit(1 if failures else 0)
