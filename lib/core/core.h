@@ -186,6 +186,10 @@ GPA_Status og_context_set_period(struct og_context *ctx, uint64_t period_ns);
 
 /* ---- sessions (session.c) -------------------------------------------- */
 
+/* The sample ID that names every sample of a session at once
+ * (OPENGPA_SAMPLES_TOTAL), unless the client used it for a sample. */
+#define OG_SAMPLES_TOTAL UINT32_MAX
+
 /* Bookkeeping only: the front ends check their preconditions, in their own
  * order and with their own statuses, before calling these.  What fails
  * here (memory, the backend) is logged here. */
