@@ -10,6 +10,7 @@ packages=(
   build-essential   # gcc, make, libc headers
   meson ninja-build pkg-config python3
   libdrm-dev        # the panfrost backend's DRM headers
+  libpfm4-dev       # optional: CPU PMU events by name in the perf backend
 )
 if [ "${1:-}" != demo ]; then
   packages+=(
@@ -17,6 +18,7 @@ if [ "${1:-}" != demo ]; then
     binutils          # nm, for the exported-symbol test
     cmake             # the install test builds a find_package(OpenGPA) client
     debhelper lintian # the Debian packages (scripts/test-debian.sh)
+    chromium          # opens opengpa stat --html's report headless (tests/tools/test_timeline.py)
   )
 fi
 

@@ -34,7 +34,8 @@ void og_unlock(void);
 /* Queue a message for the client's callback (and stderr if OPENGPA_LOG asks).
  * Lock held.  No trailing newline. */
 void og_log(enum og_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void og_logv(enum og_log_level level, const char *fmt, va_list ap);
+void og_logv(enum og_log_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0), nonnull(2)));
 /* Logs an error and returns its status, for one-line error paths. */
 GPA_Status og_error(GPA_Status status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool og_log_wants(enum og_log_level level);
@@ -122,6 +123,10 @@ GPA_Status og_context_set_multiplex(struct og_context *ctx, bool enable);
 GPA_Status og_context_set_period(struct og_context *ctx, uint64_t period_ns);
 
 /* ---- sessions (session.c) -------------------------------------------- */
+
+/* The sample ID that names every sample of a session at once
+ * (OPENGPA_SAMPLES_TOTAL), unless the client used it for a sample. */
+#define OG_SAMPLES_TOTAL UINT32_MAX
 
 GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id);
 GPA_Status og_session_end(struct og_context *ctx);
