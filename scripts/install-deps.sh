@@ -19,6 +19,7 @@ if [ "${1:-}" != demo ]; then
     cmake             # the install test builds a find_package(OpenGPA) client
     debhelper lintian # the Debian packages (scripts/test-debian.sh)
     chromium          # opens opengpa stat --html's report headless (tests/tools/test_timeline.py)
+    libhsa-runtime-dev  # hsa.h, to compile GPUPerfAPI-HSA.h as an HSA client does
   )
 fi
 
