@@ -22,6 +22,12 @@ mkdir "$work/src"
 git -C "$src" ls-files -z --cached --others --exclude-standard |
   (cd "$src" && tar --null -T - -cf -) | tar -xf - -C "$work/src"
 
+# debian/changelog's version is the project's (NEWS.md says to bump both).
+project=$(sed -n "s/^  version: '\(.*\)',$/\1/p" meson.build)
+changelog=$(dpkg-parsechangelog -S Version)
+[ "$project" = "$changelog" ] ||
+  fail "debian/changelog says $changelog, meson.build $project: add a changelog entry"
+
 start=$(date +%s)
 if ! (cd "$work/src" &&
       DEB_BUILD_OPTIONS="nocheck noddebs parallel=2" dpkg-buildpackage -us -uc >"$work/build.log" 2>&1); then
