@@ -217,6 +217,10 @@ GPA_Status og_perf_pmu_source(struct og_perf_state *st, const char *name, const 
 	}
 	uint64_t type;
 	if (!parse_u64(text, strcspn(text, "\n"), &type) || type > UINT32_MAX) {
+		/* The kernel's text is quoted below: nothing a terminal acts on. */
+		for (char *t = text; *t; t++)
+			if ((unsigned char)*t < 0x20 || (unsigned char)*t > 0x7e)
+				*t = '?';
 		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
 		             "perf: raw counter %s: %s holds '%s', not a PMU type number; the "
 		             "kernel's sysfs is unusable, report its version",

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,6 +294,53 @@ static bool finish_entry(struct reader *rd, struct og_cf_entry *e)
 	return ok;
 }
 
+/* Length of the UTF-8 sequence at p that encodes a character a counter file
+ * may hold, or 0: malformed, overlong, a surrogate, above U+10FFFF, or a
+ * control character (C0 but tab and CR, DEL, C1), which a terminal would act
+ * on when a name or description is printed. */
+static size_t text_char(const unsigned char *p)
+{
+	if (p[0] < 0x80)
+		return (p[0] >= 0x20 && p[0] != 0x7f) || p[0] == '\t' || p[0] == '\r' ? 1 : 0;
+	size_t n = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc0 ? 2 : 0;
+	if (!n || p[0] > 0xf4)
+		return 0;
+	uint32_t c = p[0] & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	static const uint32_t least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+	if (c < least[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff) || c <= 0x9f)
+		return 0;
+	return n;
+}
+
+/* Counter files are UTF-8 text: anything else is refused before parsing,
+ * so no byte of a binary file reaches a name, a description or a message. */
+static bool check_text(struct reader *rd, const char *text)
+{
+	unsigned column = 1;
+	rd->line = 1;
+	for (const unsigned char *p = (const unsigned char *)text; *p;) {
+		if (*p == '\n') {
+			rd->line++;
+			column = 1;
+			p++;
+			continue;
+		}
+		size_t n = text_char(p);
+		if (!n)
+			return fail(rd, "byte 0x%02x at column %u: a counter file is UTF-8 text without "
+			                "control characters (is this the right file?)", *p, column);
+		p += n;
+		column++;
+	}
+	rd->line = 0;
+	return true;
+}
+
 bool og_cf_parse(const char *origin, const char *text, struct og_cf_file *out, char *err,
                  size_t errlen)
 {
@@ -309,6 +357,11 @@ bool og_cf_parse(const char *origin, const char *text, struct og_cf_file *out, c
 		free(copy);
 		og_cf_free(out);
 		return fail(&rd, "out of memory");
+	}
+	if (!check_text(&rd, text)) {
+		free(copy);
+		og_cf_free(out);
+		return false;
 	}
 
 	size_t cap = 0;

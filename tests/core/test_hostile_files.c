@@ -141,31 +141,38 @@ static void test_size_caps(void **state)
 static void test_binary_bytes_escaped(void **state)
 {
 	(void)state;
-	/* What a wrong path (an executable, an image) looks like to the reader. */
+	/* What a wrong path (an executable, an image) looks like to the reader:
+	 * refused as not text, where it starts, its bytes never echoed. */
 	static const char junk[] = "\x7f" "ELF\x1b[2J\x07\x9b" "1;1H\xff\xfe\n";
 	write_file("junk.counters", junk, sizeof(junk) - 1);
 	assert_int_equal(open_with(path_of("junk.counters")), GPA_STATUS_ERROR_FAILED);
-	assert_true(tu_log_has("unknown keyword '\\x7fELF\\x1b[2J\\x07\\x9b1;1H\\xff\\xfe'"));
+	assert_true(tu_log_has("junk.counters:1: byte 0x7f at column 1: a counter file is UTF-8 "
+	                       "text without control characters"));
 	assert_log_printable();
 
-	/* Control bytes inside an expression and a type. */
+	/* A control byte inside a field, and a C1 control in UTF-8. */
 	static const char fields[] = "counter A\n    group: G\n    usage: items\n"
 	                             "    type: u\x1b[31mint\n    description: D\n    expression: 1\n";
 	write_file("fields.counters", fields, sizeof(fields) - 1);
 	assert_int_equal(open_with(path_of("fields.counters")), GPA_STATUS_ERROR_FAILED);
-	assert_true(tu_log_has("unknown type 'u\\x1b[31mint'"));
+	assert_true(tu_log_has("fields.counters:4: byte 0x1b at column 12"));
 	assert_log_printable();
-	static const char expr[] = "counter A\n    group: G\n    usage: items\n"
-	                           "    type: uint64\n    description: D\n    expression: R0 \x1b 1\n";
-	write_file("expr.counters", expr, sizeof(expr) - 1);
-	assert_int_equal(open_with(path_of("expr.counters")), GPA_STATUS_ERROR_FAILED);
-	assert_true(tu_log_has("unexpected byte 1b after a complete expression"));
+	static const char c1[] = "counter A\n    group: G\xc2\x9b\n";
+	write_file("c1.counters", c1, sizeof(c1) - 1);
+	assert_int_equal(open_with(path_of("c1.counters")), GPA_STATUS_ERROR_FAILED);
+	assert_true(tu_log_has("c1.counters:2: byte 0xc2 at column 13"));
+
+	/* Text that is UTF-8 but wrong is quoted with its bytes spelt out. */
+	static const char word[] = "m\xc3\xa9tric M\n";
+	write_file("word.counters", word, sizeof(word) - 1);
+	assert_int_equal(open_with(path_of("word.counters")), GPA_STATUS_ERROR_FAILED);
+	assert_true(tu_log_has("word.counters:1: unknown keyword 'm\\xc3\\xa9tric'"));
 	assert_log_printable();
 
 	/* A path with a control character in it. */
 	write_file("esc\x1b.counters", junk, sizeof(junk) - 1);
 	assert_int_equal(open_with(path_of("esc\x1b.counters")), GPA_STATUS_ERROR_FAILED);
-	assert_true(tu_log_has("esc\\x1b.counters:1: unknown keyword"));
+	assert_true(tu_log_has("esc\\x1b.counters:1: byte 0x7f"));
 	assert_log_printable();
 }
 
