@@ -741,7 +741,8 @@ static void finish(struct parser *ps)
 		ps->regions[r].start -= (uint32_t)removed[ps->regions[r].start];
 		ps->regions[r].end -= (uint32_t)removed[ps->regions[r].end];
 	}
-	qsort(ps->regions, ps->nregions, sizeof(*ps->regions), by_start_outermost_first);
+	if (ps->nregions > 1)
+		qsort(ps->regions, ps->nregions, sizeof(*ps->regions), by_start_outermost_first);
 	ps->count = n;
 	ps->nslots = kept;
 	free(renumber);
