@@ -58,7 +58,8 @@ def env_for(preload):
     for k in ("OPENGPA_BACKEND", "OPENGPA_LOG", "LD_PRELOAD"):
         e.pop(k, None)
     if preload:
-        e["LD_PRELOAD"] = preload
+        # A sanitizer build's runtime, when the preload library needs it first.
+        e["LD_PRELOAD"] = os.environ.get("OPENGPA_TEST_PRELOAD_FIRST", "") + preload
     return e
 
 
