@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Sanitizer builds (docs/testing.md): the whole suite under AddressSanitizer
+# and UndefinedBehaviorSanitizer (every error fatal, leaks reported), then
+# the tests that run threads under ThreadSanitizer.  gcc by default; CC=clang
+# builds them with clang.  scripts/test.sh runs this in CI.
+#
+#   bash scripts/sanitize.sh [asan|tsan|all]
+#
+# Build directories: build-asan and build-tsan (OPENGPA_SANITIZE_DIR=prefix
+# changes "build").  Prints one line per build: "sanitize asan: N passed, ...".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+what=${1:-all}
+prefix=${OPENGPA_SANITIZE_DIR:-build}
+cc=${CC:-cc}
+
+# The tests that start threads of their own, or drive the library from
+# several: what ThreadSanitizer has something to say about.
+threaded_tests=(core-threads core-thread-stress core-periodic api-sessions perf-real)
+
+# Every sanitizer error stops the test that hit it, with a stack.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1:check_initialization_order=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+
+setup() { # dir, meson options...
+  local dir=$1
+  shift
+  if [ -d "$dir" ]; then
+    # (meson 1.0's setup --reconfigure drops a changed c_args; configure keeps it)
+    meson configure "$dir" "$@" >/dev/null
+  else
+    meson setup "$dir" "$@" >/dev/null
+  fi
+}
+
+# "sanitize NAME: ..." from meson's log of the tests just run.
+summary() { # name, dir
+  python3 - "$1" "$2/meson-logs/testlog.json" <<'PY'
+import json, sys
+counts = {"passed": 0, "failed": 0, "skipped": 0}
+for line in open(sys.argv[2]):
+    r = json.loads(line)["result"]
+    key = "passed" if r in ("OK", "EXPECTEDFAIL") else "skipped" if r == "SKIP" else "failed"
+    counts[key] += 1
+print("sanitize %s: %d passed, %d failed, %d skipped" % (sys.argv[1], counts["passed"],
+      counts["failed"], counts["skipped"]))
+PY
+}
+
+# Both runtimes stop on the first error: -fno-sanitize-recover makes UBSan's
+# checks fatal too.  clang needs no more than gcc (meson.build gives it the
+# shared runtime the preload libraries need); b_lundef is meson's switch for
+# a shared library whose runtime symbols the program supplies.
+fatal=(-fno-sanitize-recover=all -fno-omit-frame-pointer)
+status=0
+
+if [ "$what" = all ] || [ "$what" = asan ]; then
+  dir=$prefix-asan
+  setup "$dir" -Dwerror=true -Dtests=enabled -Dbuildtype=debugoptimized -Db_lundef=false \
+    -Db_sanitize=address,undefined "-Dc_args=${fatal[*]}" "-Dc_link_args=${fatal[*]}"
+  ninja -C "$dir"
+  meson test -C "$dir" --print-errorlogs --num-processes 2 || status=1
+  summary asan "$dir"
+fi
+
+if [ "$what" = all ] || [ "$what" = tsan ]; then
+  dir=$prefix-tsan
+  # gcc warns that it cannot check atomic_thread_fence (perf_rdpmc.c's
+  # seqlock uses one): not an error in this build.
+  extra=()
+  "$cc" -Werror -Wno-tsan -fsanitize=thread -x c -c -o /dev/null /dev/null 2>/dev/null &&
+    extra=(-Wno-tsan)
+  setup "$dir" -Dwerror=true -Dtests=enabled -Dbuildtype=debugoptimized -Db_lundef=false \
+    -Db_sanitize=thread "-Dc_args=${extra[*]} -fno-omit-frame-pointer"
+  # Only what the threaded tests need is built.
+  mapfile -t targets < <(python3 - "$dir" "${threaded_tests[@]}" <<'PY'
+import json, os, subprocess, sys
+tests = json.loads(subprocess.check_output(["meson", "introspect", "--tests", sys.argv[1]]))
+wanted = set(sys.argv[2:])
+for t in tests:
+    if t["name"] in wanted:
+        print(os.path.relpath(t["cmd"][0], sys.argv[1]))
+PY
+)
+  ninja -C "$dir" "${targets[@]}"
+  mapfile -t present < <(meson test -C "$dir" --list 2>/dev/null | sed 's/.* \/ //')
+  run=()
+  for t in "${threaded_tests[@]}"; do
+    printf '%s\n' "${present[@]}" | grep -qx "$t" && run+=("$t")
+  done
+  meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes 2 "${run[@]}" || status=1
+  summary tsan "$dir"
+fi
+
+exit "$status"
