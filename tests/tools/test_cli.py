@@ -27,7 +27,8 @@ def run(args, env=None, preload=None):
     if env:
         e.update(env)
     if preload:
-        e["LD_PRELOAD"] = preload
+        # A sanitizer build's runtime, when the preload library needs it first.
+        e["LD_PRELOAD"] = os.environ.get("OPENGPA_TEST_PRELOAD_FIRST", "") + preload
     return subprocess.run([OPENGPA] + args, capture_output=True, text=True, env=e, timeout=60)
 
 
@@ -360,6 +361,39 @@ if VMALI:
     r = run(["list", "--backend", "panfrost"], preload=VMALI)
     check("panfrost ENOSYS says how to turn the ioctls on", r.returncode == 1 and
           "unstable_ioctls" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr)
+
+# CPU events by name or code on the perf backend (docs/backends/perf.md):
+# what this machine's PMU and libpfm4 can do decides the outcome, and each
+# outcome has its own message.
+with tempfile.TemporaryDirectory() as tmp:
+    r = run(["stat", "--backend", "perf", "-x", ",", "-e", "r11,TaskClock", "--", "true"],
+            env={"TMPDIR": tmp})
+    check("stat -e code exits 0", r.returncode == 0, r.stderr)
+    check("stat -e code: counted or said why", "r11 is not counted: " in r.stderr or
+          re.search(r"^\d+,,r11", r.stderr, re.M), r.stderr)
+    check("stat -e code: the rest is counted", ",TaskClock," in r.stderr, r.stderr)
+    check("stat -e: the events file is removed", os.listdir(tmp) == [], os.listdir(tmp))
+r = run(["stat", "--backend", "perf", "-e", "NO_SUCH_EVENT_ANYWHERE,TaskClock", "--", "true"])
+check("stat -e unknown event fails", r.returncode != 0, r.stderr)
+check("stat -e unknown event: one line saying where it was looked for",
+      len(r.stderr.strip().splitlines()) == 1 and "NO_SUCH_EVENT_ANYWHERE" in r.stderr and
+      "sysfs" in r.stderr, r.stderr)
+r = run(["list", "--backend", "perf"], env={"OPENGPA_LOG": "trace"})
+m = re.search(r"libpfm4 names this CPU's events \(PMU (\S+)\)", r.stderr)
+if m:
+    # list --all shows libpfm4's events: countable ones with libpfm4's
+    # description, the others with the reason and the description.
+    r = run(["list", "--backend", "perf", "--all", "-x", "|"])
+    rows = list(csv.DictReader(r.stdout.splitlines(), delimiter="|"))
+    native = [x for x in rows if x.get("group") == "Hardware" and
+              not x["name"].startswith(("sysfs_", "Hw", "Sw", "Time"))]
+    check("list --all lists the CPU's native events", len(native) > 20, r.stdout[-400:])
+    check("list --all: native events have libpfm4's description",
+          all(len(x["description"]) > 3 for x in native), native[:3])
+    name = native[0]["name"]
+    r = run(["stat", "--backend", "perf", "-x", ",", "-e", name.lower(), "--", "true"])
+    check("stat -e takes a native event in any case", r.returncode == 0 and
+          (name in r.stderr or name.upper() in r.stderr), r.stderr)
 
 print("%d passed, %d failed" % (passed, len(failures)))
 sys.exit(1 if failures else 0)

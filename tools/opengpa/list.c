@@ -100,7 +100,8 @@ static void print_entry(const struct list_options *o, const char *backend, const
 
 static int list_counters(const struct list_options *o)
 {
-	if (cli_open(o->backend, o->options, o->hardware))
+	/* --all: everything, the raw counters (the CPU's own events) too. */
+	if (cli_open(o->backend, o->options, o->hardware || o->all))
 		return 1;
 	gpa_uint32 n = 0, nun = 0;
 	const char *device = "", *backend = "";
