@@ -522,7 +522,7 @@ bool og_model_device_resolve(const struct og_model_device *d, const struct og_mo
 	} else if (has(d, OG_MODEL_USI_PER_CLOCK) && has(d, OG_MODEL_FMA_PER_CORE)) {
 		out->usi_per_gflops = v[OG_MODEL_USI_PER_CLOCK] * 1e9 / (2.0 * v[OG_MODEL_FMA_PER_CORE]);
 		snprintf(how->usi_per_gflops, sizeof how->usi_per_gflops,
-		         "%g instructions per clock / (2 x %g FMA) per core", v[OG_MODEL_USI_PER_CLOCK],
+		         "%g per clock / (2 x %g FMA), per core", v[OG_MODEL_USI_PER_CLOCK],
 		         v[OG_MODEL_FMA_PER_CORE]);
 	} else if (t && t->have_usi_per_gflops) {
 		out->usi_per_gflops = t->usi_per_gflops;
