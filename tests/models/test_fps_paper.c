@@ -586,6 +586,17 @@ static void test_gf_frame_from_the_inputs(void **state)
 	struct iv g5_usic = { g5.lo * P.usi_per_gflops.lo * P.t8[TREX][G5].fpsc.lo,
 	                      g5.hi * P.usi_per_gflops.hi * P.t8[TREX][G5].fpsc.hi };
 	print_iv("TREX: the G5 USI_Corrected (G) that mean needs", g5_usic);
+	/* The same with the G4's TREX USI_Corrected read as EGPU x USI_Max. */
+	const struct row7 *g4t = &P.t7[TREX][G4];
+	per[G4] = device_gf_frame(over_box(f_product_percent, NULL,
+	                                   (struct iv[]){ as_iv(g4t->egpu), as_iv(g4t->usimax) }, 2),
+	                          as_iv(P.t8[TREX][G4].fpsc));
+	three = mean_of(per, 3);
+	g5 = (struct iv){ 4 * behind.lo - 3 * three.hi, 4 * behind.hi - 3 * three.lo };
+	g5_usic = (struct iv){ g5.lo * P.usi_per_gflops.lo * P.t8[TREX][G5].fpsc.lo,
+	                       g5.hi * P.usi_per_gflops.hi * P.t8[TREX][G5].fpsc.hi };
+	print_iv("TREX: the same, the G4 read as EGPU x USI_Max", g5_usic);
+	assert_true(g5_usic.lo > 0.0);
 
 	for (int d = G4; d <= GFLEX2; d++)
 		per[d] = device_gf_frame(as_iv(P.t7[BOOTCAMP][d].usic), as_iv(P.t8[BOOTCAMP][d].fpsc));

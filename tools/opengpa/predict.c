@@ -219,12 +219,12 @@ static void print_text(FILE *f, const struct prediction *pr, const struct predic
 	fprintf(f, "  (3) GF_Frame      = USI_Frame / USI_GFLOPS       %12.4f GFLOP%s\n", r->gf_frame,
 	        r->gf_frame_given ? " (given)" : "");
 	if (r->gf_frame_given)
-		fprintf(f, "                                                    (the profile's: %.4f)\n",
+		fprintf(f, "                                                    (equation (3) gives %.4f)\n",
 		        og_fps_gf_frame(r->usi_frame, pr->src.usi_per_gflops));
 	fprintf(f, "  (4) EGPU          = USI_Corrected / USI_Max      %12.2f %%   %s\n", r->egpu,
 	        r->egpu_given ? "the target's, given" : "the source's, carried to the target");
 	if (r->egpu_given)
-		fprintf(f, "                                                    (the source's: %.2f %%)\n",
+		fprintf(f, "                                                    (the source's by (4): %.2f %%)\n",
 		        r->egpu_source);
 	fprintf(f, "      ETMU                                         %12.2f     %s\n", r->etmu,
 	        pr->target.origin[OG_MODEL_ETMU] ? "given" : "none given (--to ID,etmu=POINTS)");

@@ -69,24 +69,34 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 int predict_parse(int argc, char **argv, struct predict_options *o, char *err, size_t errlen)
 {
 	memset(o, 0, sizeof *o);
-	int operand = argc;
-	if (cli_parse(&cli_command_predict, argc, argv, apply, o, &operand, err, errlen) != CLI_OK)
-		return 2;
-	if (o->help)
-		return 0;
-	/* After "--" everything is the command; a word before it is a profile. */
-	bool dashes = operand > 0 && operand <= argc && strcmp(argv[operand - 1], "--") == 0;
-	if (operand < argc) {
-		if (dashes)
-			o->command = &argv[operand];
-		else if (operand + 1 == argc)
-			o->profile = argv[operand];
-		else {
+	/* Options may follow the profile (`predict g71.json --json`): after it,
+	 * parsing goes on with the profile in argv[0]'s place.  After "--"
+	 * everything is the command. */
+	int base = 0, operand = argc;
+	for (;;) {
+		int n = argc - base, at = n;
+		if (cli_parse(&cli_command_predict, n, argv + base, apply, o, &at, err, errlen) !=
+		    CLI_OK)
+			return 2;
+		operand = base + at;
+		if (operand >= argc || strcmp(argv[operand - 1], "--") == 0)
+			break;
+		if (o->profile) {
 			char word[64];
-			cli_refuse(err, errlen, "one profile at a time ('%s' follows it); a command "
-			           "goes after --", cli_escape(argv[operand + 1], word, sizeof word));
+			cli_refuse(err, errlen, "one profile at a time ('%s' follows %s); a command goes "
+			           "after --", cli_escape(argv[operand], word, sizeof word), o->profile);
 			return 2;
 		}
+		o->profile = argv[operand];
+		base = operand;
+	}
+	if (o->help)
+		return 0;
+	if (operand < argc)
+		o->command = &argv[operand];
+	if (o->profile && o->command) {
+		cli_refuse(err, errlen, "a profile or a command after --, not both");
+		return 2;
 	}
 	if (o->list_devices) {
 		if (o->to || o->on || o->profile || o->command) {
