@@ -5,11 +5,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "refuse.h"
 
 /* models/devices.table, embedded at build time (lib/models/meson.build). */
 extern const char og_model_devices_table[];
@@ -30,19 +31,6 @@ static const char *const field_names[OG_MODEL_FIELDS] = {
 const char *og_model_field_name(enum og_model_field f)
 {
 	return f < OG_MODEL_FIELDS ? field_names[f] : "?";
-}
-
-static bool refuse(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static bool refuse(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return false;
 }
 
 bool og_model_parse_number(const char *text, double *out)
@@ -84,12 +72,12 @@ bool og_model_device_set(struct og_model_device *d, const char *key, const char 
 			continue;
 		double v;
 		if (!og_model_parse_number(text, &v))
-			return refuse(err, errlen, "%s=%s: not a number (digits, an optional exponent, "
-			              "an optional k, M or G)", key, text);
+			return og_model_refuse(err, errlen, "%s=%s: not a number (digits, an optional exponent, "
+			                       "an optional k, M or G)", key, text);
 		bool percent = f == OG_MODEL_EGPU || f == OG_MODEL_ETMU;
 		if (percent ? (v < 0.0 || v > 100.0) : !(v > 0.0))
-			return refuse(err, errlen, "%s=%s: must be %s", key, text,
-			              percent ? "from 0 to 100 (percent)" : "above 0");
+			return og_model_refuse(err, errlen, "%s=%s: must be %s", key, text,
+			                       percent ? "from 0 to 100 (percent)" : "above 0");
 		d->value[f] = v;
 		d->origin[f] = origin;
 		return true;
@@ -99,7 +87,7 @@ bool og_model_device_set(struct og_model_device *d, const char *key, const char 
 		strncat(known, f ? ", " : "", sizeof known - strlen(known) - 1);
 		strncat(known, field_names[f], sizeof known - strlen(known) - 1);
 	}
-	return refuse(err, errlen, "unknown key '%s' (a device has %s)", key, known);
+	return og_model_refuse(err, errlen, "unknown key '%s' (a device has %s)", key, known);
 }
 
 /* ---- the table file --------------------------------------------------- */
@@ -133,7 +121,7 @@ static bool put_text(char *dst, size_t cap, const char *text, const char *key, c
                      size_t errlen)
 {
 	if (strlen(text) >= cap)
-		return refuse(err, errlen, "%s: longer than %zu characters", key, cap - 1);
+		return og_model_refuse(err, errlen, "%s: longer than %zu characters", key, cap - 1);
 	memcpy(dst, text, strlen(text) + 1);
 	return true;
 }
@@ -157,8 +145,8 @@ static bool set_field(struct og_model_device *d, const char *key, const char *va
 			return put_text((char *)d + texts[i].off, texts[i].cap, value, key, err, errlen);
 	/* egpu and etmu describe a measurement, not a device: specs only. */
 	if (strcmp(key, "egpu") == 0 || strcmp(key, "etmu") == 0)
-		return refuse(err, errlen, "%s is measured per scene: give it on the command line "
-		              "(--to ID,%s=PERCENT), not in a table", key, key);
+		return og_model_refuse(err, errlen, "%s is measured per scene: give it on the command line "
+		                       "(--to ID,%s=PERCENT), not in a table", key, key);
 	return og_model_device_set(d, key, value, OG_MODEL_FROM_TABLE, err, errlen);
 }
 
@@ -176,8 +164,8 @@ static bool finish_entry(struct og_model_table *t, struct entry *e, const char *
 {
 	if (e->kind == CONSTANT) {
 		if (!e->have_value)
-			return refuse(err, errlen, "%s:%u: constant usi-per-gflops has no value:", origin,
-			              e->line);
+			return og_model_refuse(err, errlen, "%s:%u: constant usi-per-gflops has no value:", origin,
+			                       e->line);
 		t->usi_per_gflops = e->value;
 		t->have_usi_per_gflops = true;
 	} else if (e->kind == DEVICE) {
@@ -199,15 +187,15 @@ static bool finish_entry(struct og_model_table *t, struct entry *e, const char *
 #undef KEEP
 		} else {
 			if (!e->dev.name[0])
-				return refuse(err, errlen, "%s:%u: device %s has no name:", origin, e->line,
-				              e->dev.id);
+				return og_model_refuse(err, errlen, "%s:%u: device %s has no name:", origin, e->line,
+				                       e->dev.id);
 			if (t->count == t->cap) {
 				size_t cap = t->cap ? t->cap * 2 : 32;
 				if (cap > 4096)
-					return refuse(err, errlen, "%s:%u: more than 4096 devices", origin, e->line);
+					return og_model_refuse(err, errlen, "%s:%u: more than 4096 devices", origin, e->line);
 				struct og_model_device *d = realloc(t->devices, cap * sizeof(*d));
 				if (!d)
-					return refuse(err, errlen, "out of memory");
+					return og_model_refuse(err, errlen, "out of memory");
 				t->devices = d;
 				t->cap = cap;
 			}
@@ -247,11 +235,11 @@ bool og_model_table_parse(struct og_model_table *t, const char *origin, const ch
 {
 	char *copy = strdup(text ? text : "");
 	if (!copy)
-		return refuse(err, errlen, "out of memory");
+		return og_model_refuse(err, errlen, "out of memory");
 	struct entry *e = calloc(1, sizeof *e);
 	if (!e) {
 		free(copy);
-		return refuse(err, errlen, "out of memory");
+		return og_model_refuse(err, errlen, "out of memory");
 	}
 	bool ok = true;
 	char last_key[32] = "";
@@ -283,9 +271,9 @@ bool og_model_table_parse(struct og_model_table *t, const char *origin, const ch
 			e->line = lineno;
 			if (kind && strcmp(kind, "device") == 0 && name && !extra) {
 				if (!valid_id(name)) {
-					ok = refuse(err, errlen, "%s:%u: device id '%s': lower-case letters, "
-					            "digits and '-', at most %d", origin, lineno, name,
-					            OG_MODEL_ID_LEN - 1);
+					ok = og_model_refuse(err, errlen, "%s:%u: device id '%s': lower-case letters, "
+					                     "digits and '-', at most %d", origin, lineno, name,
+					                     OG_MODEL_ID_LEN - 1);
 					break;
 				}
 				e->kind = DEVICE;
@@ -294,13 +282,13 @@ bool og_model_table_parse(struct og_model_table *t, const char *origin, const ch
 			           strcmp(name, "usi-per-gflops") == 0 && !extra) {
 				e->kind = CONSTANT;
 			} else {
-				ok = refuse(err, errlen, "%s:%u: expected 'device ID' or 'constant "
-				            "usi-per-gflops'", origin, lineno);
+				ok = og_model_refuse(err, errlen, "%s:%u: expected 'device ID' or 'constant "
+				                     "usi-per-gflops'", origin, lineno);
 			}
 			continue;
 		}
 		if (e->kind == NONE) {
-			ok = refuse(err, errlen, "%s:%u: an indented line outside an entry", origin, lineno);
+			ok = og_model_refuse(err, errlen, "%s:%u: an indented line outside an entry", origin, lineno);
 			break;
 		}
 		char *colon = strchr(s, ':');
@@ -312,12 +300,12 @@ bool og_model_table_parse(struct og_model_table *t, const char *origin, const ch
 			if (dst && e->kind == CONSTANT)
 				continue; /* a constant's source and note are for reviewers */
 			if (!dst) {
-				ok = refuse(err, errlen, "%s:%u: expected 'key: value'", origin, lineno);
+				ok = og_model_refuse(err, errlen, "%s:%u: expected 'key: value'", origin, lineno);
 				break;
 			}
 			if (strlen(dst) + 1 + strlen(s) >= cap) {
-				ok = refuse(err, errlen, "%s:%u: %s longer than %zu characters", origin, lineno,
-				            last_key, cap - 1);
+				ok = og_model_refuse(err, errlen, "%s:%u: %s longer than %zu characters", origin, lineno,
+				                     last_key, cap - 1);
 				break;
 			}
 			strcat(dst, " ");
@@ -327,24 +315,24 @@ bool og_model_table_parse(struct og_model_table *t, const char *origin, const ch
 		*colon = '\0';
 		char *key = s, *value = trim(colon + 1);
 		if (strlen(key) >= sizeof last_key) {
-			ok = refuse(err, errlen, "%s:%u: unknown key '%s'", origin, lineno, key);
+			ok = og_model_refuse(err, errlen, "%s:%u: unknown key '%s'", origin, lineno, key);
 			break;
 		}
 		if (e->kind == CONSTANT) {
 			if (strcmp(key, "value") == 0) {
 				if (!og_model_parse_number(value, &e->value) || !(e->value > 0.0)) {
-					ok = refuse(err, errlen, "%s:%u: value: not a number above 0", origin,
-					            lineno);
+					ok = og_model_refuse(err, errlen, "%s:%u: value: not a number above 0", origin,
+					                     lineno);
 					break;
 				}
 				e->have_value = true;
 			} else if (strcmp(key, "source") != 0 && strcmp(key, "note") != 0) {
-				ok = refuse(err, errlen, "%s:%u: a constant has value, source and note",
-				            origin, lineno);
+				ok = og_model_refuse(err, errlen, "%s:%u: a constant has value, source and note",
+				                     origin, lineno);
 				break;
 			}
 		} else if (!set_field(&e->dev, key, value, field_err, sizeof field_err)) {
-			ok = refuse(err, errlen, "%s:%u: %s", origin, lineno, field_err);
+			ok = og_model_refuse(err, errlen, "%s:%u: %s", origin, lineno, field_err);
 			break;
 		}
 		memcpy(last_key, key, strlen(key) + 1);
@@ -365,23 +353,23 @@ bool og_model_table_load(struct og_model_table *t, const char *path, char *err, 
 {
 	FILE *f = fopen(path, "re");
 	if (!f)
-		return refuse(err, errlen, "%s: %s", path, strerror(errno));
+		return og_model_refuse(err, errlen, "%s: %s", path, strerror(errno));
 	enum { MAX = 1 << 20 };
 	char *buf = malloc(MAX + 1);
 	if (!buf) {
 		fclose(f);
-		return refuse(err, errlen, "out of memory");
+		return og_model_refuse(err, errlen, "out of memory");
 	}
 	size_t n = fread(buf, 1, MAX + 1, f);
 	bool read_error = ferror(f);
 	fclose(f);
 	bool ok;
 	if (read_error)
-		ok = refuse(err, errlen, "%s: read error", path);
+		ok = og_model_refuse(err, errlen, "%s: read error", path);
 	else if (n > MAX)
-		ok = refuse(err, errlen, "%s: larger than %d bytes", path, MAX);
+		ok = og_model_refuse(err, errlen, "%s: larger than %d bytes", path, MAX);
 	else if (memchr(buf, '\0', n))
-		ok = refuse(err, errlen, "%s: not a text file (it has NUL bytes)", path);
+		ok = og_model_refuse(err, errlen, "%s: not a text file (it has NUL bytes)", path);
 	else {
 		buf[n] = '\0';
 		ok = og_model_table_parse(t, path, buf, err, errlen);
@@ -433,7 +421,7 @@ bool og_model_device_parse_spec(const struct og_model_table *t, const char *spec
                                 struct og_model_device *out, char *err, size_t errlen)
 {
 	if (!spec || !*spec)
-		return refuse(err, errlen, "no device named");
+		return og_model_refuse(err, errlen, "no device named");
 	size_t idlen = strcspn(spec, ",");
 	char id[OG_MODEL_ID_LEN];
 	const struct og_model_device *d = NULL;
@@ -445,8 +433,8 @@ bool og_model_device_parse_spec(const struct og_model_table *t, const char *spec
 	if (!d) {
 		char known[1024];
 		og_model_table_ids(t, known, sizeof known);
-		return refuse(err, errlen, "unknown device '%.*s'; the known devices are: %s",
-		              (int)(idlen < 64 ? idlen : 64), spec, known);
+		return og_model_refuse(err, errlen, "unknown device '%.*s'; the known devices are: %s",
+		                       (int)(idlen < 64 ? idlen : 64), spec, known);
 	}
 	*out = *d;
 	const char *p = spec + idlen;
@@ -455,17 +443,17 @@ bool og_model_device_parse_spec(const struct og_model_table *t, const char *spec
 		size_t n = strcspn(p, ",");
 		char pair[128];
 		if (n == 0 || n >= sizeof pair)
-			return refuse(err, errlen, "%s: expected KEY=VALUE after each ','", spec);
+			return og_model_refuse(err, errlen, "%s: expected KEY=VALUE after each ','", spec);
 		memcpy(pair, p, n);
 		pair[n] = '\0';
 		char *eq = strchr(pair, '=');
 		if (!eq)
-			return refuse(err, errlen, "%s: '%s' is not KEY=VALUE", d->id, pair);
+			return og_model_refuse(err, errlen, "%s: '%s' is not KEY=VALUE", d->id, pair);
 		*eq = '\0';
 		char field_err[256];
 		if (!og_model_device_set(out, pair, eq + 1, OG_MODEL_FROM_USER, field_err,
 		                         sizeof field_err))
-			return refuse(err, errlen, "%s: %s", d->id, field_err);
+			return og_model_refuse(err, errlen, "%s: %s", d->id, field_err);
 		p += n;
 	}
 	return true;
@@ -507,13 +495,13 @@ bool og_model_device_resolve(const struct og_model_device *d, const struct og_mo
 		snprintf(how->gflops, sizeof how->gflops, "%g cores x %g FMA x 2 x %g MHz",
 		         v[OG_MODEL_CORES], v[OG_MODEL_FMA_PER_CORE], v[OG_MODEL_MHZ]);
 	} else if (!has(d, OG_MODEL_FMA_PER_CORE)) {
-		return refuse(err, errlen, "%s: its GFLOPS are not known: give gflops=, or "
-		              "fma-per-core= with cores= and mhz=%s%s", d->name,
-		              d->note[0] ? " (table note: " : "", d->note[0] ? d->note : "");
+		return og_model_refuse(err, errlen, "%s: its GFLOPS are not known: give gflops=, or "
+		                       "fma-per-core= with cores= and mhz=%s%s", d->name,
+		                       d->note[0] ? " (table note: " : "", d->note[0] ? d->note : "");
 	} else {
-		return refuse(err, errlen, "%s: its GFLOPS (cores x %g FMA x 2 x clock) need the core "
-		              "count and clock: give cores= and mhz= (or gflops=)", d->name,
-		              v[OG_MODEL_FMA_PER_CORE]);
+		return og_model_refuse(err, errlen, "%s: its GFLOPS (cores x %g FMA x 2 x clock) need the core "
+		                       "count and clock: give cores= and mhz= (or gflops=)", d->name,
+		                       v[OG_MODEL_FMA_PER_CORE]);
 	}
 	if (has(d, OG_MODEL_USI_PER_GFLOPS)) {
 		out->usi_per_gflops = v[OG_MODEL_USI_PER_GFLOPS];
@@ -528,8 +516,8 @@ bool og_model_device_resolve(const struct og_model_device *d, const struct og_mo
 		out->usi_per_gflops = t->usi_per_gflops;
 		snprintf(how->usi_per_gflops, sizeof how->usi_per_gflops, "the paper's constant");
 	} else {
-		return refuse(err, errlen, "%s: its USI per GFLOPS is not known: give usi-per-gflops=",
-		              d->name);
+		return og_model_refuse(err, errlen, "%s: its USI per GFLOPS is not known: give usi-per-gflops=",
+		                       d->name);
 	}
 	if (has(d, OG_MODEL_USI_MAX)) {
 		out->usi_max = v[OG_MODEL_USI_MAX];
@@ -543,6 +531,6 @@ bool og_model_device_resolve(const struct og_model_device *d, const struct og_mo
 		snprintf(how->usi_max, sizeof how->usi_max, "GF_Device x USI_GFLOPS");
 	}
 	if (!isfinite(out->gflops) || !isfinite(out->usi_max) || !isfinite(out->usi_per_gflops))
-		return refuse(err, errlen, "%s: the device's numbers overflow", d->name);
+		return og_model_refuse(err, errlen, "%s: the device's numbers overflow", d->name);
 	return true;
 }

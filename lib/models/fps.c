@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "refuse.h"
+
 double og_fps_usi_corrected(double usi, double gpuu)
 {
 	return usi * 100.0 / gpuu;
@@ -38,9 +40,7 @@ double og_fps_predicted(double gf_device, double egpu, double etmu, double gf_fr
 	return gf_device * (egpu + etmu) / 100.0 / gf_frame;
 }
 
-static bool refuse(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static bool refuse(char *err, size_t errlen, const char *fmt, ...)
+bool og_model_refuse(char *err, size_t errlen, const char *fmt, ...)
 {
 	if (err && errlen) {
 		va_list ap;
@@ -59,14 +59,14 @@ static bool positive(double v)
 static bool check_device(const struct og_fps_device *d, const char *which, char *err, size_t errlen)
 {
 	if (!positive(d->gflops))
-		return refuse(err, errlen, "the %s device's GFLOPS (%g) must be a number above 0", which,
-		              d->gflops);
+		return og_model_refuse(err, errlen, "the %s device's GFLOPS (%g) must be a number "
+		                       "above 0", which, d->gflops);
 	if (!positive(d->usi_max))
-		return refuse(err, errlen, "the %s device's maximum USI throughput (%g) must be a "
-		              "number above 0", which, d->usi_max);
+		return og_model_refuse(err, errlen, "the %s device's maximum USI throughput (%g) must be a "
+		                       "number above 0", which, d->usi_max);
 	if (!positive(d->usi_per_gflops))
-		return refuse(err, errlen, "the %s device's USI per GFLOPS (%g) must be a number above 0",
-		              which, d->usi_per_gflops);
+		return og_model_refuse(err, errlen, "the %s device's USI per GFLOPS (%g) must be a "
+		                       "number above 0", which, d->usi_per_gflops);
 	return true;
 }
 
@@ -79,25 +79,26 @@ bool og_fps_predict(const struct og_fps_measured *m, const struct og_fps_device 
 	if (!opt)
 		opt = &none;
 	if (!positive(m->usi))
-		return refuse(err, errlen, "the measured USI (%g instructions per second) must be a "
-		              "number above 0", m->usi);
+		return og_model_refuse(err, errlen, "the measured USI (%g instructions per second) must be a "
+		                       "number above 0", m->usi);
 	if (!isfinite(m->gpuu) || m->gpuu <= 0.0 || m->gpuu > 100.0)
-		return refuse(err, errlen, "the measured GPU utilisation (%g %%) must be above 0 and at "
-		              "most 100", m->gpuu);
+		return og_model_refuse(err, errlen, "the measured GPU utilisation (%g %%) must be above 0 and at "
+		                       "most 100", m->gpuu);
 	if (!positive(m->fps))
-		return refuse(err, errlen, "the measured frame rate (%g FPS) must be a number above 0",
-		              m->fps);
+		return og_model_refuse(err, errlen, "the measured frame rate (%g FPS) must be a number above 0",
+		                       m->fps);
 	if (!check_device(source, "source", err, errlen) || !check_device(target, "target", err, errlen))
 		return false;
 	if (!isfinite(opt->gf_frame) || opt->gf_frame < 0.0)
-		return refuse(err, errlen, "the GF_Frame given (%g) must be a number above 0",
-		              opt->gf_frame);
+		return og_model_refuse(err, errlen, "the GF_Frame given (%g) must be a number above 0",
+		                       opt->gf_frame);
 	if (opt->has_target_egpu &&
 	    (!isfinite(opt->target_egpu) || opt->target_egpu < 0.0 || opt->target_egpu > 100.0))
-		return refuse(err, errlen, "the target's EGPU (%g %%) must be from 0 to 100",
-		              opt->target_egpu);
+		return og_model_refuse(err, errlen, "the target's EGPU (%g %%) must be from 0 to 100",
+		                       opt->target_egpu);
 	if (!isfinite(opt->etmu) || opt->etmu < 0.0 || opt->etmu > 100.0)
-		return refuse(err, errlen, "ETMU (%g percentage points) must be from 0 to 100", opt->etmu);
+		return og_model_refuse(err, errlen, "ETMU (%g percentage points) must be from 0 to 100",
+		                       opt->etmu);
 
 	struct og_fps_result out = { 0 };
 	out.usi_corrected = og_fps_usi_corrected(m->usi, m->gpuu);
@@ -112,8 +113,8 @@ bool og_fps_predict(const struct og_fps_measured *m, const struct og_fps_device 
 	out.etmu = opt->etmu;
 	out.fps = og_fps_predicted(target->gflops, out.egpu, out.etmu, out.gf_frame);
 	if (!positive(out.gf_frame) || !isfinite(out.fps) || out.fps < 0.0)
-		return refuse(err, errlen, "the inputs give no finite prediction (GF_Frame %g, FPS %g)",
-		              out.gf_frame, out.fps);
+		return og_model_refuse(err, errlen, "the inputs give no finite prediction (GF_Frame %g, FPS %g)",
+		                       out.gf_frame, out.fps);
 	*r = out;
 	return true;
 }

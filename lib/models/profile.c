@@ -4,13 +4,13 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "json.h"
+#include "refuse.h"
 
 /*
  * The counters that play each role, preferred first (docs/models.md, "Where
@@ -45,19 +45,6 @@ static const struct og_model_role_info roles[OG_MODEL_ROLES] = {
 const struct og_model_role_info *og_model_role(enum og_model_role role)
 {
 	return role < OG_MODEL_ROLES ? &roles[role] : NULL;
-}
-
-static bool refuse(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static bool refuse(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return false;
 }
 
 /* ---- profiles ---------------------------------------------------------- */
@@ -176,24 +163,24 @@ static bool read_counters(struct og_profile *p, const struct og_json *list, char
                           size_t errlen)
 {
 	if (!list || list->type != OG_JSON_ARRAY)
-		return refuse(err, errlen, "%s: no \"counters\" array (is it an `opengpa stat --json` "
-		              "report?)", p->origin);
+		return og_model_refuse(err, errlen, "%s: no \"counters\" array (is it an `opengpa stat --json` "
+		                       "report?)", p->origin);
 	for (size_t i = 0; i < list->n; i++) {
 		const struct og_json *c = &list->items[i];
 		const struct og_json *name = og_json_get(c, "name");
 		const struct og_json *value = og_json_get(c, "value");
 		char aliases[512];
 		if (c->type != OG_JSON_OBJECT || !name || name->type != OG_JSON_STRING || !*name->string)
-			return refuse(err, errlen, "%s: counter %zu has no \"name\"", p->origin, i + 1);
+			return og_model_refuse(err, errlen, "%s: counter %zu has no \"name\"", p->origin, i + 1);
 		if (!value || (value->type != OG_JSON_NUMBER && value->type != OG_JSON_NULL))
-			return refuse(err, errlen, "%s: counter %s: \"value\" is neither a number nor "
-			              "null", p->origin, name->string);
+			return og_model_refuse(err, errlen, "%s: counter %s: \"value\" is neither a number nor "
+			                       "null", p->origin, name->string);
 		if (!json_aliases(og_json_get(c, "aliases"), aliases, sizeof aliases))
-			return refuse(err, errlen, "%s: counter %s: \"aliases\" is neither a string nor "
-			              "an array of strings", p->origin, name->string);
+			return og_model_refuse(err, errlen, "%s: counter %s: \"aliases\" is neither a string nor "
+			                       "an array of strings", p->origin, name->string);
 		bool counted = value->type == OG_JSON_NUMBER;
 		if (!og_profile_add(p, name->string, aliases, counted, counted ? value->number : 0.0))
-			return refuse(err, errlen, "out of memory");
+			return og_model_refuse(err, errlen, "out of memory");
 	}
 	return true;
 }
@@ -206,27 +193,28 @@ bool og_profile_from_json(struct og_profile *p, const char *origin, const char *
 	char jerr[256];
 	if (!og_json_parse(text, len, &doc, jerr, sizeof jerr)) {
 		og_json_free(&doc);
-		return refuse(err, errlen, "%s: not JSON (%s)", origin, jerr);
+		return og_model_refuse(err, errlen, "%s: not JSON (%s)", origin, jerr);
 	}
 	bool ok = false;
 	const struct og_json *device = og_json_get(&doc, "device");
 	const struct og_json *backend = og_json_get(&doc, "backend");
 	const struct og_json *seconds = og_json_get(&doc, "seconds_per_run");
 	if (doc.type != OG_JSON_OBJECT)
-		refuse(err, errlen, "%s: not an `opengpa stat --json` report (not a JSON object)", origin);
+		og_model_refuse(err, errlen, "%s: not an `opengpa stat --json` report (not a JSON "
+		                "object)", origin);
 	else if (!device || device->type != OG_JSON_STRING)
-		refuse(err, errlen, "%s: no \"device\" string (is it an `opengpa stat --json` report?)",
-		       origin);
+		og_model_refuse(err, errlen, "%s: no \"device\" string (is it an `opengpa stat --json` report?)",
+		                origin);
 	else if (!seconds || seconds->type != OG_JSON_NUMBER)
-		refuse(err, errlen, "%s: no \"seconds_per_run\" number", origin);
+		og_model_refuse(err, errlen, "%s: no \"seconds_per_run\" number", origin);
 	else if (!og_profile_init(p, origin, device->string,
 	                          backend && backend->type == OG_JSON_STRING ? backend->string : NULL,
 	                          seconds->number))
-		refuse(err, errlen, "out of memory");
+		og_model_refuse(err, errlen, "out of memory");
 	else if (og_json_get(&doc, "runs") && !json_uint(og_json_get(&doc, "runs"), &p->runs))
-		refuse(err, errlen, "%s: \"runs\" is not a whole number above 0", origin);
+		og_model_refuse(err, errlen, "%s: \"runs\" is not a whole number above 0", origin);
 	else if (og_json_get(&doc, "passes") && !json_uint(og_json_get(&doc, "passes"), &p->passes))
-		refuse(err, errlen, "%s: \"passes\" is not a whole number above 0", origin);
+		og_model_refuse(err, errlen, "%s: \"passes\" is not a whole number above 0", origin);
 	else
 		ok = read_counters(p, og_json_get(&doc, "counters"), err, errlen);
 	og_json_free(&doc);
@@ -240,7 +228,7 @@ bool og_profile_load(struct og_profile *p, const char *path, char *err, size_t e
 	memset(p, 0, sizeof *p);
 	FILE *f = fopen(path, "re");
 	if (!f)
-		return refuse(err, errlen, "%s: %s", path, strerror(errno));
+		return og_model_refuse(err, errlen, "%s: %s", path, strerror(errno));
 	size_t cap = 1 << 16, len = 0;
 	char *buf = NULL;
 	bool ok = true;
@@ -248,12 +236,12 @@ bool og_profile_load(struct og_profile *p, const char *path, char *err, size_t e
 		if (!buf || len == cap) {
 			size_t want = buf ? cap * 2 : cap;
 			if (want > (size_t)OG_JSON_MAX_BYTES * 2) {
-				ok = refuse(err, errlen, "%s: larger than %u bytes", path, OG_JSON_MAX_BYTES);
+				ok = og_model_refuse(err, errlen, "%s: larger than %u bytes", path, OG_JSON_MAX_BYTES);
 				break;
 			}
 			char *more = realloc(buf, want);
 			if (!more) {
-				ok = refuse(err, errlen, "%s: out of memory", path);
+				ok = og_model_refuse(err, errlen, "%s: out of memory", path);
 				break;
 			}
 			buf = more;
@@ -265,7 +253,7 @@ bool og_profile_load(struct og_profile *p, const char *path, char *err, size_t e
 			break;
 	}
 	if (ok && ferror(f))
-		ok = refuse(err, errlen, "%s: read error", path);
+		ok = og_model_refuse(err, errlen, "%s: read error", path);
 	fclose(f);
 	if (ok)
 		ok = og_profile_from_json(p, path, buf, len, err, errlen);
@@ -328,19 +316,19 @@ bool og_model_measure(const struct og_profile *p, const struct og_model_override
 	for (size_t i = 0; i < sizeof given / sizeof given[0]; i++) {
 		double v = *(const double *)((const char *)o + given[i].off);
 		if (!isfinite(v) || v < 0.0)
-			return refuse(err, errlen, "the %s given (%g) must be a number above 0",
-			              given[i].what, v);
+			return og_model_refuse(err, errlen, "the %s given (%g) must be a number above 0",
+			                       given[i].what, v);
 	}
 	if (o->gpuu > 100.0)
-		return refuse(err, errlen, "the GPU utilisation given (%g %%) is above 100 %%", o->gpuu);
+		return og_model_refuse(err, errlen, "the GPU utilisation given (%g %%) is above 100 %%", o->gpuu);
 
 	bool need_profile = !(o->usi > 0.0 && o->gpuu > 0.0 && o->fps > 0.0);
 	if (need_profile && !p)
-		return refuse(err, errlen, "without a profile the model needs USI, GPU utilisation and "
-		              "FPS given (--usi, --gpuu, --fps)");
+		return og_model_refuse(err, errlen, "without a profile the model needs USI, GPU utilisation and "
+		                       "FPS given (--usi, --gpuu, --fps)");
 	if (need_profile && !(isfinite(p->seconds) && p->seconds > 0.0))
-		return refuse(err, errlen, "%s: the run lasted %g seconds; the model needs a run that "
-		              "took time", p->origin, p->seconds);
+		return og_model_refuse(err, errlen, "%s: the run lasted %g seconds; the model needs a run that "
+		                       "took time", p->origin, p->seconds);
 	out->seconds = p ? p->seconds : 0.0;
 
 	char lacks[1024] = "";
@@ -406,25 +394,25 @@ bool og_model_measure(const struct og_profile *p, const struct og_model_override
 		out->cores = c->value, out->counter[OG_ROLE_CORES] = c->name;
 
 	if (lacks[0])
-		return refuse(err, errlen, "%s lacks what the model needs: %s%s", p->origin, lacks,
-		              uncounted ? " (some of these are in it without a value: not countable "
+		return og_model_refuse(err, errlen, "%s lacks what the model needs: %s%s", p->origin, lacks,
+		                       uncounted ? " (some of these are in it without a value: not countable "
 		                          "on that device)" : "");
 	if (!(out->m.usi > 0.0))
-		return refuse(err, errlen, "%s: %s counted %g shader instructions: the model needs a "
-		              "run that executed shaders", p->origin, out->counter[OG_ROLE_INSTRUCTIONS],
-		              out->instructions);
+		return og_model_refuse(err, errlen, "%s: %s counted %g shader instructions: the model needs a "
+		                       "run that executed shaders", p->origin, out->counter[OG_ROLE_INSTRUCTIONS],
+		                       out->instructions);
 	if (!(out->m.gpuu > 0.0))
-		return refuse(err, errlen, "%s: %s counted %g: the GPU was idle, so its utilisation "
-		              "is 0 and the model has nothing to correct", p->origin,
-		              out->counter[OG_ROLE_GPU_ACTIVE], out->active_cycles);
+		return og_model_refuse(err, errlen, "%s: %s counted %g: the GPU was idle, so its utilisation "
+		                       "is 0 and the model has nothing to correct", p->origin,
+		                       out->counter[OG_ROLE_GPU_ACTIVE], out->active_cycles);
 	if (out->m.gpuu > 100.0)
-		return refuse(err, errlen, "%s: GPU utilisation %.1f %% is above 100 %%: %g active "
-		              "cycles in %g s need a clock above the %g MHz taken as the maximum "
-		              "(give the right one: --on ID,mhz=MHZ)", p->origin, out->m.gpuu,
-		              out->active_cycles, p->seconds, out->clock_mhz);
+		return og_model_refuse(err, errlen, "%s: GPU utilisation %.1f %% is above 100 %%: %g active "
+		                       "cycles in %g s need a clock above the %g MHz taken as the maximum "
+		                       "(give the right one: --on ID,mhz=MHZ)", p->origin, out->m.gpuu,
+		                       out->active_cycles, p->seconds, out->clock_mhz);
 	if (!(out->m.fps > 0.0))
-		return refuse(err, errlen, "%s: %s counted %g render passes: no frame was rendered, "
-		              "so there is no frame rate (give --frames or --fps)", p->origin,
-		              out->counter[OG_ROLE_FRAMES], out->render_passes);
+		return og_model_refuse(err, errlen, "%s: %s counted %g render passes: no frame was rendered, "
+		                       "so there is no frame rate (give --frames or --fps)", p->origin,
+		                       out->counter[OG_ROLE_FRAMES], out->render_passes);
 	return true;
 }

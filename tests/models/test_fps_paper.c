@@ -546,6 +546,16 @@ static struct iv g4_manhattan_usic_from_egpu(void)
 	return over_box(f_product_percent, NULL, (struct iv[]){ as_iv(r->egpu), as_iv(r->usimax) }, 2);
 }
 
+/* The G5's TREX USI_Corrected (G) that would make the mean of four devices'
+ * GF_Frames the one Table 8 implies, given the mean of the other three. */
+static struct iv g5_trex_usic(struct iv three)
+{
+	struct iv behind = scene_gf_frame(TREX, -1);
+	struct iv g5 = { 4 * behind.lo - 3 * three.hi, 4 * behind.hi - 3 * three.lo };
+	return (struct iv){ g5.lo * P.usi_per_gflops.lo * P.t8[TREX][G5].fpsc.lo,
+	                    g5.hi * P.usi_per_gflops.hi * P.t8[TREX][G5].fpsc.hi };
+}
+
 /*
  * GF_Frame as section IV computes it: (2) and (3) on each device, averaged
  * over the scene's devices.
@@ -579,22 +589,14 @@ static void test_gf_frame_from_the_inputs(void **state)
 		per[d] = device_gf_frame(as_iv(P.t7[TREX][d].usic), as_iv(P.t8[TREX][d].fpsc));
 	struct iv three = mean_of(per, 3);
 	print_iv("TREX mean GF_Frame of G4, G3 CAT6, G Flex2", three);
-	struct iv behind = scene_gf_frame(TREX, -1);
-	assert_false(meets(three, behind));
-	/* The G5's GF_Frame the mean needs, and the USI_Corrected behind it. */
-	struct iv g5 = { 4 * behind.lo - 3 * three.hi, 4 * behind.hi - 3 * three.lo };
-	struct iv g5_usic = { g5.lo * P.usi_per_gflops.lo * P.t8[TREX][G5].fpsc.lo,
-	                      g5.hi * P.usi_per_gflops.hi * P.t8[TREX][G5].fpsc.hi };
-	print_iv("TREX: the G5 USI_Corrected (G) that mean needs", g5_usic);
+	assert_false(meets(three, scene_gf_frame(TREX, -1)));
+	print_iv("TREX: the G5 USI_Corrected (G) that mean needs", g5_trex_usic(three));
 	/* The same with the G4's TREX USI_Corrected read as EGPU x USI_Max. */
 	const struct row7 *g4t = &P.t7[TREX][G4];
 	per[G4] = device_gf_frame(over_box(f_product_percent, NULL,
 	                                   (struct iv[]){ as_iv(g4t->egpu), as_iv(g4t->usimax) }, 2),
 	                          as_iv(P.t8[TREX][G4].fpsc));
-	three = mean_of(per, 3);
-	g5 = (struct iv){ 4 * behind.lo - 3 * three.hi, 4 * behind.hi - 3 * three.lo };
-	g5_usic = (struct iv){ g5.lo * P.usi_per_gflops.lo * P.t8[TREX][G5].fpsc.lo,
-	                       g5.hi * P.usi_per_gflops.hi * P.t8[TREX][G5].fpsc.hi };
+	struct iv g5_usic = g5_trex_usic(mean_of(per, 3));
 	print_iv("TREX: the same, the G4 read as EGPU x USI_Max", g5_usic);
 	assert_true(g5_usic.lo > 0.0);
 
