@@ -17,26 +17,14 @@
 
 #include <cmocka.h>
 
+#include "test_clock.h"
+
 #include "core/core.h"
 #include "core/testing.h"
 #include "fake_backend.h"
 #include "test_util.h"
 
 static int ctx_key;
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000L };
-	while (nanosleep(&t, &t) != 0)
-		;
-}
 
 static void open_with(const struct og_backend_ops *ops)
 {
@@ -63,14 +51,14 @@ static gpa_uint32 run_periodic(uint64_t period_ns, unsigned ms, unsigned least, 
 	assert_int_equal(OpenGPA_SetSamplingPeriod(period_ns), GPA_STATUS_OK);
 	gpa_uint32 session = 0;
 	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
-	*t0 = now_ns();
+	*t0 = tc_now_ns();
 	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
-	sleep_ms(ms);
+	tc_sleep_us((uint64_t)ms * 1000);
 	gpa_uint32 avail = 0;
 	for (int i = 0; i < 100 && avail < least; i++)
 		assert_int_equal(OpenGPA_WaitForSamples(session, least, 100, &avail), GPA_STATUS_OK);
 	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
-	*t1 = now_ns();
+	*t1 = tc_now_ns();
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
 	return session;
 }
@@ -268,17 +256,17 @@ static void test_kernel_overflow(void **state)
 	assert_int_equal(OpenGPA_SetSamplingPeriod(1000000), GPA_STATUS_OK);
 	gpa_uint32 session = 0;
 	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = tc_now_ns();
 	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
 	/* Keep the sampling thread from draining for 30 periods by holding
 	 * the lock it needs (what SIGSTOP does to a whole process, which the
 	 * virtual Mali's tests do). */
 	og_lock();
-	sleep_ms(30);
+	tc_sleep_us(30000);
 	og_unlock();
-	sleep_ms(10);
+	tc_sleep_us(10000);
 	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
-	uint64_t t1 = now_ns();
+	uint64_t t1 = tc_now_ns();
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
 	gpa_uint32 n = 0, overflowed = 0;
 	assert_int_equal(GPA_GetSampleCount(session, &n), GPA_STATUS_OK);
@@ -440,7 +428,7 @@ static void test_failures(void **state)
 	gpa_uint32 avail = 0;
 	for (int i = 0; i < 100 && avail < 3 + 8; i++) /* a busy machine: up to 5 s */
 		assert_int_equal(OpenGPA_WaitForSamples(session, 3 + 8, 50, &avail), GPA_STATUS_OK);
-	sleep_ms(5);
+	tc_sleep_us(5000);
 	assert_int_equal(GPA_EndPass(), GPA_STATUS_ERROR_FAILED);
 	assert_true(tu_log_has("stopped after 8 failed samples in a row"));
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
@@ -531,11 +519,11 @@ static void test_ordinary_times(void **state)
 	gpa_uint32 session = 0;
 	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
 	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = tc_now_ns();
 	assert_int_equal(GPA_BeginSample(7), GPA_STATUS_OK);
-	sleep_ms(5);
+	tc_sleep_us(5000);
 	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
-	uint64_t t1 = now_ns();
+	uint64_t t1 = tc_now_ns();
 	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
 	gpa_uint64 b = 0, e = 0;
