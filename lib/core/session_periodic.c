@@ -113,6 +113,16 @@ GPA_Status og_context_set_period(struct og_context *ctx, uint64_t period_ns)
 	return GPA_STATUS_OK;
 }
 
+GPA_Status og_context_set_window(struct og_context *ctx, uint32_t samples)
+{
+	if (samples == 1)
+		return og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+		                "a periodic window of 1 sample would drop each sample as the next "
+		                "completes; keep 2 or more (0 keeps them all)");
+	ctx->periodic_window = samples;
+	return GPA_STATUS_OK;
+}
+
 /* Appends sep and text to buf while they fit, else "..." once. */
 static void append_text(char *buf, size_t len, const char *sep, const char *text, bool *cut)
 {

@@ -510,6 +510,51 @@ static void test_totals(void **state)
 	TU_NO_ERROR();
 }
 
+/* A window keeps the newest samples: the oldest are dropped (and say so),
+ * the total still counts them. */
+static void test_window(void **state)
+{
+	(void)state;
+	open_with(&fake_periodic_ops);
+	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetPeriodicWindow(1), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+	TU_ONE_ERROR();
+	assert_int_equal(OpenGPA_SetPeriodicWindow(8), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetSamplingPeriod(FAKE_PERIOD_FLOOR_NS), GPA_STATUS_OK);
+	gpa_uint32 session = 0, avail = 0;
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetPeriodicWindow(4), GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED);
+	TU_ONE_ERROR();
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	for (int i = 0; i < 100 && avail < 40; i++)
+		assert_int_equal(OpenGPA_WaitForSamples(session, 40, 100, &avail), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	gpa_uint32 n = 0;
+	assert_int_equal(GPA_GetSampleCount(session, &n), GPA_STATUS_OK);
+	assert_true(n >= 40);
+	gpa_uint64 v = 0, sum = 0;
+	/* The newest 8 at least are there; sample 0 is gone, and says why. */
+	for (gpa_uint32 k = n - 8; k < n; k++) {
+		assert_int_equal(GPA_GetSampleUInt64(session, k, FC_C0, &v), GPA_STATUS_OK);
+		assert_int_equal(v, fake_value(0, k, 0));
+	}
+	assert_int_equal(GPA_GetSampleUInt64(session, 0, FC_C0, &v), GPA_STATUS_ERROR_SAMPLE_NOT_FOUND);
+	assert_true(tu_log_has("was dropped: the session keeps its newest 8 samples"));
+	TU_ONE_ERROR();
+	for (gpa_uint32 k = 0; k < n; k++)
+		sum += fake_value(0, k, 0);
+	assert_int_equal(GPA_GetSampleUInt64(session, OPENGPA_SAMPLES_TOTAL, FC_C0, &v),
+	                 GPA_STATUS_OK);
+	assert_int_equal(v, sum);
+	gpa_uint64 b = 0, e = 0, kb = 0, ke = 0;
+	assert_int_equal(OpenGPA_GetSampleTime(session, OPENGPA_SAMPLES_TOTAL, &b, &e), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_GetSampleTime(session, n - 1, &kb, &ke), GPA_STATUS_OK);
+	assert_true(b < kb && e == ke);
+	assert_true(e - b >= (uint64_t)(n - 1) * FAKE_PERIOD_FLOOR_NS);
+	TU_NO_ERROR();
+}
+
 /* Ordinary samples have times too: inside the Begin/EndSample calls. */
 static void test_ordinary_times(void **state)
 {
@@ -556,6 +601,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_consumer_thread, teardown),
 		cmocka_unit_test_teardown(test_failures, teardown),
 		cmocka_unit_test_teardown(test_totals, teardown),
+		cmocka_unit_test_teardown(test_window, teardown),
 		cmocka_unit_test_teardown(test_ordinary_times, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
