@@ -144,8 +144,10 @@ static void test_periodic_adds_up(void **unused)
 	print_message("%u samples: %llu faults of %llu, %.3f ms of %.3f\n", n,
 	              (unsigned long long)sum_faults, (unsigned long long)all_faults, sum_ms, all_ms);
 	/* The same thread's counts, the ordinary sample's only wider by the
-	 * library calls around the pass. */
-	assert_true(sum_faults >= pages && sum_faults <= all_faults && all_faults - sum_faults < 64);
+	 * library calls around the pass (a few faults; more under a sanitizer,
+	 * whose shadow memory faults too). */
+	uint64_t outside = all_faults >= sum_faults ? all_faults - sum_faults : UINT64_MAX;
+	assert_true(sum_faults >= pages && outside < 64 + all_faults / 20);
 	assert_true(sum_ms <= all_ms + 0.01 && all_ms - sum_ms < 5.0);
 }
 
