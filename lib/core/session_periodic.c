@@ -357,12 +357,13 @@ GPA_Status og_periodic_start(struct og_context *ctx, struct og_session *s)
 	if (p->mode.kernel_timed) {
 		p->begin_ns = og_clock_monotonic_ns();
 	} else {
-		timer_begin(p);
-		if (!p->open) {
-			GPA_Status why = p->status;
+		st = p->ops->begin_sample(p->state); /* logged when it fails */
+		p->begin_ns = og_clock_monotonic_ns();
+		if (st != GPA_STATUS_OK) {
 			og_periodic_free(p);
-			return why;
+			return st;
 		}
+		p->open = true;
 	}
 	p->interval_ns = p->mode.kernel_timed ? drain_interval(&p->mode) : p->period_ns;
 	p->due_ns = og_clock_monotonic_ns() + p->interval_ns;

@@ -437,6 +437,18 @@ static void test_failures(void **state)
 	assert_true(n >= 3 + 8 && n <= 3 + 8 + 1);
 	assert_int_equal(GPA_GetSampleUInt64(session, 1, FC_C0, &v), GPA_STATUS_OK);
 	assert_int_equal(v, fake_value(0, 1, 0));
+	tu_log_clear();
+
+	/* The first snapshot fails: BeginPass says so and no pass is open. */
+	fake_config.fail_begin_sample = true;
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_ERROR_FAILED);
+	assert_true(tu_log_has("begin_sample fails on purpose"));
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_ERROR_PASS_NOT_STARTED);
+	fake_config.fail_begin_sample = false;
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
 }
 
 /* A derived counter's total is its expression over the summed inputs; a
