@@ -8,10 +8,12 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 
 build=${OPENGPA_BUILD_DIR:-build-test}
+# Optimised with debug information: backtraces name the line.
+setup=(-Dwerror=true -Dtests=enabled -Dbuildtype=debugoptimized)
 if [ -d "$build" ]; then
-  meson setup --reconfigure "$build" -Dwerror=true -Dtests=enabled
+  meson setup --reconfigure "$build" "${setup[@]}"
 else
-  meson setup "$build" -Dwerror=true -Dtests=enabled
+  meson setup "$build" "${setup[@]}"
 fi
 ninja -C "$build"
 status=0
@@ -25,8 +27,16 @@ if DESTDIR="$dest" meson install -C "$build" --quiet && bash scripts/check-insta
   install_ok=0
 fi
 
+# The Debian packages, built, checked and used from an empty root (about
+# 40 s): in CI, or when asked with OPENGPA_TEST_DEBIAN=1.
+debian_ok=skip
+if [ "${CI:-}" = true ] || [ "${OPENGPA_TEST_DEBIAN:-}" = 1 ]; then
+  debian_ok=1
+  bash scripts/test-debian.sh && debian_ok=0
+fi
+
 # One closing line with the totals, counted from meson's own log.
-python3 - "$build/meson-logs/testlog.json" "$install_ok" <<'PY'
+python3 - "$build/meson-logs/testlog.json" "$install_ok" "$debian_ok" <<'PY'
 import json, sys
 passed = failed = skipped = 0
 with open(sys.argv[1]) as log:
@@ -38,10 +48,13 @@ with open(sys.argv[1]) as log:
             skipped += 1
         else:
             failed += 1
-if sys.argv[2] == "0":
-    passed += 1
-else:
-    failed += 1
+for extra in sys.argv[2:]:  # the install test, the Debian packages
+    if extra == "0":
+        passed += 1
+    elif extra == "skip":
+        skipped += 1
+    else:
+        failed += 1
 print("tests: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
 PY
-[ "$status" -eq 0 ] && [ "$install_ok" -eq 0 ]
+[ "$status" -eq 0 ] && [ "$install_ok" -eq 0 ] && [ "$debian_ok" != 1 ]
