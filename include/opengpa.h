@@ -150,6 +150,14 @@ GPALIB_DECL GPA_Status OpenGPA_GetSamplingPeriod(gpa_uint32 sessionID, gpa_uint6
 GPALIB_DECL GPA_Status OpenGPA_WaitForSamples(gpa_uint32 sessionID, gpa_uint32 count,
                                               gpa_uint32 timeoutMs, gpa_uint32 *pAvailable);
 
+/* A sample ID for every sample of a session at once: GPA_GetSample* with
+ * it give each counter over the whole session (each raw count summed over
+ * the samples, then the counter's expression: a ratio is the ratio of the
+ * sums), OpenGPA_GetSampleTime the span from the first sample's begin to
+ * the last's end.  A periodic session's total so far is readable while its
+ * pass goes on.  A client sample with this ID takes precedence. */
+#define OPENGPA_SAMPLES_TOTAL 0xFFFFFFFFu
+
 /* When the sample began and ended, CLOCK_MONOTONIC nanoseconds (the
  * kernel's timestamps where it has them; a multi-pass sample's first pass).
  * Waits like the GPA_GetSample functions. */

@@ -124,6 +124,10 @@ GPA_Status og_context_set_period(struct og_context *ctx, uint64_t period_ns);
 
 /* ---- sessions (session.c) -------------------------------------------- */
 
+/* The sample ID that names every sample of a session at once
+ * (OPENGPA_SAMPLES_TOTAL), unless the client used it for a sample. */
+#define OG_SAMPLES_TOTAL UINT32_MAX
+
 GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id);
 GPA_Status og_session_end(struct og_context *ctx);
 GPA_Status og_pass_begin(struct og_context *ctx);

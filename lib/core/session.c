@@ -614,15 +614,30 @@ bool og_pass_is_open(const struct og_session *s)
 	return s->pass_open;
 }
 
+/* OG_SAMPLES_TOTAL names every sample at once, unless the client has a
+ * sample of its own with that ID. */
+static bool is_total(const struct og_session *s, uint32_t sample_id)
+{
+	size_t index;
+	return sample_id == OG_SAMPLES_TOTAL && !index_find(s, sample_id, &index);
+}
+
 bool og_session_has_sample(const struct og_session *s, uint32_t sample_id)
 {
 	size_t index;
-	return index_find(s, sample_id, &index);
+	return index_find(s, sample_id, &index) || (is_total(s, sample_id) && s->nsamples > 0);
 }
 
 GPA_Status og_session_sample_coverage(struct og_session *s, uint32_t sample_id, double *coverage)
 {
 	size_t index;
+	if (is_total(s, sample_id)) {
+		*coverage = 1.0;
+		for (size_t i = 0; i < s->nsamples; i++)
+			if (!s->samples[i].failed && s->samples[i].coverage < *coverage)
+				*coverage = s->samples[i].coverage;
+		return GPA_STATUS_OK;
+	}
 	if (!index_find(s, sample_id, &index))
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
 		                "session %u has no sample %u", s->id, sample_id);
@@ -663,6 +678,10 @@ static uint64_t all_passes(const struct og_session *s)
 GPA_Status og_session_sample_ready(struct og_session *s, uint32_t sample_id, bool *ready)
 {
 	size_t index;
+	if (is_total(s, sample_id) && s->nsamples) {
+		*ready = og_session_ready(s) || s->period_ns;
+		return GPA_STATUS_OK;
+	}
 	if (!index_find(s, sample_id, &index))
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
 		                "sample %u is not in session %u", sample_id, s->id);
@@ -692,7 +711,8 @@ static GPA_Status wait_ready(uint64_t serial, uint32_t id, const uint32_t *sampl
 			                "session %u was overwritten while waiting for its results; read "
 			                "results sooner or raise the ring size (OPENGPA_SESSION_RING)", id);
 		size_t index;
-		if (og_session_ready(s) || (sample && s->period_ns && index_find(s, *sample, &index))) {
+		if (og_session_ready(s) ||
+		    (sample && s->period_ns && (index_find(s, *sample, &index) || is_total(s, *sample)))) {
 			*ctxp = ctx;
 			*sp = s;
 			return GPA_STATUS_OK;
@@ -773,6 +793,20 @@ GPA_Status og_session_sample_time(struct og_session *s, uint32_t sample_id,
                                   struct og_sample_time *t)
 {
 	size_t index;
+	if (is_total(s, sample_id) && s->nsamples) {
+		/* From the first sample's begin to the last's end, and every
+		 * sample's flags. */
+		*t = (struct og_sample_time){ s->samples[0].time.begin_ns, 0, 0 };
+		for (size_t i = 0; i < s->nsamples; i++) {
+			const struct sample *smp = &s->samples[i];
+			if (smp->time.begin_ns < t->begin_ns)
+				t->begin_ns = smp->time.begin_ns;
+			if (smp->time.end_ns > t->end_ns)
+				t->end_ns = smp->time.end_ns;
+			t->flags |= smp->time.flags | (smp->failed ? OG_SAMPLE_FAILED : 0);
+		}
+		return GPA_STATUS_OK;
+	}
 	if (!index_find(s, sample_id, &index))
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
 		                "session %u has no sample %u", s->id, sample_id);
@@ -832,10 +866,48 @@ static const double *batch_row(struct og_context *ctx, struct og_session *s, siz
 	return row;
 }
 
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* A counter over every sample: each raw input summed over the samples that
+ * counted it, then the counter's expression, as if one sample had spanned
+ * them all (a periodic session's whole pass). */
+static GPA_Status total_result(struct og_context *ctx, struct og_session *s, uint32_t counter,
+                               double *value, uint64_t *exact, bool *is_exact)
+{
+	const struct og_counter *c = &ctx->cat.counters[counter];
+	for (size_t i = 0; i < c->ninputs; i++) {
+		struct raw_slot where = s->slot_of_raw[c->inputs[i]];
+		uint64_t sum = 0;
+		size_t counted = 0;
+		for (size_t k = 0; where.slot != UINT32_MAX && k < s->nsamples; k++) {
+			const struct sample *smp = &s->samples[k];
+			if (smp->failed || !(smp->passes & (1ull << where.pass)))
+				continue;
+			sum = add_sat(sum, s->values[k * s->nslots + where.slot]);
+			counted++;
+		}
+		if (!counted)
+			return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND_IN_ALL_PASSES,
+			                "counter %s of session %u: no sample counted its pass %u, so it "
+			                "has no total", c->name, s->id, where.pass);
+		ctx->scratch[c->inputs[i]] = sum;
+	}
+	*is_exact = c->exact_raw;
+	if (c->exact_raw)
+		*exact = ctx->scratch[c->raw];
+	*value = og_expr_eval(c->expr, ctx->scratch, ctx->cat.const_values);
+	return GPA_STATUS_OK;
+}
+
 GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
                              uint32_t counter, double *value, uint64_t *exact, bool *is_exact)
 {
 	size_t index;
+	if (is_total(s, sample_id))
+		return total_result(ctx, s, counter, value, exact, is_exact);
 	if (!index_find(s, sample_id, &index))
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
 		                "sample %u is not in session %u", sample_id, s->id);
