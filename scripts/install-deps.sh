@@ -12,6 +12,7 @@ packages=(
   binutils          # nm, for the exported-symbol test
   libpfm4-dev       # optional: CPU PMU events by name in the perf backend
   cmake             # the install test builds a find_package(OpenGPA) client
+  clang libclang-rt-14-dev # libFuzzer, for scripts/fuzz.sh (CI runs it)
   chromium          # opens opengpa stat --html's report headless (tests/tools/test_timeline.py)
 )
 
