@@ -13,9 +13,19 @@ for alias in libGPUPerfAPIGL.so libGPUPerfAPIGLES.so libGPUPerfAPICL.so libGPUPe
     fail=1
   fi
 done
-for h in GPUPerfAPI.h GPUPerfAPITypes.h GPUPerfAPIFunctionTypes.h GPAFunctions.h opengpa.h; do
+for h in GPUPerfAPI.h GPUPerfAPITypes.h GPUPerfAPIFunctionTypes.h GPAFunctions.h opengpa.h \
+         GPUPerfAPI-Private.h GPUPerfAPITypes-Private.h GPUPerfAPIFunctionTypes-Private.h \
+         GPUPerfAPIOS.h GPUPerfAPI-HSA.h; do
   [ -f "$(find "$root" -path "*/include/opengpa/$h" | head -n1)" ] ||
     { echo "check-install: header $h missing" >&2; fail=1; }
+done
+for v in 3 4; do
+  for h in gpu_perf_api.h gpu_perf_api_types.h gpu_perf_api_function_types.h gpu_perf_api_functions.h; do
+    [ -f "$(find "$root" -path "*/include/opengpa/gpa$v/gpu_performance_api/$h" | head -n1)" ] ||
+      { echo "check-install: GPA $v.x header $h missing" >&2; fail=1; }
+  done
+  [ -n "$(find "$root" -name "opengpa-gpa$v.pc" | head -n1)" ] ||
+    { echo "check-install: opengpa-gpa$v.pc missing" >&2; fail=1; }
 done
 [ -n "$(find "$root" -name opengpa.pc | head -n1)" ] || { echo "check-install: opengpa.pc missing" >&2; fail=1; }
 for f in OpenGPAConfig.cmake OpenGPAConfigVersion.cmake; do

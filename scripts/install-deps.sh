@@ -10,6 +10,7 @@ packages=(
   libcmocka-dev     # the test suite
   libdrm-dev        # the panfrost backend's DRM headers
   binutils          # nm, for the exported-symbol test
+  libhsa-runtime-dev  # hsa.h, to compile GPUPerfAPI-HSA.h as an HSA client does
   libpfm4-dev       # optional: CPU PMU events by name in the perf backend
   cmake             # the install test builds a find_package(OpenGPA) client
   clang libclang-rt-14-dev # libFuzzer, for scripts/fuzz.sh (CI runs it)

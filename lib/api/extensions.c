@@ -56,7 +56,7 @@ GPA_Status OpenGPA_SetBackendOption(const char *key, const char *value)
 		                      __func__));
 	CURRENT(ctx);
 	struct og_session *s = ctx->open_session;
-	if (s && og_pass_is_open(s))
+	if (s && og_session_pass_open(s, NULL))
 		return leave(og_error(GPA_STATUS_ERROR_PASS_NOT_ENDED,
 		                      "%s(%s): a pass is open; change backend options between passes",
 		                      __func__, key));
@@ -148,11 +148,11 @@ GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass)
 		                      index, ctx->cat.ncounters));
 	if (!pPass)
 		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: pPass is NULL", __func__));
-	if (!ctx->is_enabled[index])
+	if (!ctx->sel.is_enabled[index])
 		return leave(og_error(GPA_STATUS_ERROR_NOT_ENABLED, "%s: counter %s is not enabled",
 		                      __func__, ctx->cat.counters[index].name));
 	const struct og_plan *plan;
-	GPA_Status st = og_context_plan(ctx, &plan);
+	GPA_Status st = og_selection_plan(ctx, &ctx->sel, &plan);
 	if (st != GPA_STATUS_OK)
 		return leave(st);
 	const struct og_counter *c = &ctx->cat.counters[index];

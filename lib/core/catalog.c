@@ -61,6 +61,17 @@ static GPA_Status fail(struct builder *b, const char *fmt, ...)
 	return GPA_STATUS_ERROR_FAILED;
 }
 
+/* "counters/mali-g71.counters" -> "mali-g71". */
+static char *set_name(const char *origin)
+{
+	const char *base = strrchr(origin, '/');
+	base = base ? base + 1 : origin;
+	size_t len = strlen(base);
+	if (len > 9 && strcmp(base + len - 9, ".counters") == 0)
+		len -= 9;
+	return strndup(base, len);
+}
+
 static void note_missing(struct builder *b, char *what)
 {
 	if (!b->missing)
@@ -184,9 +195,10 @@ static GPA_Status add_raw(struct builder *b, const struct og_cf_file *file, cons
 	raw->source = strdup(e->field[OG_F_SOURCE]);
 	raw->description = strdup(e->field[OG_F_DESCRIPTION]);
 	raw->group = strdup(e->field[OG_F_GROUP] ? e->field[OG_F_GROUP] : "Hardware");
+	raw->set = set_name(file->origin);
 	raw->usage = e->usage;
 	cat->nraw++;
-	if (!raw->name || !raw->source || !raw->description || !raw->group)
+	if (!raw->name || !raw->source || !raw->description || !raw->group || !raw->set)
 		return fail(b, "out of memory");
 	GPA_Status st = add_name(b, file, e, e->name, NAME_RAW, cat->nraw - 1);
 	if (st != GPA_STATUS_OK)
@@ -293,12 +305,14 @@ static void collect_input(void *ud, uint32_t index)
 }
 
 static GPA_Status publish(struct builder *b, struct og_counter *c, const char *name,
-                          const char *alias, const char *group, const char *text,
+                          const char *set, const char *alias, const char *group,
+                          const char *text,
                           const char *expression, GPA_Usage_Type usage, GPA_Type type,
                           struct og_expr *expr)
 {
 	memset(c, 0, sizeof(*c));
 	c->name = strdup(name);
+	c->set = set ? strdup(set) : NULL;
 	c->alias = alias ? strdup(alias) : NULL;
 	c->group = strdup(group);
 	c->text = strdup(text);
@@ -307,13 +321,13 @@ static GPA_Status publish(struct builder *b, struct og_counter *c, const char *n
 	c->usage = usage;
 	c->type = type;
 	c->expr = expr;
-	struct input_set set = { 0 };
-	og_expr_for_each_raw(expr, collect_input, &set);
-	c->inputs = set.items;
-	c->ninputs = set.count;
+	struct input_set inputs = { 0 };
+	og_expr_for_each_raw(expr, collect_input, &inputs);
+	c->inputs = inputs.items;
+	c->ninputs = inputs.count;
 	c->exact_raw = og_expr_single_raw(expr, &c->raw);
-	if (!c->name || (alias && !c->alias) || !c->group || !c->text || !c->gpa_desc ||
-	    !c->expression || set.oom)
+	if (!c->name || !c->set || (alias && !c->alias) || !c->group || !c->text || !c->gpa_desc ||
+	    !c->expression || inputs.oom)
 		return fail(b, "out of memory");
 	return GPA_STATUS_OK;
 }
@@ -390,14 +404,21 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 			continue;
 		}
 		const struct og_cf_entry *e = d->decl;
-		GPA_Status st = publish(b, &cat->counters[cat->ncounters++], e->name,
-		                        e->field[OG_F_ALIAS], e->field[OG_F_GROUP], e->field[OG_F_DESCRIPTION],
-		                        e->field[OG_F_EXPRESSION], e->usage, e->type, d->expr);
+		char *set = set_name(d->file->origin);
+		GPA_Status st = set ? publish(b, &cat->counters[cat->ncounters++], e->name, set,
+		                              e->field[OG_F_ALIAS], e->field[OG_F_GROUP],
+		                              e->field[OG_F_DESCRIPTION], e->field[OG_F_EXPRESSION],
+		                              e->usage, e->type, d->expr)
+		                    : fail(b, "out of memory");
+		free(set);
+		if (!set)
+			return st;
 		d->expr = NULL; /* owned by the counter now */
 		if (st != GPA_STATUS_OK)
 			return st;
 		bind_native(cat, &cat->counters[cat->ncounters - 1], d->file);
 	}
+	cat->nderived = cat->ncounters;
 	for (size_t i = 0; i < cat->nnative; i++)
 		for (uint32_t s = 0; s < cat->native[i].nslots; s++)
 			if (cat->native[i].at[s] == UINT32_MAX)
@@ -409,8 +430,9 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 		struct og_expr *expr = og_expr_compile("x", raw_only, &i, NULL, 0);
 		if (!expr)
 			return fail(b, "out of memory");
-		GPA_Status st = publish(b, &cat->counters[cat->ncounters++], raw->name, NULL, raw->group,
-		                        raw->description, raw->source, raw->usage, GPA_TYPE_UINT64, expr);
+		GPA_Status st = publish(b, &cat->counters[cat->ncounters++], raw->name, raw->set,
+		                        NULL, raw->group, raw->description, raw->source, raw->usage,
+		                        GPA_TYPE_UINT64, expr);
 		if (st != GPA_STATUS_OK)
 			return st;
 	}
@@ -430,12 +452,13 @@ static GPA_Status add_extra_raw(struct builder *b, const struct og_raw_desc *d)
 	raw->source = strdup(d->name);
 	raw->description = strdup(d->description ? d->description : "");
 	raw->group = strdup("Hardware");
+	raw->set = strdup(b->binder->backend ? b->binder->backend : "backend");
 	raw->usage = d->usage;
 	raw->available = d->why_not == NULL;
 	raw->why_not = d->why_not;
 	raw->backend_id = d->raw_id;
 	cat->nraw++;
-	if (!raw->name || !raw->source || !raw->description || !raw->group)
+	if (!raw->name || !raw->source || !raw->description || !raw->group || !raw->set)
 		return fail(b, "out of memory");
 	if (d->why_not) {
 		struct og_cf_entry *e = made_decl(d);
@@ -522,6 +545,29 @@ GPA_Status og_catalog_build(struct og_catalog *cat, struct og_cf_file *files, si
 	return st;
 }
 
+static void counter_free(struct og_counter *c)
+{
+	free(c->name);
+	free(c->set);
+	free(c->alias);
+	free(c->group);
+	free(c->text);
+	free(c->gpa_desc);
+	free(c->expression);
+	free(c->inputs);
+	og_expr_free(c->expr);
+}
+
+void og_catalog_hide_derived(struct og_catalog *cat)
+{
+	for (size_t i = 0; i < cat->nderived; i++)
+		counter_free(&cat->counters[i]);
+	memmove(cat->counters, cat->counters + cat->nderived,
+	        (cat->ncounters - cat->nderived) * sizeof(*cat->counters));
+	cat->ncounters -= cat->nderived;
+	cat->nderived = 0;
+}
+
 void og_catalog_free(struct og_catalog *cat)
 {
 	for (size_t i = 0; i < cat->nraw; i++) {
@@ -529,18 +575,10 @@ void og_catalog_free(struct og_catalog *cat)
 		free(cat->raws[i].source);
 		free(cat->raws[i].description);
 		free(cat->raws[i].group);
+		free(cat->raws[i].set);
 	}
-	for (size_t i = 0; i < cat->ncounters; i++) {
-		struct og_counter *c = &cat->counters[i];
-		free(c->name);
-		free(c->alias);
-		free(c->group);
-		free(c->text);
-		free(c->gpa_desc);
-		free(c->expression);
-		free(c->inputs);
-		og_expr_free(c->expr);
-	}
+	for (size_t i = 0; i < cat->ncounters; i++)
+		counter_free(&cat->counters[i]);
 	for (size_t i = 0; i < cat->nunavailable; i++) {
 		free(cat->unavailable[i].name);
 		free(cat->unavailable[i].reason);

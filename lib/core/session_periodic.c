@@ -139,8 +139,8 @@ GPA_Status og_periodic_check_plan(struct og_context *ctx, const struct og_plan *
 		snprintf(head, sizeof head, "pass %zu:", p);
 		append_text(passes, sizeof passes, p ? "; " : "", head, &cut);
 		const char *sep = " ";
-		for (size_t i = 0; i < ctx->nenabled; i++) {
-			const struct og_counter *c = &ctx->cat.counters[ctx->enabled[i]];
+		for (size_t i = 0; i < ctx->sel.nenabled; i++) {
+			const struct og_counter *c = &ctx->cat.counters[ctx->sel.enabled[i]];
 			int pass = 0;
 			for (size_t k = 0; k < c->ninputs; k++)
 				if (plan->raw_pass[c->inputs[k]] > pass)
