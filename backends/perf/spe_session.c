@@ -138,8 +138,8 @@ static GPA_Status open_error(const struct og_backend_host *h, const struct og_sp
 	}
 }
 
-static GPA_Status map_error(const struct og_backend_host *h, const char *what, size_t bytes,
-                            int err)
+static GPA_Status map_error(const struct og_backend_host *h, const struct og_spe_config *c,
+                            const char *what, size_t bytes, int err)
 {
 	char nbuf[24], limit[32] = "unreadable";
 	const char *name = og_perf_errno_name(err, nbuf, sizeof nbuf);
@@ -148,8 +148,9 @@ static GPA_Status map_error(const struct og_backend_host *h, const char *what, s
 	h->log(h->log_ctx, OG_LOG_ERROR,
 	       "perf: SPE: mapping the %s of %zu KiB failed (%s); the kernel counts it against the "
 	       "locked-memory budget: raise kernel.perf_event_mlock_kb (now %s KiB) or ulimit -l, "
-	       "or ask for fewer pages (backend option spe_pages=)",
-	       what, bytes / 1024, name, limit);
+	       "or ask for fewer pages (%s)",
+	       what, bytes / 1024, name, limit,
+	       c->pages_option ? c->pages_option : "backend option spe_pages=");
 	return GPA_STATUS_ERROR_FAILED;
 }
 
@@ -206,7 +207,7 @@ GPA_Status og_spe_open(const struct og_backend_host *h, const struct og_spe_pmu 
 	void *ring = sys->mmap(sys->ctx, NULL, s->ring_len, PROT_READ | PROT_WRITE, MAP_SHARED,
 	                       s->fd, 0);
 	if (ring == MAP_FAILED) {
-		GPA_Status st = map_error(h, "data ring", s->ring_len, errno);
+		GPA_Status st = map_error(h, c, "data ring", s->ring_len, errno);
 		og_spe_close(h, s);
 		return st;
 	}
@@ -218,7 +219,7 @@ GPA_Status og_spe_open(const struct og_backend_host *h, const struct og_spe_pmu 
 	void *aux = sys->mmap(sys->ctx, NULL, s->aux_len, PROT_READ | PROT_WRITE, MAP_SHARED,
 	                      s->fd, (off_t)s->ring_len);
 	if (aux == MAP_FAILED) {
-		GPA_Status st = map_error(h, "aux buffer", s->aux_len, errno);
+		GPA_Status st = map_error(h, c, "aux buffer", s->aux_len, errno);
 		og_spe_close(h, s);
 		return st;
 	}

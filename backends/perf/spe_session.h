@@ -45,6 +45,7 @@ struct og_spe_config {
 	bool exclude_kernel;   /* sample user space only */
 	bool enable_on_exec;   /* start at the target's next execve */
 	bool mmap_events;      /* ask for the target's executable mappings */
+	const char *pages_option; /* how the user asks for fewer pages (NULL: spe_pages=) */
 };
 
 /* A mapping the target made (PERF_RECORD_MMAP), for symbols. */

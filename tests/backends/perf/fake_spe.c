@@ -227,6 +227,17 @@ void fake_spe_init(struct fake_spe *s, struct fake_perf *k)
 	fake_perf_set_file(k, PMU "format/jitter", "config:16\n");
 }
 
+void fake_spe_host(struct fake_spe *s, struct fake_perf *k, struct og_backend_host *host,
+                   struct fake_log *log, const char *midr)
+{
+	fake_perf_init(k);
+	fake_spe_init(s, k);
+	fake_host_init(host, k, log);
+	host->sys = &s->sys;
+	fake_perf_set_file(k, "/proc/cpuinfo", "processor\t: 0\nBogoMIPS\t: 50.00\n");
+	fake_perf_set_file(k, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", midr);
+}
+
 struct fake_spe_event *fake_spe_event(struct fake_spe *s, pid_t pid)
 {
 	for (int i = 0; i < FAKE_SPE_MAX; i++)

@@ -55,6 +55,10 @@ struct fake_spe {
 
 /* Installs the arm_spe_0 PMU's sysfs files in k and a table over k's. */
 void fake_spe_init(struct fake_spe *s, struct fake_perf *k);
+/* The simulated kernel with the PMU, a host over it logging into log, and
+ * an Arm CPU of MIDR `midr` ("0x410fd493\n") in sysfs and /proc/cpuinfo. */
+void fake_spe_host(struct fake_spe *s, struct fake_perf *k, struct og_backend_host *host,
+                   struct fake_log *log, const char *midr);
 /* The open SPE event (the first, or on pid), NULL when none is open. */
 struct fake_spe_event *fake_spe_event(struct fake_spe *s, pid_t pid);
 /* The hardware writes bytes into the aux buffer (wrapping at its end).

@@ -311,15 +311,9 @@ static void *St;
 static int setup(void **unused)
 {
 	(void)unused;
-	fake_perf_init(&K);
-	fake_spe_init(&P, &K);
-	fake_host_init(&H, &K, &L);
-	H.sys = &P.sys;
+	fake_spe_host(&P, &K, &H, &L, "0x410fd493\n");
 	K.pmu = true;
 	K.hw_slots = 6;
-	fake_perf_set_file(&K, "/proc/cpuinfo", "processor\t: 0\nBogoMIPS\t: 50.00\n");
-	fake_perf_set_file(&K, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
-	                   "0x410fd493\n");
 	St = NULL;
 	return 0;
 }
