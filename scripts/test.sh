@@ -8,10 +8,12 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 
 build=${OPENGPA_BUILD_DIR:-build-test}
+# Optimised with debug information: backtraces name the line.
+setup=(-Dwerror=true -Dtests=enabled -Dbuildtype=debugoptimized)
 if [ -d "$build" ]; then
-  meson setup --reconfigure "$build" -Dwerror=true -Dtests=enabled
+  meson setup --reconfigure "$build" "${setup[@]}"
 else
-  meson setup "$build" -Dwerror=true -Dtests=enabled
+  meson setup "$build" "${setup[@]}"
 fi
 ninja -C "$build"
 status=0
@@ -33,11 +35,19 @@ if [ "${CI:-}" = true ]; then
   logs+=("${OPENGPA_FUZZ_DIR:-build-fuzz}/meson-logs/testlog.json")
 fi
 
+# The Debian packages, built, checked and used from an empty root (about
+# 40 s): in CI, or when asked with OPENGPA_TEST_DEBIAN=1.
+debian_ok=skip
+if [ "${CI:-}" = true ] || [ "${OPENGPA_TEST_DEBIAN:-}" = 1 ]; then
+  debian_ok=1
+  bash scripts/test-debian.sh && debian_ok=0
+fi
+
 # One closing line with the totals, counted from meson's own logs.
-python3 - "$install_ok" "${logs[@]}" <<'PY'
+python3 - "$install_ok" "$debian_ok" "${logs[@]}" <<'PY'
 import json, sys
 passed = failed = skipped = 0
-for path in sys.argv[2:]:
+for path in sys.argv[3:]:
     with open(path) as log:
         for line in log:
             result = json.loads(line)["result"]
@@ -47,10 +57,13 @@ for path in sys.argv[2:]:
                 skipped += 1
             else:
                 failed += 1
-if sys.argv[1] == "0":
-    passed += 1
-else:
-    failed += 1
+for extra in sys.argv[1:3]:  # the install test, the Debian packages
+    if extra == "0":
+        passed += 1
+    elif extra == "skip":
+        skipped += 1
+    else:
+        failed += 1
 print("tests: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
 PY
-[ "$status" -eq 0 ] && [ "$install_ok" -eq 0 ]
+[ "$status" -eq 0 ] && [ "$install_ok" -eq 0 ] && [ "$debian_ok" != 1 ]

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "format.h"
+#include "timeline.h"
 
 void report_stats_add(struct report_stats *s, double v)
 {
@@ -116,16 +117,7 @@ static void format_value(const struct report *r, const struct report_row *row, c
 
 const char *report_unit(const struct report_row *row)
 {
-	if (row->reason)
-		return "";
-	switch (row->usage_type) {
-	case GPA_USAGE_TYPE_PERCENTAGE: return "%";
-	case GPA_USAGE_TYPE_MILLISECONDS: return "ms";
-	case GPA_USAGE_TYPE_BYTES: return "B";
-	case GPA_USAGE_TYPE_KILOBYTES: return "KB";
-	case GPA_USAGE_TYPE_CYCLES: return "cycles";
-	default: return "";
-	}
+	return row->reason ? "" : tl_unit(row->usage_type);
 }
 
 /* The spread is shown for counters that were counted in several repeats. */
