@@ -20,6 +20,7 @@ static const struct {
 	{ "stat", cmd_stat },
 	{ "pc_sweep", cmd_pc_sweep },
 	{ "spe", cmd_spe },
+	{ "predict", cmd_predict },
 };
 
 struct global_options {
