@@ -19,6 +19,7 @@ static const struct {
 	{ "list", cmd_list },
 	{ "stat", cmd_stat },
 	{ "pc_sweep", cmd_pc_sweep },
+	{ "spe", cmd_spe },
 	{ "predict", cmd_predict },
 };
 
