@@ -23,21 +23,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/perf_event.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "GPUPerfAPI.h"
 #include "core/testing.h"
 #include "opengpa.h"
+#include "raw_group.h"
 #include "v34k.h"
 #include "vmali.h"
 #include "vmali_testlib.h"
@@ -65,42 +63,23 @@ struct raw {
 	char text[4096];
 };
 
+/* The main thread's events, read from another thread, as the periodic
+ * session does. */
 static int perf_raw_open(struct raw *r, uint64_t period)
 {
 	(void)period;
-	static const uint64_t configs[] = { PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
-		                            PERF_COUNT_SW_CONTEXT_SWITCHES,
-		                            PERF_COUNT_SW_CPU_MIGRATIONS };
-	/* The main thread's events, read from another thread, as the
-	 * periodic session does. */
-	for (int i = 0; i < 4; i++) {
-		struct perf_event_attr a;
-		memset(&a, 0, sizeof a);
-		a.size = sizeof a;
-		a.type = PERF_TYPE_SOFTWARE;
-		a.config = configs[i];
-		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
-		                PERF_FORMAT_TOTAL_TIME_RUNNING;
-		a.disabled = i == 0;
-		r->fds[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, i ? r->fds[0] : -1, 0);
-		if (r->fds[i] < 0) {
-			perror("bench-periodic: perf_event_open");
-			return -1;
-		}
-	}
-	return ioctl(r->fds[0], PERF_EVENT_IOC_ENABLE, 0);
+	return raw_group_open(r->fds) ? -1 : 0;
 }
 
 static int perf_raw_read(struct raw *r)
 {
-	uint64_t buf[3 + 2 * 4];
+	uint64_t buf[RAW_GROUP_READ_WORDS];
 	return read(r->fds[0], buf, sizeof buf) == (ssize_t)sizeof buf ? 1 : -1;
 }
 
 static void perf_raw_close(struct raw *r)
 {
-	for (int i = 3; i >= 0; i--)
-		close(r->fds[i]);
+	raw_group_close(r->fds);
 }
 
 static int mali_raw_open(struct raw *r, uint64_t period)
