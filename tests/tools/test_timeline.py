@@ -427,12 +427,14 @@ with tempfile.TemporaryDirectory() as tmp:
               not os.path.exists(marker), r.stderr)
     if V34K:
         # Four counters on two banks of the 34K: more than one run.
+        trace = os.path.join(tmp, "refused.json")
         r = run(["stat", "-I", "100", "-e", "IPC,ICacheMissRate,DCacheMissRate,ITLBMissRate",
-                 "--", "touch", marker], preload=V34K)
+                 "--trace", trace, "--", "touch", marker], preload=V34K)
         check("-I with a multi-pass set refused before the command",
               r.returncode == 1 and not os.path.exists(marker) and "pass 0:" in r.stderr and
               "pass 1:" in r.stderr and "fewer counters" in r.stderr and
               len(r.stderr.strip().splitlines()) == 1, r.stderr)
+        check("a refused run leaves no empty trace behind", not os.path.exists(trace))
     if VMALI:
         r = run(["stat", "-I", "1", "--backend", "mali", "--options", "timeout=100",
                  "-e", "GPUActiveCycles", "--", "true"], preload=VMALI)
