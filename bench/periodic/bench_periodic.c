@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -272,11 +273,12 @@ static void bench(struct target *t, double seconds)
 	}
 	printf("%-5s cost at 1 ms: raw loop %7.0f ns CPU/sample, periodic session %7.0f ns "
 	       "(%.2fx)\n", t->name, raw, lib, lib / raw);
-	/* Shorter and shorter periods: the shortest with no period lost in
-	 * three runs. */
+	/* Shorter and shorter periods: the shortest that, like every longer
+	 * one, lost no period in three runs. */
 	static const uint64_t periods[] = { 10000000, 5000000, 2000000, 1000000, 500000,
 		                            200000, 100000 };
 	uint64_t best = 0;
+	bool clean = true;
 	for (size_t i = 0; i < sizeof periods / sizeof periods[0]; i++) {
 		if (periods[i] < t->floor)
 			break;
@@ -296,7 +298,8 @@ static void bench(struct target *t, double seconds)
 		       "%.0f ns CPU/sample\n", t->name, periods[i] / 1e6, samples,
 		       (unsigned long long)spanned, (unsigned long long)lost,
 		       spanned ? 100.0 * (double)lost / (double)spanned : 0.0, cpu);
-		if (lost == 0 && spanned)
+		clean = clean && lost == 0 && spanned;
+		if (clean)
 			best = periods[i];
 	}
 	if (best)
