@@ -20,6 +20,7 @@ if [ "${1:-}" != demo ]; then
     debhelper lintian # the Debian packages (scripts/test-debian.sh)
     chromium          # opens opengpa stat --html's report headless (tests/tools/test_timeline.py)
     libhsa-runtime-dev  # hsa.h, to compile GPUPerfAPI-HSA.h as an HSA client does
+    clang libclang-rt-14-dev # libFuzzer, for scripts/fuzz.sh (CI runs it)
   )
 fi
 

@@ -27,6 +27,14 @@ if DESTDIR="$dest" meson install -C "$build" --quiet && bash scripts/check-insta
   install_ok=0
 fi
 
+# In CI, the fuzz targets of tests/fuzz run under libFuzzer as well (the
+# build above runs them on a fixed series of inputs): FUZZ_SECONDS each.
+logs=("$build/meson-logs/testlog.json")
+if [ "${CI:-}" = true ]; then
+  FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash scripts/fuzz.sh || status=$?
+  logs+=("${OPENGPA_FUZZ_DIR:-build-fuzz}/meson-logs/testlog.json")
+fi
+
 # The Debian packages, built, checked and used from an empty root (about
 # 40 s): in CI, or when asked with OPENGPA_TEST_DEBIAN=1.
 debian_ok=skip
@@ -35,20 +43,21 @@ if [ "${CI:-}" = true ] || [ "${OPENGPA_TEST_DEBIAN:-}" = 1 ]; then
   bash scripts/test-debian.sh && debian_ok=0
 fi
 
-# One closing line with the totals, counted from meson's own log.
-python3 - "$build/meson-logs/testlog.json" "$install_ok" "$debian_ok" <<'PY'
+# One closing line with the totals, counted from meson's own logs.
+python3 - "$install_ok" "$debian_ok" "${logs[@]}" <<'PY'
 import json, sys
 passed = failed = skipped = 0
-with open(sys.argv[1]) as log:
-    for line in log:
-        result = json.loads(line)["result"]
-        if result in ("OK", "EXPECTEDFAIL"):
-            passed += 1
-        elif result == "SKIP":
-            skipped += 1
-        else:
-            failed += 1
-for extra in sys.argv[2:]:  # the install test, the Debian packages
+for path in sys.argv[3:]:
+    with open(path) as log:
+        for line in log:
+            result = json.loads(line)["result"]
+            if result in ("OK", "EXPECTEDFAIL"):
+                passed += 1
+            elif result == "SKIP":
+                skipped += 1
+            else:
+                failed += 1
+for extra in sys.argv[1:3]:  # the install test, the Debian packages
     if extra == "0":
         passed += 1
     elif extra == "skip":

@@ -17,6 +17,8 @@
 #include "cli_options.h"
 #include "list.h"
 #include "pcsweep.h"
+#include "predict.h"
+#include "spe.h"
 #include "stat.h"
 
 /* Parses argv with the command's own parser; returns its message ("" when
@@ -35,6 +37,12 @@ static const char *parse(const struct cli_command *cmd, int argc, char **argv)
 		static struct pcsweep_request req;
 		int operand;
 		pcsweep_parse(argc, argv, &req, &operand, err, sizeof err);
+	} else if (cmd == &cli_command_spe) {
+		struct spe_options o;
+		spe_parse(argc, argv, &o, err, sizeof err);
+	} else if (cmd == &cli_command_predict) {
+		struct predict_options o;
+		predict_parse(argc, argv, &o, err, sizeof err);
 	} else {
 		fail_msg("no parser for %s", cmd->name);
 	}
@@ -51,7 +59,8 @@ static bool not_recognised(const char *err)
 }
 
 static const struct cli_command *const commands[] = {
-	&cli_command_stat, &cli_command_list, &cli_command_pc_sweep,
+	&cli_command_stat, &cli_command_list, &cli_command_pc_sweep, &cli_command_spe,
+	&cli_command_predict,
 };
 
 /* Words every command's parse needs besides the option under test. */
