@@ -10,6 +10,7 @@
 
 #include "core/counterorder.h"
 #include "core/namemap.h"
+#include "core/quote.h"
 
 /* Name map values: the kind in the top bits, the index below. */
 #define KIND_SHIFT 28
@@ -230,7 +231,7 @@ static GPA_Status add_raw(struct builder *b, const struct og_cf_file *file, cons
 	} else {
 		char q[96];
 		return fail(b, "%s:%u: raw %s: the %s backend rejects source '%s'", file->origin,
-		            e->line, e->name, b->binder->backend, og_cf_quote(raw->source, q, sizeof(q)));
+		            e->line, e->name, b->binder->backend, og_quote(raw->source, q, sizeof(q)));
 	}
 	return GPA_STATUS_OK;
 }

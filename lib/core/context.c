@@ -11,6 +11,7 @@
 #include "backend_list.h"
 #include "core/embedded.h"
 #include "core/explicit.h"
+#include "core/quote.h"
 #include "core/registry.h"
 #include "core/session_internal.h"
 
@@ -125,7 +126,7 @@ static GPA_Status add_user_file(struct file_list *fl, const char *path)
 	char err[512], q[256];
 	if (!f)
 		return og_error(GPA_STATUS_ERROR_FAILED, "out of memory loading %s",
-		                og_cf_quote(path, q, sizeof(q)));
+		                og_quote(path, q, sizeof(q)));
 	/* Each file is capped (og_cf_load); so are all of them together. */
 	struct stat st;
 	size_t size = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
@@ -133,7 +134,7 @@ static GPA_Status add_user_file(struct file_list *fl, const char *path)
 		return og_error(GPA_STATUS_ERROR_FAILED,
 		                "counter file %s: with it the extra counter files would hold more than "
 		                "%u bytes in all (docs/counter-files.md, \"Limits\"); load fewer",
-		                og_cf_quote(path, q, sizeof(q)), OG_CF_MAX_TOTAL_BYTES);
+		                og_quote(path, q, sizeof(q)), OG_CF_MAX_TOTAL_BYTES);
 	if (!og_cf_load(path, f, err, sizeof(err)))
 		return og_error(GPA_STATUS_ERROR_FAILED, "counter file %s (fix the file or remove it "
 		                                         "from OPENGPA_COUNTER_PATH)", err);
@@ -150,14 +151,14 @@ static GPA_Status add_user_path(struct file_list *fl, const char *path)
 	char q[256];
 	if (stat(path, &st) != 0)
 		return og_error(GPA_STATUS_ERROR_FAILED, "counter path %s: %s",
-		                og_cf_quote(path, q, sizeof(q)), strerror(errno));
+		                og_quote(path, q, sizeof(q)), strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return add_user_file(fl, path);
 	struct dirent **names = NULL;
 	int n = scandir(path, &names, NULL, alphasort);
 	if (n < 0)
 		return og_error(GPA_STATUS_ERROR_FAILED, "counter directory %s: %s",
-		                og_cf_quote(path, q, sizeof(q)), strerror(errno));
+		                og_quote(path, q, sizeof(q)), strerror(errno));
 	GPA_Status status = GPA_STATUS_OK;
 	for (int i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* counterfile.c — the line-oriented counter file reader. */
 #include "counterfile.h"
+#include "quote.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -73,57 +74,12 @@ const char *og_type_keyword(GPA_Type type)
 	return (unsigned)type < GPA_TYPE__LAST && type_keywords[type] ? type_keywords[type] : "?";
 }
 
-/* Byte c as og_cf_quote writes it; returns the length (1, 2 or 4). */
-static size_t quote_byte(unsigned char c, char out[4])
-{
-	static const char hex[] = "0123456789abcdef";
-	if (c == '\\') {
-		out[0] = out[1] = '\\';
-		return 2;
-	}
-	if (c >= 0x20 && c <= 0x7e) {
-		out[0] = (char)c;
-		return 1;
-	}
-	out[0] = '\\';
-	out[1] = 'x';
-	out[2] = hex[c >> 4];
-	out[3] = hex[c & 15];
-	return 4;
-}
-
-const char *og_cf_quote(const char *text, char *buf, size_t len)
-{
-	if (!len)
-		return buf;
-	size_t need = 0;
-	char one[4];
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-		need += quote_byte(*p, one);
-	/* When it does not all fit, what fits leaves room for "...". */
-	size_t room = need < len ? need : (len > 4 ? len - 4 : 0);
-	size_t at = 0;
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-		size_t n = quote_byte(*p, one);
-		if (at + n > room)
-			break;
-		memcpy(buf + at, one, n);
-		at += n;
-	}
-	if (need >= len && len > 4) {
-		memcpy(buf + at, "...", 3);
-		at += 3;
-	}
-	buf[at] = '\0';
-	return buf;
-}
-
-/* A whole string as og_cf_quote shows it; NULL without memory. */
+/* A whole string as og_quote shows it; NULL without memory. */
 static char *quoted_copy(const char *text)
 {
 	size_t len = 4 * strlen(text) + 1;
 	char *s = malloc(len);
-	return s ? (char *)og_cf_quote(text, s, len) : NULL;
+	return s ? (char *)og_quote(text, s, len) : NULL;
 }
 
 struct reader {
@@ -233,13 +189,13 @@ static bool check_aliases(struct reader *rd, const struct og_cf_entry *e)
 		char q[96];
 		if (len >= sizeof(name)) {
 			snprintf(name, 48, "%s", word);
-			return fail(rd, "%s: alias '%s' is too long", e->name, og_cf_quote(name, q, sizeof q));
+			return fail(rd, "%s: alias '%s' is too long", e->name, og_quote(name, q, sizeof q));
 		}
 		memcpy(name, word, len);
 		name[len] = '\0';
 		if (!valid_name(name))
 			return fail(rd, "%s: alias '%s' is not a valid name ([A-Za-z_][A-Za-z0-9_]*)",
-			            e->name, og_cf_quote(name, q, sizeof q));
+			            e->name, og_quote(name, q, sizeof q));
 		if (strcasecmp(name, e->name) == 0)
 			return fail(rd, "%s: alias '%s' is the counter's own name", e->name, name);
 		const char *earlier = e->field[OG_F_ALIAS], *w;
@@ -267,7 +223,7 @@ static bool finish_entry(struct reader *rd, struct og_cf_entry *e)
 		if (u < 0)
 			ok = fail(rd, "%s: unknown usage '%s' (one of ratio, percentage, cycles, "
 			              "milliseconds, bytes, items, kilobytes)",
-			          e->name, og_cf_quote(e->field[OG_F_USAGE], q, sizeof q));
+			          e->name, og_quote(e->field[OG_F_USAGE], q, sizeof q));
 		e->usage = (GPA_Usage_Type)u;
 	} else {
 		e->usage = GPA_USAGE_TYPE_ITEMS;
@@ -277,7 +233,7 @@ static bool finish_entry(struct reader *rd, struct og_cf_entry *e)
 		int t = lookup(type_keywords, GPA_TYPE__LAST, e->field[OG_F_TYPE]);
 		if (t < 0)
 			ok = fail(rd, "%s: unknown type '%s' (one of float32, float64, uint32, uint64)",
-			          e->name, og_cf_quote(e->field[OG_F_TYPE], q, sizeof q));
+			          e->name, og_quote(e->field[OG_F_TYPE], q, sizeof q));
 		e->type = (GPA_Type)t;
 	}
 	if (ok && e->field[OG_F_ALIAS])
@@ -288,7 +244,7 @@ static bool finish_entry(struct reader *rd, struct og_cf_entry *e)
 		e->value = strtod(e->field[OG_F_VALUE], &end);
 		if (end == e->field[OG_F_VALUE] || *end || errno || !isfinite(e->value))
 			ok = fail(rd, "%s: value '%s' is not a number", e->name,
-			          og_cf_quote(e->field[OG_F_VALUE], q, sizeof q));
+			          og_quote(e->field[OG_F_VALUE], q, sizeof q));
 	}
 	rd->line = saved;
 	return ok;
@@ -416,13 +372,13 @@ bool og_cf_parse(const char *origin, const char *text, struct og_cf_file *out, c
 			if (kind < 0) {
 				char q[96];
 				ok = fail(&rd, "unknown keyword '%s' (expected constant, raw, counter or "
-				               "backend at the start of a line)", og_cf_quote(kw, q, sizeof q));
+				               "backend at the start of a line)", og_quote(kw, q, sizeof q));
 				break;
 			}
 			if (!valid_name(name)) {
 				char q[96];
 				ok = fail(&rd, "'%s' is not a valid name ([A-Za-z_][A-Za-z0-9_]*)",
-				          og_cf_quote(name, q, sizeof q));
+				          og_quote(name, q, sizeof q));
 				break;
 			}
 			if (out->count == cap) {
@@ -515,7 +471,7 @@ static bool load_failed(char *err, size_t errlen, const char *path, const char *
 	if (!err || !errlen)
 		return false;
 	char q[256];
-	int n = snprintf(err, errlen, "%s: ", og_cf_quote(path, q, sizeof q));
+	int n = snprintf(err, errlen, "%s: ", og_quote(path, q, sizeof q));
 	if (n >= 0 && (size_t)n < errlen) {
 		va_list ap;
 		va_start(ap, fmt);

@@ -65,11 +65,6 @@ void og_cf_free(struct og_cf_file *file);
  * and a path that is not a regular file of at most OG_CF_MAX_BYTES). */
 bool og_cf_load(const char *path, struct og_cf_file *out, char *err, size_t errlen);
 
-/* Text from a file as a message may quote it: printable ASCII as it is, a
- * backslash doubled, every other byte as \xNN (a binary file's control
- * characters never reach a terminal or log); cut with "..." to fit len.
- * Returns buf. */
-const char *og_cf_quote(const char *text, char *buf, size_t len);
 
 /* Steps through a blank-separated list such as an `alias:` field: points
  * *word and *len at the next word and advances *list past it, or returns

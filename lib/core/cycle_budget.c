@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cycle_budget.c — the target's and constants' notation (cycle_budget.h). */
 #include "core/cycle_budget.h"
+#include "core/quote.h"
 
 #include <errno.h>
 #include <math.h>
@@ -63,17 +64,21 @@ bool og_cycle_budget_parse(const char *text, double out[3], char *why, size_t wh
 	double fps = 0.0;
 	if (ok)
 		ok = og_constant_parse_value(at + 1, strlen(at + 1), &fps) && at[1] != '-';
+	/* The text comes from a command line or the environment: quoted. */
+	char q[72];
 	if (!ok) {
-		snprintf(why, whylen, "'%.64s' is not WIDTHxHEIGHT@FPS (for example 1920x1080@60)",
-		         text ? text : "");
+		snprintf(why, whylen, "'%s' is not WIDTHxHEIGHT@FPS (for example 1920x1080@60)",
+		         og_quote(text ? text : "", q, sizeof q));
 		return false;
 	}
 	if (wh[0] < 1 || wh[0] > OG_CYCLE_BUDGET_MAX_PIXELS || wh[1] < 1 || wh[1] > OG_CYCLE_BUDGET_MAX_PIXELS) {
-		snprintf(why, whylen, "'%.64s': width and height are 1 to 65536 pixels", text);
+		snprintf(why, whylen, "'%s': width and height are 1 to 65536 pixels",
+		         og_quote(text, q, sizeof q));
 		return false;
 	}
 	if (!(fps > 0.0) || fps > OG_CYCLE_BUDGET_MAX_FPS) {
-		snprintf(why, whylen, "'%.64s': the frame rate must be above 0 and at most 10000", text);
+		snprintf(why, whylen, "'%s': the frame rate must be above 0 and at most 10000",
+		         og_quote(text, q, sizeof q));
 		return false;
 	}
 	out[0] = (double)wh[0];

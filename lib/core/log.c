@@ -4,6 +4,7 @@
  * stderr.  Messages are queued under the registry lock and delivered by
  * og_unlock() after the lock is dropped: a callback may call the API.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,31 @@ bool og_log_wants(enum og_log_level level)
 	return (mask | stderr_mask(r)) & (unsigned)level;
 }
 
+/* A message may quote what a backend read, a file held or a caller passed:
+ * no control character (C0, DEL, or C1 in UTF-8) reaches the callback or
+ * stderr, whatever the code that wrote the message forgot to quote.  Each
+ * becomes \xNN; UTF-8 text stays as it is. */
+static void printable(char *dst, size_t len, const char *src)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t at = 0;
+	for (const unsigned char *p = (const unsigned char *)src; *p && at + 1 < len; p++) {
+		bool c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
+		if (*p >= 0x20 && *p != 0x7f && !c1) {
+			dst[at++] = (char)*p;
+			continue;
+		}
+		if (at + 5 > len)
+			break;
+		unsigned char c = c1 ? *++p : *p;
+		dst[at++] = '\\';
+		dst[at++] = 'x';
+		dst[at++] = hex[c >> 4];
+		dst[at++] = hex[c & 15];
+	}
+	dst[at] = '\0';
+}
+
 void og_logv(enum og_log_level level, const char *fmt, va_list ap)
 {
 	struct og_registry *r = og_registry();
@@ -64,12 +90,13 @@ void og_logv(enum og_log_level level, const char *fmt, va_list ap)
 		r->dropped++;
 		return;
 	}
-	char *text = r->queue[r->queued].text;
-	vsnprintf(text, OG_LOG_LINE, fmt, ap);
+	char raw[OG_LOG_LINE];
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	/* The callback contract: one message, no trailing newline. */
-	size_t len = strlen(text);
-	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
-		text[--len] = '\0';
+	size_t len = strlen(raw);
+	while (len && (raw[len - 1] == '\n' || raw[len - 1] == '\r'))
+		raw[--len] = '\0';
+	printable(r->queue[r->queued].text, OG_LOG_LINE, raw);
 	struct og_log_entry *e = &r->queue[r->queued++];
 	e->level = level;
 	e->front = r->front;

@@ -169,6 +169,16 @@ static void test_binary_bytes_escaped(void **state)
 	assert_true(tu_log_has("word.counters:1: unknown keyword 'm\\xc3\\xa9tric'"));
 	assert_log_printable();
 
+	/* A message that quotes what a caller passed, unquoted by the code that
+	 * wrote it (the fake backend's unknown-option message): the log itself
+	 * makes it printable. */
+	tu_teardown();
+	tu_setup();
+	assert_int_equal(OpenGPA_SetBackend("test", "\x1b]0;owned\x07=1"), GPA_STATUS_OK);
+	assert_int_equal(GPA_OpenContext(&key), GPA_STATUS_ERROR_FAILED);
+	assert_true(tu_log_has("fake: unknown option '\\x1b]0;owned\\x07=1'"));
+	assert_log_printable();
+
 	/* A path with a control character in it. */
 	write_file("esc\x1b.counters", junk, sizeof(junk) - 1);
 	assert_int_equal(open_with(path_of("esc\x1b.counters")), GPA_STATUS_ERROR_FAILED);
