@@ -27,11 +27,17 @@ if DESTDIR="$dest" meson install -C "$build" --quiet && bash scripts/check-insta
   install_ok=0
 fi
 
-# In CI, the fuzz targets of tests/fuzz run under libFuzzer as well (the
-# build above runs them on a fixed series of inputs): FUZZ_SECONDS each.
+# In CI (or with OPENGPA_TEST_SANITIZE=1), the suite again under
+# AddressSanitizer + UndefinedBehaviorSanitizer and its threaded tests under
+# ThreadSanitizer, then the fuzz targets of tests/fuzz under libFuzzer (the
+# build above runs them on a fixed series of inputs) for their corpus and
+# FUZZ_RUNS inputs each: docs/testing.md.
 logs=("$build/meson-logs/testlog.json")
-if [ "${CI:-}" = true ]; then
-  FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash scripts/fuzz.sh || status=$?
+if [ "${CI:-}" = true ] || [ "${OPENGPA_TEST_SANITIZE:-}" = 1 ]; then
+  bash scripts/sanitize.sh || status=$?
+  logs+=("${OPENGPA_SANITIZE_DIR:-build}-asan/meson-logs/testlog.json"
+         "${OPENGPA_SANITIZE_DIR:-build}-tsan/meson-logs/testlog.json")
+  FUZZ_RUNS=${FUZZ_RUNS:-10000} bash scripts/fuzz.sh || status=$?
   logs+=("${OPENGPA_FUZZ_DIR:-build-fuzz}/meson-logs/testlog.json")
 fi
 

@@ -2,24 +2,27 @@
 /*
  * replay.c — runs a libFuzzer target where libFuzzer is not there (gcc).
  *
- *   fuzz-NAME ITERATIONS DICT [FILE...]
+ *   fuzz-NAME ITERATIONS DICT [FILE|DIR...]
  *
- * Each FILE is run as one input (a crash libFuzzer saved, say).  Then
+ * Each FILE is run as one input (a crash libFuzzer saved, say), and every
+ * file of each DIR in name order (a target's committed corpus).  Then
  * ITERATIONS inputs are made from the dictionary's tokens and random bytes,
  * each mutated from the last (tokens inserted, bytes flipped, cut short,
  * spliced), with a fixed seed, so every run tries the same inputs and a
  * failure repeats.  Not coverage-guided: libFuzzer (clang, scripts/fuzz.sh)
  * does that; this keeps every build's `meson test` trying malformed input.
  */
+#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_TOKENS 256
-#define MAX_INPUT 4096
+#define MUTATED_MAX 4096
 
 struct token {
 	uint8_t b[16];
@@ -84,6 +87,42 @@ static void run_file(const char *path)
 	LLVMFuzzerTestOneInput(buf, n);
 }
 
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* A file, or every file of a directory; returns how many inputs ran. */
+static int run_path(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		perror(path);
+		exit(2);
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		run_file(path);
+		return 1;
+	}
+	struct dirent **names;
+	int n = scandir(path, &names, NULL, by_name), ran = 0;
+	if (n < 0) {
+		perror(path);
+		exit(2);
+	}
+	for (int i = 0; i < n; i++) {
+		if (names[i]->d_name[0] != '.') {
+			char file[4096];
+			snprintf(file, sizeof file, "%s/%s", path, names[i]->d_name);
+			run_file(file);
+			ran++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return ran;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
@@ -93,13 +132,14 @@ int main(int argc, char **argv)
 	long iterations = strtol(argv[1], NULL, 10);
 	static struct token tokens[MAX_TOKENS];
 	size_t ntokens = read_dict(argv[2], tokens);
+	int files = 0;
 	for (int i = 3; i < argc; i++)
-		run_file(argv[i]);
-	static uint8_t in[MAX_INPUT];
+		files += run_path(argv[i]);
+	static uint8_t in[MUTATED_MAX];
 	size_t len = 0;
 	for (long it = 0; it < iterations; it++) {
 		unsigned op = (unsigned)(next() % 8);
-		if (op < 3 && ntokens && len + 16 + 8 < MAX_INPUT) {
+		if (op < 3 && ntokens && len + 16 + 8 < MUTATED_MAX) {
 			/* A token and a random payload after it, somewhere. */
 			const struct token *t = &tokens[next() % ntokens];
 			size_t at = len ? (size_t)(next() % (len + 1)) : 0;
@@ -113,7 +153,7 @@ int main(int argc, char **argv)
 			in[next() % len] ^= (uint8_t)(1u << (next() % 8)); /* flip a bit */
 		} else if (op == 4 && len) {
 			len = (size_t)(next() % len); /* cut short */
-		} else if (op == 5 && len + 1 < MAX_INPUT) {
+		} else if (op == 5 && len + 1 < MUTATED_MAX) {
 			in[len++] = (uint8_t)next();
 		} else if (op == 6 && len > 1) {
 			size_t a = (size_t)(next() % len), b = (size_t)(next() % len);
@@ -125,6 +165,7 @@ int main(int argc, char **argv)
 		}
 		LLVMFuzzerTestOneInput(in, len);
 	}
-	printf("%ld inputs, %zu dictionary tokens: no failure\n", iterations, ntokens);
+	printf("%d files, then %ld inputs from %zu dictionary tokens: no failure\n", files, iterations,
+	       ntokens);
 	return 0;
 }
