@@ -222,9 +222,11 @@ static GPA_Status open_backend(struct og_context *ctx, const char *name, const c
 			strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
 			strncat(list, backends[i]->name, sizeof(list) - strlen(list) - 1);
 		}
+		const char *left_out = OG_BACKENDS_LEFT_OUT;
 		return og_error(GPA_STATUS_ERROR_FAILED,
-		                "backend '%s' is not in this build of opengpa; set OPENGPA_BACKEND to "
-		                "auto or one of: %s", name, list);
+		                "backend '%s' is not in this build of opengpa%s%s; set OPENGPA_BACKEND "
+		                "to auto or one of: %s", name, left_out[0] ? "; left out: " : "",
+		                left_out, list);
 	}
 
 	if (*options)
