@@ -19,7 +19,7 @@ for h in GPUPerfAPI.h GPUPerfAPITypes.h GPUPerfAPIFunctionTypes.h GPAFunctions.h
 done
 [ -n "$(find "$root" -name opengpa.pc | head -n1)" ] || { echo "check-install: opengpa.pc missing" >&2; fail=1; }
 [ -n "$(find "$root" -path '*/bin/opengpa' | head -n1)" ] || { echo "check-install: opengpa command missing" >&2; fail=1; }
-soname=$(objdump -p "$libdir/libopengpa.so.1" | awk '/SONAME/ {print $2}')
+soname=$("${OBJDUMP:-objdump}" -p "$libdir/libopengpa.so.1" | awk '/SONAME/ {print $2}')
 [ "$soname" = "libopengpa.so.1" ] || { echo "check-install: soname is '$soname'" >&2; fail=1; }
 if [ $fail -eq 0 ]; then
   echo "check-install: 1 passed, 0 failed"

@@ -26,22 +26,5 @@ if DESTDIR="$dest" meson install -C "$build" --quiet && bash scripts/check-insta
 fi
 
 # One closing line with the totals, counted from meson's own log.
-python3 - "$build/meson-logs/testlog.json" "$install_ok" <<'PY'
-import json, sys
-passed = failed = skipped = 0
-with open(sys.argv[1]) as log:
-    for line in log:
-        result = json.loads(line)["result"]
-        if result in ("OK", "EXPECTEDFAIL"):
-            passed += 1
-        elif result == "SKIP":
-            skipped += 1
-        else:
-            failed += 1
-if sys.argv[2] == "0":
-    passed += 1
-else:
-    failed += 1
-print("tests: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
-PY
+python3 scripts/test-summary.py "$build/meson-logs/testlog.json" "$install_ok"
 [ "$status" -eq 0 ] && [ "$install_ok" -eq 0 ]
