@@ -8,6 +8,12 @@
  * is two manual dumps: the kernel hands each client the counts since its
  * previous dump, so the dump at sample end holds exactly the sample's
  * deltas and the one at sample begin only marks the start.
+ *
+ * A periodic pass lets the kernel time the dumps (SET_INTERVAL): they queue
+ * in the reader's ring, stamped, while the process sleeps or is stopped,
+ * and read_periodic takes them in order.  A full ring makes the kernel skip
+ * a period's dump; its counts stay for the next one, which is then longer
+ * than a period: reported as an overflow.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "backend.h"
 #include "kbase_props.h"
@@ -46,6 +53,16 @@ struct kbase {
 	uint32_t *pass_ids;
 	size_t pass_n;
 	struct og_mali_totals totals;
+	bool new_vinstr; /* answers WITH_FEATURES: the virtualizer-based vinstr */
+	/* Times of the dumps, CLOCK_MONOTONIC: the last one consumed (where the
+	 * next sample begins) and the sample it ended. */
+	uint64_t dump_ns;
+	struct og_sample_time last;
+	/* Periodic pass: its period (0: none), and whether SET_INTERVAL is on. */
+	uint64_t period_ns;
+	bool interval_on;
+	uint64_t dump_raw; /* the last dump's kernel timestamp */
+	unsigned merged;   /* periods the kernel dropped, this pass */
 };
 
 #define LOG(k, ...) og_mali_log(&(k)->host, OG_LOG_ERROR, __VA_ARGS__)
@@ -266,6 +283,7 @@ static GPA_Status reader_ioctl_failed(struct kbase *k, const char *what, int e)
 static GPA_Status map_reader(struct kbase *k)
 {
 	struct og_kbase_reader_api_version av = {0, 0};
+	k->new_vinstr = true;
 	if (k_ioctl(k, k->reader_fd, OG_KBASE_READER_GET_API_VERSION_WITH_FEATURES, &av) < 0) {
 		/* Drivers before the extension match the whole command word and
 		 * reject the 8-byte form: ask the plain way. */
@@ -274,6 +292,7 @@ static GPA_Status map_reader(struct kbase *k)
 			return reader_ioctl_failed(k, "GET_API_VERSION", errno);
 		av.version = v;
 		av.features = 0;
+		k->new_vinstr = false;
 	}
 	if (av.version != OG_KBASE_READER_API) {
 		LOG(k, "mali: hwcnt reader API version %u; this backend speaks version 1",
@@ -399,9 +418,13 @@ static GPA_Status kbase_bind_raw(void *state, const char *name, const char *sour
 		*why_not = "this kbase reader reports no GPU cycle counts (needs JM UK 11.27 or later)";
 		return GPA_STATUS_ERROR_NOT_FOUND;
 	}
+	/* A GPU with one clock domain reports only the top count: its shader
+	 * cores run on that clock, so consume() hands the top count out as the
+	 * shader-core count, as libGPUCounters does (docs/backends/mali.md). */
 	if (*raw_id == OG_MALI_RAW_CYCLES_SHADER &&
-	    !(k->features & OG_KBASE_READER_FEATURE_CYCLES_SHADER)) {
-		*why_not = "this kbase reader reports no shader-core cycle counts (one clock domain)";
+	    !(k->features & (OG_KBASE_READER_FEATURE_CYCLES_SHADER |
+	                     OG_KBASE_READER_FEATURE_CYCLES_TOP))) {
+		*why_not = "this kbase reader reports no cycle counts (needs JM UK 11.27 or later)";
 		return GPA_STATUS_ERROR_NOT_FOUND;
 	}
 	return GPA_STATUS_OK;
@@ -508,13 +531,15 @@ static GPA_Status request_dump(struct kbase *k, const char *when)
 }
 
 /* Takes the oldest filled buffer, sums it into k->totals when want_totals,
- * and gives it back: one buffer held at a time, and never across calls. */
+ * and gives it back: one buffer held at a time, and never across calls.
+ * *meta gets its metadata. */
 static GPA_Status consume(struct kbase *k, bool want_totals, uint64_t *cyc_top,
-                          uint64_t *cyc_shader)
+                          uint64_t *cyc_shader, struct og_kbase_reader_metadata *meta)
 {
 	struct og_kbase_reader_metadata md;
 	if (get_buffer(k, &md) < 0)
 		return reader_ioctl_failed(k, "GET_BUFFER", errno);
+	*meta = md;
 	if (md.buffer_idx >= k->buffer_count) {
 		LOG(k, "mali: the reader returned buffer index %u of a %u-buffer ring; ignoring that "
 		       "dump, the sample is dropped", (unsigned)md.buffer_idx,
@@ -540,6 +565,13 @@ static GPA_Status consume(struct kbase *k, bool want_totals, uint64_t *cyc_top,
 	}
 	if (put_buffer(k, &md) < 0)
 		return reader_ioctl_failed(k, "PUT_BUFFER", errno);
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status set_interval(struct kbase *k, uint32_t ns)
+{
+	if (k_ioctl(k, k->reader_fd, OG_KBASE_READER_SET_INTERVAL, (void *)(uintptr_t)ns) < 0)
+		return reader_ioctl_failed(k, "SET_INTERVAL", errno);
 	return GPA_STATUS_OK;
 }
 
@@ -580,11 +612,28 @@ static GPA_Status kbase_begin_pass(void *state, const uint32_t *raw_ids, size_t 
 static GPA_Status kbase_end_pass(void *state)
 {
 	struct kbase *k = state;
+	if (k->interval_on && !k->gone)
+		set_interval(k, 0); /* the core never got to end_periodic */
+	k->interval_on = false;
+	k->period_ns = 0;
 	free(k->pass_ids);
 	k->pass_ids = NULL;
 	k->pass_n = 0;
 	k->in_pass = false;
 	return GPA_STATUS_OK;
+}
+
+static void fill_deltas(const struct kbase *k, uint64_t top, uint64_t shader, uint64_t *deltas)
+{
+	for (size_t i = 0; i < k->pass_n; i++) {
+		uint32_t id = k->pass_ids[i];
+		if (id == OG_MALI_RAW_CYCLES_TOP)
+			deltas[i] = top;
+		else if (id == OG_MALI_RAW_CYCLES_SHADER)
+			deltas[i] = shader;
+		else
+			deltas[i] = og_mali_total(&k->totals, id);
+	}
 }
 
 static GPA_Status kbase_begin_sample(void *state)
@@ -597,8 +646,11 @@ static GPA_Status kbase_begin_sample(void *state)
 	GPA_Status st = drain(k);
 	if (st == GPA_STATUS_OK)
 		st = request_dump(k, "sample-begin");
+	struct og_kbase_reader_metadata md;
 	if (st == GPA_STATUS_OK)
-		st = consume(k, false, NULL, NULL);
+		st = consume(k, false, NULL, NULL, &md);
+	if (st == GPA_STATUS_OK)
+		k->dump_ns = og_clock_from_raw(md.timestamp);
 	return st;
 }
 
@@ -610,21 +662,131 @@ static GPA_Status kbase_end_sample(void *state, uint64_t *deltas)
 		return GPA_STATUS_ERROR_FAILED;
 	}
 	uint64_t top = 0, shader = 0;
+	struct og_kbase_reader_metadata md;
 	GPA_Status st = request_dump(k, "sample-end");
 	if (st == GPA_STATUS_OK)
-		st = consume(k, true, &top, &shader);
+		st = consume(k, true, &top, &shader, &md);
 	if (st != GPA_STATUS_OK)
 		return st;
-	for (size_t i = 0; i < k->pass_n; i++) {
-		uint32_t id = k->pass_ids[i];
-		if (id == OG_MALI_RAW_CYCLES_TOP)
-			deltas[i] = top;
-		else if (id == OG_MALI_RAW_CYCLES_SHADER)
-			deltas[i] = shader;
-		else
-			deltas[i] = og_mali_total(&k->totals, id);
-	}
+	fill_deltas(k, top, shader, deltas);
+	/* This dump also begins the next sample (next_sample). */
+	uint64_t end = og_clock_from_raw(md.timestamp);
+	k->last = (struct og_sample_time){ k->dump_ns, end > k->dump_ns ? end : k->dump_ns,
+		                           OG_SAMPLE_KERNEL_TIME };
+	k->dump_ns = k->last.end_ns;
 	return GPA_STATUS_OK;
+}
+
+static bool kbase_sample_time(void *state, struct og_sample_time *t)
+{
+	struct kbase *k = state;
+	*t = k->last;
+	return true;
+}
+
+/* ---- periodic passes: the kernel times the dumps ------------------------ */
+
+static uint64_t kbase_period_floor(void *state, const char **why)
+{
+	struct kbase *k = state;
+	*why = k->new_vinstr ? "the kbase reader's shortest SET_INTERVAL"
+	                     : "the shortest SET_INTERVAL of this older kbase reader";
+	return k->new_vinstr ? OG_KBASE_READER_INTERVAL_MIN_NS : OG_KBASE_READER_INTERVAL_MIN_OLD_NS;
+}
+
+static uint64_t raw_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC_RAW, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static GPA_Status kbase_begin_periodic(void *state, struct og_periodic_mode *mode)
+{
+	struct kbase *k = state;
+	/* SET_INTERVAL takes a u32 of ns: longer periods are manual dumps from
+	 * the core's timer thread (next_sample), timed by the kernel still. */
+	if (mode->period_ns > UINT32_MAX)
+		return GPA_STATUS_OK;
+	/* begin_pass has just drained and cleared: the first sample starts
+	 * now. */
+	k->dump_raw = raw_now();
+	k->dump_ns = og_clock_monotonic_ns();
+	k->merged = 0;
+	GPA_Status st = set_interval(k, (uint32_t)mode->period_ns);
+	if (st != GPA_STATUS_OK)
+		return st;
+	k->period_ns = mode->period_ns;
+	k->interval_on = true;
+	mode->kernel_timed = true;
+	mode->kernel_ring = k->buffer_count;
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status kbase_read_periodic(void *state, uint64_t *deltas, struct og_sample_time *t)
+{
+	struct kbase *k = state;
+	if (k->gone) {
+		LOG(k, "mali: %s is gone; open a new context", k->path);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	struct pollfd p = {k->reader_fd, POLLIN, 0};
+	int r = k->host.sys->poll(k->host.sys->ctx, &p, 1, 0);
+	if (r < 0 && errno == EINTR)
+		return GPA_STATUS_ERROR_NOT_FOUND; /* the next drain tries again */
+	if (r < 0)
+		return mark_gone(k, "poll", errno);
+	if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+		return mark_gone(k, "poll", ENODEV);
+	if (r == 0 || !(p.revents & POLLIN))
+		return GPA_STATUS_ERROR_NOT_FOUND;
+	uint64_t top = 0, shader = 0;
+	struct og_kbase_reader_metadata md;
+	GPA_Status st = consume(k, true, &top, &shader, &md);
+	if (st != GPA_STATUS_OK)
+		return st;
+	fill_deltas(k, top, shader, deltas);
+	/* The kernel is an adversary: a timestamp that goes backwards makes an
+	 * empty sample rather than a negative one. */
+	uint64_t ts = md.timestamp > k->dump_raw ? md.timestamp : k->dump_raw;
+	uint64_t span = ts - k->dump_raw;
+	*t = (struct og_sample_time){ k->dump_ns, og_clock_from_raw(ts), OG_SAMPLE_KERNEL_TIME };
+	if (t->end_ns < t->begin_ns)
+		t->end_ns = t->begin_ns;
+	/* A dump more than a period and a half after the one before (the last,
+	 * manual, one included): the kernel had no buffer for the ones between. */
+	if (k->period_ns && span > k->period_ns + k->period_ns / 2) {
+		t->flags |= OG_SAMPLE_OVERFLOW;
+		unsigned periods = (unsigned)((span + k->period_ns / 2) / k->period_ns);
+		if (!k->merged)
+			og_mali_log(&k->host, OG_LOG_MESSAGE,
+			            "mali: the reader's ring of %u dumps was full for %u periods (the "
+			            "process was not reading: stopped, or starved); the kernel kept their "
+			            "counts in one sample of %.3f ms", (unsigned)k->buffer_count,
+			            periods - 1, (double)span / 1e6);
+		k->merged += periods - 1;
+	}
+	k->dump_raw = ts;
+	k->dump_ns = t->end_ns;
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status kbase_end_periodic(void *state)
+{
+	struct kbase *k = state;
+	if (!k->interval_on)
+		return GPA_STATUS_OK;
+	k->interval_on = false;
+	GPA_Status st = set_interval(k, 0);
+	/* The rest of the pass, in one last (manual) dump. */
+	if (st == GPA_STATUS_OK)
+		st = request_dump(k, "pass-end");
+	if (k->merged)
+		og_mali_log(&k->host, OG_LOG_MESSAGE,
+		            "mali: %u periods of this pass were merged into longer samples because "
+		            "the reader's ring was full; read more often or stop the process for "
+		            "less than %u periods", k->merged, (unsigned)k->buffer_count);
+	return st;
 }
 
 const struct og_backend_ops og_backend_mali = {
@@ -641,4 +803,12 @@ const struct og_backend_ops og_backend_mali = {
 	.end_pass = kbase_end_pass,
 	.begin_sample = kbase_begin_sample,
 	.end_sample = kbase_end_sample,
+	.sample_time = kbase_sample_time,
+	.period_floor = kbase_period_floor,
+	.begin_periodic = kbase_begin_periodic,
+	.read_periodic = kbase_read_periodic,
+	.end_periodic = kbase_end_periodic,
+	/* One dump ends a sample and begins the next: the kernel resets the
+	 * client's counts at every dump. */
+	.next_sample = kbase_end_sample,
 };
