@@ -71,8 +71,8 @@ else
 fi
 ninja -C "$build" -j2
 status=0
-# qemu translates every instruction: give each test three times its time.
-meson test -C "$build" --print-errorlogs --num-processes 2 --timeout-multiplier 3 || status=$?
+# qemu translates every instruction: give each test five times its time.
+meson test -C "$build" --print-errorlogs --num-processes 2 --timeout-multiplier 5 || status=$?
 
 # What a device gets: the installed tree, checked with the target's objdump.
 dest=$(mktemp -d)
