@@ -10,6 +10,10 @@ packages=(
   libcmocka-dev     # the test suite
   libdrm-dev        # the panfrost backend's DRM headers
   binutils          # nm, for the exported-symbol test
+  libhsa-runtime-dev  # hsa.h, to compile GPUPerfAPI-HSA.h as an HSA client does
+  libpfm4-dev       # optional: CPU PMU events by name in the perf backend
+  cmake             # the install test builds a find_package(OpenGPA) client
+  chromium          # opens opengpa stat --html's report headless (tests/tools/test_timeline.py)
 )
 
 missing=()

@@ -21,23 +21,22 @@
 #include <string.h>
 
 /* x86-64: 32-byte vectors, and a second copy of the sum built for AVX2
- * that the loader picks on CPUs that have it (GCC's target_clones, an
- * ifunc); the default copy runs them as pairs of SSE2 registers.
+ * that og_mali_layout_init picks on CPUs that have it; the default copy
+ * runs them as pairs of SSE2 registers.  The choice is made when a context
+ * opens, not by an ifunc (GCC's target_clones): an ifunc resolver runs while
+ * the loader relocates, before a sanitizer's runtime is up (ThreadSanitizer
+ * crashed there) and not at all on C libraries without ifuncs.
  * OG_MALI_SUM_NO_CLONES builds the default copy alone, so a test can check
  * it on a machine that would pick the AVX2 one. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX2__)
 #define VEC_BYTES 32
-#if defined(OG_MALI_SUM_NO_CLONES)
-#define SUM_CLONES
-#else
-#define SUM_CLONES __attribute__((target_clones("avx2", "default")))
+#if !defined(OG_MALI_SUM_NO_CLONES)
+#define SUM_AVX2_COPY
 #endif
 #elif defined(__AVX2__)
 #define VEC_BYTES 32
-#define SUM_CLONES
 #else
 #define VEC_BYTES 16
-#define SUM_CLONES
 #endif
 typedef uint32_t vec __attribute__((vector_size(VEC_BYTES)));
 #define LANES (VEC_BYTES / 4u)
@@ -48,6 +47,8 @@ _Static_assert(OG_MALI_BLOCK_WORDS % CHUNK_WORDS == 0, "blocks are whole chunks"
 /* memcpy: dumps need not be vector-aligned, and it keeps aliasing rules. */
 #define LOAD(v, p) memcpy(&(v), (p), sizeof(vec))
 #define STORE(p, v) memcpy((p), &(v), sizeof(vec))
+
+static og_mali_sum_fn *pick_sum(void);
 
 bool og_mali_layout_init(const struct og_mali_gpu *gpu, struct og_mali_layout *out)
 {
@@ -63,6 +64,7 @@ bool og_mali_layout_init(const struct og_mali_gpu *gpu, struct og_mali_layout *o
 	for (uint64_t m = gpu->core_mask; m; m &= m - 1)
 		l.core_at[l.core_count++] =
 			cores + (uint32_t)__builtin_ctzll(m) * OG_MALI_BLOCK_WORDS;
+	l.sum = pick_sum();
 	*out = l;
 	return true;
 }
@@ -120,8 +122,10 @@ static inline bool may_carry(const vec *any, uint32_t bits)
  * of the high halves; the low halves then add up to s - (h << 16) exactly
  * (below k * 2^16), so sum = (h << 16) + that, whose high word is h >> 16
  * plus the carry of that addition. */
-SUM_CLONES static void chunk_exact(const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w,
-                        uint32_t *lo, uint32_t *hi)
+__attribute__((always_inline)) static inline void chunk_exact(const uint32_t *dump,
+                                                              const uint32_t *at, uint32_t k,
+                                                              uint32_t w, uint32_t *lo,
+                                                              uint32_t *hi)
 {
 	/* Two vectors per pass over the blocks: four sums and the shifted
 	 * copies still fit in SSE2's 16 registers. */
@@ -145,11 +149,16 @@ SUM_CLONES static void chunk_exact(const uint32_t *dump, const uint32_t *at, uin
 	}
 }
 
+/* The rare exact path stays out of line, one copy per instruction set. */
+typedef void chunk_exact_fn(const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w,
+                            uint32_t *lo, uint32_t *hi);
+
 /* Inlined into each call: JM and tiler (one block) then need no guard or
  * inner loop, and L2 and shader cores get branches of their own. */
 __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
                                                            const uint32_t *at, uint32_t k,
-                                                           uint32_t *lo, uint32_t *hi)
+                                                           uint32_t *lo, uint32_t *hi,
+                                                           chunk_exact_fn *exact)
 {
 	enum { CHUNKS = OG_MALI_BLOCK_WORDS / CHUNK_WORDS };
 	vec any[CHUNKS], all = {0};
@@ -164,26 +173,65 @@ __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
 		return;
 	for (uint32_t c = 0; c < CHUNKS; c++)
 		if (may_carry(&any[c], bits))
-			chunk_exact(dump, at, k, c * CHUNK_WORDS, lo, hi);
+			exact(dump, at, k, c * CHUNK_WORDS, lo, hi);
 }
 
-SUM_CLONES bool og_mali_sum_dump(const struct og_mali_layout *layout, const uint32_t *dump,
-                                 size_t bytes, struct og_mali_totals *totals)
+/* Every block type of one dump, for a layout og_mali_sum_dump checked. */
+__attribute__((always_inline)) static inline void sum_blocks(const struct og_mali_layout *layout,
+                                                             const uint32_t *dump,
+                                                             struct og_mali_totals *totals,
+                                                             chunk_exact_fn *exact)
 {
-	/* A layout og_mali_layout_init never filled has no blocks to sum. */
-	if (!dump || !layout->l2_count || !layout->core_count ||
-	    layout->l2_count > OG_MALI_MAX_L2_SLICES || layout->core_count > OG_MALI_MAX_CORES ||
-	    bytes < layout->dump_bytes)
-		return false;
 	static const uint32_t jm_at = 0, tiler_at = OG_MALI_BLOCK_WORDS;
 	uint32_t *lo = totals->lo, *hi = totals->hi;
 	sum_type(dump, &jm_at, 1, lo + OG_MALI_JM * OG_MALI_BLOCK_WORDS,
-	         hi + OG_MALI_JM * OG_MALI_BLOCK_WORDS);
+	         hi + OG_MALI_JM * OG_MALI_BLOCK_WORDS, exact);
 	sum_type(dump, &tiler_at, 1, lo + OG_MALI_TILER * OG_MALI_BLOCK_WORDS,
-	         hi + OG_MALI_TILER * OG_MALI_BLOCK_WORDS);
+	         hi + OG_MALI_TILER * OG_MALI_BLOCK_WORDS, exact);
 	sum_type(dump, layout->l2_at, layout->l2_count, lo + OG_MALI_L2 * OG_MALI_BLOCK_WORDS,
-	         hi + OG_MALI_L2 * OG_MALI_BLOCK_WORDS);
+	         hi + OG_MALI_L2 * OG_MALI_BLOCK_WORDS, exact);
 	sum_type(dump, layout->core_at, layout->core_count, lo + OG_MALI_SC * OG_MALI_BLOCK_WORDS,
-	         hi + OG_MALI_SC * OG_MALI_BLOCK_WORDS);
+	         hi + OG_MALI_SC * OG_MALI_BLOCK_WORDS, exact);
+}
+
+/* One copy per instruction set: the bodies above are inlined into each, so
+ * each is compiled whole for its target. */
+#define SUM_COPY(name, target_attribute)                                                     \
+	target_attribute __attribute__((noinline)) static void name##_exact(                  \
+		const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w, uint32_t *lo,  \
+		uint32_t *hi)                                                                   \
+	{                                                                                       \
+		chunk_exact(dump, at, k, w, lo, hi);                                            \
+	}                                                                                       \
+	target_attribute static void name(const struct og_mali_layout *layout,                \
+	                                  const uint32_t *dump, struct og_mali_totals *totals) \
+	{                                                                                       \
+		sum_blocks(layout, dump, totals, name##_exact);                                 \
+	}
+
+SUM_COPY(sum_default, )
+#if defined(SUM_AVX2_COPY)
+SUM_COPY(sum_avx2, __attribute__((target("avx2"))))
+#endif
+
+static og_mali_sum_fn *pick_sum(void)
+{
+#if defined(SUM_AVX2_COPY)
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx2"))
+		return sum_avx2;
+#endif
+	return sum_default;
+}
+
+bool og_mali_sum_dump(const struct og_mali_layout *layout, const uint32_t *dump, size_t bytes,
+                      struct og_mali_totals *totals)
+{
+	/* A layout og_mali_layout_init never filled has no blocks to sum. */
+	if (!dump || !layout->sum || !layout->l2_count || !layout->core_count ||
+	    layout->l2_count > OG_MALI_MAX_L2_SLICES || layout->core_count > OG_MALI_MAX_CORES ||
+	    bytes < layout->dump_bytes)
+		return false;
+	layout->sum(layout, dump, totals);
 	return true;
 }

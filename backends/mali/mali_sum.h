@@ -19,12 +19,18 @@
 #define OG_MALI_MAX_CORES 64u
 #define OG_MALI_HW_COUNTERS (OG_MALI_BLOCK_TYPES * OG_MALI_BLOCK_WORDS)
 
+struct og_mali_layout;
+struct og_mali_totals;
+typedef void og_mali_sum_fn(const struct og_mali_layout *layout, const uint32_t *dump,
+                            struct og_mali_totals *totals);
+
 /* Word offsets, inside a dump, of every block that is summed. */
 struct og_mali_layout {
 	size_t dump_bytes;                         /* what one dump must hold */
 	uint32_t l2_count, core_count;             /* blocks summed for L2 and SC */
 	uint32_t l2_at[OG_MALI_MAX_L2_SLICES];
 	uint32_t core_at[OG_MALI_MAX_CORES];       /* present cores only: holes skipped */
+	og_mali_sum_fn *sum;                       /* the copy for this CPU */
 };
 
 /* Totals of one dump: a counter summed over the instances of its block,

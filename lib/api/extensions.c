@@ -56,7 +56,7 @@ GPA_Status OpenGPA_SetBackendOption(const char *key, const char *value)
 		                      __func__));
 	CURRENT(ctx);
 	struct og_session *s = ctx->open_session;
-	if (s && og_pass_is_open(s))
+	if (s && og_session_pass_open(s, NULL))
 		return leave(og_error(GPA_STATUS_ERROR_PASS_NOT_ENDED,
 		                      "%s(%s): a pass is open; change backend options between passes",
 		                      __func__, key));
@@ -148,11 +148,11 @@ GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass)
 		                      index, ctx->cat.ncounters));
 	if (!pPass)
 		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: pPass is NULL", __func__));
-	if (!ctx->is_enabled[index])
+	if (!ctx->sel.is_enabled[index])
 		return leave(og_error(GPA_STATUS_ERROR_NOT_ENABLED, "%s: counter %s is not enabled",
 		                      __func__, ctx->cat.counters[index].name));
 	const struct og_plan *plan;
-	GPA_Status st = og_context_plan(ctx, &plan);
+	GPA_Status st = og_selection_plan(ctx, &ctx->sel, &plan);
 	if (st != GPA_STATUS_OK)
 		return leave(st);
 	const struct og_counter *c = &ctx->cat.counters[index];
@@ -161,6 +161,14 @@ GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass)
 		if (plan->raw_pass[c->inputs[i]] > (int)*pPass)
 			*pPass = (gpa_uint32)plan->raw_pass[c->inputs[i]];
 	return leave(GPA_STATUS_OK);
+}
+
+static GPA_Status unavailable_out_of_range(const char *func, const struct og_context *ctx,
+                                          gpa_uint32 index)
+{
+	return og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+	                "%s: %u is out of range (%zu unavailable counters)", func, index,
+	                ctx->cat.nunavailable);
 }
 
 GPA_Status OpenGPA_GetUnavailableCount(gpa_uint32 *pCount)
@@ -179,14 +187,73 @@ GPA_Status OpenGPA_GetUnavailableCounter(gpa_uint32 index, const char **ppName,
 	og_lock();
 	CURRENT(ctx);
 	if (index >= ctx->cat.nunavailable)
-		return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
-		                      "%s: %u is out of range (%zu unavailable counters)", __func__,
-		                      index, ctx->cat.nunavailable));
+		return leave(unavailable_out_of_range(__func__, ctx, index));
 	if (!ppName || !ppReason)
 		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: an output pointer is NULL",
 		                      __func__));
 	*ppName = ctx->cat.unavailable[index].name;
 	*ppReason = ctx->cat.unavailable[index].reason;
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_GetUnavailableCounterInfo(gpa_uint32 index, const char **ppGroup,
+                                             const char **ppText, GPA_Usage_Type *pUsage,
+                                             GPA_Type *pType)
+{
+	og_lock();
+	CURRENT(ctx);
+	if (index >= ctx->cat.nunavailable)
+		return leave(unavailable_out_of_range(__func__, ctx, index));
+	const struct og_cf_entry *e = ctx->cat.unavailable[index].decl;
+	const char *group = e->field[OG_F_GROUP];
+	if (ppGroup) /* a raw counter's default group, as the catalogue gives it */
+		*ppGroup = group ? group : e->kind == OG_CF_RAW ? "Hardware" : "";
+	if (ppText)
+		*ppText = e->field[OG_F_DESCRIPTION] ? e->field[OG_F_DESCRIPTION] : "";
+	if (pUsage)
+		*pUsage = e->usage;
+	if (pType)
+		*pType = e->type;
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_GetVersion(gpa_uint32 *pMajor, gpa_uint32 *pMinor, gpa_uint32 *pPatch)
+{
+	/* The library's own numbers: these are compiled into it. */
+	if (pMajor)
+		*pMajor = OPENGPA_VERSION_MAJOR;
+	if (pMinor)
+		*pMinor = OPENGPA_VERSION_MINOR;
+	if (pPatch)
+		*pPatch = OPENGPA_VERSION_PATCH;
+	return GPA_STATUS_OK;
+}
+
+GPA_Status OpenGPA_GetBackendCount(gpa_uint32 *pCount)
+{
+	og_lock();
+	if (!pCount)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: pCount is NULL", __func__));
+	gpa_uint32 n = 0;
+	while (og_backend_at(n))
+		n++;
+	*pCount = n;
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_GetBackendInfo(gpa_uint32 index, const char **ppName, const char **ppSummary)
+{
+	og_lock();
+	const struct og_backend_ops *ops = og_backend_at(index);
+	if (!ops)
+		return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+		                      "%s: %u is out of range (see OpenGPA_GetBackendCount)", __func__,
+		                      index));
+	if (!ppName || !ppSummary)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: an output pointer is NULL",
+		                      __func__));
+	*ppName = ops->name;
+	*ppSummary = ops->summary ? ops->summary : "";
 	return leave(GPA_STATUS_OK);
 }
 

@@ -61,6 +61,17 @@ static GPA_Status fail(struct builder *b, const char *fmt, ...)
 	return GPA_STATUS_ERROR_FAILED;
 }
 
+/* "counters/mali-g71.counters" -> "mali-g71". */
+static char *set_name(const char *origin)
+{
+	const char *base = strrchr(origin, '/');
+	base = base ? base + 1 : origin;
+	size_t len = strlen(base);
+	if (len > 9 && strcmp(base + len - 9, ".counters") == 0)
+		len -= 9;
+	return strndup(base, len);
+}
+
 static void note_missing(struct builder *b, char *what)
 {
 	if (!b->missing)
@@ -129,7 +140,7 @@ static GPA_Status add_name(struct builder *b, const struct og_cf_file *file,
 	return GPA_STATUS_OK;
 }
 
-static bool add_unavailable(struct og_catalog *cat, const char *name, char *reason)
+static bool add_unavailable(struct og_catalog *cat, const struct og_cf_entry *decl, char *reason)
 {
 	struct og_unavailable *u = realloc(cat->unavailable, (cat->nunavailable + 1) * sizeof(*u));
 	if (!u) {
@@ -137,10 +148,41 @@ static bool add_unavailable(struct og_catalog *cat, const char *name, char *reas
 		return false;
 	}
 	cat->unavailable = u;
-	u[cat->nunavailable].name = strdup(name);
+	u[cat->nunavailable].name = strdup(decl->name);
 	u[cat->nunavailable].reason = reason;
+	u[cat->nunavailable].decl = decl;
+	u[cat->nunavailable].made = NULL;
 	cat->nunavailable++;
 	return true;
+}
+
+static void free_made(struct og_cf_entry *e)
+{
+	if (!e)
+		return;
+	free(e->name);
+	free(e->field[OG_F_DESCRIPTION]);
+	free(e->field[OG_F_GROUP]);
+	free(e);
+}
+
+/* The declaration a discovered raw counter would have in a file. */
+static struct og_cf_entry *made_decl(const struct og_raw_desc *d)
+{
+	struct og_cf_entry *e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->kind = OG_CF_RAW;
+	e->name = strdup(d->name);
+	e->field[OG_F_DESCRIPTION] = strdup(d->description ? d->description : "");
+	e->field[OG_F_GROUP] = strdup("Hardware");
+	e->usage = d->usage;
+	e->type = GPA_TYPE_UINT64;
+	if (!e->name || !e->field[OG_F_DESCRIPTION] || !e->field[OG_F_GROUP]) {
+		free_made(e);
+		return NULL;
+	}
+	return e;
 }
 
 static GPA_Status add_raw(struct builder *b, const struct og_cf_file *file, const struct og_cf_entry *e)
@@ -153,9 +195,10 @@ static GPA_Status add_raw(struct builder *b, const struct og_cf_file *file, cons
 	raw->source = strdup(e->field[OG_F_SOURCE]);
 	raw->description = strdup(e->field[OG_F_DESCRIPTION]);
 	raw->group = strdup(e->field[OG_F_GROUP] ? e->field[OG_F_GROUP] : "Hardware");
+	raw->set = set_name(file->origin);
 	raw->usage = e->usage;
 	cat->nraw++;
-	if (!raw->name || !raw->source || !raw->description || !raw->group)
+	if (!raw->name || !raw->source || !raw->description || !raw->group || !raw->set)
 		return fail(b, "out of memory");
 	GPA_Status st = add_name(b, file, e, e->name, NAME_RAW, cat->nraw - 1);
 	if (st != GPA_STATUS_OK)
@@ -166,7 +209,7 @@ static GPA_Status add_raw(struct builder *b, const struct og_cf_file *file, cons
 		raw->available = true;
 	} else if (st == GPA_STATUS_ERROR_NOT_FOUND) {
 		raw->why_not = why;
-		if (!add_unavailable(cat, raw->name, format("%s", why ? why : "not countable here")))
+		if (!add_unavailable(cat, e, format("%s", why ? why : "not countable here")))
 			return fail(b, "out of memory");
 	} else {
 		return fail(b, "%s:%u: raw %s: the %s backend rejects source '%s'", file->origin,
@@ -262,12 +305,14 @@ static void collect_input(void *ud, uint32_t index)
 }
 
 static GPA_Status publish(struct builder *b, struct og_counter *c, const char *name,
-                          const char *alias, const char *group, const char *text,
+                          const char *set, const char *alias, const char *group,
+                          const char *text,
                           const char *expression, GPA_Usage_Type usage, GPA_Type type,
                           struct og_expr *expr)
 {
 	memset(c, 0, sizeof(*c));
 	c->name = strdup(name);
+	c->set = set ? strdup(set) : NULL;
 	c->alias = alias ? strdup(alias) : NULL;
 	c->group = strdup(group);
 	c->text = strdup(text);
@@ -276,13 +321,13 @@ static GPA_Status publish(struct builder *b, struct og_counter *c, const char *n
 	c->usage = usage;
 	c->type = type;
 	c->expr = expr;
-	struct input_set set = { 0 };
-	og_expr_for_each_raw(expr, collect_input, &set);
-	c->inputs = set.items;
-	c->ninputs = set.count;
+	struct input_set inputs = { 0 };
+	og_expr_for_each_raw(expr, collect_input, &inputs);
+	c->inputs = inputs.items;
+	c->ninputs = inputs.count;
 	c->exact_raw = og_expr_single_raw(expr, &c->raw);
-	if (!c->name || (alias && !c->alias) || !c->group || !c->text || !c->gpa_desc ||
-	    !c->expression || set.oom)
+	if (!c->name || !c->set || (alias && !c->alias) || !c->group || !c->text || !c->gpa_desc ||
+	    !c->expression || inputs.oom)
 		return fail(b, "out of memory");
 	return GPA_STATUS_OK;
 }
@@ -353,20 +398,27 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 	for (size_t i = 0; i < b->ndrafts; i++) {
 		struct draft *d = &b->drafts[i];
 		if (!d->expr) {
-			if (!add_unavailable(cat, d->decl->name, d->reason))
+			if (!add_unavailable(cat, d->decl, d->reason))
 				return fail(b, "out of memory");
 			d->reason = NULL;
 			continue;
 		}
 		const struct og_cf_entry *e = d->decl;
-		GPA_Status st = publish(b, &cat->counters[cat->ncounters++], e->name,
-		                        e->field[OG_F_ALIAS], e->field[OG_F_GROUP], e->field[OG_F_DESCRIPTION],
-		                        e->field[OG_F_EXPRESSION], e->usage, e->type, d->expr);
+		char *set = set_name(d->file->origin);
+		GPA_Status st = set ? publish(b, &cat->counters[cat->ncounters++], e->name, set,
+		                              e->field[OG_F_ALIAS], e->field[OG_F_GROUP],
+		                              e->field[OG_F_DESCRIPTION], e->field[OG_F_EXPRESSION],
+		                              e->usage, e->type, d->expr)
+		                    : fail(b, "out of memory");
+		free(set);
+		if (!set)
+			return st;
 		d->expr = NULL; /* owned by the counter now */
 		if (st != GPA_STATUS_OK)
 			return st;
 		bind_native(cat, &cat->counters[cat->ncounters - 1], d->file);
 	}
+	cat->nderived = cat->ncounters;
 	for (size_t i = 0; i < cat->nnative; i++)
 		for (uint32_t s = 0; s < cat->native[i].nslots; s++)
 			if (cat->native[i].at[s] == UINT32_MAX)
@@ -378,8 +430,9 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 		struct og_expr *expr = og_expr_compile("x", raw_only, &i, NULL, 0);
 		if (!expr)
 			return fail(b, "out of memory");
-		GPA_Status st = publish(b, &cat->counters[cat->ncounters++], raw->name, NULL, raw->group,
-		                        raw->description, raw->source, raw->usage, GPA_TYPE_UINT64, expr);
+		GPA_Status st = publish(b, &cat->counters[cat->ncounters++], raw->name, raw->set,
+		                        NULL, raw->group, raw->description, raw->source, raw->usage,
+		                        GPA_TYPE_UINT64, expr);
 		if (st != GPA_STATUS_OK)
 			return st;
 	}
@@ -389,18 +442,32 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 static GPA_Status add_extra_raw(struct builder *b, const struct og_raw_desc *d)
 {
 	struct og_catalog *cat = b->cat;
+	uint32_t existing;
+	/* A built-in set's declaration of the same name is the documented one. */
+	if (og_namemap_find(&b->names, d->name, strlen(d->name), &existing))
+		return GPA_STATUS_OK;
 	struct og_raw *raw = &cat->raws[cat->nraw];
 	memset(raw, 0, sizeof(*raw));
 	raw->name = strdup(d->name);
 	raw->source = strdup(d->name);
 	raw->description = strdup(d->description ? d->description : "");
 	raw->group = strdup("Hardware");
+	raw->set = strdup(b->binder->backend ? b->binder->backend : "backend");
 	raw->usage = d->usage;
-	raw->available = true;
+	raw->available = d->why_not == NULL;
+	raw->why_not = d->why_not;
 	raw->backend_id = d->raw_id;
 	cat->nraw++;
-	if (!raw->name || !raw->source || !raw->description || !raw->group)
+	if (!raw->name || !raw->source || !raw->description || !raw->group || !raw->set)
 		return fail(b, "out of memory");
+	if (d->why_not) {
+		struct og_cf_entry *e = made_decl(d);
+		if (!e || !add_unavailable(cat, e, format("%s", d->why_not))) {
+			free_made(e);
+			return fail(b, "out of memory");
+		}
+		cat->unavailable[cat->nunavailable - 1].made = e;
+	}
 	return add_name(b, NULL, NULL, d->name, NAME_RAW, cat->nraw - 1);
 }
 
@@ -434,9 +501,14 @@ GPA_Status og_catalog_build(struct og_catalog *cat, struct og_cf_file *files, si
 	if (!cat->raws || !cat->constants || !cat->const_values || !b.drafts)
 		st = fail(&b, "out of memory");
 
-	for (size_t i = 0; st == GPA_STATUS_OK && i < nextra; i++)
-		st = add_extra_raw(&b, &extra[i]);
-	for (size_t f = 0; st == GPA_STATUS_OK && f < nfiles; f++) {
+	/* Built-in sets, then the backend's discovered raw counters (which the
+	 * sets' names override), then the user's files (which may use both). */
+	for (size_t f = 0; st == GPA_STATUS_OK && f <= nfiles; f++) {
+		if (f == nbuiltin)
+			for (size_t i = 0; st == GPA_STATUS_OK && i < nextra; i++)
+				st = add_extra_raw(&b, &extra[i]);
+		if (f == nfiles)
+			break;
 		const struct og_cf_file *file = &files[f];
 		bool user = f >= nbuiltin;
 		if (user && file->backend && binder->backend && strcmp(file->backend, binder->backend) != 0) {
@@ -473,6 +545,29 @@ GPA_Status og_catalog_build(struct og_catalog *cat, struct og_cf_file *files, si
 	return st;
 }
 
+static void counter_free(struct og_counter *c)
+{
+	free(c->name);
+	free(c->set);
+	free(c->alias);
+	free(c->group);
+	free(c->text);
+	free(c->gpa_desc);
+	free(c->expression);
+	free(c->inputs);
+	og_expr_free(c->expr);
+}
+
+void og_catalog_hide_derived(struct og_catalog *cat)
+{
+	for (size_t i = 0; i < cat->nderived; i++)
+		counter_free(&cat->counters[i]);
+	memmove(cat->counters, cat->counters + cat->nderived,
+	        (cat->ncounters - cat->nderived) * sizeof(*cat->counters));
+	cat->ncounters -= cat->nderived;
+	cat->nderived = 0;
+}
+
 void og_catalog_free(struct og_catalog *cat)
 {
 	for (size_t i = 0; i < cat->nraw; i++) {
@@ -480,21 +575,14 @@ void og_catalog_free(struct og_catalog *cat)
 		free(cat->raws[i].source);
 		free(cat->raws[i].description);
 		free(cat->raws[i].group);
+		free(cat->raws[i].set);
 	}
-	for (size_t i = 0; i < cat->ncounters; i++) {
-		struct og_counter *c = &cat->counters[i];
-		free(c->name);
-		free(c->alias);
-		free(c->group);
-		free(c->text);
-		free(c->gpa_desc);
-		free(c->expression);
-		free(c->inputs);
-		og_expr_free(c->expr);
-	}
+	for (size_t i = 0; i < cat->ncounters; i++)
+		counter_free(&cat->counters[i]);
 	for (size_t i = 0; i < cat->nunavailable; i++) {
 		free(cat->unavailable[i].name);
 		free(cat->unavailable[i].reason);
+		free_made(cat->unavailable[i].made);
 	}
 	for (size_t i = 0; i < cat->nnative; i++)
 		free(cat->native[i].at);

@@ -20,6 +20,7 @@
 struct og_raw {
 	const struct og_cf_entry *decl; /* NULL for a raw counter the backend discovered */
 	char *name, *source, *description, *group;
+	char *set; /* its file's name without ".counters", or the backend's name */
 	GPA_Usage_Type usage;
 	bool available;
 	const char *why_not; /* static text from the backend when !available */
@@ -45,6 +46,7 @@ struct og_native_binding {
 
 struct og_counter {
 	char *name;
+	char *set;         /* the counter file's name without ".counters" (or the backend's) */
 	char *alias;       /* other names it answers to, blank-separated; NULL if none */
 	char *group;
 	char *text;        /* description */
@@ -67,6 +69,10 @@ struct og_counter {
 struct og_unavailable {
 	char *name;
 	char *reason;
+	const struct og_cf_entry *decl; /* its declaration (group, usage, ...) in files[] */
+	/* A raw counter the backend discovered has no file: its declaration is
+	 * made up and owned here (decl points to it). */
+	struct og_cf_entry *made;
 };
 
 /* What the catalogue asks of the device; the core wraps a backend in it,
@@ -93,6 +99,7 @@ struct og_catalog {
 
 	struct og_counter *counters; /* public counters, GPA index order */
 	size_t ncounters;
+	size_t nderived; /* counters[0..nderived) come from counter files, the rest are raw */
 
 	struct og_unavailable *unavailable;
 	size_t nunavailable;
@@ -112,6 +119,10 @@ GPA_Status og_catalog_build(struct og_catalog *cat, struct og_cf_file *files, si
                             const struct og_raw_desc *extra, size_t nextra,
                             bool hardware_counters, char *err, size_t errlen);
 void og_catalog_free(struct og_catalog *cat);
+
+/* Drops the derived counters: only the raw ones stay public (GPA 3.x/4.x
+ * HideDerivedCounters). */
+void og_catalog_hide_derived(struct og_catalog *cat);
 
 /* Runs binding n: every counter of its set into out[0 .. n->ncounters). */
 static inline void og_native_run(const struct og_native_binding *n, const uint64_t *raw,

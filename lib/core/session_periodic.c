@@ -39,6 +39,7 @@ _Static_assert(OG_SAMPLE_OVERFLOW == OPENGPA_SAMPLE_OVERFLOW, "sample flag");
 _Static_assert(OG_SAMPLE_LATE == OPENGPA_SAMPLE_LATE, "sample flag");
 _Static_assert(OG_SAMPLE_FINAL == OPENGPA_SAMPLE_FINAL, "sample flag");
 _Static_assert(OG_SAMPLE_FAILED == OPENGPA_SAMPLE_FAILED, "sample flag");
+_Static_assert(OG_SAMPLES_TOTAL == OPENGPA_SAMPLES_TOTAL, "total sample id");
 
 /* An hour: longer periods are a unit mistake (seconds given as ns * 1e9). */
 #define MAX_PERIOD_NS 3600000000000ull
@@ -112,18 +113,18 @@ GPA_Status og_context_set_period(struct og_context *ctx, uint64_t period_ns)
 	return GPA_STATUS_OK;
 }
 
-/* Appends "name, " to buf while it fits, else marks the cut once. */
-static void append_name(char *buf, size_t len, const char *name, bool *cut)
+/* Appends sep and text to buf while they fit, else "..." once. */
+static void append_text(char *buf, size_t len, const char *sep, const char *text, bool *cut)
 {
 	size_t used = strlen(buf);
 	if (*cut)
 		return;
-	if (used + strlen(name) + 8 >= len) {
+	if (used + strlen(sep) + strlen(text) + 4 >= len) {
 		snprintf(buf + used, len - used, "...");
 		*cut = true;
 		return;
 	}
-	snprintf(buf + used, len - used, "%s%s", used && buf[used - 1] != ' ' ? ", " : "", name);
+	snprintf(buf + used, len - used, "%s%s", sep, text);
 }
 
 GPA_Status og_periodic_check_plan(struct og_context *ctx, const struct og_plan *plan)
@@ -135,16 +136,19 @@ GPA_Status og_periodic_check_plan(struct og_context *ctx, const struct og_plan *
 	bool cut = false;
 	for (size_t p = 0; p < plan->npasses && !cut; p++) {
 		char head[40];
-		snprintf(head, sizeof head, "%spass %zu: ", p ? "; " : "", p);
-		append_name(passes, sizeof passes, head, &cut);
-		for (size_t i = 0; i < ctx->nenabled; i++) {
-			const struct og_counter *c = &ctx->cat.counters[ctx->enabled[i]];
+		snprintf(head, sizeof head, "pass %zu:", p);
+		append_text(passes, sizeof passes, p ? "; " : "", head, &cut);
+		const char *sep = " ";
+		for (size_t i = 0; i < ctx->sel.nenabled; i++) {
+			const struct og_counter *c = &ctx->cat.counters[ctx->sel.enabled[i]];
 			int pass = 0;
 			for (size_t k = 0; k < c->ninputs; k++)
 				if (plan->raw_pass[c->inputs[k]] > pass)
 					pass = plan->raw_pass[c->inputs[k]];
-			if ((size_t)pass == p)
-				append_name(passes, sizeof passes, c->name, &cut);
+			if ((size_t)pass == p) {
+				append_text(passes, sizeof passes, sep, c->name, &cut);
+				sep = ", ";
+			}
 		}
 	}
 	return og_error(GPA_STATUS_ERROR_NOT_ENOUGH_PASSES,

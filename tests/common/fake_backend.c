@@ -168,6 +168,11 @@ static GPA_Status fake_begin_sample(void *state)
 		st->host->log(st->host->log_ctx, OG_LOG_ERROR, "fake: begin_sample misused by the core");
 		return GPA_STATUS_ERROR_FAILED;
 	}
+	if (fake_config.fail_begin_sample) {
+		st->host->log(st->host->log_ctx, OG_LOG_ERROR,
+		              "fake: begin_sample fails on purpose (clear fail_begin_sample)");
+		return GPA_STATUS_ERROR_FAILED;
+	}
 	st->in_sample = true;
 	return GPA_STATUS_OK;
 }

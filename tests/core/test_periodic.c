@@ -160,6 +160,31 @@ static void test_multipass_refused(void **state)
 }
 
 /* The timer thread without next_sample: end_sample then begin_sample. */
+/* OPENGPA_SAMPLES_TOTAL: every raw count summed, then the expression. */
+static void check_total(gpa_uint32 session, unsigned n)
+{
+	gpa_uint64 total = 0, b = 0, e = 0, first_b = 0, last_e = 0, tmp;
+	uint64_t sum0 = 0, sum1 = 0;
+	for (unsigned k = 0; k < n; k++) {
+		sum0 += fake_value(0, k, 0);
+		sum1 += fake_value(1, k, 0);
+	}
+	assert_int_equal(GPA_GetSampleUInt64(session, OPENGPA_SAMPLES_TOTAL, FC_C0, &total),
+	                 GPA_STATUS_OK);
+	assert_int_equal(total, sum0);
+	assert_int_equal(OpenGPA_GetSampleTime(session, OPENGPA_SAMPLES_TOTAL, &b, &e),
+	                 GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_GetSampleTime(session, 0, &first_b, &tmp), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_GetSampleTime(session, n - 1, &tmp, &last_e), GPA_STATUS_OK);
+	assert_int_equal(b, first_b);
+	assert_int_equal(e, last_e);
+	gpa_uint32 flags = 0;
+	assert_int_equal(OpenGPA_GetSampleFlags(session, OPENGPA_SAMPLES_TOTAL, &flags),
+	                 GPA_STATUS_OK);
+	assert_true(flags & OPENGPA_SAMPLE_FINAL);
+	(void)sum1;
+}
+
 static void test_timer_plain(void **state)
 {
 	(void)state;
@@ -167,6 +192,7 @@ static void test_timer_plain(void **state)
 	uint64_t t0, t1;
 	gpa_uint32 session = run_periodic(5000000, 120, 2, &t0, &t1);
 	unsigned n = check_samples(session, t0, t1, false, 0);
+	check_total(session, n);
 	/* One per period and the last partial one; the machine is shared, so
 	 * a late thread may have made fewer. */
 	assert_true(n >= 2 && n <= (t1 - t0) / 5000000 + 1);
@@ -425,6 +451,77 @@ static void test_failures(void **state)
 	assert_int_equal(v, fake_value(0, 1, 0));
 }
 
+/* A derived counter's total is its expression over the summed inputs; a
+ * session's total reads in ordinary sessions too, and a client's own
+ * sample with the total's ID wins. */
+static void test_totals(void **state)
+{
+	(void)state;
+	open_with(&fake_periodic_ops);
+	fake_config.max_per_pass = 4; /* R0, R1, R3 in one pass */
+	assert_int_equal(GPA_EnableCounter(FC_SUM01), GPA_STATUS_OK);
+	assert_int_equal(GPA_EnableCounter(FC_HALF), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetSamplingPeriod(1000000), GPA_STATUS_OK);
+	gpa_uint32 session = 0, avail = 0;
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_WaitForSamples(session, 4, 5000, &avail), GPA_STATUS_OK);
+	/* The total so far, while the pass goes on. */
+	gpa_float64 sofar = 0;
+	assert_int_equal(GPA_GetSampleFloat64(session, OPENGPA_SAMPLES_TOTAL, FC_SUM01, &sofar),
+	                 GPA_STATUS_OK);
+	assert_true(sofar >= (double)(fake_value(0, 0, 0) + fake_value(1, 0, 0)));
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	gpa_uint32 n = 0;
+	assert_int_equal(GPA_GetSampleCount(session, &n), GPA_STATUS_OK);
+	double sum01 = 0, sum3 = 0;
+	for (unsigned k = 0; k < n; k++) {
+		sum01 += (double)(fake_value(0, k, 0) + fake_value(1, k, 0));
+		sum3 += (double)fake_value(3, k, 0);
+	}
+	gpa_float64 v = 0;
+	gpa_float32 h = 0;
+	assert_int_equal(GPA_GetSampleFloat64(session, OPENGPA_SAMPLES_TOTAL, FC_SUM01, &v),
+	                 GPA_STATUS_OK);
+	assert_true(v == sum01);
+	assert_int_equal(GPA_GetSampleFloat32(session, OPENGPA_SAMPLES_TOTAL, FC_HALF, &h),
+	                 GPA_STATUS_OK);
+	assert_true(h == (gpa_float32)(sum3 / 2));
+
+	/* Ordinary sessions: the sum of the client's samples. */
+	assert_int_equal(OpenGPA_SetSamplingPeriod(0), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	for (unsigned id = 5; id < 8; id++) {
+		assert_int_equal(GPA_BeginSample(id), GPA_STATUS_OK);
+		assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+	}
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	/* The fake's begin_pass numbering: this is its second pass. */
+	double want = 0;
+	for (unsigned k = 0; k < 3; k++)
+		want += (double)(fake_value(0, k, 1) + fake_value(1, k, 1));
+	assert_int_equal(GPA_GetSampleFloat64(session, OPENGPA_SAMPLES_TOTAL, FC_SUM01, &v),
+	                 GPA_STATUS_OK);
+	assert_true(v == want);
+
+	/* A client's sample 0xFFFFFFFF is that sample. */
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSample(1), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSample(OPENGPA_SAMPLES_TOTAL), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	assert_int_equal(GPA_GetSampleFloat64(session, OPENGPA_SAMPLES_TOTAL, FC_SUM01, &v),
+	                 GPA_STATUS_OK);
+	assert_true(v == (double)(fake_value(0, 1, 2) + fake_value(1, 1, 2)));
+	TU_NO_ERROR();
+}
+
 /* Ordinary samples have times too: inside the Begin/EndSample calls. */
 static void test_ordinary_times(void **state)
 {
@@ -470,6 +567,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_read_while_running, teardown),
 		cmocka_unit_test_teardown(test_consumer_thread, teardown),
 		cmocka_unit_test_teardown(test_failures, teardown),
+		cmocka_unit_test_teardown(test_totals, teardown),
 		cmocka_unit_test_teardown(test_ordinary_times, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,7 +19,8 @@ def run(args, env=None, preload=None, timeout=60):
     if env:
         e.update(env)
     if preload:
-        e["LD_PRELOAD"] = preload
+        # A sanitizer build's runtime, when the preload library needs it first.
+        e["LD_PRELOAD"] = os.environ.get("OPENGPA_TEST_PRELOAD_FIRST", "") + preload
     r = subprocess.run(OPENGPA + args, capture_output=True, text=True, env=e, timeout=timeout)
     if len(OPENGPA) > 1 and preload:
         # Under qemu-user the counted command (`true`, `sh`) is the build

@@ -7,6 +7,7 @@ perf_event_open, so it runs everywhere the build runs, qemu-user included.
 usage: test_cli_devices.py OPENGPA BACKENDS V34K_PRELOAD VMALI_PRELOAD
 (BACKENDS: the backends this build has, comma-separated; a preload may be ''.)
 """
+import json
 import os
 import sys
 import tempfile
@@ -64,6 +65,11 @@ if VMALI and "mali" in BACKENDS:
     check("mali list names the device", "Mali-G71" in r.stdout, r.stdout[:200] + r.stderr)
     check("mali list shows Arm's machine names", "(also: MaliGPUActiveCy)" in r.stdout,
           r.stdout[:400])
+    r = run(["list", "--backends", "-j"], preload=VMALI)
+    b = {x["name"]: x for x in json.loads(r.stdout)["backends"]}
+    check("--backends on the virtual G71: mali usable, auto's choice",
+          b["mali"]["usable"] and b["mali"]["auto"] and "Mali-G71" in b["mali"]["device"] and
+          ("panfrost" not in BACKENDS or "unstable_ioctls" in b["panfrost"]["reason"]), r.stdout)
     # Arm's machine name and the database's title find the G71's own counters.
     r = run(["stat", "--backend", "mali", "-x", ",", "-e",
              "maligpuactivecy,OutputExternalReadStallPercentage", "--", "true"], preload=VMALI)
@@ -71,20 +77,24 @@ if VMALI and "mali" in BACKENDS:
     check("mali stat -e takes aliases", r.returncode == 0 and len(rows) == 2 and
           "GPUActiveCycles" in r.stderr and "OutputExternalReadStallRate" in r.stderr,
           r.stdout + r.stderr)
-
-if VMALI and "panfrost" in BACKENDS:
-    counters = "GPUActiveCycles,FragmentQueueUtilization,OutputExternalReadBytes"
-    r = run(["stat", "--backend", "panfrost", "-x", ",", "-e", counters, "--", "true"],
-            env={"VMALI_PANFROST_UNSTABLE": "1"}, preload=VMALI)
-    check("panfrost stat on the virtual G71", r.returncode == 0 and
-          len(r.stderr.splitlines()) == 3, r.stdout + r.stderr)
-    r = run(["list", "--backend", "panfrost"], preload=VMALI)
-    check("panfrost ENOSYS says how to turn the ioctls on", r.returncode == 1 and
-          "unstable_ioctls" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr)
+    if "panfrost" in BACKENDS:
+        r = run(["stat", "--backend", "panfrost", "-x", ",", "-e", counters, "--", "true"],
+                env={"VMALI_PANFROST_UNSTABLE": "1"}, preload=VMALI)
+        check("panfrost stat on the virtual G71", r.returncode == 0 and
+              len(r.stderr.splitlines()) == 3, r.stdout + r.stderr)
+        r = run(["list", "--backend", "panfrost"], preload=VMALI)
+        check("panfrost ENOSYS says how to turn the ioctls on", r.returncode == 1 and
+              "unstable_ioctls" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr)
 
 if "panfrost" not in BACKENDS:
     r = run(["list", "--backend", "panfrost"])
     check("a build without panfrost says why", r.returncode == 1 and "left out" in r.stderr and
           "libdrm" in r.stderr, r.stderr)
+    r = run(["list", "--backends", "-j"])
+    b = {x["name"]: x for x in json.loads(r.stdout)["backends"]}
+    check("list --backends names panfrost as left out, and why",
+          "panfrost" in b and not b["panfrost"]["usable"] and
+          "left out" in b["panfrost"]["summary"] and "libdrm" in b["panfrost"]["reason"],
+          r.stdout)
 
 finish()

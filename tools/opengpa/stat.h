@@ -19,6 +19,8 @@ struct stat_options {
 	unsigned verbose; /* -v given this many times */
 	char scope[80];  /* perf scope option built from -a/-C/-p/-t, or "" */
 	double duration; /* seconds per pass without a command; 0 = until ^C */
+	unsigned interval_ms;            /* -I: print every interval; 0 = not asked */
+	const char *trace, *csv, *html;  /* timeline files (--trace, --csv, --html) */
 	char **command;  /* argv of the command; NULL: count the scope instead */
 };
 
@@ -30,5 +32,9 @@ struct stat_options {
  * returns 0 at once with o->help set.
  */
 int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t errlen);
+
+/* The sampling period of a periodic run in ms: -I's, or 100 when only a
+ * timeline file asks for intervals; 0 when nothing does. */
+unsigned stat_period_ms(const struct stat_options *o);
 
 #endif

@@ -89,6 +89,7 @@ static gpa_uint32 open_counting(void *key)
 	if (GPA_OpenContext(key) != GPA_STATUS_OK)
 		fail_msg("GPA_OpenContext: %s", last_error);
 	assert_int_equal(GPA_EnableCounterStr("GPUActiveCycles"), GPA_STATUS_OK);
+	assert_int_equal(GPA_EnableCounterStr("FragmentQueueUtilization"), GPA_STATUS_OK);
 	gpa_uint32 index = 0;
 	assert_int_equal(GPA_GetCounterIndex("GPUActiveCycles", &index), GPA_STATUS_OK);
 	return index;
@@ -202,6 +203,20 @@ static void test_kernel_timed_adds_up(void **unused)
 	assert_true(ran > 0);
 	assert_int_equal(r.sum, ran);
 	assert_int_equal(whole, ran);
+	/* The session's total: raw counts summed, then the expression, so a
+	 * ratio over the whole pass equals the ordinary sample's. */
+	gpa_uint32 util;
+	assert_int_equal(GPA_GetCounterIndex("FragmentQueueUtilization", &util), GPA_STATUS_OK);
+	gpa_float64 util_whole = -1, util_total = -2;
+	gpa_uint64 total = 0;
+	assert_int_equal(GPA_GetSampleFloat64(whole_session, 0, util, &util_whole), GPA_STATUS_OK);
+	assert_int_equal(GPA_SelectContext(&key_periodic), GPA_STATUS_OK);
+	assert_int_equal(GPA_GetSampleFloat64(r.session, OPENGPA_SAMPLES_TOTAL, util, &util_total),
+	                 GPA_STATUS_OK);
+	assert_int_equal(GPA_GetSampleUInt64(r.session, OPENGPA_SAMPLES_TOTAL, index, &total),
+	                 GPA_STATUS_OK);
+	assert_int_equal(total, ran);
+	assert_true(util_whole > 0 && util_total == util_whole);
 	/* Within one of duration / period. */
 	uint64_t want = (r.last - r.first) / 2000000;
 	assert_true(r.periods + 1 >= want && r.periods <= want + 1);
