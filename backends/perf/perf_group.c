@@ -105,14 +105,15 @@ static struct og_perf_pass *pass_alloc(size_t n, size_t nlayouts, size_t ntarget
 	/* Carve in order of decreasing alignment: every array's size is a
 	 * multiple of its element's alignment, so each array starts aligned.
 	 * (The 12-byte slots before the words put them 4 bytes off whenever a
-	 * pass had an odd number of raw counters.) */
+	 * pass had an odd number of raw counters; on 32-bit targets a layout
+	 * is 260 bytes, so the words go before the layouts too.) */
 	char *cur = (char *)(p + 1);
 	p->instances = (struct og_perf_instance *)cur;
 	cur += ninst * sizeof(struct og_perf_instance);
-	p->layouts = (struct og_perf_layout *)cur;
-	cur += nlayouts * sizeof(struct og_perf_layout);
 	uint64_t *words = (uint64_t *)cur;
 	cur += nvalues * 3 * sizeof(uint64_t);
+	p->layouts = (struct og_perf_layout *)cur;
+	cur += nlayouts * sizeof(struct og_perf_layout);
 	p->slots = (struct og_perf_slot *)cur;
 	cur += n * sizeof(struct og_perf_slot);
 	p->raw_ids = (uint32_t *)cur;
