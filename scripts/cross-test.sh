@@ -15,11 +15,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 arch=${1:-}
+# run: the cross file's exe_wrapper, for the install check's clients.
 case $arch in
-  aarch64) triplet=aarch64-linux-gnu ;;
-  armhf) triplet=arm-linux-gnueabihf ;;
-  mipsel) triplet=mipsel-linux-gnu ;;
-  mips) triplet=mips-linux-gnu ;;
+  aarch64) triplet=aarch64-linux-gnu run=qemu-aarch64-static ;;
+  armhf) triplet=arm-linux-gnueabihf run=qemu-arm-static ;;
+  mipsel) triplet=mipsel-linux-gnu run=qemu-mipsel-static ;;
+  mips) triplet=mips-linux-gnu run="qemu-mips-static -L /usr/mips-linux-gnu" ;;
   *) echo "usage: $0 aarch64|armhf|mipsel|mips" >&2; exit 2 ;;
 esac
 
@@ -74,12 +75,14 @@ status=0
 # qemu translates every instruction: give each test five times its time.
 meson test -C "$build" --print-errorlogs --num-processes 2 --timeout-multiplier 5 || status=$?
 
-# What a device gets: the installed tree, checked with the target's objdump.
+# What a device gets: the installed tree, checked with the target's tools,
+# and clients built against it with the cross compiler run under qemu.
 dest=$(mktemp -d)
 trap 'rm -rf "$dest"' EXIT
 install_ok=1
 if DESTDIR="$dest" meson install -C "$build" --quiet &&
-   OBJDUMP="$triplet-objdump" bash scripts/check-install.sh "$dest"; then
+   OBJDUMP="$triplet-objdump" CC="$triplet-gcc" OPENGPA_RUN="$run" \
+     bash scripts/check-install.sh "$dest"; then
   install_ok=0
 fi
 

@@ -6,6 +6,8 @@
 # usage: build-clients.sh ROOT
 #   ROOT: where the tree is installed (a DESTDIR, an unpacked package, or /);
 #   the prefix inside it is the one opengpa.pc names.
+# A cross-built tree (scripts/cross-test.sh): CC names the cross compiler and
+# OPENGPA_RUN the emulator the clients run under ("qemu-aarch64-static").
 set -euo pipefail
 root=${1%/}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,13 +25,17 @@ export PKG_CONFIG_LIBDIR=$(dirname "$pc")
 prefix=$(pkg-config --variable=prefix opengpa)
 [ -z "$root" ] || export PKG_CONFIG_SYSROOT_DIR=$root
 flags=$(pkg-config --cflags --libs opengpa)
-cc -std=c11 -Wall -Werror -o "$work/pkgconfig-client" "$here/client.c" $flags
-LD_LIBRARY_PATH=$libdir "$work/pkgconfig-client"
+cc=${CC:-cc}
+run=(${OPENGPA_RUN:-})
+$cc -std=c11 -Wall -Werror -o "$work/pkgconfig-client" "$here/client.c" $flags
+LD_LIBRARY_PATH=$libdir "${run[@]}" "$work/pkgconfig-client"
 
 # CMake, as a project's CMakeLists.txt would use it.
-cmake -S "$here" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$root$prefix" \
-  -DCMAKE_C_FLAGS="-Wall -Werror" >"$work/cmake.log" 2>&1 ||
+cross=()
+[ ${#run[@]} -eq 0 ] || cross=(-DCMAKE_SYSTEM_NAME=Linux)
+cmake -S "$here" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$root$prefix" -DCMAKE_C_COMPILER="$cc" \
+  "${cross[@]}" -DCMAKE_C_FLAGS="-Wall -Werror" >"$work/cmake.log" 2>&1 ||
   { cat "$work/cmake.log" >&2; exit 1; }
 cmake --build "$work/cmake" >>"$work/cmake.log" 2>&1 || { cat "$work/cmake.log" >&2; exit 1; }
-LD_LIBRARY_PATH=$libdir "$work/cmake/cmake-client"
+LD_LIBRARY_PATH=$libdir "${run[@]}" "$work/cmake/cmake-client"
 echo "build-clients: pkg-config and CMake clients built and ran"
