@@ -27,8 +27,19 @@ prefix=$(pkg-config --variable=prefix opengpa)
 flags=$(pkg-config --cflags --libs opengpa)
 cc=${CC:-cc}
 run=(${OPENGPA_RUN:-})
+# Runs a client; under an emulator without perf_event_open (77) it has
+# still built, linked and loaded the library, which is what is checked.
+client() {
+  local rc=0
+  LD_LIBRARY_PATH=$libdir "${run[@]}" "$1" || rc=$?
+  if [ $rc -eq 77 ] && [ ${#run[@]} -gt 0 ]; then
+    echo "build-clients: $(basename "$1") loads the library; nothing to count under ${run[0]}"
+    return 0
+  fi
+  return $rc
+}
 $cc -std=c11 -Wall -Werror -o "$work/pkgconfig-client" "$here/client.c" $flags
-LD_LIBRARY_PATH=$libdir "${run[@]}" "$work/pkgconfig-client"
+client "$work/pkgconfig-client"
 
 # CMake, as a project's CMakeLists.txt would use it.
 cross=()
@@ -37,5 +48,5 @@ cmake -S "$here" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$root$prefix" -DCMAKE_C_C
   "${cross[@]}" -DCMAKE_C_FLAGS="-Wall -Werror" >"$work/cmake.log" 2>&1 ||
   { cat "$work/cmake.log" >&2; exit 1; }
 cmake --build "$work/cmake" >>"$work/cmake.log" 2>&1 || { cat "$work/cmake.log" >&2; exit 1; }
-LD_LIBRARY_PATH=$libdir "${run[@]}" "$work/cmake/cmake-client"
+client "$work/cmake/cmake-client"
 echo "build-clients: pkg-config and CMake clients built and ran"
