@@ -140,6 +140,14 @@ GPALIB_DECL GPA_Status OpenGPA_GetUnavailableCounterInfo(gpa_uint32 index, const
  * GPA_BeginSession then refuses counter sets that need more than one pass. */
 GPALIB_DECL GPA_Status OpenGPA_SetSamplingPeriod(gpa_uint64 periodNs);
 
+/* How many samples periodic sessions begun after this call keep: 0 (the
+ * default) keeps every one, as GPA keeps a session's samples; N >= 2 keeps
+ * the newest N to 2N, so a long run at a short period does not grow
+ * without bound.  A dropped sample gives SAMPLE_NOT_FOUND; the session's
+ * total (OPENGPA_SAMPLES_TOTAL) still counts it.  Current context, between
+ * sessions. */
+GPALIB_DECL GPA_Status OpenGPA_SetPeriodicWindow(gpa_uint32 samples);
+
 /* The session's period (0 for a session of the client's samples) and
  * whether the kernel times its samples (1) or the library's thread (0). */
 GPALIB_DECL GPA_Status OpenGPA_GetSamplingPeriod(gpa_uint32 sessionID, gpa_uint64 *pPeriodNs,

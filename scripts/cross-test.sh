@@ -86,5 +86,5 @@ if DESTDIR="$dest" meson install -C "$build" --quiet &&
   install_ok=0
 fi
 
-python3 scripts/test-summary.py "$build/meson-logs/testlog.json" "$install_ok"
+python3 scripts/test-summary.py "$install_ok" -- "$build/meson-logs/testlog.json"
 [ "$status" -eq 0 ] && [ "$install_ok" -eq 0 ]

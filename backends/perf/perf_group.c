@@ -164,6 +164,7 @@ void og_perf_pass_close(struct og_perf_state *st)
 	if (!p)
 		return;
 	const struct og_sys *sys = st->host.sys;
+	og_perf_spe_pass_close(st);
 	for (size_t i = p->ninstances; i-- > 0;) {
 		struct og_perf_instance *in = &p->instances[i];
 		unmap_user_pages(st, in);
@@ -359,6 +360,8 @@ GPA_Status og_perf_pass_open(struct og_perf_state *st, const uint32_t *raw_ids, 
 		s = enable(st, &p->instances[i]);
 	for (size_t i = 0; s == GPA_STATUS_OK && i < p->ninstances; i++)
 		map_user_pages(st, &p->instances[i]);
+	if (s == GPA_STATUS_OK)
+		s = og_perf_spe_pass_open(st);
 	if (s != GPA_STATUS_OK)
 		og_perf_pass_close(st);
 	return s;
@@ -480,6 +483,7 @@ GPA_Status og_perf_pass_read(struct og_perf_state *st, bool end)
 	 * costs ~40 ns, so only passes that need it read it. */
 	if (p->need_wall)
 		*(end ? &p->end_wall : &p->begin_wall) = monotonic_ns();
+	og_perf_spe_read(st, end);
 	return GPA_STATUS_OK;
 }
 
@@ -627,6 +631,10 @@ GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
 		}
 		if (slot->kind == OG_PERF_KIND_TIME_WALL) {
 			deltas[i] = forward(p->end_wall, p->begin_wall);
+			continue;
+		}
+		if (slot->kind == OG_PERF_KIND_SPE) {
+			deltas[i] = og_perf_spe_value(st, p->raw_ids[i]);
 			continue;
 		}
 		uint64_t sum = 0;

@@ -101,6 +101,7 @@ void og_context_make_current(struct og_context *ctx)
 struct file_list {
 	struct og_cf_file *files;
 	size_t count, cap;
+	size_t user_bytes; /* of the user's files read so far */
 };
 
 static struct og_cf_file *file_slot(struct file_list *fl)
@@ -145,12 +146,22 @@ static GPA_Status add_embedded(struct file_list *fl, const char *name)
 static GPA_Status add_user_file(struct file_list *fl, const char *path)
 {
 	struct og_cf_file *f = file_slot(fl);
-	char err[512];
+	char err[512], q[256];
 	if (!f)
-		return og_error(GPA_STATUS_ERROR_FAILED, "out of memory loading %s", path);
+		return og_error(GPA_STATUS_ERROR_FAILED, "out of memory loading %s",
+		                og_cf_quote(path, q, sizeof(q)));
+	/* Each file is capped (og_cf_load); so are all of them together. */
+	struct stat st;
+	size_t size = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
+	if (size > OG_CF_MAX_TOTAL_BYTES - fl->user_bytes)
+		return og_error(GPA_STATUS_ERROR_FAILED,
+		                "counter file %s: with it the extra counter files would hold more than "
+		                "%u bytes in all (docs/counter-files.md, \"Limits\"); load fewer",
+		                og_cf_quote(path, q, sizeof(q)), OG_CF_MAX_TOTAL_BYTES);
 	if (!og_cf_load(path, f, err, sizeof(err)))
 		return og_error(GPA_STATUS_ERROR_FAILED, "counter file %s (fix the file or remove it "
 		                                         "from OPENGPA_COUNTER_PATH)", err);
+	fl->user_bytes += size;
 	fl->count++;
 	return GPA_STATUS_OK;
 }
@@ -160,14 +171,17 @@ static GPA_Status add_user_file(struct file_list *fl, const char *path)
 static GPA_Status add_user_path(struct file_list *fl, const char *path)
 {
 	struct stat st;
+	char q[256];
 	if (stat(path, &st) != 0)
-		return og_error(GPA_STATUS_ERROR_FAILED, "counter path %s: %s", path, strerror(errno));
+		return og_error(GPA_STATUS_ERROR_FAILED, "counter path %s: %s",
+		                og_cf_quote(path, q, sizeof(q)), strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return add_user_file(fl, path);
 	struct dirent **names = NULL;
 	int n = scandir(path, &names, NULL, alphasort);
 	if (n < 0)
-		return og_error(GPA_STATUS_ERROR_FAILED, "counter directory %s: %s", path, strerror(errno));
+		return og_error(GPA_STATUS_ERROR_FAILED, "counter directory %s: %s",
+		                og_cf_quote(path, q, sizeof(q)), strerror(errno));
 	GPA_Status status = GPA_STATUS_OK;
 	for (int i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;

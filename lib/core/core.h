@@ -143,6 +143,7 @@ struct og_context {
 	bool multiplex; /* one pass of time-shared groups (OpenGPA_SetMultiplexing) */
 	uint64_t plan_epoch; /* changes when every plan must be made again */
 	uint64_t period_ns; /* sessions begun now sample periodically; 0 = not */
+	uint32_t periodic_window; /* samples a periodic session keeps; 0 = all */
 
 	struct og_session **ring;
 	uint32_t ring_size;
@@ -183,6 +184,8 @@ GPA_Status og_context_set_multiplex(struct og_context *ctx, bool enable);
 /* Periodic sampling for sessions begun later (0 = off); checks the
  * backend's floor.  session_periodic.c. */
 GPA_Status og_context_set_period(struct og_context *ctx, uint64_t period_ns);
+/* How many samples periodic sessions begun later keep (0 = all). */
+GPA_Status og_context_set_window(struct og_context *ctx, uint32_t samples);
 
 /* ---- sessions (session.c) -------------------------------------------- */
 
@@ -266,6 +269,10 @@ GPA_Status og_session_wait_samples(uint64_t serial, uint32_t id, uint32_t count,
                                    uint32_t timeout_ms, uint32_t *available);
 /* Wakes og_session_wait() callers; lock held. */
 void og_session_notify(void);
+
+/* Logs why sample `id` is not in the session (never there, not yet, or
+ * dropped by the periodic window) and returns SAMPLE_NOT_FOUND. */
+GPA_Status og_session_no_sample(const char *func, const struct og_session *s, uint32_t id);
 
 /* Times and OG_SAMPLE_* flags of a sample (its first counted pass). */
 GPA_Status og_session_sample_time(struct og_session *s, uint32_t sample_id,

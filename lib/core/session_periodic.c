@@ -132,6 +132,16 @@ GPA_Status og_context_set_period(struct og_context *ctx, uint64_t period_ns)
 	return GPA_STATUS_OK;
 }
 
+GPA_Status og_context_set_window(struct og_context *ctx, uint32_t samples)
+{
+	if (samples == 1)
+		return og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+		                "a periodic window of 1 sample would drop each sample as the next "
+		                "completes; keep 2 or more (0 keeps them all)");
+	ctx->periodic_window = samples;
+	return GPA_STATUS_OK;
+}
+
 /* Appends sep and text to buf while they fit, else "..." once. */
 static void append_text(char *buf, size_t len, const char *sep, const char *text, bool *cut)
 {
@@ -366,12 +376,13 @@ GPA_Status og_periodic_start(struct og_context *ctx, struct og_session *s)
 	if (p->mode.kernel_timed) {
 		p->begin_ns = og_clock_monotonic_ns();
 	} else {
-		timer_begin(p);
-		if (!p->open) {
-			GPA_Status why = p->status;
+		st = p->ops->begin_sample(p->state); /* logged when it fails */
+		p->begin_ns = og_clock_monotonic_ns();
+		if (st != GPA_STATUS_OK) {
 			og_periodic_free(p);
-			return why;
+			return st;
 		}
+		p->open = true;
 	}
 	p->interval_ns = p->mode.kernel_timed ? drain_interval(&p->mode) : p->period_ns;
 	p->due_ns = og_clock_monotonic_ns() + p->interval_ns;

@@ -208,7 +208,7 @@ with tempfile.TemporaryDirectory() as tmp:
           r.stderr == "", report + r.stderr)
 
 # Every command's --help exits 0 on stdout; bad options are usage errors.
-for cmd in ([], ["list"], ["stat"], ["pc_sweep"]):
+for cmd in ([], ["list"], ["stat"], ["pc_sweep"], ["spe"]):
     r = run(cmd + ["--help"])
     check("opengpa %s --help" % " ".join(cmd), r.returncode == 0 and r.stdout.startswith("usage:")
           and r.stderr == "", r.stderr)
@@ -309,5 +309,27 @@ if m:
     r = run(["stat", "--backend", "perf", "-x", ",", "-e", name.lower(), "--", "true"])
     check("stat -e takes a native event in any case", r.returncode == 0 and
           (name in r.stderr or name.upper() in r.stderr), r.stderr)
+
+# opengpa spe: where the kernel offers no arm_spe PMU (every x86 machine),
+# one line saying what to check, and the command does not run unsampled.
+spe_pmus = [d for d in os.listdir("/sys/bus/event_source/devices") if d.startswith("arm_spe")] \
+    if os.path.isdir("/sys/bus/event_source/devices") else []
+with tempfile.TemporaryDirectory() as tmp:
+    mark = os.path.join(tmp, "ran")
+    r = run(["spe", "--", "touch", mark])
+    if not spe_pmus:
+        check("spe without an SPE PMU: exit 1, one line", r.returncode == 1 and
+              len(r.stderr.strip().splitlines()) == 1 and "no SPE PMU" in r.stderr and
+              "CONFIG_ARM_SPE_PMU" in r.stderr, r.stderr)
+        check("spe without an SPE PMU: the command did not run", not os.path.exists(mark))
+    else:
+        check("spe on this machine: a report, or one line why not", (r.returncode == 0 and
+              "SPE samples of 'touch'" in r.stderr) or (r.returncode == 1 and
+              len(r.stderr.strip().splitlines()) == 1), r.stderr)
+r = run(["spe", "--pages", "3", "--", "true"])
+check("spe --pages must be a power of two", r.returncode == 2 and "power of two" in r.stderr,
+      r.stderr)
+r = run(["spe"])
+check("spe without a command", r.returncode == 2 and "no command given" in r.stderr, r.stderr)
 
 finish()

@@ -9,8 +9,12 @@ the virtual Mali stopped with SIGSTOP for several periods (nothing lost) and
 for more than its ring holds (the overflow reported); and bad input refused
 before the command runs.
 
-usage: test_timeline.py OPENGPA V34K_PRELOAD VMALI_PRELOAD [CHROMIUM]
+usage: test_timeline.py OPENGPA V34K_PRELOAD VMALI_PRELOAD [MALI_FRAME_LOOP]
+
+Chromium is looked for on PATH (chromium, chromium-browser).
 """
+import atexit
+import concurrent.futures
 import csv
 import io
 import json
@@ -30,10 +34,16 @@ import zlib
 OPENGPA = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [sys.argv[1]]
 V34K = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
 VMALI = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
-CHROMIUM = (sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None) or \
-    shutil.which("chromium") or shutil.which("chromium-browser")
+FRAME_LOOP = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 failures = []
 passed = 0
+# Chromium runs beside the next opengpa runs (those mostly wait for `sleep`);
+# its results are checked at the end.
+browser = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+pending = []
+WORK = tempfile.mkdtemp(prefix="opengpa-timeline-")
+atexit.register(shutil.rmtree, WORK, True)
 
 
 def check(name, condition, detail=""):
@@ -117,14 +127,14 @@ def check_trace(where, path, counters):
     return events
 
 
-def read_csv(where, path):
+def read_csv(where, path, periodic=True):
     with open(path, "rb") as f:
         raw = f.read()
     check(where + ": CSV lines end in CRLF (RFC 4180)", raw.count(b"\r\n") == raw.count(b"\n"))
     rows = list(csv.reader(io.StringIO(raw.decode("utf-8"), newline="")))
     header, data = rows[0], rows[1:]
     check(where + ": CSV header names the columns with units",
-          header[:6] == ["interval", "begin_s", "end_s", "begin_ns", "end_ns", "flags"] and
+          header[:6] == ["sample", "begin_s", "end_s", "begin_ns", "end_ns", "flags"] and
           all(re.fullmatch(r".+ \(.+\)", h) for h in header[6:]), header)
     check(where + ": every CSV row has every column", all(len(r) == len(header) for r in data))
     numbers = True
@@ -137,9 +147,13 @@ def read_csv(where, path):
                 numbers = False
     check(where + ": CSV values are numbers", numbers)
     ints = [int(r[0]) for r in data]
-    check(where + ": intervals numbered from 0", ints == list(range(len(data))), ints[:10])
+    check(where + ": samples numbered from 0", ints == list(range(len(data))), ints[:10])
     begins = [float(r[1]) for r in data]
     ends = [float(r[2]) for r in data]
+    if not periodic:
+        check(where + ": samples in time order", all(b <= e for b, e in zip(begins, ends)) and
+              all(begins[k + 1] >= ends[k] for k in range(len(data) - 1)))
+        return header, data
     check(where + ": intervals follow each other without a gap",
           all(abs(begins[k + 1] - ends[k]) < 2e-9 for k in range(len(data) - 1)) and
           all(b <= e for b, e in zip(begins, ends)), list(zip(begins, ends))[:5])
@@ -190,7 +204,28 @@ def png_pixels(path):
     return width, height, bpp, rows
 
 
-def check_html(where, path, tmp, nseries, nintervals):
+def chromium(args, url):
+    t0 = time.monotonic()
+    r = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                        "--disable-extensions", "--hide-scrollbars", "--enable-logging=stderr",
+                        "--v=0"] + args + [url], capture_output=True, text=True, timeout=120)
+    return r, time.monotonic() - t0
+
+
+def browse(path, profile, screenshot):
+    """In the pool: the page's DOM once its scripts ran, and a screenshot."""
+    url = "file://" + os.path.abspath(path)
+    dom, seconds = chromium(["--user-data-dir=" + profile + "-dom", "--dump-dom"], url)
+    shot = None
+    if screenshot:
+        shot = path + ".png"
+        _, more = chromium(["--user-data-dir=" + profile + "-shot", "--window-size=1200,1600",
+                            "--screenshot=" + shot], url)
+        seconds += more
+    return dom, shot, seconds
+
+
+def check_html(where, path, nseries, nintervals, screenshot):
     if not CHROMIUM:
         if os.environ.get("CI"):
             check(where + ": chromium is installed (scripts/install-deps.sh)", False)
@@ -202,17 +237,13 @@ def check_html(where, path, tmp, nseries, nintervals):
     check(where + ": the page fetches nothing",
           not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page) and
           "@import" not in page and "url(" not in page)
-    profile = os.path.join(tmp, "chromium-profile")
-    base = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-            "--user-data-dir=" + profile, "--disable-extensions", "--hide-scrollbars",
-            "--enable-logging=stderr", "--v=0"]
-    url = "file://" + os.path.abspath(path)
-    t0 = time.monotonic()
-    dom = subprocess.run(base + ["--dump-dom", url], capture_output=True, text=True, timeout=120)
-    shot = os.path.join(tmp, "report.png")
-    subprocess.run(base + ["--window-size=1200,1600", "--screenshot=" + shot, url],
-                   capture_output=True, text=True, timeout=120)
-    print("%s: chromium took %.2f s for the DOM and the screenshot" % (where, time.monotonic() - t0))
+    job = browser.submit(browse, path, path + ".profile", screenshot)
+    pending.append((where, job, nseries, nintervals))
+
+
+def check_browsed(where, job, nseries, nintervals):
+    dom, shot, seconds = job.result()
+    print("%s: chromium took %.2f s" % (where, seconds))
     html = dom.stdout
     rendered = re.search(r'data-rendered="([^"]*)"', html)
     errors = re.search(r'data-errors="([^"]*)"', html)
@@ -234,6 +265,8 @@ def check_html(where, path, tmp, nseries, nintervals):
     check(where + ": the lines go through every interval",
           points and max(points) == 2 * nintervals, (points[:5], nintervals))
     check(where + ": the totals table is there", "<table>" in html and "Whole run" in html)
+    if not shot:
+        return
     try:
         w, h, bpp, rows = png_pixels(shot)
         counts = {}
@@ -266,27 +299,27 @@ def per_period(data, period_s, kernel):
     return periods - 1 <= len(data) + late <= periods + 1, (len(data), periods, late)
 
 
-def timeline_run(where, extra, preload, command, period_ms=100, kernel=False):
-    with tempfile.TemporaryDirectory() as tmp:
-        trace, table, html = (os.path.join(tmp, n) for n in ("t.json", "t.csv", "t.html"))
-        t0 = time.monotonic()
-        r = run(["stat", "-I", str(period_ms), "--trace", trace, "--csv", table, "--html", html] +
-                extra + ["--"] + command, preload=preload)
-        elapsed = time.monotonic() - t0
-        check(where + ": exits 0", r.returncode == 0, r.stderr[-2000:])
-        if r.returncode:
-            return
-        blocks = re.findall(r"^\s+(\d+\.\d{9})\s", r.stderr, re.M)
-        header, data = read_csv(where, table)
-        counters = [h.rsplit(" (", 1)[0] for h in header[6:]]
-        check(where + ": -I prints a block per interval", len(set(blocks)) == len(data),
-              (len(set(blocks)), len(data)))
-        check(where + ": then the totals", "Counter stats for" in r.stderr)
-        ok, detail = per_period(data, period_ms / 1000.0, kernel)
-        check(where + ": an interval per period", ok, (detail, elapsed))
-        check_trace(where, trace, counters)
-        check_html(where, html, tmp, len(counters), len(data))
-        return data
+def timeline_run(where, extra, preload, command, period_ms=100, kernel=False, screenshot=False):
+    tmp = tempfile.mkdtemp(dir=WORK)
+    trace, table, html = (os.path.join(tmp, n) for n in ("t.json", "t.csv", "t.html"))
+    t0 = time.monotonic()
+    r = run(["stat", "-I", str(period_ms), "--trace", trace, "--csv", table, "--html", html] +
+            extra + ["--"] + command, preload=preload)
+    elapsed = time.monotonic() - t0
+    check(where + ": exits 0", r.returncode == 0, r.stderr[-2000:])
+    if r.returncode:
+        return
+    blocks = re.findall(r"^\s+(\d+\.\d{9})\s", r.stderr, re.M)
+    header, data = read_csv(where, table)
+    counters = [h.rsplit(" (", 1)[0] for h in header[6:]]
+    check(where + ": -I prints a block per interval", len(set(blocks)) == len(data),
+          (len(set(blocks)), len(data)))
+    check(where + ": then the totals", "Counter stats for" in r.stderr)
+    ok, detail = per_period(data, period_ms / 1000.0, kernel)
+    check(where + ": an interval per period", ok, (detail, elapsed))
+    check_trace(where, trace, counters)
+    check_html(where, html, len(counters), len(data), screenshot)
+    return data
 
 
 # A command line that would break out of a JSON string, a CSV field or a
@@ -294,9 +327,22 @@ def timeline_run(where, extra, preload, command, period_ms=100, kernel=False):
 timeline_run("perf", ["-e", "TaskClock,PageFaults,CPUUtilization,ContextSwitches"], None,
              ["sh", "-c", "sleep 1", "</script><b>\"x\",'y'\u00e9\x7f"])
 if VMALI:
-    timeline_run("virtual Mali", ["--backend", "mali"], VMALI, ["sleep", "1"], kernel=True)
+    timeline_run("virtual Mali", ["--backend", "mali"], VMALI, ["sleep", "1"], kernel=True,
+                 screenshot=True)
 if V34K:
     timeline_run("virtual MIPS", [], V34K, ["sleep", "1"])
+
+# ---- the example writes the same files through the library -------------------
+if FRAME_LOOP and VMALI:
+    with tempfile.TemporaryDirectory() as tmp:
+        trace, table = os.path.join(tmp, "f.json"), os.path.join(tmp, "f.csv")
+        r = subprocess.run([FRAME_LOOP, "-n", "6", "-t", trace, "-c", table],
+                           capture_output=True, text=True, env=env_for(VMALI), timeout=60)
+        check("mali-frame-loop -t -c: exits 0", r.returncode == 0, r.stderr)
+        if r.returncode == 0:
+            header, data = read_csv("mali-frame-loop", table, periodic=False)
+            check("mali-frame-loop: one sample per frame", len(data) == 6, len(data))
+            check_trace("mali-frame-loop", trace, [h.rsplit(" (", 1)[0] for h in header[6:]])
 
 # ---- -x and --json interval lines, read while the command runs -----------
 
@@ -402,5 +448,8 @@ with tempfile.TemporaryDirectory() as tmp:
                  "-e", "GPUActiveCycles", "--", "true"], preload=VMALI)
         check("-I 1 on the virtual Mali", r.returncode == 0, r.stderr[-500:])
 
+for item in pending:
+    check_browsed(*item)
+browser.shutdown()
 print("timeline: %d passed, %d failed" % (passed, len(failures)))
 sys.exit(1 if failures else 0)

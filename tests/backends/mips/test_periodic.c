@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "test_clock.h"
+
 #include "GPUPerfAPI.h"
 #include "core/core.h"
 #include "core/testing.h"
@@ -28,20 +30,6 @@ static void on_log(GPA_Logging_Type type, const char *msg)
 {
 	if (type & GPA_LOGGING_ERROR)
 		snprintf(last_error, sizeof last_error, "%s", msg);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000L };
-	while (nanosleep(&t, &t) != 0)
-		;
 }
 
 static void test_periodic_over_v34k(void **unused)
@@ -69,7 +57,7 @@ static void test_periodic_over_v34k(void **unused)
 
 	gpa_uint32 session = 0;
 	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = tc_now_ns();
 	if (GPA_BeginPass() != GPA_STATUS_OK)
 		fail_msg("GPA_BeginPass: %s", last_error);
 	uint64_t ran = 0;
@@ -80,10 +68,10 @@ static void test_periodic_over_v34k(void **unused)
 		v34k_run(dev, 100000, V34K_USER, 0, 0);
 		og_unlock();
 		ran += 100000;
-		sleep_ms(1);
+		tc_sleep_us(1000);
 	}
 	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
-	uint64_t t1 = now_ns();
+	uint64_t t1 = tc_now_ns();
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
 
 	gpa_uint64 period = 0;
