@@ -11,6 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=$PWD
+began=$(date +%s)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -71,4 +72,5 @@ for page in man1/opengpa.1 man1/opengpa-stat.1 man1/opengpa-list.1 man3/opengpa.
   [ -z "$out" ] || fail "man $page: $out"
 done
 bash scripts/check-install.sh "$root" || fail "the installed files do not serve a client build"
+say "$(( $(date +%s) - began )) s in all"
 say "1 passed, 0 failed"

@@ -90,6 +90,20 @@ GPA_Status OpenGPA_AddCounterFile(const char *path)
 	return leave(GPA_STATUS_OK);
 }
 
+GPA_Status OpenGPA_SetConstant(const char *name, gpa_float64 value)
+{
+	og_lock();
+	if (!name)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: name is NULL", __func__));
+	return leave(og_constant_set(name, value));
+}
+
+GPA_Status OpenGPA_SetCycleBudgetTarget(gpa_uint32 width, gpa_uint32 height, gpa_float64 fps)
+{
+	og_lock();
+	return leave(og_cycle_budget_set(width, height, fps));
+}
+
 GPA_Status OpenGPA_SetSessionRingSize(gpa_uint32 count)
 {
 	og_lock();

@@ -107,9 +107,15 @@ static bool resolve(void *ud, const char *name, size_t len, struct og_expr_ref *
 		return true;
 	}
 	case NAME_CONSTANT:
-		if (!b->cat->constants[index].known)
-			note_missing(b, format("this device does not provide constant %s",
-			                       b->cat->constants[index].decl->name));
+		if (!b->cat->constants[index].known) {
+			/* Its description says what it is; the user can give it. */
+			const struct og_cf_entry *decl = b->cat->constants[index].decl;
+			note_missing(b, format("this device does not provide constant %s (%s); set it with "
+			                       "OpenGPA_SetConstant or OPENGPA_CONSTANTS=%s=VALUE",
+			                       decl->name, decl->field[OG_F_DESCRIPTION]
+			                                       ? decl->field[OG_F_DESCRIPTION] : "",
+			                       decl->name));
+		}
 		*out = (struct og_expr_ref){ .kind = OG_REF_CONSTANT, .index = index };
 		return true;
 	case NAME_COUNTER: {
@@ -237,7 +243,9 @@ static GPA_Status add_constant(struct builder *b, const struct og_cf_file *file,
 	c->decl = e;
 	c->known = e->field[OG_F_VALUE] != NULL;
 	c->value = e->value;
-	if (!c->known)
+	if (b->binder->override && b->binder->override(b->binder->ud, e->name, &c->value))
+		c->known = true;
+	else if (!c->known)
 		c->known = b->binder->constant(b->binder->ud, e->name, &c->value) == GPA_STATUS_OK;
 	cat->const_values[cat->nconst] = c->known ? c->value : 0.0;
 	cat->nconst++;

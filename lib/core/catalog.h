@@ -90,6 +90,9 @@ struct og_binder {
 	GPA_Status (*bind_raw)(void *ud, const char *name, const char *source, uint32_t *id,
 	                       const char **why_not);
 	GPA_Status (*constant)(void *ud, const char *name, double *value);
+	/* Optional: a value the user gave the constant, which replaces both the
+	 * file's and the backend's (OpenGPA_SetConstant). */
+	bool (*override)(void *ud, const char *name, double *value);
 	void (*log)(void *ud, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 };
 

@@ -302,6 +302,12 @@ static GPA_Status bind_constant(void *ud, const char *name, double *value)
 	                          : GPA_STATUS_ERROR_NOT_FOUND;
 }
 
+static bool bind_override(void *ud, const char *name, double *value)
+{
+	(void)ud;
+	return og_constant_lookup(name, value);
+}
+
 __attribute__((format(printf, 3, 4))) static void bind_log(void *ud, bool error, const char *fmt, ...)
 {
 	(void)ud;
@@ -329,7 +335,7 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 	                                                      : NULL;
 	struct og_binder binder = {
 		.ud = ctx, .backend = ctx->ops->name, .bind_raw = bind_raw,
-		.constant = bind_constant, .log = bind_log,
+		.constant = bind_constant, .override = bind_override, .log = bind_log,
 	};
 	char err[512];
 	st = og_catalog_build(&ctx->cat, fl.files, fl.count, nbuiltin, &binder, extra,
@@ -382,7 +388,9 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 		og_context_close(ctx);
 		return st;
 	}
-	st = build_catalog(ctx, how ? how : &defaults);
+	st = og_constants_check_env();
+	if (st == GPA_STATUS_OK)
+		st = build_catalog(ctx, how ? how : &defaults);
 	if (st == GPA_STATUS_OK) {
 		ctx->ring_size = ring_size_from_env();
 		ctx->multiplex = env_true("OPENGPA_MULTIPLEX");

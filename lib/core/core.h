@@ -62,6 +62,15 @@ GPA_Status og_set_log_callback(unsigned mask, GPA_LoggingCallbackPtrType callbac
 GPA_Status og_set_debug_callback(unsigned mask, GPA_LoggingDebugCallbackPtrType callback);
 
 /* Settings for contexts opened later (extension API; override OPENGPA_*). */
+/* A device constant the user set (OpenGPA_SetConstant, the cycle-budget
+ * target): it replaces the backend's value, or the counter file's. */
+#define OG_CONSTANT_NAME_MAX 64
+#define OG_CONSTANT_OVERRIDES_MAX 64
+struct og_constant_override {
+	char name[OG_CONSTANT_NAME_MAX];
+	double value;
+};
+
 struct og_settings {
 	char *backend;         /* NULL: OPENGPA_BACKEND, else "auto" */
 	char *backend_options; /* NULL: OPENGPA_BACKEND_OPTIONS */
@@ -70,8 +79,21 @@ struct og_settings {
 	size_t ncounter_files;
 	const struct og_sys *sys; /* NULL: the real kernel (tests put virtual devices here) */
 	const struct og_backend_ops *test_backend; /* backend "test", for the core's tests */
+	struct og_constant_override constants[OG_CONSTANT_OVERRIDES_MAX];
+	size_t nconstants;
 };
 struct og_settings *og_settings(void);
+
+/* ---- constants the user sets (constants.c) ------------------------------
+ * Lock held.  The settings win over OPENGPA_CYCLE_BUDGET and
+ * OPENGPA_CONSTANTS, which og_constants_check_env checks when a context
+ * opens. */
+GPA_Status og_constant_set(const char *name, double value);
+/* The cycle-budget target as its three constants; 0, 0, 0 clears it. */
+GPA_Status og_cycle_budget_set(double width, double height, double fps);
+GPA_Status og_constants_check_env(void);
+/* The value the user gave constant `name`, if any. */
+bool og_constant_lookup(const char *name, double *value);
 
 /* ---- handles (handles.c) ----------------------------------------------- */
 

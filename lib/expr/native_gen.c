@@ -74,15 +74,29 @@ static char *concat(const char *fmt, ...)
 	return s;
 }
 
+/* Whether entry e answers to `name`: its own name, or a counter's alias. */
+static bool answers_to(const struct og_cf_entry *e, const char *name, size_t len)
+{
+	if (strlen(e->name) == len && strncasecmp(e->name, name, len) == 0)
+		return true;
+	const char *list = e->kind == OG_CF_COUNTER ? e->field[OG_F_ALIAS] : NULL, *word;
+	size_t n;
+	while (list && og_cf_next_word(&list, &word, &n))
+		if (n == len && strncasecmp(word, name, len) == 0)
+			return true;
+	return false;
+}
+
 /* Names resolve as in the catalogue: ignoring case, raw counters, constants
- * and counters anywhere in the file (counters compile in the catalogue's
- * order, counterorder.h, so the ones named are compiled first). */
+ * and counters (by name or alias) anywhere in the file (counters compile in
+ * the catalogue's order, counterorder.h, so the ones named are compiled
+ * first). */
 static bool resolve(void *ud, const char *name, size_t len, struct og_expr_ref *out)
 {
 	const struct input *in = ud;
 	for (size_t i = 0; i < in->file.count; i++) {
 		const struct og_cf_entry *e = &in->file.entries[i];
-		if (strlen(e->name) != len || strncasecmp(e->name, name, len) != 0)
+		if (!answers_to(e, name, len))
 			continue;
 		switch (e->kind) {
 		case OG_CF_RAW:

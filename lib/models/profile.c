@@ -31,7 +31,7 @@ static const char *const frame_names[] = {
 	"MaliHwJM_JS0_JOBS", /* Mali-G71 set, raw: fragment jobs of job slot 0 */
 	NULL,
 };
-static const char *const core_names[] = { "ShaderCores", NULL };
+static const char *const core_names[] = { "ShaderCoreCount", NULL };
 static const char *const clock_names[] = { "MaxClockMHz", NULL };
 
 static const struct og_model_role_info roles[OG_MODEL_ROLES] = {

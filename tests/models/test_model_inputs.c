@@ -308,7 +308,7 @@ static const char *const g71_report =
 	"  {\"name\": \"MaliCoreInstructionsExecutedInstructions\", \"supported\": true, "
 	"\"value\": 1200000000},\n"
 	"  {\"name\": \"MaliHwJM_JS0_JOBS\", \"supported\": true, \"value\": 30},\n"
-	"  {\"name\": \"ShaderCores\", \"supported\": true, \"value\": 8},\n"
+	"  {\"name\": \"ShaderCoreCount\", \"supported\": true, \"value\": 8},\n"
 	"  {\"name\": \"MaxClockMHz\", \"supported\": true, \"value\": 850},\n"
 	"  {\"name\": \"L2ReadHitRate\", \"supported\": false, \"reason\": \"x\", \"value\": null}\n"
 	"]}\n";
