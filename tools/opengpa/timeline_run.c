@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -307,13 +308,28 @@ void timeline_finish(struct timeline *tl, const struct report *r)
 	free(max);
 }
 
+/* A file that got nothing (the run never began: bad counters, a refused
+ * period) is removed rather than left empty and invalid; only a regular
+ * file, never a device or a pipe the user named. */
+static void remove_if_unwritten(FILE *f, const char *path)
+{
+	struct stat st;
+	if (fflush(f) == 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		unlink(path);
+}
+
 int timeline_close(struct timeline *tl)
 {
 	timeline_pass_ended(tl);
 	int rc = 0;
-	for (size_t o = 0; o < tl->nout; o++)
-		if (tl->path[o] && cli_close_output(tl->out[o].f, tl->path[o]))
+	for (size_t o = 0; o < tl->nout; o++) {
+		if (!tl->path[o])
+			continue;
+		if (!tl->begun)
+			remove_if_unwritten(tl->out[o].f, tl->path[o]);
+		if (cli_close_output(tl->out[o].f, tl->path[o]))
 			rc = 1;
+	}
 	tl->nout = 0;
 	free(tl->series);
 	free(tl->row);
