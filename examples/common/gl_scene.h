@@ -6,10 +6,11 @@
  * loops a given number of times, so a draw call is a known amount of GPU
  * work.  GL entry points come from eglGetProcAddress, as engines load them
  * (and as interposers, the virtual Mali's draw-call clock among them, see
- * them).  Used by the tests, the example and the benchmark.
+ * them).  Used by examples/gl-frame-timing, the API-context tests and
+ * the synchronisation benchmark.
  */
-#ifndef OPENGPA_TESTS_APICTX_GL_SCENE_H
-#define OPENGPA_TESTS_APICTX_GL_SCENE_H
+#ifndef OPENGPA_EXAMPLES_GL_SCENE_H
+#define OPENGPA_EXAMPLES_GL_SCENE_H
 
 #include <stdbool.h>
 
