@@ -28,30 +28,15 @@ struct gl_fns {
 
 #define LOAD(fn, name) (*(void **)&(fn) = (void *)eglGetProcAddress(name))
 
-static const char vs_es[] =
-	"#version 300 es\n"
+/* GLSL ES 3.00 and GLSL 3.30 differ in their first lines only. */
+static const char head_es[] = "#version 300 es\nprecision highp float;\n";
+static const char head_gl[] = "#version 330 core\n";
+static const char vs[] =
 	"void main() {\n"
 	"  vec2 p[3] = vec2[3](vec2(-1.0, -1.0), vec2(3.0, -1.0), vec2(-1.0, 3.0));\n"
 	"  gl_Position = vec4(p[gl_VertexID], 0.0, 1.0);\n"
 	"}\n";
-static const char fs_es[] =
-	"#version 300 es\n"
-	"precision highp float;\n"
-	"uniform int loop_count;\n"
-	"out vec4 color;\n"
-	"void main() {\n"
-	"  float x = gl_FragCoord.x * 0.001;\n"
-	"  for (int i = 0; i < loop_count; i++) x = fract(x * 1.37 + 0.1);\n"
-	"  color = vec4(x, 0.5, 0.25, 1.0);\n"
-	"}\n";
-static const char vs_gl[] =
-	"#version 330 core\n"
-	"void main() {\n"
-	"  vec2 p[3] = vec2[3](vec2(-1.0, -1.0), vec2(3.0, -1.0), vec2(-1.0, 3.0));\n"
-	"  gl_Position = vec4(p[gl_VertexID], 0.0, 1.0);\n"
-	"}\n";
-static const char fs_gl[] =
-	"#version 330 core\n"
+static const char fs[] =
 	"uniform int loop_count;\n"
 	"out vec4 color;\n"
 	"void main() {\n"
@@ -66,7 +51,7 @@ static bool fail(struct gl_scene *s, const char *what)
 	return false;
 }
 
-static GLuint compile(struct gl_scene *s, GLenum type, const char *src)
+static GLuint compile(struct gl_scene *s, GLenum type, const char *body)
 {
 	GLuint (*CreateShader)(GLenum);
 	void (*ShaderSource)(GLuint, GLsizei, const GLchar *const *, const GLint *);
@@ -78,8 +63,9 @@ static GLuint compile(struct gl_scene *s, GLenum type, const char *src)
 	LOAD(CompileShader, "glCompileShader");
 	LOAD(GetShaderiv, "glGetShaderiv");
 	LOAD(GetShaderInfoLog, "glGetShaderInfoLog");
+	const char *src[2] = { s->es ? head_es : head_gl, body };
 	GLuint sh = CreateShader(type);
-	ShaderSource(sh, 1, &src, NULL);
+	ShaderSource(sh, 2, src, NULL);
 	CompileShader(sh);
 	GLint ok = 0;
 	GetShaderiv(sh, GL_COMPILE_STATUS, &ok);
@@ -164,13 +150,13 @@ bool scene_open(struct gl_scene *s, bool es)
 	f->Viewport(0, 0, 256, 256);
 	GenVertexArrays(1, &f->vao);
 	BindVertexArray(f->vao);
-	GLuint vs = compile(s, GL_VERTEX_SHADER, es ? vs_es : vs_gl);
-	GLuint fs = vs ? compile(s, GL_FRAGMENT_SHADER, es ? fs_es : fs_gl) : 0;
-	if (!vs || !fs)
+	GLuint v = compile(s, GL_VERTEX_SHADER, vs);
+	GLuint frag = v ? compile(s, GL_FRAGMENT_SHADER, fs) : 0;
+	if (!v || !frag)
 		return false;
 	f->prog = CreateProgram();
-	AttachShader(f->prog, vs);
-	AttachShader(f->prog, fs);
+	AttachShader(f->prog, v);
+	AttachShader(f->prog, frag);
 	LinkProgram(f->prog);
 	GLint ok = 0;
 	GetProgramiv(f->prog, GL_LINK_STATUS, &ok);

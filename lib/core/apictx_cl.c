@@ -48,21 +48,32 @@ typedef void *cl_context;
 #define CL_EVENT_COMMAND_EXECUTION_STATUS 0x11D3
 #define CL_PROFILING_COMMAND_END 0x1283
 
+/* The entry points used: member, OpenCL name, type.  The first ones are
+ * OpenCL 1.0's and required; the timer needs the rest. */
+#define CL_ENTRY_POINTS(X) \
+	X(get_queue_info, clGetCommandQueueInfo, \
+	  cl_int (*)(cl_command_queue, cl_uint, size_t, void *, size_t *)) \
+	X(retain_queue, clRetainCommandQueue, cl_int (*)(cl_command_queue)) \
+	X(release_queue, clReleaseCommandQueue, cl_int (*)(cl_command_queue)) \
+	X(finish, clFinish, cl_int (*)(cl_command_queue)) \
+	X(flush, clFlush, cl_int (*)(cl_command_queue)) \
+	X(get_device_info, clGetDeviceInfo, cl_int (*)(cl_device_id, cl_uint, size_t, void *, size_t *)) \
+	X(get_context_info, clGetContextInfo, cl_int (*)(cl_context, cl_uint, size_t, void *, size_t *)) \
+	X(barrier, clEnqueueBarrierWithWaitList, \
+	  cl_int (*)(cl_command_queue, cl_uint, const cl_event *, cl_event *)) \
+	X(get_event_info, clGetEventInfo, cl_int (*)(cl_event, cl_uint, size_t, void *, size_t *)) \
+	X(get_profiling_info, clGetEventProfilingInfo, \
+	  cl_int (*)(cl_event, cl_uint, size_t, void *, size_t *)) \
+	X(wait_for_events, clWaitForEvents, cl_int (*)(cl_uint, const cl_event *)) \
+	X(release_event, clReleaseEvent, cl_int (*)(cl_event))
+#define CL_REQUIRED 7 /* the first seven */
+
 struct cl {
 	void *lib;
 	cl_command_queue queue;
-	cl_int (*get_queue_info)(cl_command_queue, cl_uint, size_t, void *, size_t *);
-	cl_int (*retain_queue)(cl_command_queue);
-	cl_int (*release_queue)(cl_command_queue);
-	cl_int (*finish)(cl_command_queue);
-	cl_int (*flush)(cl_command_queue);
-	cl_int (*barrier)(cl_command_queue, cl_uint, const cl_event *, cl_event *);
-	cl_int (*get_event_info)(cl_event, cl_uint, size_t, void *, size_t *);
-	cl_int (*get_profiling_info)(cl_event, cl_uint, size_t, void *, size_t *);
-	cl_int (*wait_for_events)(cl_uint, const cl_event *);
-	cl_int (*release_event)(cl_event);
-	cl_int (*get_device_info)(cl_device_id, cl_uint, size_t, void *, size_t *);
-	cl_int (*get_context_info)(cl_context, cl_uint, size_t, void *, size_t *);
+#define MEMBER(member, name, type) __typeof__(type) member;
+	CL_ENTRY_POINTS(MEMBER)
+#undef MEMBER
 };
 
 static const char *const cl_libs[] = { "libOpenCL.so.1", "libOpenCL.so", NULL };
@@ -122,24 +133,18 @@ static GPA_Status cl_open(struct og_apictx *a, void *key)
 		free(c);
 		return GPA_STATUS_ERROR_NOT_FOUND; /* no OpenCL in this process */
 	}
-	c->get_queue_info = og_api_sym(c->lib, "clGetCommandQueueInfo");
-	c->retain_queue = og_api_sym(c->lib, "clRetainCommandQueue");
-	c->release_queue = og_api_sym(c->lib, "clReleaseCommandQueue");
-	c->finish = og_api_sym(c->lib, "clFinish");
-	c->flush = og_api_sym(c->lib, "clFlush");
-	c->barrier = og_api_sym(c->lib, "clEnqueueBarrierWithWaitList");
-	c->get_event_info = og_api_sym(c->lib, "clGetEventInfo");
-	c->get_profiling_info = og_api_sym(c->lib, "clGetEventProfilingInfo");
-	c->wait_for_events = og_api_sym(c->lib, "clWaitForEvents");
-	c->release_event = og_api_sym(c->lib, "clReleaseEvent");
-	c->get_device_info = og_api_sym(c->lib, "clGetDeviceInfo");
-	c->get_context_info = og_api_sym(c->lib, "clGetContextInfo");
+	int found = 0, required = 0;
+#define LOOK_UP(member, name, type) \
+	if ((*(void **)&c->member = og_api_sym(c->lib, #name)) && required < CL_REQUIRED) \
+		found++; \
+	required++;
+	CL_ENTRY_POINTS(LOOK_UP)
+#undef LOOK_UP
 	GPA_Status st = GPA_STATUS_OK;
 	cl_ulong props = 0;
 	cl_device_id dev = NULL;
 	cl_int err;
-	if (!c->get_queue_info || !c->retain_queue || !c->release_queue || !c->finish ||
-	    !c->flush || !c->get_device_info || !c->get_context_info)
+	if (found < CL_REQUIRED)
 		st = og_error(GPA_STATUS_ERROR_FAILED, "GPA_OpenContext: the process's OpenCL library "
 		              "lacks OpenCL 1.0's queue functions");
 	else if (!looks_like_cl_object(key))

@@ -214,15 +214,21 @@ static void test_plain_name_is_unsynchronised(void **state)
 }
 
 #if HAVE_GL
+/* The library loaded, its context open on ours with GPUTime enabled. */
+static void open_timed(void)
+{
+	void *key = open_api();
+	gpa_load(&gpa, alias);
+	assert_int_equal(gpa.GPA_OpenContext(key), GPA_STATUS_OK);
+	assert_int_equal(gpa.GPA_EnableCounterStr("GPUTime"), GPA_STATUS_OK);
+}
+
 /* GL_GPU_DISJOINT_EXT set (VMALI_GL_DISJOINT_AT=3: after the third draw)
  * makes the GPU time of the sample in flight an error, not the others'. */
 static void test_disjoint_timer(void **state)
 {
 	(void)state;
-	void *key = open_api();
-	gpa_load(&gpa, alias);
-	assert_int_equal(gpa.GPA_OpenContext(key), GPA_STATUS_OK);
-	assert_int_equal(gpa.GPA_EnableCounterStr("GPUTime"), GPA_STATUS_OK);
+	open_timed();
 	gpa_uint32 session;
 	sample_frames(&session);
 	for (unsigned i = 0; i < FRAMES; i++) {
@@ -240,10 +246,7 @@ static void test_disjoint_timer(void **state)
 static void test_lost_context(void **state)
 {
 	(void)state;
-	void *key = open_api();
-	gpa_load(&gpa, alias);
-	assert_int_equal(gpa.GPA_OpenContext(key), GPA_STATUS_OK);
-	assert_int_equal(gpa.GPA_EnableCounterStr("GPUTime"), GPA_STATUS_OK);
+	open_timed();
 	gpa_uint32 session;
 	assert_int_equal(gpa.GPA_BeginSession(&session), GPA_STATUS_OK);
 	assert_int_equal(gpa.GPA_BeginPass(), GPA_STATUS_OK);
