@@ -1190,7 +1190,8 @@ GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint3
 			                "sample it; sample the same IDs in every pass", c->name, sample_id,
 			                s->id, pass);
 	}
-	if (uses_api(ctx, c) && (collect(s, index, true), smp->api_failed))
+	/* Its GPU time, waited for if it is not in yet. */
+	if (uses_api(ctx, c) && collect(s, index, true) && smp->api_failed)
 		return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
 		                "counter %s of sample %u (session %u) has no GPU time from the API "
 		                "(the earlier message says why); the sample's other counters are fine",
