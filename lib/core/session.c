@@ -556,6 +556,24 @@ static bool collect_ready(struct og_session *s)
 	return s->api_scan >= s->nsamples;
 }
 
+/* A driver's GPU time longer than the whole synchronised sample (with a
+ * wide margin for the two clocks and the calls around the queries) is the
+ * driver's error, not a measurement: the sample's GPU time fails. */
+static void check_api_span(struct og_session *s, size_t index, uint64_t span_ns)
+{
+	struct sample *smp = &s->samples[index];
+	for (size_t k = 0; k < s->napi && !smp->api_failed; k++) {
+		uint64_t v = s->values[index * s->nslots + s->api_slot[k]];
+		if (s->api_value[k] != OG_API_GPU_TIME_NS || v <= 2 * span_ns + 10000000u)
+			continue;
+		smp->api_failed = true;
+		og_log(OG_LOG_ERROR, "the API's timer says sample %u took %.3f ms on the GPU, but the "
+		       "whole synchronised sample lasted %.3f ms: the driver's timer result is "
+		       "wrong, so the sample has no GPUTime", smp->id, (double)v / 1e6,
+		       (double)span_ns / 1e6);
+	}
+}
+
 static bool uses_api(const struct og_context *ctx, const struct og_counter *c)
 {
 	for (size_t i = 0; i < c->ninputs; i++)
@@ -668,9 +686,10 @@ GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
 		if (c < smp->coverage)
 			smp->coverage = c > 0.0 ? c : 0.0;
 	}
-	/* Synchronised, the timer's result is there already. */
-	if (smp->api_token && og_apictx_sync(s->api) == OG_SYNC_FINISH)
-		collect(s, s->cur, false);
+	/* Synchronised, the timer's result is there already, and it must fit
+	 * in the sample: its commands ran between the two drains. */
+	if (smp->api_token && og_apictx_sync(s->api) == OG_SYNC_FINISH && collect(s, s->cur, false))
+		check_api_span(s, s->cur, end_ns - s->cur_begin_ns);
 	return timer;
 }
 

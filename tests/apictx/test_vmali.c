@@ -14,7 +14,8 @@
  *                               what a GPU running a frame behind gives;
  *   the plain library name      the same as unsynchronised, as before.
  * GL also gets the faults llvmpipe never produces: a disjoint GPU timer
- * (argv[2] 2) and a lost context (3).
+ * (argv[2] 2), a lost context (3), a timer without GL_TIMESTAMP (4), a
+ * timer whose results are wrong (5).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,6 +29,8 @@
 
 #include "gpa_lib.h"
 #if HAVE_GL
+#include <GLES3/gl3.h>
+
 #include "gl_scene.h"
 #endif
 #if HAVE_CL
@@ -267,6 +270,68 @@ static void test_lost_context(void **state)
 	                 GPA_STATUS_ERROR_READING_COUNTER_RESULT);
 	assert_int_equal(gpa.GPA_CloseContext(), GPA_STATUS_OK);
 }
+
+/* A driver whose timer has no GL_TIMESTAMP (VMALI_GL_NO_TIMESTAMP=1): one
+ * GL_TIME_ELAPSED query around each sample, and a sample begun while the
+ * application has such a query of its own active gets no GPUTime (GL allows
+ * one at a time) while its other counters are fine. */
+static void test_time_elapsed(void **state)
+{
+	(void)state;
+	open_timed();
+	assert_true(gpa_log_has("GPUTime from a GL_TIME_ELAPSED query around each sample"));
+	assert_int_equal(gpa.GPA_EnableCounterStr("TotalInputPrimitives"), GPA_STATUS_OK);
+	gpa_uint32 session;
+	uint64_t first = sample_frames(&session);
+	check_own_frames(session, first);
+	/* Mesa 22.3's llvmpipe answers the first GL_TIME_ELAPSED query of a
+	 * context with the time since boot: that sample's GPUTime is refused
+	 * (the result is longer than the whole sample), the others are fine. */
+	double ms;
+	GPA_Status first_st =
+		gpa.GPA_GetSampleFloat64(session, 0, gpa_counter(&gpa, "GPUTime"), &ms);
+	assert_true(first_st == GPA_STATUS_OK ||
+	            (first_st == GPA_STATUS_ERROR_READING_COUNTER_RESULT &&
+	             gpa_log_has("the driver's timer result is wrong")));
+	for (unsigned i = 1; i < FRAMES; i++)
+		assert_true(gpa_result(&gpa, session, i, "GPUTime") > 0);
+
+	void (*gen)(GLsizei, GLuint *) = (void (*)(GLsizei, GLuint *))eglGetProcAddress("glGenQueriesEXT");
+	void (*begin)(GLenum, GLuint) = (void (*)(GLenum, GLuint))eglGetProcAddress("glBeginQueryEXT");
+	void (*end)(GLenum) = (void (*)(GLenum))eglGetProcAddress("glEndQueryEXT");
+	assert_true(gen && begin && end);
+	GLuint mine = 0;
+	gen(1, &mine);
+	assert_int_equal(gpa.GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(gpa.GPA_BeginPass(), GPA_STATUS_OK);
+	begin(0x88BF /* GL_TIME_ELAPSED_EXT */, mine);
+	assert_int_equal(gpa.GPA_BeginSample(0), GPA_STATUS_OK);
+	frame();
+	assert_int_equal(gpa.GPA_EndSample(), GPA_STATUS_OK);
+	end(0x88BF);
+	assert_true(gpa_log_has("has a GL_TIME_ELAPSED query of its own active"));
+	assert_int_equal(gpa.GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(gpa.GPA_EndSession(), GPA_STATUS_OK);
+	assert_int_equal(gpa.GPA_GetSampleFloat64(session, 0, gpa_counter(&gpa, "GPUTime"), &ms),
+	                 GPA_STATUS_ERROR_READING_COUNTER_RESULT);
+	assert_true(gpa_result(&gpa, session, 0, "TotalInputPrimitives") == prims_of(first + FRAMES));
+	assert_int_equal(gpa.GPA_CloseContext(), GPA_STATUS_OK);
+}
+
+/* A driver's timer result longer than the whole synchronised sample
+ * (VMALI_GL_BAD_TIMER=1) is refused, not reported. */
+static void test_bad_timer(void **state)
+{
+	(void)state;
+	open_timed();
+	gpa_uint32 session;
+	sample_frames(&session);
+	double ms;
+	assert_int_equal(gpa.GPA_GetSampleFloat64(session, 0, gpa_counter(&gpa, "GPUTime"), &ms),
+	                 GPA_STATUS_ERROR_READING_COUNTER_RESULT);
+	assert_true(gpa_log_has("the driver's timer result is wrong"));
+	assert_int_equal(gpa.GPA_CloseContext(), GPA_STATUS_OK);
+}
 #endif
 
 static int teardown(void **state)
@@ -291,6 +356,8 @@ int main(int argc, char **argv)
 #if HAVE_GL
 		cmocka_unit_test_teardown(test_disjoint_timer, teardown),
 		cmocka_unit_test_teardown(test_lost_context, teardown),
+		cmocka_unit_test_teardown(test_time_elapsed, teardown),
+		cmocka_unit_test_teardown(test_bad_timer, teardown),
 #endif
 	};
 	size_t pick = argc > 2 ? (size_t)atoi(argv[2]) : 0;

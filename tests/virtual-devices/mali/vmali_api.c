@@ -30,6 +30,11 @@
  *   VMALI_GL_DISJOINT_AT=N  GL_GPU_DISJOINT_EXT reads 1 once after the Nth draw
  *   VMALI_GL_RESET_AT=N     glGetGraphicsResetStatus* say the context was
  *                           reset (GL_UNKNOWN_CONTEXT_RESET) from the Nth draw on
+ * and a driver llvmpipe is not:
+ *   VMALI_GL_NO_TIMESTAMP=1 GL_TIMESTAMP has 0 bits (GL_QUERY_COUNTER_BITS), as
+ *                           on GLES drivers whose timer only does GL_TIME_ELAPSED
+ *   VMALI_GL_BAD_TIMER=1    timer query results come out a million times too
+ *                           large (GL_QUERY_RESULT of glGetQueryObjectui64v*)
  *
  * No GL or OpenCL header: the virtual devices build where neither is
  * installed.
@@ -60,6 +65,9 @@ typedef uint32_t cl_uint;
 typedef void (*proc)(void);
 
 #define GL_GPU_DISJOINT_EXT 0x8FBB
+#define GL_QUERY_COUNTER_BITS 0x8864
+#define GL_TIMESTAMP 0x8E28
+#define GL_QUERY_RESULT 0x8866
 #define GL_UNKNOWN_CONTEXT_RESET 0x8255
 /* What the OpenCL calls answer when the process has no OpenCL. */
 #define CL_INVALID_COMMAND_QUEUE (-36)
@@ -73,6 +81,7 @@ static struct {
 	unsigned recorded, submitted;
 	uint64_t draws;
 	uint64_t disjoint_at, reset_at;
+	bool no_timestamp, bad_timer;
 	bool disjoint_told;
 	proc (*egl_get_proc)(const char *);
 } q = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -88,6 +97,8 @@ static void setup(void)
 	q.on = env_count("VMALI_API_FRAMES") != 0;
 	q.disjoint_at = env_count("VMALI_GL_DISJOINT_AT");
 	q.reset_at = env_count("VMALI_GL_RESET_AT");
+	q.no_timestamp = env_count("VMALI_GL_NO_TIMESTAMP") != 0;
+	q.bad_timer = env_count("VMALI_GL_BAD_TIMER") != 0;
 	*(void **)&q.egl_get_proc = dlsym(RTLD_NEXT, "eglGetProcAddress");
 }
 
@@ -238,6 +249,30 @@ EXPORT void glGetIntegerv(GLenum pname, GLint *data)
 	pthread_mutex_unlock(&q.lock);
 }
 
+#define QUERYIV(name) \
+	EXPORT void name(GLenum target, GLenum pname, GLint *params) \
+	{ \
+		NEXT(void (*)(GLenum, GLenum, GLint *), #name); \
+		if (fn) \
+			fn(target, pname, params); \
+		if (q.no_timestamp && target == GL_TIMESTAMP && pname == GL_QUERY_COUNTER_BITS) \
+			*params = 0; \
+	}
+QUERYIV(glGetQueryiv)
+QUERYIV(glGetQueryivEXT)
+
+#define QUERY_RESULT(name) \
+	EXPORT void name(GLuint id, GLenum pname, GLuint64 *params) \
+	{ \
+		NEXT(void (*)(GLuint, GLenum, GLuint64 *), #name); \
+		if (fn) \
+			fn(id, pname, params); \
+		if (q.bad_timer && pname == GL_QUERY_RESULT) \
+			*params *= 1000000u; \
+	}
+QUERY_RESULT(glGetQueryObjectui64v)
+QUERY_RESULT(glGetQueryObjectui64vEXT)
+
 static GLenum reset_status(GLenum real)
 {
 	pthread_mutex_lock(&q.lock);
@@ -268,7 +303,8 @@ EXPORT proc eglGetProcAddress(const char *name)
 		OURS(glDrawArrays), OURS(glDrawElements), OURS(glDrawArraysInstanced),
 		OURS(glDrawElementsInstanced), OURS(glDispatchCompute), OURS(glFlush),
 		OURS(glFinish), OURS(glReadPixels), OURS(eglSwapBuffers),
-		OURS(glGetIntegerv),
+		OURS(glGetIntegerv), OURS(glGetQueryiv), OURS(glGetQueryivEXT),
+		OURS(glGetQueryObjectui64v), OURS(glGetQueryObjectui64vEXT),
 		OURS(glGetGraphicsResetStatus), OURS(glGetGraphicsResetStatusKHR),
 		OURS(glGetGraphicsResetStatusEXT), OURS(glGetGraphicsResetStatusARB),
 #undef OURS
