@@ -8,10 +8,11 @@
  * application's own CPU work (game logic) outside the sample.  The same
  * loop runs without any GPA call ("none"), and with the context's samples
  * unsynchronised ("off"), flushed ("flush") and synchronised ("finish", the
- * default), GPUTime enabled (the only counter: the backend has nothing to
- * do, so this is the API's cost alone).  Each round is F frames and ends
- * with glFinish, so no mode leaves work behind; the modes alternate round
- * by round and each reports its median round:
+ * default), counting TaskClock (one perf software event: a cheap snapshot,
+ * so the rows show what the sync mode costs), then "off" and "finish" again
+ * with GPUTime enabled too (what the GL timer queries add).  Each round is
+ * F frames and ends with glFinish, so no mode leaves work behind; the modes
+ * alternate round by round and each reports its median round:
  *
  *   wall    ms of wall-clock time per frame
  *   cpu     ms of this process's CPU time per frame (llvmpipe's threads too)
@@ -55,10 +56,19 @@ struct round {
 	double wall, cpu, begin, end; /* ms per frame */
 };
 
-enum { MODE_NONE, MODE_OFF, MODE_FLUSH, MODE_FINISH, MODES };
-static const char *const mode_name[MODES] = { "none", "off", "flush", "finish" };
-static const gpa_uint32 mode_sync[MODES] = { 0, OPENGPA_SYNC_OFF, OPENGPA_SYNC_FLUSH,
-	                                     OPENGPA_SYNC_FINISH };
+static const struct mode {
+	const char *name;
+	gpa_uint32 sync; /* 0: no GPA call at all */
+	bool gpu_time;
+} modes[] = {
+	{ "none", 0, false },
+	{ "off", OPENGPA_SYNC_OFF, false },
+	{ "flush", OPENGPA_SYNC_FLUSH, false },
+	{ "finish", OPENGPA_SYNC_FINISH, false },
+	{ "off+GPUTime", OPENGPA_SYNC_OFF, true },
+	{ "finish+GPUTime", OPENGPA_SYNC_FINISH, true },
+};
+#define MODES (sizeof(modes) / sizeof(modes[0]))
 
 static bool check(GPA_Status st, const char *what)
 {
@@ -67,12 +77,16 @@ static bool check(GPA_Status st, const char *what)
 	return st == GPA_STATUS_OK;
 }
 
-static bool run_round(struct gl_scene *s, int mode, unsigned frames, unsigned draws, int loop,
-                      double cpu_ms, struct round *r)
+static bool run_round(struct gl_scene *s, const struct mode *mode, unsigned frames,
+                      unsigned draws, int loop, double cpu_ms, struct round *r)
 {
 	gpa_uint32 session = 0;
-	bool sampled = mode != MODE_NONE;
-	if (sampled && (!check(OpenGPA_SetSampleSync(mode_sync[mode]), "OpenGPA_SetSampleSync") ||
+	bool sampled = mode->sync != 0;
+	if (sampled && (!check(OpenGPA_SetSampleSync(mode->sync), "OpenGPA_SetSampleSync") ||
+	                !check(GPA_DisableAllCounters(), "GPA_DisableAllCounters") ||
+	                !check(GPA_EnableCounterStr("TaskClock"), "GPA_EnableCounterStr(TaskClock)") ||
+	                (mode->gpu_time &&
+	                 !check(GPA_EnableCounterStr("GPUTime"), "GPA_EnableCounterStr(GPUTime)")) ||
 	                !check(GPA_BeginSession(&session), "GPA_BeginSession") ||
 	                !check(GPA_BeginPass(), "GPA_BeginPass")))
 		return false;
@@ -97,12 +111,13 @@ static bool run_round(struct gl_scene *s, int mode, unsigned frames, unsigned dr
 	if (sampled && (!check(GPA_EndPass(), "GPA_EndPass") ||
 	                !check(GPA_EndSession(), "GPA_EndSession")))
 		return false;
-	/* Every frame's GPU time is there. */
+	/* Every frame's results are there. */
 	for (unsigned f = 0; sampled && f < frames; f++) {
 		gpa_float64 ms;
 		gpa_uint32 index;
-		if (!check(GPA_GetCounterIndex("GPUTime", &index), "GPA_GetCounterIndex") ||
-		    !check(GPA_GetSampleFloat64(session, f, index, &ms), "GPUTime"))
+		const char *name = mode->gpu_time ? "GPUTime" : "TaskClock";
+		if (!check(GPA_GetCounterIndex(name, &index), "GPA_GetCounterIndex") ||
+		    !check(GPA_GetSampleFloat64(session, f, index, &ms), name))
 			return false;
 	}
 	*r = (struct round){ wall / 1e6 / frames, cpu / 1e6 / frames, in_begin / 1e6 / frames,
@@ -134,31 +149,30 @@ int main(int argc, char **argv)
 	}
 	/* A program linked with opengpa says what its context pointer is. */
 	if (!check(OpenGPA_SetContextApi("gles"), "OpenGPA_SetContextApi") ||
-	    !check(GPA_OpenContext(scene.ctx), "GPA_OpenContext") ||
-	    !check(GPA_EnableCounterStr("GPUTime"), "GPA_EnableCounterStr(GPUTime)"))
+	    !check(GPA_OpenContext(scene.ctx), "GPA_OpenContext"))
 		return 1;
 	const char *desc = "?";
 	GPA_GetDeviceDesc(&desc);
 	scene_draw(&scene, 1, loop); /* shaders compile once, here */
 	scene_finish(&scene);
 
-	struct round r[MODES][64];
+	static struct round r[MODES][64];
 	for (unsigned k = 0; k < rounds; k++)
-		for (int m = 0; m < MODES; m++)
-			if (!run_round(&scene, m, frames, draws, loop, cpu_ms, &r[m][k]))
+		for (size_t m = 0; m < MODES; m++)
+			if (!run_round(&scene, &modes[m], frames, draws, loop, cpu_ms, &r[m][k]))
 				return 1;
 	printf("llvmpipe (GLES 3.2), %u frames a round, %u draws of %d shader iterations a pixel "
 	       "(256x256), %.1f ms of CPU work a frame; median of %u rounds; backend %s\n",
 	       frames, draws, loop, cpu_ms, rounds, desc);
-	printf("%-7s %9s %9s %9s %9s %9s\n", "sync", "wall ms", "cpu ms", "begin ms", "end ms",
+	printf("%-15s %9s %9s %9s %9s %9s\n", "sync", "wall ms", "cpu ms", "begin ms", "end ms",
 	       "wall/none");
 	double none = 0;
-	for (int m = 0; m < MODES; m++) {
+	for (size_t m = 0; m < MODES; m++) {
 		qsort(r[m], rounds, sizeof(r[m][0]), by_wall);
 		const struct round *med = &r[m][rounds / 2];
-		if (m == MODE_NONE)
+		if (m == 0)
 			none = med->wall;
-		printf("%-7s %9.3f %9.3f %9.3f %9.3f %9.2f\n", mode_name[m], med->wall, med->cpu,
+		printf("%-15s %9.3f %9.3f %9.3f %9.3f %9.2f\n", modes[m].name, med->wall, med->cpu,
 		       med->begin, med->end, med->wall / none);
 	}
 	GPA_CloseContext();
