@@ -115,8 +115,9 @@ enum og_api_read {
 	OG_API_DONE,    /* values[0 .. OG_API_NVALUES) are filled */
 	OG_API_FAILED,  /* no result, ever: logged with its cause */
 };
-/* The timer's values.  `wait` blocks until the GPU is there (GL: needs the
- * context current on this thread, else FAILED with the reason). */
+/* The timer's values.  `wait` blocks until the GPU is there; PENDING then
+ * means it cannot be read from this thread (GL: the context is not current
+ * here), logged with the reason, and another thread still can. */
 enum og_api_read og_apictx_read(struct og_apictx *a, uint32_t token, bool wait, uint64_t *values);
 /* Forgets the timing (its API objects are released or reused). */
 void og_apictx_release(struct og_apictx *a, uint32_t token);

@@ -424,13 +424,13 @@ static enum og_api_read gl_time_read(struct og_apictx *a, struct og_api_timing *
 		return OG_API_FAILED;
 	}
 	if (g->get_current() != g->ctx) {
-		if (!wait)
-			return OG_API_PENDING;
-		og_log(OG_LOG_ERROR, "the sample's GPU time is in timer queries of GL context %p, "
-		       "which is not current on this thread: read results on the thread that "
-		       "renders, or use synchronised samples (they are read at GPA_EndSample)",
-		       g->ctx);
-		return OG_API_FAILED;
+		/* Not lost: the thread that renders can still read it. */
+		if (wait)
+			og_log(OG_LOG_ERROR, "the sample's GPU time is in timer queries of GL context "
+			       "%p, which is not current on this thread: read results on the thread "
+			       "that renders, or use synchronised samples (they are read at "
+			       "GPA_EndSample)", g->ctx);
+		return OG_API_PENDING;
 	}
 	GLuint last = (GLuint)(g->timestamps ? t->obj[1] : t->obj[0]);
 	GLuint available = 0;

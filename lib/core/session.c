@@ -1153,8 +1153,8 @@ static GPA_Status total_result(struct og_context *ctx, struct og_session *s, uin
 	const struct og_counter *c = &ctx->cat.counters[counter];
 	if (uses_api(ctx, c))
 		for (size_t k = 0; k < s->nsamples; k++) {
-			collect(s, k, true);
-			if (s->samples[k].api_failed && !s->samples[k].failed)
+			bool in = collect(s, k, true);
+			if (!in || (s->samples[k].api_failed && !s->samples[k].failed))
 				return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
 				                "counter %s of session %u has no total: sample %u has no GPU "
 				                "time from the API (the earlier message says why)", c->name,
@@ -1210,11 +1210,11 @@ GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint3
 			                s->id, pass);
 	}
 	/* Its GPU time, waited for if it is not in yet. */
-	if (uses_api(ctx, c) && collect(s, index, true) && smp->api_failed)
+	if (uses_api(ctx, c) && (!collect(s, index, true) || smp->api_failed))
 		return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
-		                "counter %s of sample %u (session %u) has no GPU time from the API "
+		                "counter %s of sample %u (session %u) has no GPU time from the API%s "
 		                "(the earlier message says why); the sample's other counters are fine",
-		                c->name, sample_id, s->id);
+		                c->name, sample_id, s->id, smp->api_failed ? "" : " on this thread");
 	const uint64_t *vals = &s->values[index * s->nslots];
 	*is_exact = c->exact_raw;
 	if (c->exact_raw)

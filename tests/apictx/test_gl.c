@@ -12,6 +12,7 @@
  * (the machine is shared and noisy: llvmpipe's threads get descheduled
  * inside a timed sample).
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,6 +139,24 @@ static void test_gl_gpu_time(void **state)
 	gpu_time_on("libGPUPerfAPIGL.so", false, "gl");
 }
 
+struct elsewhere {
+	gpa_uint32 session;
+	GPA_Status status;
+	bool ready;
+	double ms;
+};
+
+static void *read_elsewhere(void *arg)
+{
+	struct elsewhere *e = arg;
+	gpa_uint32 index = 0;
+	if (gpa.GPA_GetCounterIndex("GPUTime", &index) != GPA_STATUS_OK ||
+	    gpa.GPA_IsSampleReady(&e->ready, e->session, 1) != GPA_STATUS_OK)
+		return NULL;
+	e->status = gpa.GPA_GetSampleFloat64(e->session, 1, index, &e->ms);
+	return NULL;
+}
+
 /* Unsynchronised, the timer queries are issued and read later: a sample is
  * ready when its query is (llvmpipe runs nothing before a flush), and
  * GPA_GetSample* waits for it. */
@@ -162,6 +181,19 @@ static void test_unsynchronised(void **state)
 	assert_true(ready);
 	double a = gpa_result(&gpa, session, 0, "GPUTime"), b = gpa_result(&gpa, session, 1, "GPUTime");
 	assert_true(a > 0 && b > 2 * a);
+	/* Another thread, where the GL context is not current, cannot read a
+	 * result still in a query: not ready, and an error that says why,
+	 * while the rendering thread still can. */
+	session = run_session(&gpa, workload, 3);
+	scene_finish(&scene);
+	struct elsewhere e = { session, 0, true, 0 };
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, read_elsewhere, &e), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_false(e.ready);
+	assert_int_equal(e.status, GPA_STATUS_ERROR_READING_COUNTER_RESULT);
+	assert_true(gpa_log_has("is not current on this thread: read results on the thread"));
+	assert_true(gpa_result(&gpa, session, 1, "GPUTime") > 0);
 	/* Again, read without a finish: GPA_GetSample* waits for the GPU. */
 	session = run_session(&gpa, workload, 3);
 	assert_true(gpa_result(&gpa, session, 1, "GPUTime") > 0);
