@@ -328,7 +328,7 @@ static void test_doubling_file(void **state)
 	assert_non_null(text);
 	size_t at = (size_t)snprintf(text, 16384, RAW("C0", "a"));
 	for (int k = 1; k <= 40; k++) {
-		char expr[32], name[8];
+		char expr[32], name[16];
 		snprintf(name, sizeof name, "C%d", k);
 		snprintf(expr, sizeof expr, "C%d + C%d", k - 1, k - 1);
 		at += (size_t)snprintf(text + at, 16384 - at, COUNTER("%s", "float64", "%s"), name, name,
@@ -368,7 +368,7 @@ static void test_total_compiled_size(void **state)
 	assert_non_null(text);
 	at = (size_t)snprintf(text, size, RAW("A", "a"));
 	for (int k = 0; k < 40; k++) {
-		char name[8];
+		char name[16];
 		snprintf(name, sizeof name, "S%d", k);
 		at += (size_t)snprintf(text + at, size - at, COUNTER("%s", "float64", "%s"), name, name,
 		                       sum);
