@@ -35,8 +35,9 @@ fi
 logs=("$build/meson-logs/testlog.json")
 if [ "${CI:-}" = true ] || [ "${OPENGPA_TEST_SANITIZE:-}" = 1 ]; then
   bash scripts/sanitize.sh || status=$?
-  logs+=("${OPENGPA_SANITIZE_DIR:-build}-asan/meson-logs/testlog.json"
-         "${OPENGPA_SANITIZE_DIR:-build}-tsan/meson-logs/testlog.json")
+  for log in "${OPENGPA_SANITIZE_DIR:-build}"-{asan,tsan}/meson-logs/testlog*.json; do
+    logs+=("$log")
+  done
   FUZZ_RUNS=${FUZZ_RUNS:-10000} bash scripts/fuzz.sh || status=$?
   logs+=("${OPENGPA_FUZZ_DIR:-build-fuzz}/meson-logs/testlog.json")
 fi
