@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 
+from cli_harness import without_emulation_noise
+
 # Cross builds run the command under qemu-user: meson names the wrapper.
 opengpa = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [sys.argv[1]]
 vmali = sys.argv[2] if len(sys.argv) > 2 else ""
@@ -47,8 +49,10 @@ def stat(*args, cores=0x7, width=1920, height=1080, frames=1):
         f.write("frame width=%d height=%d overdraw=1.5 frag_instr=20\n" % (width, height))
     env = dict(os.environ, LD_PRELOAD=vmali, VMALI_CORE_MASK=hex(cores),
                VMALI_WORKLOAD="@" + workload, VMALI_FRAMES_PER_DUMP=str(frames))
-    return subprocess.run([*opengpa, "stat", "--backend", "mali", *args], capture_output=True,
-                          text=True, env=env, timeout=60)
+    r = subprocess.run([*opengpa, "stat", "--backend", "mali", *args], capture_output=True,
+                       text=True, env=env, timeout=60)
+    r.stderr = without_emulation_noise(r.stderr)
+    return r
 
 
 def values(report):
