@@ -284,12 +284,24 @@ static void map_user_pages(struct og_perf_state *st, struct og_perf_instance *in
 	while (m < in->nmembers && og_perf_user_page_map(&st->host, in->fds[m], &in->pages[m]) &&
 	       og_perf_user_page_can_read(&st->host, &in->pages[m]))
 		m++;
-	if (m == in->nmembers)
+	/* The kernel offers them; whether the CPU lets this process run the
+	 * read is asked once, of a child, so that a trap costs no signal. */
+	uint32_t index = m == in->nmembers ? og_perf_user_page_index(&in->pages[0]) : 0;
+	if (index && !st->user_reads) {
+		st->user_reads = og_perf_user_read_probe(&st->host, index, st->user_reads_why,
+		                                         sizeof st->user_reads_why) ? 1 : -1;
+		st->host.log(st->host.log_ctx, OG_LOG_TRACE, "perf: user-space counter reads: %s%s",
+		             st->user_reads > 0 ? "the register reads" : "not readable, ",
+		             st->user_reads > 0 ? "" : st->user_reads_why);
+	}
+	if (m == in->nmembers && st->user_reads > 0)
 		return;
 	st->host.log(st->host.log_ctx, OG_LOG_TRACE,
 	             "perf: no user-space reads for group %u (%s); snapshots use read()",
-	             in->layout, in->pages[m].page ? "the page does not offer them"
-	                                           : "the event page cannot be mapped");
+	             in->layout, m == in->nmembers ? (index ? st->user_reads_why
+	                                                    : "the leader is on no counter now")
+	                         : in->pages[m].page ? "the page does not offer them"
+	                                             : "the event page cannot be mapped");
 	for (size_t k = 0; k <= m && k < in->nmembers; k++)
 		og_perf_user_page_unmap(&st->host, &in->pages[k]);
 	free(in->pages);

@@ -169,6 +169,11 @@ struct og_perf_state {
 
 	struct og_perf_catalogue *catalogue; /* extra_raw's answer, built once */
 
+	/* User-space counter reads, probed once (perf_group.c): 0 not yet, 1
+	 * the counter registers read here, -1 they trap (user_reads_why). */
+	int user_reads;
+	char user_reads_why[160];
+
 	/* MIPS (perf_mips.c): the 34K's PMU and the RDHWR cycle counter; NULL
 	 * on other CPUs. */
 	struct og_perf_mips *mips;
