@@ -107,6 +107,7 @@ env_r = subprocess.run([*opengpa, "stat", "--backend", "mali", "--target", "1280
                        env=dict(os.environ, LD_PRELOAD=vmali, VMALI_CORE_MASK="0x1",
                                 OPENGPA_CONSTANTS="DeviceMaxClockHz=600e6,"
                                                   "CycleBudgetUtilization=0.5"), timeout=60)
+env_r.stderr = without_emulation_noise(env_r.stderr)
 v = values(env_r.stderr) if env_r.returncode == 0 else {}
 check("OPENGPA_CONSTANTS", env_r.returncode == 0 and
       abs(v["CycleBudgetReal"] - 0.5 * 600e6 / (1280 * 720 * 30)) < 1e-9, env_r.stderr)
@@ -130,7 +131,10 @@ r = stat("--constant", "DeviceMaxClockHz", "--", "true")
 check("--constant without a value", r.returncode == 2 and "not NAME=NUMBER" in r.stderr, r.stderr)
 r = subprocess.run([*opengpa, "stat", "--backend", "perf", "--target", "1920x1080@60", "--", "true"],
                    capture_output=True, text=True, timeout=60)
-check("--target on perf", r.returncode == 1 and "has no cycle budget" in r.stderr, r.stderr)
+if "ENOSYS" in r.stderr:
+    print("SKIP: --target on perf: no perf_event_open here (qemu-user)")
+else:
+    check("--target on perf", r.returncode == 1 and "has no cycle budget" in r.stderr, r.stderr)
 r = subprocess.run([*opengpa, "stat", "--backend", "mali", "--", "true"], capture_output=True,
                    text=True, env=dict(env, OPENGPA_CYCLE_BUDGET="1920x1080"), timeout=60)
 check("a malformed OPENGPA_CYCLE_BUDGET", r.returncode == 1 and
