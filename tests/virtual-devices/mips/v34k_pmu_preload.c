@@ -145,15 +145,8 @@ EXPORT int open(const char *path, int flags, ...)
 	return fd != -2 ? fd : g.open(path, flags, mode);
 }
 
-EXPORT int open64(const char *path, int flags, ...)
-{
-	va_list ap;
-	va_start(ap, flags);
-	mode_t mode = mode_arg(flags, ap);
-	va_end(ap);
-	int fd = open_file(path, flags);
-	return fd != -2 ? fd : g.open(path, flags, mode);
-}
+/* The same calls under their large-file names. */
+EXPORT int open64(const char *path, int flags, ...) __attribute__((alias("open")));
 
 EXPORT int openat(int dirfd, const char *path, int flags, ...)
 {
@@ -165,15 +158,7 @@ EXPORT int openat(int dirfd, const char *path, int flags, ...)
 	return fd != -2 ? fd : g.openat(dirfd, path, flags, mode);
 }
 
-EXPORT int openat64(int dirfd, const char *path, int flags, ...)
-{
-	va_list ap;
-	va_start(ap, flags);
-	mode_t mode = mode_arg(flags, ap);
-	va_end(ap);
-	int fd = path[0] == '/' ? open_file(path, flags) : (setup(), -2);
-	return fd != -2 ? fd : g.openat(dirfd, path, flags, mode);
-}
+EXPORT int openat64(int dirfd, const char *path, int flags, ...) __attribute__((alias("openat")));
 
 int __open_2(const char *path, int flags);
 int __open64_2(const char *path, int flags);
