@@ -355,10 +355,12 @@ static unsigned banks_of(const struct og_perf_bound *b)
 	return 0;
 }
 
-static bool place(const unsigned *banks, size_t i, size_t n, unsigned counters, unsigned used)
+static bool place(const unsigned banks[4], size_t i, size_t n, unsigned counters, unsigned used)
 {
-	if (i == n)
+	if (i >= n)
 		return true;
+	if (i >= 4)
+		return false; /* never: n <= 4 counters */
 	for (unsigned c = 0; c < counters; c++)
 		if ((banks[i] >> (c & 1) & 1) && !(used >> c & 1) &&
 		    place(banks, i + 1, n, counters, used | 1u << c))
