@@ -14,40 +14,40 @@
  * 2^29 only in a sample longer than about half a second).  Otherwise each
  * chunk that holds such a word is summed again exactly: the lanes then also
  * add each word's high half (x >> 16), which cannot carry out below 65536
- * instances, and the 64-bit sum is rebuilt from the two.
+ * instances, and the 64-bit sum is rebuilt from the two.  Sums are widened
+ * to the 64-bit totals as they are stored.
  */
 #include "mali_sum.h"
 
 #include <string.h>
 
-/* x86-64: 32-byte vectors, and a second copy of the sum built for AVX2
- * that the loader picks on CPUs that have it (GCC's target_clones, an
- * ifunc); the default copy runs them as pairs of SSE2 registers.
- * OG_MALI_SUM_NO_CLONES builds the default copy alone, so a test can check
- * it on a machine that would pick the AVX2 one. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX2__)
-#define VEC_BYTES 32
-#if defined(OG_MALI_SUM_NO_CLONES)
-#define SUM_CLONES
-#else
-#define SUM_CLONES __attribute__((target_clones("avx2", "default")))
-#endif
-#elif defined(__AVX2__)
-#define VEC_BYTES 32
-#define SUM_CLONES
-#else
-#define VEC_BYTES 16
-#define SUM_CLONES
-#endif
+#include "mali_vec.h"
+
+#define VEC_BYTES OG_VEC_BYTES
+#define SUM_CLONES OG_SUM_CLONES
+
 typedef uint32_t vec __attribute__((vector_size(VEC_BYTES)));
+/* The same lanes widened to 64 bits, for storing the totals. */
+typedef uint64_t wide __attribute__((vector_size(2 * VEC_BYTES)));
 #define LANES (VEC_BYTES / 4u)
 /* Four running sums and their OR fit in the 16 vector registers of SSE2. */
 #define CHUNK_WORDS (4u * LANES)
-_Static_assert(OG_MALI_BLOCK_WORDS % CHUNK_WORDS == 0, "blocks are whole chunks");
+_Static_assert(OG_MALI_V5_WORDS % CHUNK_WORDS == 0, "blocks are whole chunks");
 
 /* memcpy: dumps need not be vector-aligned, and it keeps aliasing rules. */
 #define LOAD(v, p) memcpy(&(v), (p), sizeof(vec))
-#define STORE(p, v) memcpy((p), &(v), sizeof(vec))
+/* Lanes to 64-bit totals: the low halves alone, or with high halves. */
+#define STORE_WIDE(p, v)                                                     \
+	do {                                                                 \
+		wide w_ = __builtin_convertvector((v), wide);                \
+		memcpy((p), &w_, sizeof w_);                                 \
+	} while (0)
+#define STORE_WIDE2(p, lo, hi)                                               \
+	do {                                                                 \
+		wide w_ = __builtin_convertvector((lo), wide) |              \
+		          __builtin_convertvector((hi), wide) << 32;         \
+		memcpy((p), &w_, sizeof w_);                                 \
+	} while (0)
 
 bool og_mali_layout_init(const struct og_mali_gpu *gpu, struct og_mali_layout *out)
 {
@@ -58,19 +58,19 @@ bool og_mali_layout_init(const struct og_mali_gpu *gpu, struct og_mali_layout *o
 	l.dump_bytes = og_mali_dump_bytes(gpu);
 	l.l2_count = gpu->l2_slices;
 	for (uint32_t s = 0; s < l.l2_count; s++)
-		l.l2_at[s] = (2u + s) * OG_MALI_BLOCK_WORDS;
-	uint32_t cores = (2u + l.l2_count) * OG_MALI_BLOCK_WORDS;
+		l.l2_at[s] = (2u + s) * OG_MALI_V5_WORDS;
+	uint32_t cores = (2u + l.l2_count) * OG_MALI_V5_WORDS;
 	for (uint64_t m = gpu->core_mask; m; m &= m - 1)
 		l.core_at[l.core_count++] =
-			cores + (uint32_t)__builtin_ctzll(m) * OG_MALI_BLOCK_WORDS;
+			cores + (uint32_t)__builtin_ctzll(m) * OG_MALI_V5_WORDS;
 	*out = l;
 	return true;
 }
 
-/* Sums words [w, w + CHUNK_WORDS) of the k blocks at `at` into lo, modulo
- * 2^32, with zeros in hi; *any receives the OR of every word added. */
+/* Sums words [w, w + CHUNK_WORDS) of the k blocks at `at` into out, modulo
+ * 2^32; *any receives the OR of every word added. */
 static inline void chunk_narrow(const uint32_t *dump, const uint32_t *at, uint32_t k,
-                                uint32_t w, uint32_t *lo, uint32_t *hi, vec *any)
+                                uint32_t w, uint64_t *out, vec *any)
 {
 	vec s0, s1, s2, s3;
 	const uint32_t *p = dump + at[0] + w;
@@ -92,15 +92,10 @@ static inline void chunk_narrow(const uint32_t *dump, const uint32_t *at, uint32
 		s3 += x3;
 		all |= (x0 | x1) | (x2 | x3);
 	}
-	const vec zero = {0};
-	STORE(lo + w, s0);
-	STORE(lo + w + LANES, s1);
-	STORE(lo + w + 2 * LANES, s2);
-	STORE(lo + w + 3 * LANES, s3);
-	STORE(hi + w, zero);
-	STORE(hi + w + LANES, zero);
-	STORE(hi + w + 2 * LANES, zero);
-	STORE(hi + w + 3 * LANES, zero);
+	STORE_WIDE(out + w, s0);
+	STORE_WIDE(out + w + LANES, s1);
+	STORE_WIDE(out + w + 2 * LANES, s2);
+	STORE_WIDE(out + w + 3 * LANES, s3);
 	*any = all;
 }
 
@@ -121,7 +116,7 @@ static inline bool may_carry(const vec *any, uint32_t bits)
  * (below k * 2^16), so sum = (h << 16) + that, whose high word is h >> 16
  * plus the carry of that addition. */
 SUM_CLONES static void chunk_exact(const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w,
-                        uint32_t *lo, uint32_t *hi)
+                        uint64_t *out)
 {
 	/* Two vectors per pass over the blocks: four sums and the shifted
 	 * copies still fit in SSE2's 16 registers. */
@@ -138,10 +133,8 @@ SUM_CLONES static void chunk_exact(const uint32_t *dump, const uint32_t *at, uin
 		}
 		vec t0 = (h0 >> 16) - (vec)(s0 < s0 - (h0 << 16));
 		vec t1 = (h1 >> 16) - (vec)(s1 < s1 - (h1 << 16));
-		STORE(lo + v, s0);
-		STORE(lo + v + LANES, s1);
-		STORE(hi + v, t0);
-		STORE(hi + v + LANES, t1);
+		STORE_WIDE2(out + v, s0, t0);
+		STORE_WIDE2(out + v + LANES, s1, t1);
 	}
 }
 
@@ -149,12 +142,12 @@ SUM_CLONES static void chunk_exact(const uint32_t *dump, const uint32_t *at, uin
  * inner loop, and L2 and shader cores get branches of their own. */
 __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
                                                            const uint32_t *at, uint32_t k,
-                                                           uint32_t *lo, uint32_t *hi)
+                                                           uint64_t *out)
 {
-	enum { CHUNKS = OG_MALI_BLOCK_WORDS / CHUNK_WORDS };
+	enum { CHUNKS = OG_MALI_V5_WORDS / CHUNK_WORDS };
 	vec any[CHUNKS], all = {0};
 	for (uint32_t c = 0; c < CHUNKS; c++) {
-		chunk_narrow(dump, at, k, c * CHUNK_WORDS, lo, hi, &any[c]);
+		chunk_narrow(dump, at, k, c * CHUNK_WORDS, out, &any[c]);
 		all |= any[c];
 	}
 	/* ceil(log2 k): words below 2^(32 - bits) cannot carry out of k adds.
@@ -164,7 +157,7 @@ __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
 		return;
 	for (uint32_t c = 0; c < CHUNKS; c++)
 		if (may_carry(&any[c], bits))
-			chunk_exact(dump, at, k, c * CHUNK_WORDS, lo, hi);
+			chunk_exact(dump, at, k, c * CHUNK_WORDS, out);
 }
 
 SUM_CLONES bool og_mali_sum_dump(const struct og_mali_layout *layout, const uint32_t *dump,
@@ -175,15 +168,11 @@ SUM_CLONES bool og_mali_sum_dump(const struct og_mali_layout *layout, const uint
 	    layout->l2_count > OG_MALI_MAX_L2_SLICES || layout->core_count > OG_MALI_MAX_CORES ||
 	    bytes < layout->dump_bytes)
 		return false;
-	static const uint32_t jm_at = 0, tiler_at = OG_MALI_BLOCK_WORDS;
-	uint32_t *lo = totals->lo, *hi = totals->hi;
-	sum_type(dump, &jm_at, 1, lo + OG_MALI_JM * OG_MALI_BLOCK_WORDS,
-	         hi + OG_MALI_JM * OG_MALI_BLOCK_WORDS);
-	sum_type(dump, &tiler_at, 1, lo + OG_MALI_TILER * OG_MALI_BLOCK_WORDS,
-	         hi + OG_MALI_TILER * OG_MALI_BLOCK_WORDS);
-	sum_type(dump, layout->l2_at, layout->l2_count, lo + OG_MALI_L2 * OG_MALI_BLOCK_WORDS,
-	         hi + OG_MALI_L2 * OG_MALI_BLOCK_WORDS);
-	sum_type(dump, layout->core_at, layout->core_count, lo + OG_MALI_SC * OG_MALI_BLOCK_WORDS,
-	         hi + OG_MALI_SC * OG_MALI_BLOCK_WORDS);
+	static const uint32_t fe_at = 0, tiler_at = OG_MALI_V5_WORDS;
+	uint64_t *v = totals->v;
+	sum_type(dump, &fe_at, 1, v + OG_MALI_FE * OG_MALI_MAX_VALUES);
+	sum_type(dump, &tiler_at, 1, v + OG_MALI_TILER * OG_MALI_MAX_VALUES);
+	sum_type(dump, layout->l2_at, layout->l2_count, v + OG_MALI_L2 * OG_MALI_MAX_VALUES);
+	sum_type(dump, layout->core_at, layout->core_count, v + OG_MALI_SC * OG_MALI_MAX_VALUES);
 	return true;
 }

@@ -88,7 +88,7 @@ static double time_read(const struct og_mali_totals *t, const uint32_t *ids, siz
 
 static void bench_snapshot(void)
 {
-	struct og_mali_gpu gpu = {0x6000, 0, 0xFF, 2, 128};
+	struct og_mali_gpu gpu = {0x6000, 0, 0xFF, 2, 128, NULL};
 	struct og_mali_layout layout;
 	if (!og_mali_layout_init(&gpu, &layout))
 		abort();
@@ -104,7 +104,7 @@ static void bench_snapshot(void)
 	uint32_t all_ids[240];
 	uint64_t deltas[240];
 	for (uint32_t i = 0; i < 240; i++)
-		all_ids[i] = (i / 60) * 64 + 4 + i % 60;
+		all_ids[i] = (i / 60) * OG_MALI_MAX_VALUES + 4 + i % 60;
 	struct og_mali_totals t;
 	double mc = 1e30, sum = 1e30, sum_worst = 1e30, rd = 1e30;
 	for (int r = 0; r < ROUNDS; r++) {
@@ -142,7 +142,7 @@ static void bench_snapshot(void)
 	}
 	uint32_t ids[240];
 	for (uint32_t i = 0; i < 240; i++)
-		ids[i] = (i / 60) * 64 + 4 + i % 60;
+		ids[i] = (i / 60) * OG_MALI_MAX_VALUES + 4 + i % 60;
 	uint64_t d[240];
 	og_backend_mali.begin_pass(st, ids, 240);
 	const int m = 20000;
@@ -170,8 +170,7 @@ static double cpu_ns(void)
 	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
-/* Raw counters bind to their dump position (block * 64 + index), as the
- * kbase backend binds them. */
+/* Raw counters bind as the kbase backend binds them (block * 128 + index). */
 static GPA_Status bind_dump_position(void *ud, const char *name, const char *source, uint32_t *id,
                                      const char **why_not)
 {
@@ -284,7 +283,8 @@ static void bench_expressions(void)
 		dump[i] = 1000 + (uint64_t)i * 37;
 	size_t active = 0, native = 0;
 	for (size_t i = 0; i < cat.nraw; i++) {
-		raw[i] = dump[cat.raws[i].backend_id % 256];
+		uint32_t id = cat.raws[i].backend_id;
+		raw[i] = dump[(id / OG_MALI_MAX_VALUES) * 64 + id % OG_MALI_MAX_VALUES];
 		if (cat.raws[i].backend_id == 6)
 			active = i;
 	}
