@@ -21,9 +21,16 @@
  *     end_pass ] *
  *   close
  *
+ * A periodic pass (OpenGPA_SetSamplingPeriod; see "Periodic passes" below)
+ * replaces the client's samples with one per period, which either the
+ * kernel times (begin_periodic, read_periodic *, end_periodic) or the
+ * core's timer thread does (begin_sample, next_sample *, end_sample).
+ *
  * Calls are serialised by the core (one lock around the registry), so a
- * backend needs no locking of its own.  Every failure returns a GPA status
- * and logs one line through host->log that names the cause and the fix.
+ * backend needs no locking of its own, even when the call comes from the
+ * core's timer thread rather than the client's.  Every failure returns a GPA
+ * status and logs one line through host->log that names the cause and the
+ * fix.
  *
  * docs/backends.md is the user-facing version of this contract.
  */
@@ -70,6 +77,40 @@ struct og_raw_desc {
 	GPA_Usage_Type usage;
 	uint32_t raw_id;
 };
+
+/* Where a sample sits in time: CLOCK_MONOTONIC nanoseconds.  The core
+ * reads the clock around begin_sample and end_sample; a backend whose
+ * kernel stamps its dumps (kbase, kinstr_prfcnt) gives the kernel's times
+ * instead, converted to CLOCK_MONOTONIC (og_clock_from_raw). */
+struct og_sample_time {
+	uint64_t begin_ns, end_ns;
+	uint32_t flags; /* OG_SAMPLE_* */
+};
+
+/* Sample flags; the same bits as OPENGPA_SAMPLE_* in opengpa.h.  A backend
+ * sets the first two; the core sets the others. */
+#define OG_SAMPLE_KERNEL_TIME (1u << 0) /* begin/end are the kernel's timestamps */
+#define OG_SAMPLE_OVERFLOW (1u << 1)    /* the kernel's ring was full and it dropped
+                                         * the dumps of earlier periods: their counts
+                                         * are in this sample, which spans them */
+#define OG_SAMPLE_LATE (1u << 2)        /* the timer thread read late (the process was
+                                         * stopped or starved): over 1.5 periods */
+#define OG_SAMPLE_FINAL (1u << 3)       /* the last of a periodic pass, cut short by
+                                         * EndPass */
+#define OG_SAMPLE_FAILED (1u << 4)      /* could not be read; it has no results */
+
+/* How a periodic pass is sampled, as begin_periodic sets it up. */
+struct og_periodic_mode {
+	uint64_t period_ns;   /* in: the period asked for, >= period_floor */
+	bool kernel_timed;    /* out: the kernel takes the samples (read_periodic) */
+	uint32_t kernel_ring; /* out, kernel_timed: samples the kernel holds before it
+	                       * has to drop periods; the core drains well before */
+};
+
+/* Shortest period the core's timer thread is allowed for a backend that
+ * says nothing (period_floor NULL): one read per 100 µs is already more
+ * than any counter here needs. */
+#define OG_DEFAULT_PERIOD_FLOOR_NS 100000u
 
 struct og_backend_ops {
 	const char *name;    /* "perf", "mali", "panfrost", "mips" */
@@ -132,6 +173,61 @@ struct og_backend_ops {
 	 * running/enabled time over the pass's groups.  Below 1 the counts were
 	 * scaled up from what was seen. */
 	double (*sample_coverage)(void *state);
+
+	/* Optional (NULL = the core's clock readings stand): after a
+	 * successful end_sample or next_sample, the kernel's own begin and end
+	 * times of that sample, with OG_SAMPLE_KERNEL_TIME in t->flags.  False
+	 * when it has none for this sample. */
+	bool (*sample_time)(void *state, struct og_sample_time *t);
+
+	/* ---- Periodic passes --------------------------------------------------
+	 *
+	 * Between begin_pass and end_pass of a periodic pass the core produces
+	 * one sample per period, numbered from 0, with no gap between them.
+	 * Two ways, chosen by begin_periodic:
+	 *
+	 *   kernel-timed:  begin_periodic (mode->kernel_timed = true), then the
+	 *                  core's thread drains read_periodic every period or
+	 *                  so; at EndPass: read_periodic until NOT_FOUND,
+	 *                  end_periodic, read_periodic until NOT_FOUND.  The
+	 *                  kernel keeps sampling while the process sleeps or
+	 *                  is stopped, as long as its ring has room.
+	 *   timer:         begin_periodic absent or mode->kernel_timed = false:
+	 *                  begin_sample once, next_sample at each period from
+	 *                  the core's timer thread, end_sample at EndPass.
+	 *
+	 * Every call still comes with the core's lock held, but in the timer
+	 * way most of them come from a thread of the core's, not the client's
+	 * (perf must not read the client's counters with rdpmc from there). */
+
+	/* Optional (NULL = OG_DEFAULT_PERIOD_FLOOR_NS): the shortest period
+	 * this backend samples at, in ns, and *why (static text) for the
+	 * message that refuses a shorter one. */
+	uint64_t (*period_floor)(void *state, const char **why);
+
+	/* Optional (NULL = the timer way, nothing to prepare).  Called right
+	 * after begin_pass of a periodic pass with mode->period_ns set; fills
+	 * the rest of *mode.  With kernel_timed false the backend prepares
+	 * for reads from another thread. */
+	GPA_Status (*begin_periodic)(void *state, struct og_periodic_mode *mode);
+
+	/* Kernel-timed: the oldest sample the kernel finished, its deltas in
+	 * begin_pass order and its times (begin = the previous sample's end,
+	 * or the pass's start).  NOT_FOUND, logging nothing, when none is
+	 * waiting.  Never blocks.  Any other failure logs and fails one
+	 * sample; the core stops after several in a row. */
+	GPA_Status (*read_periodic)(void *state, uint64_t *deltas, struct og_sample_time *t);
+
+	/* Kernel-timed: stop the kernel's timer and have it take one last
+	 * sample up to now, which the next read_periodic returns, so the
+	 * samples add up to the whole pass. */
+	GPA_Status (*end_periodic)(void *state);
+
+	/* Optional (NULL = end_sample then begin_sample, which may miss what
+	 * happens between the two): end the open sample and begin the next at
+	 * the same snapshot, so no count falls between them.  On failure the
+	 * sample fails and the core calls begin_sample before the next one. */
+	GPA_Status (*next_sample)(void *state, uint64_t *deltas);
 };
 
 /* Options strings: "key=value,key=value".  Copies the value of `key` into
@@ -145,5 +241,15 @@ bool og_option_has(const char *options, const char *key);
 /* Checks that every key in `options` is one of `known` (NULL-terminated).
  * Returns the first unknown key's start (for the log line) or NULL. */
 const char *og_option_unknown(const char *options, const char *const *known);
+
+/* CLOCK_MONOTONIC now, in ns (clock.c). */
+uint64_t og_clock_monotonic_ns(void);
+
+/* A CLOCK_MONOTONIC_RAW time (what kbase stamps its dumps with) on the
+ * CLOCK_MONOTONIC scale, through the two clocks' offset now.  Off by the
+ * clocks' drift since raw_ns: NTP's frequency correction of MONOTONIC,
+ * tens of µs per second of age typically, 500 at most.  Samples are
+ * converted as they are read, so their age is a period or two. */
+uint64_t og_clock_from_raw(uint64_t raw_ns);
 
 #endif

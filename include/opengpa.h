@@ -14,6 +14,7 @@
  *   extra counter files           OpenGPA_AddCounterFile        OPENGPA_COUNTER_PATH=a:b:dir
  *   session ring size             OpenGPA_SetSessionRingSize    OPENGPA_SESSION_RING=N
  *   kernel multiplexing           OpenGPA_SetMultiplexing       OPENGPA_MULTIPLEX=1
+ *   periodic samples              OpenGPA_SetSamplingPeriod     (none: the 2.x calls cannot use them)
  *   log to stderr                 (none)                        OPENGPA_LOG=error|message|trace|all
  */
 #ifndef OPENGPA_H
@@ -73,6 +74,11 @@ GPALIB_DECL GPA_Status OpenGPA_GetCounterText(gpa_uint32 index, const char **ppT
  * a raw hardware counter gives its backend source (e.g. "sw:page-faults"). */
 GPALIB_DECL GPA_Status OpenGPA_GetCounterExpression(gpa_uint32 index, const char **ppExpr);
 
+/* The counter's other names, blank-separated ("MaliGPUActiveCy"), or "" when
+ * it has none: its counter file's `alias:`.  GPA_GetCounterIndex and
+ * GPA_EnableCounterStr find a counter by any of them. */
+GPALIB_DECL GPA_Status OpenGPA_GetCounterAlias(gpa_uint32 index, const char **ppAlias);
+
 /* Which pass (0-based) of the current plan counts this enabled counter's
  * inputs; GPA_STATUS_ERROR_NOT_ENABLED if it is not enabled. */
 GPALIB_DECL GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass);
@@ -83,5 +89,53 @@ GPALIB_DECL GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPas
 GPALIB_DECL GPA_Status OpenGPA_GetUnavailableCount(gpa_uint32 *pCount);
 GPALIB_DECL GPA_Status OpenGPA_GetUnavailableCounter(gpa_uint32 index, const char **ppName,
                                                      const char **ppReason);
+
+/* ---- Periodic samples and sample times --------------------------------
+ *
+ * A periodic session samples by itself: between GPA_BeginPass and
+ * GPA_EndPass the library takes one sample per period, numbered 0, 1, ...,
+ * each readable with GPA_GetSample* as soon as it is complete (while the
+ * pass goes on); GPA_GetSampleCount says how many there are so far.  Where
+ * the kernel can time the samples (Mali kbase SET_INTERVAL, kinstr_prfcnt)
+ * it does, and keeps them while the process is descheduled; elsewhere one
+ * thread of the library's reads the counters at each period.  docs/api.md
+ * has the details. */
+
+/* Sessions begun after this call on the current context sample every
+ * periodNs nanoseconds (0 = the client's own samples again).  Refused below
+ * the backend's floor (the message names it) and while a session is open.
+ * GPA_BeginSession then refuses counter sets that need more than one pass. */
+GPALIB_DECL GPA_Status OpenGPA_SetSamplingPeriod(gpa_uint64 periodNs);
+
+/* The session's period (0 for a session of the client's samples) and
+ * whether the kernel times its samples (1) or the library's thread (0). */
+GPALIB_DECL GPA_Status OpenGPA_GetSamplingPeriod(gpa_uint32 sessionID, gpa_uint64 *pPeriodNs,
+                                                 gpa_uint8 *pKernelTimed);
+
+/* Waits until the session has at least `count` samples readable, or no more
+ * will come (its pass ended), or timeoutMs passed, and says how many are
+ * readable: samples 0 .. *pAvailable - 1.  A periodic session's samples are
+ * readable as they complete; others when the session is ready. */
+GPALIB_DECL GPA_Status OpenGPA_WaitForSamples(gpa_uint32 sessionID, gpa_uint32 count,
+                                              gpa_uint32 timeoutMs, gpa_uint32 *pAvailable);
+
+/* When the sample began and ended, CLOCK_MONOTONIC nanoseconds (the
+ * kernel's timestamps where it has them; a multi-pass sample's first pass).
+ * Waits like the GPA_GetSample functions. */
+GPALIB_DECL GPA_Status OpenGPA_GetSampleTime(gpa_uint32 sessionID, gpa_uint32 sampleID,
+                                             gpa_uint64 *pBeginNs, gpa_uint64 *pEndNs);
+
+/* What else is known about the sample: OPENGPA_SAMPLE_* bits. */
+#define OPENGPA_SAMPLE_KERNEL_TIME 0x1u /* its times are the kernel's */
+#define OPENGPA_SAMPLE_OVERFLOW 0x2u    /* the kernel's ring was full and dropped the
+                                         * dumps of some periods: their counts are in
+                                         * this sample, which spans them */
+#define OPENGPA_SAMPLE_LATE 0x4u        /* read late by the library's thread (process
+                                         * stopped or starved): spans over 1.5 periods */
+#define OPENGPA_SAMPLE_FINAL 0x8u       /* the last of a periodic pass, cut short by
+                                         * GPA_EndPass */
+#define OPENGPA_SAMPLE_FAILED 0x10u     /* could not be read: no results */
+GPALIB_DECL GPA_Status OpenGPA_GetSampleFlags(gpa_uint32 sessionID, gpa_uint32 sampleID,
+                                              gpa_uint32 *pFlags);
 
 #endif

@@ -19,6 +19,9 @@ for h in GPUPerfAPI.h GPUPerfAPITypes.h GPUPerfAPIFunctionTypes.h GPAFunctions.h
 done
 [ -n "$(find "$root" -name opengpa.pc | head -n1)" ] || { echo "check-install: opengpa.pc missing" >&2; fail=1; }
 [ -n "$(find "$root" -path '*/bin/opengpa' | head -n1)" ] || { echo "check-install: opengpa command missing" >&2; fail=1; }
+for page in man1/opengpa.1 man1/opengpa-stat.1 man1/opengpa-list.1 man1/opengpa-pc_sweep.1 man3/opengpa.3; do
+  [ -n "$(find "$root" -path "*/man/$page" | head -n1)" ] || { echo "check-install: man page $page missing" >&2; fail=1; }
+done
 soname=$(objdump -p "$libdir/libopengpa.so.1" | awk '/SONAME/ {print $2}')
 [ "$soname" = "libopengpa.so.1" ] || { echo "check-install: soname is '$soname'" >&2; fail=1; }
 if [ $fail -eq 0 ]; then

@@ -14,9 +14,13 @@
  * reader's counts between a mark at begin_sample and a sample at
  * end_sample, summed over the instances of each block type.
  *
- * Periodic sampling lives in the readers (periodic_start / periodic_read /
- * periodic_stop in kbase_internal.h) for the core's periodic sessions to
- * call once the backend interface has a hook for them.
+ * A periodic pass lets the kernel time the samples (vinstr's SET_INTERVAL,
+ * kinstr_prfcnt's periodic mode): they queue in the reader's ring, stamped,
+ * while the process sleeps or is stopped, and read_periodic takes them in
+ * order.  A full ring makes the kernel skip a period's sample; its counts
+ * stay for the next one, which is then longer than a period: reported as an
+ * overflow.  Sample times are the kernel's (CLOCK_MONOTONIC_RAW), converted
+ * to CLOCK_MONOTONIC as they are read.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -39,6 +43,15 @@ struct kbase {
 	size_t pass_n;
 	struct og_mali_totals totals;
 	struct og_mali_sample_info info;
+	/* Times: the last sample's, and the kernel (raw) and CLOCK_MONOTONIC
+	 * times of its end, where the next sample begins. */
+	struct og_sample_time last;
+	uint64_t end_raw, end_ns;
+	/* Periodic pass: its period (0: none), the kernel's ring, periods the
+	 * kernel merged because the ring was full. */
+	uint64_t period_ns;
+	uint32_t ring;
+	unsigned merged;
 };
 
 #define LOG(k, ...) OG_KBASE_LOG(&(k)->dev, __VA_ARGS__)
@@ -261,20 +274,59 @@ static GPA_Status kbase_begin_pass(void *state, const uint32_t *raw_ids, size_t 
 	return GPA_STATUS_OK;
 }
 
+static GPA_Status kbase_end_periodic(void *state);
+
 static GPA_Status kbase_end_pass(void *state)
 {
 	struct kbase *k = state;
 	free(k->pass_ids);
 	k->pass_ids = NULL;
 	k->pass_n = 0;
-	return k->dev.gone ? GPA_STATUS_OK : k->rops->stop(k->reader);
+	if (k->dev.gone)
+		return GPA_STATUS_OK;
+	if (k->period_ns) /* the core never got to end_periodic */
+		kbase_end_periodic(k);
+	return k->rops->stop(k->reader);
 }
 
 static GPA_Status kbase_begin_sample(void *state)
 {
 	struct kbase *k = state;
 	GPA_Status st = check_alive(k);
-	return st == GPA_STATUS_OK ? k->rops->mark(k->reader) : st;
+	if (st == GPA_STATUS_OK)
+		st = k->rops->mark(k->reader, &k->end_raw);
+	if (st == GPA_STATUS_OK)
+		k->end_ns = og_clock_from_raw(k->end_raw);
+	return st;
+}
+
+/* The deltas of the sample in k->totals / k->info, and its times: it begins
+ * where the one before ended (the same instant on both scales, so samples
+ * follow each other without a gap), and ends at the kernel's stamp. */
+static void take_sample(struct kbase *k, uint64_t *deltas, struct og_sample_time *t)
+{
+	const struct og_mali_sample_info *in = &k->info;
+	uint64_t begin_raw = in->ts_start_ns, end_raw = in->ts_end_ns;
+	/* The kernel is an adversary: time that goes backwards makes an empty
+	 * sample rather than a negative one. */
+	if (end_raw < begin_raw)
+		end_raw = begin_raw;
+	for (size_t i = 0; i < k->pass_n; i++) {
+		uint32_t id = k->pass_ids[i];
+		if (id == OG_MALI_RAW_CYCLES_TOP)
+			deltas[i] = in->cycles_top;
+		else if (id == OG_MALI_RAW_CYCLES_SHADER)
+			deltas[i] = in->cycles_shader;
+		else if (id == OG_MALI_RAW_TIME_NS)
+			deltas[i] = end_raw - begin_raw;
+		else
+			deltas[i] = og_mali_total(&k->totals, id);
+	}
+	uint64_t begin = begin_raw == k->end_raw ? k->end_ns : og_clock_from_raw(begin_raw);
+	uint64_t end = og_clock_from_raw(end_raw);
+	*t = (struct og_sample_time){begin, end > begin ? end : begin, OG_SAMPLE_KERNEL_TIME};
+	k->end_raw = end_raw;
+	k->end_ns = t->end_ns;
 }
 
 static GPA_Status kbase_end_sample(void *state, uint64_t *deltas)
@@ -285,19 +337,98 @@ static GPA_Status kbase_end_sample(void *state, uint64_t *deltas)
 		st = k->rops->sample(k->reader, &k->totals, &k->info);
 	if (st != GPA_STATUS_OK)
 		return st;
-	const struct og_mali_sample_info *in = &k->info;
-	for (size_t i = 0; i < k->pass_n; i++) {
-		uint32_t id = k->pass_ids[i];
-		if (id == OG_MALI_RAW_CYCLES_TOP)
-			deltas[i] = in->cycles_top;
-		else if (id == OG_MALI_RAW_CYCLES_SHADER)
-			deltas[i] = in->cycles_shader;
-		else if (id == OG_MALI_RAW_TIME_NS)
-			deltas[i] = in->ts_end_ns > in->ts_start_ns ? in->ts_end_ns - in->ts_start_ns : 0;
-		else
-			deltas[i] = og_mali_total(&k->totals, id);
+	/* This sample also begins the next (next_sample): the kernel resets
+	 * the client's counts at every sample. */
+	take_sample(k, deltas, &k->last);
+	return GPA_STATUS_OK;
+}
+
+static bool kbase_sample_time(void *state, struct og_sample_time *t)
+{
+	struct kbase *k = state;
+	*t = k->last;
+	return true;
+}
+
+/* ---- periodic passes: the kernel times the samples ---------------------- */
+
+static uint64_t kbase_period_floor(void *state, const char **why)
+{
+	struct kbase *k = state;
+	return k->rops->period_floor(k->reader, why);
+}
+
+static GPA_Status kbase_begin_periodic(void *state, struct og_periodic_mode *mode)
+{
+	struct kbase *k = state;
+	/* The kernel keeps the period in a u32 of ns: longer periods are
+	 * samples from the core's timer thread (next_sample), timed by the
+	 * kernel still. */
+	if (mode->period_ns > UINT32_MAX)
+		return GPA_STATUS_OK;
+	uint64_t start_raw = 0;
+	GPA_Status st = k->rops->periodic_start(k->reader, mode->period_ns, &k->ring, &start_raw);
+	if (st != GPA_STATUS_OK)
+		return st;
+	k->end_raw = start_raw;
+	k->end_ns = og_clock_from_raw(start_raw);
+	k->merged = 0;
+	k->period_ns = mode->period_ns;
+	mode->kernel_timed = true;
+	mode->kernel_ring = k->ring;
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status kbase_read_periodic(void *state, uint64_t *deltas, struct og_sample_time *t)
+{
+	struct kbase *k = state;
+	GPA_Status st = check_alive(k);
+	if (st != GPA_STATUS_OK)
+		return st;
+	bool got = false;
+	st = k->rops->periodic_read(k->reader, &got, &k->totals, &k->info);
+	if (st != GPA_STATUS_OK)
+		return st;
+	if (!got)
+		return GPA_STATUS_ERROR_NOT_FOUND;
+	take_sample(k, deltas, t);
+	if (k->info.flags & OG_MALI_SAMPLE_ERROR) {
+		LOG(k, "mali: the kernel flagged a periodic sample as failed (ERROR: the GPU's "
+		       "counter dump did not complete, e.g. during a reset or power change); that "
+		       "sample is dropped");
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	if (k->info.flags & OG_MALI_SAMPLE_OVERFLOW) {
+		t->flags |= OG_SAMPLE_OVERFLOW;
+		uint64_t span = k->info.ts_end_ns - k->info.ts_start_ns;
+		unsigned periods = (unsigned)((span + k->period_ns / 2) / k->period_ns);
+		if (periods < 2)
+			periods = 2;
+		if (!k->merged)
+			og_mali_log(&k->dev.host, OG_LOG_MESSAGE,
+			            "mali: the reader's ring of %u dumps was full for %u periods (the "
+			            "process was not reading: stopped, or starved); the kernel kept their "
+			            "counts in one sample of %.3f ms", (unsigned)k->ring, periods - 1,
+			            (double)span / 1e6);
+		k->merged += periods - 1;
 	}
 	return GPA_STATUS_OK;
+}
+
+static GPA_Status kbase_end_periodic(void *state)
+{
+	struct kbase *k = state;
+	if (!k->period_ns)
+		return GPA_STATUS_OK;
+	k->period_ns = 0;
+	/* Stops the timer; the rest of the pass comes as one last sample. */
+	GPA_Status st = k->rops->periodic_stop(k->reader);
+	if (k->merged)
+		og_mali_log(&k->dev.host, OG_LOG_MESSAGE,
+		            "mali: %u periods of this pass were merged into longer samples because "
+		            "the reader's ring was full; read more often or stop the process for "
+		            "less than %u periods", k->merged, (unsigned)k->ring);
+	return st;
 }
 
 const struct og_backend_ops og_backend_mali = {
@@ -315,4 +446,12 @@ const struct og_backend_ops og_backend_mali = {
 	.end_pass = kbase_end_pass,
 	.begin_sample = kbase_begin_sample,
 	.end_sample = kbase_end_sample,
+	.sample_time = kbase_sample_time,
+	.period_floor = kbase_period_floor,
+	.begin_periodic = kbase_begin_periodic,
+	.read_periodic = kbase_read_periodic,
+	.end_periodic = kbase_end_periodic,
+	/* One sample ends a sample and begins the next: the kernel resets the
+	 * client's counts at every sample. */
+	.next_sample = kbase_end_sample,
 };

@@ -103,20 +103,27 @@ struct og_kbase_reader_ops {
 	/* Around a pass. */
 	GPA_Status (*start)(void *reader);
 	GPA_Status (*stop)(void *reader);
-	/* begin_sample: a sample that only marks where counting starts. */
-	GPA_Status (*mark)(void *reader);
-	/* end_sample: the counts since the mark, summed per block type. */
+	/* begin_sample: a sample that only marks where counting starts;
+	 * *end_raw gets its kernel timestamp (CLOCK_MONOTONIC_RAW ns). */
+	GPA_Status (*mark)(void *reader, uint64_t *end_raw);
+	/* end_sample: the counts since the previous sample, summed per block
+	 * type, with the kernel's times of the sample in info. */
 	GPA_Status (*sample)(void *reader, struct og_mali_totals *totals,
 	                     struct og_mali_sample_info *info);
 
-	/* Periodic sampling: the kernel takes a sample every period_ns and
-	 * periodic_read returns them in order with the kernel's timestamps
-	 * (*got false when none arrived within timeout_ms).  Overflow (a
-	 * sample the kernel could not store) is reported in info->flags.
+	/* Periodic sampling, inside a pass: the kernel takes a sample every
+	 * period_ns (at most UINT32_MAX) into a ring of *ring samples, counting
+	 * from *start_raw.  periodic_read never blocks: it hands out the
+	 * samples in order with the kernel's times, and OG_MALI_SAMPLE_OVERFLOW
+	 * on one that spans periods the ring had no room for (*got false when
+	 * none is waiting).  periodic_stop stops the timer and has the kernel
+	 * take a last sample up to now, which periodic_read then returns.
 	 * Manual samples (mark/sample) are not available meanwhile. */
-	GPA_Status (*periodic_start)(void *reader, uint64_t period_ns);
-	GPA_Status (*periodic_read)(void *reader, int timeout_ms, bool *got,
-	                            struct og_mali_totals *totals, struct og_mali_sample_info *info);
+	uint64_t (*period_floor)(void *reader, const char **why);
+	GPA_Status (*periodic_start)(void *reader, uint64_t period_ns, uint32_t *ring,
+	                             uint64_t *start_raw);
+	GPA_Status (*periodic_read)(void *reader, bool *got, struct og_mali_totals *totals,
+	                            struct og_mali_sample_info *info);
 	GPA_Status (*periodic_stop)(void *reader);
 
 	/* One phrase for the backend's log line ("32 buffers of 2048 bytes"). */

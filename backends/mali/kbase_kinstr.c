@@ -25,12 +25,11 @@
  * full, a bogus sample racing a periodic STOP) are covered by discarding
  * what is left after STOP and by the tags.
  *
- * Periodic mode (for time series; kbase.c has no caller for it until the
- * core grows periodic sessions): periodic_start sets the fd up again in
- * periodic mode, periodic_read hands out the kernel's samples in order
- * with its timestamps and the OVERFLOW flag of a sample the ring had no
- * room for, periodic_stop ends it (the final, partial sample stays
- * readable); the next manual pass sets up a manual fd again.
+ * Periodic passes: periodic_start sets the fd up again in periodic mode,
+ * periodic_read hands out the kernel's samples in order with its timestamps
+ * and the OVERFLOW flag of a sample that spans periods the ring had no room
+ * for, periodic_stop has STOP write the last, partial sample, still
+ * readable; the next manual pass sets up a manual fd again.
  */
 #include <errno.h>
 #include <poll.h>
@@ -38,12 +37,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "kbase_internal.h"
 #include "kinstr_parse.h"
 #include "mali_uapi.h"
 
 #define MAX_MAP_BYTES (256u << 20)
+
+static uint64_t raw_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC_RAW, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 #define SAMPLES_IN_RING 32u
 
 struct kinstr {
@@ -58,7 +65,7 @@ struct kinstr {
 	bool started;
 	uint64_t next_tag;
 	uint64_t periodic_start_tag, periodic_stop_tag;
-	uint64_t last_end; /* end time of the last sample taken */
+	uint64_t last_end; /* kernel end time of the last sample taken */
 	struct og_kinstr_sample s; /* scratch for one sample (about 1.6 KiB) */
 };
 
@@ -424,10 +431,10 @@ static const char *ki_why_not(void *reader, uint32_t raw_id)
 	if (raw_id == OG_MALI_RAW_CYCLES_TOP)
 		return k->en.num_clock_domains >= 1 ? NULL
 		                                    : "this kinstr_prfcnt reports no clock domains";
+	/* One clock domain: the shader cores run on the top clock. */
 	if (raw_id == OG_MALI_RAW_CYCLES_SHADER)
-		return k->en.num_clock_domains >= 2
-		               ? NULL
-		               : "this kinstr_prfcnt reports one clock domain (no shader-core cycles)";
+		return k->en.num_clock_domains >= 1 ? NULL
+		                                    : "this kinstr_prfcnt reports no clock domains";
 	uint32_t block = og_mali_raw_block(raw_id), index = og_mali_raw_index(raw_id);
 	if (!(k->en.types & (1u << block)))
 		return block == OG_MALI_FW || block == OG_MALI_CSG
@@ -455,7 +462,7 @@ static GPA_Status ki_start(void *reader)
 static GPA_Status ki_stop(void *reader)
 {
 	struct kinstr *k = reader;
-	if (k->fd < 0 || k->mode != OG_KINSTR_MODE_MANUAL)
+	if (k->fd < 0)
 		return GPA_STATUS_OK;
 	GPA_Status st = stop(k, k->next_tag++);
 	/* STOP always writes a last sample (early drivers not when the ring is
@@ -492,13 +499,14 @@ static GPA_Status request(struct kinstr *k, uint64_t tag, const char *when)
 	return ioctl_failed(k, "SAMPLE_SYNC", e);
 }
 
-static GPA_Status ki_mark(void *reader)
+static GPA_Status ki_mark(void *reader, uint64_t *end_raw)
 {
 	struct kinstr *k = reader;
 	uint64_t tag = k->next_tag++;
 	GPA_Status st = request(k, tag, "sample-begin sample");
 	if (st == GPA_STATUS_OK)
 		st = take(k, tag, tag, -1, "sample-begin sample", NULL, NULL, NULL);
+	*end_raw = k->last_end;
 	return st;
 }
 
@@ -513,14 +521,19 @@ static GPA_Status ki_sample(void *reader, struct og_mali_totals *totals,
 	return st;
 }
 
-static GPA_Status ki_periodic_start(void *reader, uint64_t period_ns)
+static uint64_t ki_period_floor(void *reader, const char **why)
+{
+	(void)reader;
+	*why = "kinstr_prfcnt's shortest period (the kernel raises shorter ones)";
+	return OG_KINSTR_PERIOD_MIN_NS;
+}
+
+static GPA_Status ki_periodic_start(void *reader, uint64_t period_ns, uint32_t *ring,
+                                    uint64_t *start_raw)
 {
 	struct kinstr *k = reader;
-	if (period_ns == 0) {
-		LOG(k, "mali: a periodic kinstr_prfcnt session needs a period above 0 ns");
-		return GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE;
-	}
-	if (k->started && k->mode == OG_KINSTR_MODE_MANUAL)
+	/* The mode is fixed at SETUP: a periodic fd replaces the manual one. */
+	if (k->started)
 		ki_stop(k);
 	close_fd(k);
 	GPA_Status st = setup(k, OG_KINSTR_MODE_PERIODIC, period_ns);
@@ -528,20 +541,24 @@ static GPA_Status ki_periodic_start(void *reader, uint64_t period_ns)
 		return st;
 	k->periodic_start_tag = k->next_tag++;
 	k->periodic_stop_tag = k->next_tag++;
-	return start(k, k->periodic_start_tag);
+	*start_raw = raw_now();
+	st = start(k, k->periodic_start_tag);
+	/* Each sample says where it began; the first, at START. */
+	k->last_end = *start_raw;
+	/* One slot stays free for STOP's sample. */
+	*ring = SAMPLES_IN_RING - 1;
+	return st;
 }
 
-static GPA_Status ki_periodic_read(void *reader, int timeout_ms, bool *got,
-                                   struct og_mali_totals *totals,
+static GPA_Status ki_periodic_read(void *reader, bool *got, struct og_mali_totals *totals,
                                    struct og_mali_sample_info *info)
 {
 	struct kinstr *k = reader;
 	*got = false;
 	if (k->fd < 0 || k->mode != OG_KINSTR_MODE_PERIODIC)
 		return GPA_STATUS_OK;
-	/* Once stopped, only what is already there. */
-	return take(k, k->periodic_start_tag, k->periodic_stop_tag, k->started ? timeout_ms : 0,
-	            "periodic sample", totals, info, got);
+	return take(k, k->periodic_start_tag, k->periodic_stop_tag, 0, "periodic sample", totals,
+	            info, got);
 }
 
 static GPA_Status ki_periodic_stop(void *reader)
@@ -549,6 +566,7 @@ static GPA_Status ki_periodic_stop(void *reader)
 	struct kinstr *k = reader;
 	if (k->fd < 0 || k->mode != OG_KINSTR_MODE_PERIODIC)
 		return GPA_STATUS_OK;
+	/* STOP writes the last sample, up to now. */
 	return stop(k, k->periodic_stop_tag);
 }
 
@@ -576,6 +594,7 @@ const struct og_kbase_reader_ops og_kbase_kinstr = {
 	.stop = ki_stop,
 	.mark = ki_mark,
 	.sample = ki_sample,
+	.period_floor = ki_period_floor,
 	.periodic_start = ki_periodic_start,
 	.periodic_read = ki_periodic_read,
 	.periodic_stop = ki_periodic_stop,

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "kbase_internal.h"
 #include "mali_sum.h"
@@ -33,6 +34,7 @@ struct vinstr {
 	struct og_mali_layout layout;
 	uint64_t last_ts; /* timestamp of the last dump taken: where the next sample starts */
 	uint32_t interval_ns; /* periodic sampling on */
+	bool new_vinstr; /* answers WITH_FEATURES: the virtualizer-based vinstr */
 };
 
 #define LOG(v, ...) OG_KBASE_LOG((v)->d, __VA_ARGS__)
@@ -89,6 +91,7 @@ static GPA_Status map_ring(struct vinstr *v)
 {
 	struct og_kbase_dev *d = v->d;
 	struct og_kbase_reader_api_version av = {0, 0};
+	v->new_vinstr = true;
 	if (og_kbase_ioctl(d, v->fd, OG_KBASE_READER_GET_API_VERSION_WITH_FEATURES, &av) < 0) {
 		/* Drivers before the extension match the whole command word and
 		 * reject the 8-byte form: ask the plain way. */
@@ -97,6 +100,7 @@ static GPA_Status map_ring(struct vinstr *v)
 			return ioctl_failed(v, "GET_API_VERSION", errno);
 		av.version = ver;
 		av.features = 0;
+		v->new_vinstr = false;
 	}
 	if (av.version != OG_KBASE_READER_API) {
 		LOG(v, "mali: hwcnt reader API version %u; this backend speaks version 1",
@@ -187,9 +191,11 @@ static const char *vi_why_not(void *reader, uint32_t raw_id)
 	struct vinstr *v = reader;
 	if (raw_id == OG_MALI_RAW_CYCLES_TOP && !(v->features & OG_KBASE_READER_FEATURE_CYCLES_TOP))
 		return "this kbase reader reports no GPU cycle counts (needs JM UK 11.27 or later)";
-	if (raw_id == OG_MALI_RAW_CYCLES_SHADER &&
-	    !(v->features & OG_KBASE_READER_FEATURE_CYCLES_SHADER))
-		return "this kbase reader reports no shader-core cycle counts (one clock domain)";
+	/* A GPU with one clock domain reports only the top count: its shader
+	 * cores run on that clock, so the top count stands for theirs, as
+	 * libGPUCounters does (docs/backends/mali.md). */
+	if (raw_id == OG_MALI_RAW_CYCLES_SHADER && !v->features)
+		return "this kbase reader reports no cycle counts (needs JM UK 11.27 or later)";
 	if (raw_id >= OG_MALI_HW_RAW)
 		return NULL;
 	uint32_t block = og_mali_raw_block(raw_id);
@@ -314,7 +320,7 @@ static GPA_Status vi_stop(void *reader)
 	return GPA_STATUS_OK;
 }
 
-static GPA_Status vi_mark(void *reader)
+static GPA_Status vi_mark(void *reader, uint64_t *end_raw)
 {
 	struct vinstr *v = reader;
 	GPA_Status st = drain(v);
@@ -322,6 +328,7 @@ static GPA_Status vi_mark(void *reader)
 		st = request_dump(v, "sample-begin dump");
 	if (st == GPA_STATUS_OK)
 		st = consume(v, NULL, NULL);
+	*end_raw = v->last_ts;
 	return st;
 }
 
@@ -335,57 +342,58 @@ static GPA_Status vi_sample(void *reader, struct og_mali_totals *totals,
 	return st;
 }
 
-/* SET_INTERVAL takes the period in nanoseconds as a u32, by value. */
-static GPA_Status vi_periodic_start(void *reader, uint64_t period_ns)
+static uint64_t vi_period_floor(void *reader, const char **why)
 {
 	struct vinstr *v = reader;
-	if (period_ns == 0 || period_ns > UINT32_MAX) {
-		LOG(v, "mali: vinstr periods run from 1 ns to %u ns (about 4.29 s); %llu ns asked",
-		    UINT32_MAX, (unsigned long long)period_ns);
-		return GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE;
-	}
-	GPA_Status st = vi_start(v);
-	if (st != GPA_STATUS_OK)
-		return st;
-	v->last_ts = 0;
+	/* The virtualizer-based vinstr clamps to 100 µs, the one before to 500. */
+	*why = v->new_vinstr ? "the kbase reader's shortest SET_INTERVAL"
+	                     : "the shortest SET_INTERVAL of this older kbase reader";
+	return v->new_vinstr ? OG_KBASE_READER_INTERVAL_MIN_NS : OG_KBASE_READER_INTERVAL_MIN_OLD_NS;
+}
+
+static uint64_t raw_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC_RAW, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* SET_INTERVAL takes the period in nanoseconds as a u32, by value.  The
+ * pass's start (drain and CLEAR) has just happened: the first sample starts
+ * now. */
+static GPA_Status vi_periodic_start(void *reader, uint64_t period_ns, uint32_t *ring,
+                                    uint64_t *start_raw)
+{
+	struct vinstr *v = reader;
+	v->last_ts = *start_raw = raw_now();
 	if (og_kbase_ioctl(v->d, v->fd, OG_KBASE_READER_SET_INTERVAL,
 	                   (void *)(uintptr_t)(uint32_t)period_ns) < 0)
 		return ioctl_failed(v, "SET_INTERVAL", errno);
 	v->interval_ns = (uint32_t)period_ns;
+	*ring = v->buffer_count;
 	return GPA_STATUS_OK;
 }
 
-static GPA_Status vi_periodic_read(void *reader, int timeout_ms, bool *got,
-                                   struct og_mali_totals *totals,
+static GPA_Status vi_periodic_read(void *reader, bool *got, struct og_mali_totals *totals,
                                    struct og_mali_sample_info *info)
 {
 	struct vinstr *v = reader;
 	*got = false;
 	int r = og_kbase_ready(v->d, v->fd);
-	if (r < 0)
-		return GPA_STATUS_ERROR_FAILED;
-	if (r == 0 && timeout_ms != 0) {
-		struct og_sys const *sys = v->d->host.sys;
-		struct pollfd p = {v->fd, POLLIN, 0};
-		int n = sys->poll(sys->ctx, &p, 1, timeout_ms);
-		if (n < 0 && errno != EINTR)
-			return og_kbase_gone(v->d, "poll", errno);
-		if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
-			return og_kbase_gone(v->d, "poll", ENODEV);
-		r = n > 0 && (p.revents & POLLIN);
-	}
-	if (!r)
-		return GPA_STATUS_OK;
-	/* The first periodic sample starts where the CLEAR of vi_start left off:
-	 * its begin time is unknown, so it reads as a zero-length start. */
-	uint64_t prev = v->last_ts;
+	if (r <= 0)
+		return r < 0 ? GPA_STATUS_ERROR_FAILED : GPA_STATUS_OK;
+	uint32_t period = v->interval_ns;
 	GPA_Status st = consume(v, totals, info);
-	if (st == GPA_STATUS_OK) {
-		if (!prev)
-			info->ts_start_ns = info->ts_end_ns;
-		*got = true;
-	}
-	return st;
+	if (st != GPA_STATUS_OK)
+		return st;
+	/* vinstr says nothing of a full ring: a dump more than a period and a
+	 * half after the one before means the kernel had no buffer for the
+	 * ones between, and kept their counts for this one. */
+	if (period && info->ts_end_ns > info->ts_start_ns &&
+	    info->ts_end_ns - info->ts_start_ns > (uint64_t)period + period / 2)
+		info->flags |= OG_MALI_SAMPLE_OVERFLOW;
+	*got = true;
+	return GPA_STATUS_OK;
 }
 
 static GPA_Status vi_periodic_stop(void *reader)
@@ -396,7 +404,8 @@ static GPA_Status vi_periodic_stop(void *reader)
 	v->interval_ns = 0;
 	if (og_kbase_ioctl(v->d, v->fd, OG_KBASE_READER_SET_INTERVAL, (void *)(uintptr_t)0) < 0)
 		return ioctl_failed(v, "SET_INTERVAL", errno);
-	return drain(v);
+	/* The rest of the pass, in one last (manual) dump. */
+	return request_dump(v, "pass-end dump");
 }
 
 static void vi_describe(void *reader, char *buf, size_t len)
@@ -415,6 +424,7 @@ const struct og_kbase_reader_ops og_kbase_vinstr = {
 	.stop = vi_stop,
 	.mark = vi_mark,
 	.sample = vi_sample,
+	.period_floor = vi_period_floor,
 	.periodic_start = vi_periodic_start,
 	.periodic_read = vi_periodic_read,
 	.periodic_stop = vi_periodic_stop,

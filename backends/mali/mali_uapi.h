@@ -118,9 +118,9 @@ struct og_kbase_reader_api_version {
 #define OG_KBASE_READER_GET_HWVER _IOR(OG_KBASE_READER_MAGIC, 0x00, uint32_t)
 #define OG_KBASE_READER_GET_BUFFER_SIZE _IOR(OG_KBASE_READER_MAGIC, 0x01, uint32_t)
 #define OG_KBASE_READER_DUMP _IOW(OG_KBASE_READER_MAGIC, 0x10, uint32_t)
-#define OG_KBASE_READER_CLEAR _IOW(OG_KBASE_READER_MAGIC, 0x11, uint32_t)
-/* The period (ns, u32; 0 stops) is the argument itself, not a pointer. */
+/* The period in ns, passed by value as the ioctl argument; 0 stops it. */
 #define OG_KBASE_READER_SET_INTERVAL _IOW(OG_KBASE_READER_MAGIC, 0x30, uint32_t)
+#define OG_KBASE_READER_CLEAR _IOW(OG_KBASE_READER_MAGIC, 0x11, uint32_t)
 #define OG_KBASE_READER_GET_BUFFER _IOC(_IOC_READ, OG_KBASE_READER_MAGIC, 0x20, OG_KBASE_METADATA_SHORT)
 #define OG_KBASE_READER_GET_BUFFER_WITH_CYCLES \
 	_IOR(OG_KBASE_READER_MAGIC, 0x20, struct og_kbase_reader_metadata)
@@ -131,6 +131,15 @@ struct og_kbase_reader_api_version {
 #define OG_KBASE_READER_GET_API_VERSION _IOW(OG_KBASE_READER_MAGIC, 0xFF, uint32_t)
 #define OG_KBASE_READER_GET_API_VERSION_WITH_FEATURES \
 	_IOW(OG_KBASE_READER_MAGIC, 0xFF, struct og_kbase_reader_api_version)
+
+/* metadata.event_id */
+#define OG_KBASE_READER_EVENT_MANUAL 0u
+#define OG_KBASE_READER_EVENT_PERIODIC 1u
+/* Shortest SET_INTERVAL periods: the virtualizer-based vinstr (the one that
+ * answers GET_API_VERSION_WITH_FEATURES) clamps to 100 µs, the one before
+ * to 500 µs. */
+#define OG_KBASE_READER_INTERVAL_MIN_NS 100000u
+#define OG_KBASE_READER_INTERVAL_MIN_OLD_NS 500000u
 
 #define OG_KBASE_READER_API 1u
 #define OG_KBASE_READER_HWVER_V5 5u

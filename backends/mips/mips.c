@@ -494,9 +494,9 @@ static GPA_Status mips_begin_sample(void *state)
 	return GPA_STATUS_OK;
 }
 
-static GPA_Status mips_end_sample(void *state, uint64_t *deltas)
+/* Ends the sample; with `next`, the same snapshot begins the next one. */
+static GPA_Status cut_sample(struct mips *m, uint64_t *deltas, bool next)
 {
-	struct mips *m = state;
 	if (!m->in_sample) {
 		LOG(m, OG_LOG_ERROR, "mips: end_sample without begin_sample");
 		return GPA_STATUS_ERROR_SAMPLE_NOT_STARTED;
@@ -510,15 +510,22 @@ static GPA_Status mips_end_sample(void *state, uint64_t *deltas)
 		return st;
 	struct timespec t1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	uint64_t ns = (uint64_t)(t1.tv_sec - m->t0.tv_sec) * 1000000000u +
-	              (uint64_t)(t1.tv_nsec - m->t0.tv_nsec);
+	struct og_mips_snapshot start = m->start;
+	struct timespec t0 = m->t0;
+	if (next) {
+		m->start = end;
+		m->t0 = t1;
+		m->in_sample = true;
+	}
+	uint64_t ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u +
+	              (uint64_t)(t1.tv_nsec - t0.tv_nsec);
 	bool narrow = false;
 	for (size_t i = 0; i < m->n; i++) {
 		int c = m->counter_of[i];
 		bool wide = m->width == WIDTH_64 ||
 		            (m->width == WIDTH_AUTO &&
-		             !og_mips_counts_look_32bit(m->start.cnt[c], end.cnt[c]));
-		deltas[i] = og_mips_delta(m->start.cnt[c], end.cnt[c], wide);
+		             !og_mips_counts_look_32bit(start.cnt[c], end.cnt[c]));
+		deltas[i] = og_mips_delta(start.cnt[c], end.cnt[c], wide);
 		narrow |= !wide;
 	}
 	if (narrow && og_mips_may_wrap_twice(ns, m->clock_mhz))
@@ -528,6 +535,25 @@ static GPA_Status mips_end_sample(void *state, uint64_t *deltas)
 		    "shorter samples or use a kernel with the counter range extension",
 		    (double)ns / 1e9, m->clock_mhz);
 	return GPA_STATUS_OK;
+}
+
+static GPA_Status mips_end_sample(void *state, uint64_t *deltas)
+{
+	return cut_sample(state, deltas, false);
+}
+
+static GPA_Status mips_next_sample(void *state, uint64_t *deltas)
+{
+	return cut_sample(state, deltas, true);
+}
+
+/* Every snapshot opens, reads and closes /proc/perf, and the kernel
+ * formats the text each time: on a 34K that is tens of µs. */
+static uint64_t mips_period_floor(void *state, const char **why)
+{
+	(void)state;
+	*why = "each sample reads the /proc/perf text";
+	return 1000000u;
 }
 
 const struct og_backend_ops og_backend_mips = {
@@ -544,4 +570,6 @@ const struct og_backend_ops og_backend_mips = {
 	.end_pass = mips_end_pass,
 	.begin_sample = mips_begin_sample,
 	.end_sample = mips_end_sample,
+	.period_floor = mips_period_floor,
+	.next_sample = mips_next_sample,
 };

@@ -441,4 +441,7 @@ const struct og_backend_ops og_backend_panfrost = {
 	.end_pass = pf_end_pass,
 	.begin_sample = pf_begin_sample,
 	.end_sample = pf_end_sample,
+	/* The hardware clears its counters at every dump, so the dump that
+	 * ends a periodic sample also begins the next. */
+	.next_sample = pf_end_sample,
 };

@@ -353,6 +353,33 @@ static GPA_Status perf_end_sample(void *state, uint64_t *deltas)
 	return s;
 }
 
+/* Periodic passes are read by the core's timer thread. */
+static GPA_Status perf_begin_periodic(void *state, struct og_periodic_mode *mode)
+{
+	(void)mode;
+	og_perf_pass_user_reads_off(state);
+	return GPA_STATUS_OK;
+}
+
+/* One read ends a sample and begins the next. */
+static GPA_Status perf_next_sample(void *state, uint64_t *deltas)
+{
+	struct og_perf_state *st = state;
+	if (!st->pass || !st->have_begin) {
+		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+		             "perf: next sample without a successful begin; begin the sample again");
+		return GPA_STATUS_ERROR_SAMPLE_NOT_STARTED;
+	}
+	GPA_Status s = og_perf_pass_read(st, true);
+	if (s != GPA_STATUS_OK) {
+		st->have_begin = false;
+		return s;
+	}
+	s = og_perf_deltas(st, deltas);
+	og_perf_pass_roll(st);
+	return s;
+}
+
 static double perf_sample_coverage(void *state)
 {
 	const struct og_perf_state *st = state;
@@ -376,4 +403,6 @@ const struct og_backend_ops og_backend_perf = {
 	.begin_sample = perf_begin_sample,
 	.end_sample = perf_end_sample,
 	.sample_coverage = perf_sample_coverage,
+	.begin_periodic = perf_begin_periodic,
+	.next_sample = perf_next_sample,
 };

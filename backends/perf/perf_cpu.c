@@ -43,11 +43,19 @@ static bool cpuinfo_number(const char *text, const char *key, unsigned long *v)
 	return end != buf;
 }
 
+/* Implementers whose parts opengpa names: Arm's own cores, and Microsoft's
+ * Azure Cobalt 100, an N2 under another implementer code. */
+#define MIDR_IMPL_ARM 0x41
+#define MIDR_IMPL_MICROSOFT 0x6d
+
 static const char *arm_part_name(uint32_t midr)
 {
-	if ((midr >> 24) != 0x41)
+	uint32_t impl = midr >> 24, part = (midr >> 4) & 0xfff;
+	if (impl == MIDR_IMPL_MICROSOFT && part == 0xd49)
+		return "Microsoft Azure Cobalt 100 (Neoverse-N2)";
+	if (impl != MIDR_IMPL_ARM)
 		return NULL;
-	switch ((midr >> 4) & 0xfff) {
+	switch (part) {
 	case 0xd0c: return "Arm Neoverse-N1";
 	case 0xd49: return "Arm Neoverse-N2";
 	case 0xd40: return "Arm Neoverse-V1";
@@ -58,22 +66,33 @@ static const char *arm_part_name(uint32_t midr)
 	}
 }
 
-/* The counter set for an Arm core, NULL when there is none for it. */
+/* N2 r0p3 changed what the slot events count, so it has formulas of its
+ * own (Arm's data keys it by the full MIDR, 0x410fd493 and 0x6d0fd493).
+ * No later N2 revision is published; one would count as r0p3 does, so
+ * r0p3 and later take the r0p3 set. */
+static const char *n2_counter_set(uint32_t midr)
+{
+	uint32_t variant = (midr >> 20) & 0xf, rev = midr & 0xf;
+	return variant > 0 || rev >= 3 ? "neoverse-n2-r0p3" : "neoverse-n2";
+}
+
+/* The counter set for an Arm core, NULL when there is none for it.  The
+ * revision rules are the part's, whoever the implementer: a Cobalt 100
+ * that reports r0p3 is an N2 r0p3. */
 static const char *arm_counter_set(uint32_t midr)
 {
 	uint32_t impl = midr >> 24, part = (midr >> 4) & 0xfff;
-	uint32_t variant = (midr >> 20) & 0xf, rev = midr & 0xf;
-	/* Azure Cobalt 100 (implementer 0x6d) is an N2 under another name. */
-	if (impl == 0x6d && part == 0xd49)
-		return "neoverse-n2";
-	if (impl != 0x41)
+	if (impl == MIDR_IMPL_MICROSOFT && part == 0xd49)
+		return n2_counter_set(midr);
+	if (impl != MIDR_IMPL_ARM)
 		return NULL;
 	switch (part) {
 	case 0xd0c: return "neoverse-n1";
-	/* r0p3 changed what the slot events count: it has its own formulas. */
-	case 0xd49: return variant == 0 && rev >= 3 ? "neoverse-n2-r0p3" : "neoverse-n2";
+	case 0xd49: return n2_counter_set(midr);
 	case 0xd40: return "neoverse-v1";
 	case 0xd4f: return "neoverse-v2";
+	case 0xd8e: return "neoverse-n3";
+	case 0xd84: return "neoverse-v3";
 	default: return NULL;
 	}
 }

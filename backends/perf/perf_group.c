@@ -126,6 +126,34 @@ static struct og_perf_pass *pass_alloc(size_t n, size_t nlayouts, size_t ntarget
 	return p;
 }
 
+static void unmap_user_pages(struct og_perf_state *st, struct og_perf_instance *in)
+{
+	if (!in->pages)
+		return;
+	for (size_t m = 0; m < in->nmembers; m++)
+		og_perf_user_page_unmap(&st->host, &in->pages[m]);
+	free(in->pages);
+	in->pages = NULL;
+}
+
+void og_perf_pass_user_reads_off(struct og_perf_state *st)
+{
+	struct og_perf_pass *p = st->pass;
+	for (size_t i = 0; p && i < p->ninstances; i++)
+		unmap_user_pages(st, &p->instances[i]);
+}
+
+void og_perf_pass_roll(struct og_perf_state *st)
+{
+	struct og_perf_pass *p = st->pass;
+	for (size_t i = 0; i < p->ninstances; i++) {
+		struct og_perf_snap t = p->instances[i].begin;
+		p->instances[i].begin = p->instances[i].end;
+		p->instances[i].end = t;
+	}
+	p->begin_wall = p->end_wall;
+}
+
 void og_perf_pass_close(struct og_perf_state *st)
 {
 	struct og_perf_pass *p = st->pass;
@@ -134,11 +162,7 @@ void og_perf_pass_close(struct og_perf_state *st)
 	const struct og_sys *sys = st->host.sys;
 	for (size_t i = p->ninstances; i-- > 0;) {
 		struct og_perf_instance *in = &p->instances[i];
-		if (in->pages) {
-			for (size_t m = 0; m < in->nmembers; m++)
-				og_perf_user_page_unmap(&st->host, &in->pages[m]);
-			free(in->pages);
-		}
+		unmap_user_pages(st, in);
 		/* Members first: closing the leader first would promote each
 		 * member to a leader of its own for the rest of the loop. */
 		for (size_t m = in->nmembers; m-- > 0;)

@@ -244,6 +244,13 @@ GPA_Status og_perf_pass_open(struct og_perf_state *st, const uint32_t *raw_ids, 
 void og_perf_pass_close(struct og_perf_state *st);
 /* Reads every group into its begin or end snapshot. */
 GPA_Status og_perf_pass_read(struct og_perf_state *st, bool end);
+/* The end snapshots become the begin ones: the next sample starts where
+ * the last ended. */
+void og_perf_pass_roll(struct og_perf_state *st);
+/* Snapshots by read() only from now on: the reads come from another thread
+ * than the counted one (periodic passes), where rdpmc would read the wrong
+ * CPU's counters. */
+void og_perf_pass_user_reads_off(struct og_perf_state *st);
 
 /* Checks and decodes one group read() (pure; perf_group.c).  Values go to
  * snap in member order, matched by id.  Returns NULL on success or a static

@@ -113,7 +113,8 @@ static GPA_Status counter_string(const char *func, gpa_uint32 index, const char 
 	if (!out)
 		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: the output pointer is NULL", func));
 	const struct og_counter *c = &ctx->cat.counters[index];
-	*out = which == 0 ? c->group : which == 1 ? c->text : c->expression;
+	*out = which == 0 ? c->group : which == 1 ? c->text : which == 2 ? c->expression
+	                                                                : c->alias ? c->alias : "";
 	return leave(GPA_STATUS_OK);
 }
 
@@ -130,6 +131,11 @@ GPA_Status OpenGPA_GetCounterText(gpa_uint32 index, const char **ppText)
 GPA_Status OpenGPA_GetCounterExpression(gpa_uint32 index, const char **ppExpr)
 {
 	return counter_string(__func__, index, ppExpr, 2);
+}
+
+GPA_Status OpenGPA_GetCounterAlias(gpa_uint32 index, const char **ppAlias)
+{
+	return counter_string(__func__, index, ppAlias, 3);
 }
 
 GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass)
@@ -212,9 +218,106 @@ GPA_Status OpenGPA_GetSampleCoverage(gpa_uint32 sessionID, gpa_uint32 sampleID,
 		return leave(og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
 		                      "%s: sample %u is not in session %u", __func__, sampleID,
 		                      sessionID));
-	/* Like the results: wait until the session is complete. */
-	GPA_Status st = og_session_wait(ctx->serial, sessionID, &ctx, &s);
+	/* Like the results: wait until the sample is readable. */
+	GPA_Status st = og_sample_wait(ctx->serial, sessionID, sampleID, &ctx, &s);
 	if (st == GPA_STATUS_OK)
 		st = og_session_sample_coverage(s, sampleID, pCoverage);
+	return leave(st);
+}
+
+/* ---- periodic samples and sample times ---------------------------------- */
+
+GPA_Status OpenGPA_SetSamplingPeriod(gpa_uint64 periodNs)
+{
+	og_lock();
+	CURRENT(ctx);
+	if (ctx->open_session)
+		return leave(og_error(GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED,
+		                      "%s: a session is open; change the period between sessions",
+		                      __func__));
+	return leave(og_context_set_period(ctx, periodNs));
+}
+
+static GPA_Status no_session(const char *func, gpa_uint32 id)
+{
+	return og_error(GPA_STATUS_ERROR_SESSION_NOT_FOUND,
+	                "%s: no session %u (it never began, or newer sessions pushed it out of "
+	                "the ring; see OpenGPA_SetSessionRingSize)", func, id);
+}
+
+GPA_Status OpenGPA_GetSamplingPeriod(gpa_uint32 sessionID, gpa_uint64 *pPeriodNs,
+                                     gpa_uint8 *pKernelTimed)
+{
+	og_lock();
+	if (!pPeriodNs || !pKernelTimed)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: an output pointer is NULL",
+		                      __func__));
+	CURRENT(ctx);
+	struct og_session *s = og_session_find(ctx, sessionID);
+	if (!s)
+		return leave(no_session(__func__, sessionID));
+	*pPeriodNs = og_session_period(s);
+	*pKernelTimed = og_session_kernel_timed(s);
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_WaitForSamples(gpa_uint32 sessionID, gpa_uint32 count, gpa_uint32 timeoutMs,
+                                  gpa_uint32 *pAvailable)
+{
+	og_lock();
+	if (!pAvailable)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: pAvailable is NULL",
+		                      __func__));
+	CURRENT(ctx);
+	if (!og_session_find(ctx, sessionID))
+		return leave(no_session(__func__, sessionID));
+	return leave(og_session_wait_samples(ctx->serial, sessionID, count, timeoutMs, pAvailable));
+}
+
+/* Times and flags of one sample, once it is readable. */
+static GPA_Status sample_time(const char *func, gpa_uint32 sessionID, gpa_uint32 sampleID,
+                              struct og_sample_time *t)
+{
+	struct og_context *ctx = og_context_current();
+	if (!ctx)
+		return og_error(GPA_STATUS_ERROR_COUNTERS_NOT_OPEN,
+		                "%s: no context is open; call GPA_OpenContext first", func);
+	struct og_session *s = og_session_find(ctx, sessionID);
+	if (!s)
+		return no_session(func, sessionID);
+	if (!og_session_has_sample(s, sampleID))
+		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND, "%s: sample %u is not in session %u",
+		                func, sampleID, sessionID);
+	GPA_Status st = og_sample_wait(ctx->serial, sessionID, sampleID, &ctx, &s);
+	if (st == GPA_STATUS_OK)
+		st = og_session_sample_time(s, sampleID, t);
+	return st;
+}
+
+GPA_Status OpenGPA_GetSampleTime(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint64 *pBeginNs,
+                                 gpa_uint64 *pEndNs)
+{
+	og_lock();
+	if (!pBeginNs || !pEndNs)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: an output pointer is NULL",
+		                      __func__));
+	struct og_sample_time t;
+	GPA_Status st = sample_time(__func__, sessionID, sampleID, &t);
+	if (st == GPA_STATUS_OK) {
+		*pBeginNs = t.begin_ns;
+		*pEndNs = t.end_ns;
+	}
+	return leave(st);
+}
+
+GPA_Status OpenGPA_GetSampleFlags(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint32 *pFlags)
+{
+	og_lock();
+	if (!pFlags)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: pFlags is NULL", __func__));
+	struct og_sample_time t;
+	GPA_Status st = sample_time(__func__, sessionID, sampleID, &t);
+	if (st == GPA_STATUS_OK)
+		*pFlags = t.flags;
 	return leave(st);
 }

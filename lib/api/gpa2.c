@@ -457,8 +457,9 @@ static GPA_Status get_sample(const char *func, gpa_uint32 sessionID, gpa_uint32 
 	if (!og_session_has_sample(s, sampleID))
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND, "%s: sample %u is not in session %u",
 		                func, sampleID, sessionID);
-	/* GPA 2.x: results block until available. */
-	GPA_Status st = og_session_wait(ctx->serial, sessionID, &ctx, &s);
+	/* GPA 2.x: results block until available (a periodic session's
+	 * samples are, once complete). */
+	GPA_Status st = og_sample_wait(ctx->serial, sessionID, sampleID, &ctx, &s);
 	if (st != GPA_STATUS_OK)
 		return st;
 	return og_session_result(ctx, s, sampleID, counter, value, exact, is_exact);

@@ -113,9 +113,17 @@ static GPA_Status add_name(struct builder *b, const struct og_cf_file *file,
                            size_t index)
 {
 	uint32_t existing;
-	if (og_namemap_find(&b->names, name, strlen(name), &existing))
+	if (og_namemap_find(&b->names, name, strlen(name), &existing)) {
+		const struct og_cf_entry *owner = NULL;
+		if (existing >> KIND_SHIFT == NAME_COUNTER)
+			owner = b->drafts[existing & INDEX_MASK].decl;
+		if (owner && strcasecmp(owner->name, name) != 0)
+			return fail(b, "%s:%u: the name %s is already an alias of counter %s (names and "
+			               "aliases are unique ignoring case)",
+			            file ? file->origin : "backend", e ? e->line : 0, name, owner->name);
 		return fail(b, "%s:%u: the name %s is already defined (names are unique ignoring case)",
 		            file ? file->origin : "backend", e ? e->line : 0, name);
+	}
 	if (!og_namemap_put(&b->names, name, strlen(name), ((uint32_t)kind << KIND_SHIFT) | (uint32_t)index))
 		return fail(b, "out of memory");
 	return GPA_STATUS_OK;
@@ -214,7 +222,22 @@ static GPA_Status add_counter(struct builder *b, const struct og_cf_file *file,
 			               file->origin, e->line, e->name, d->reason);
 	}
 	b->ndrafts++;
-	return add_name(b, file, e, e->name, NAME_COUNTER, b->ndrafts - 1);
+	GPA_Status st = add_name(b, file, e, e->name, NAME_COUNTER, b->ndrafts - 1);
+	/* Aliases are names too: found by lookup, resolvable in expressions,
+	 * unique ignoring case against every other name and alias. */
+	const char *list = e->field[OG_F_ALIAS], *alias;
+	size_t len;
+	while (st == GPA_STATUS_OK && og_cf_next_word(&list, &alias, &len)) {
+		uint32_t existing;
+		if (og_namemap_find(&b->names, alias, len, &existing))
+			return fail(b, "%s:%u: alias %.*s of counter %s is already a name (names and "
+			               "aliases are unique ignoring case)",
+			            file->origin, e->line, (int)len, alias, e->name);
+		if (!og_namemap_put(&b->names, alias, len, ((uint32_t)NAME_COUNTER << KIND_SHIFT) |
+		                                                (uint32_t)(b->ndrafts - 1)))
+			return fail(b, "out of memory");
+	}
+	return st;
 }
 
 struct input_set {
@@ -239,11 +262,13 @@ static void collect_input(void *ud, uint32_t index)
 }
 
 static GPA_Status publish(struct builder *b, struct og_counter *c, const char *name,
-                          const char *group, const char *text, const char *expression,
-                          GPA_Usage_Type usage, GPA_Type type, struct og_expr *expr)
+                          const char *alias, const char *group, const char *text,
+                          const char *expression, GPA_Usage_Type usage, GPA_Type type,
+                          struct og_expr *expr)
 {
 	memset(c, 0, sizeof(*c));
 	c->name = strdup(name);
+	c->alias = alias ? strdup(alias) : NULL;
 	c->group = strdup(group);
 	c->text = strdup(text);
 	c->gpa_desc = format("#%s#%s", group, text);
@@ -256,7 +281,8 @@ static GPA_Status publish(struct builder *b, struct og_counter *c, const char *n
 	c->inputs = set.items;
 	c->ninputs = set.count;
 	c->exact_raw = og_expr_single_raw(expr, &c->raw);
-	if (!c->name || !c->group || !c->text || !c->gpa_desc || !c->expression || set.oom)
+	if (!c->name || (alias && !c->alias) || !c->group || !c->text || !c->gpa_desc ||
+	    !c->expression || set.oom)
 		return fail(b, "out of memory");
 	return GPA_STATUS_OK;
 }
@@ -334,7 +360,7 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 		}
 		const struct og_cf_entry *e = d->decl;
 		GPA_Status st = publish(b, &cat->counters[cat->ncounters++], e->name,
-		                        e->field[OG_F_GROUP], e->field[OG_F_DESCRIPTION],
+		                        e->field[OG_F_ALIAS], e->field[OG_F_GROUP], e->field[OG_F_DESCRIPTION],
 		                        e->field[OG_F_EXPRESSION], e->usage, e->type, d->expr);
 		d->expr = NULL; /* owned by the counter now */
 		if (st != GPA_STATUS_OK)
@@ -352,7 +378,7 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 		struct og_expr *expr = og_expr_compile("x", raw_only, &i, NULL, 0);
 		if (!expr)
 			return fail(b, "out of memory");
-		GPA_Status st = publish(b, &cat->counters[cat->ncounters++], raw->name, raw->group,
+		GPA_Status st = publish(b, &cat->counters[cat->ncounters++], raw->name, NULL, raw->group,
 		                        raw->description, raw->source, raw->usage, GPA_TYPE_UINT64, expr);
 		if (st != GPA_STATUS_OK)
 			return st;
@@ -458,6 +484,7 @@ void og_catalog_free(struct og_catalog *cat)
 	for (size_t i = 0; i < cat->ncounters; i++) {
 		struct og_counter *c = &cat->counters[i];
 		free(c->name);
+		free(c->alias);
 		free(c->group);
 		free(c->text);
 		free(c->gpa_desc);
@@ -483,10 +510,26 @@ void og_catalog_free(struct og_catalog *cat)
 	memset(cat, 0, sizeof(*cat));
 }
 
+static bool in_list(const char *list, const char *name)
+{
+	size_t len = strlen(name), n;
+	const char *word;
+	while (og_cf_next_word(&list, &word, &n))
+		if (n == len && strncasecmp(word, name, len) == 0)
+			return true;
+	return false;
+}
+
 bool og_catalog_find(const struct og_catalog *cat, const char *name, uint32_t *index)
 {
 	for (size_t i = 0; i < cat->ncounters; i++)
 		if (strcasecmp(cat->counters[i].name, name) == 0) {
+			*index = (uint32_t)i;
+			return true;
+		}
+	/* Names and aliases are unique together, so at most one alias matches. */
+	for (size_t i = 0; i < cat->ncounters; i++)
+		if (in_list(cat->counters[i].alias, name)) {
 			*index = (uint32_t)i;
 			return true;
 		}

@@ -45,6 +45,7 @@ struct og_native_binding {
 
 struct og_counter {
 	char *name;
+	char *alias;       /* other names it answers to, blank-separated; NULL if none */
 	char *group;
 	char *text;        /* description */
 	char *gpa_desc;    /* "#group#text", what GPA 2.x clients expect */
@@ -119,7 +120,8 @@ static inline void og_native_run(const struct og_native_binding *n, const uint64
 	n->fn(raw, constants, n->at, out);
 }
 
-/* First public counter whose name matches ignoring case, as GPA does. */
+/* The public counter whose name, or else one of whose aliases, matches
+ * ignoring case, as GPA matches names. */
 bool og_catalog_find(const struct og_catalog *cat, const char *name, uint32_t *index);
 
 #endif

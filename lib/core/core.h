@@ -90,6 +90,7 @@ struct og_context {
 	struct og_plan plan;
 	bool plan_valid;
 	bool multiplex; /* one pass of time-shared groups (OpenGPA_SetMultiplexing) */
+	uint64_t period_ns; /* sessions begun now sample periodically; 0 = not */
 
 	struct og_session **ring;
 	uint32_t ring_size;
@@ -112,6 +113,9 @@ void og_counter_disable_all(struct og_context *ctx);
 GPA_Status og_context_plan(struct og_context *ctx, const struct og_plan **plan);
 GPA_Status og_context_set_ring_size(struct og_context *ctx, uint32_t size);
 GPA_Status og_context_set_multiplex(struct og_context *ctx, bool enable);
+/* Periodic sampling for sessions begun later (0 = off); checks the
+ * backend's floor.  session_periodic.c. */
+GPA_Status og_context_set_period(struct og_context *ctx, uint64_t period_ns);
 
 /* ---- sessions (session.c) -------------------------------------------- */
 
@@ -139,8 +143,27 @@ GPA_Status og_session_sample_coverage(struct og_session *s, uint32_t sample_id, 
  * thread holds the session open (waiting would never end). */
 GPA_Status og_session_wait(uint64_t serial, uint32_t id, struct og_context **ctx,
                            struct og_session **s);
+/* og_session_wait, except that a periodic session's complete sample
+ * `sample_id` is returned at once, while its pass goes on. */
+GPA_Status og_sample_wait(uint64_t serial, uint32_t id, uint32_t sample_id,
+                          struct og_context **ctx, struct og_session **s);
+/* Waits (lock released) until session `id` has `count` samples readable,
+ * it is ready (no more will come), or timeout_ms passed; *available is how
+ * many are readable then (a periodic session's are as they complete, the
+ * client's when the session is ready).  SAMPLING_NOT_ENDED when this thread
+ * is recording the session and nothing would come while it waits. */
+GPA_Status og_session_wait_samples(uint64_t serial, uint32_t id, uint32_t count,
+                                   uint32_t timeout_ms, uint32_t *available);
 /* Wakes og_session_wait() callers; lock held. */
 void og_session_notify(void);
+
+/* Times and OG_SAMPLE_* flags of a sample (its first counted pass). */
+GPA_Status og_session_sample_time(struct og_session *s, uint32_t sample_id,
+                                  struct og_sample_time *t);
+/* The session's sampling period (0: the client's samples) and whether the
+ * kernel times it. */
+uint64_t og_session_period(const struct og_session *s);
+bool og_session_kernel_timed(const struct og_session *s);
 
 /* Result of one counter for one sample, after the type checks.  Lock held,
  * session ready. */

@@ -10,13 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const field_names[OG_F__COUNT] = {
 	[OG_F_DESCRIPTION] = "description", [OG_F_VALUE] = "value",
 	[OG_F_SOURCE] = "source",           [OG_F_USAGE] = "usage",
 	[OG_F_GROUP] = "group",             [OG_F_HARDWARE] = "hardware",
 	[OG_F_NOTE] = "note",               [OG_F_TYPE] = "type",
-	[OG_F_EXPRESSION] = "expression",
+	[OG_F_EXPRESSION] = "expression", [OG_F_ALIAS] = "alias",
 };
 
 /* Which fields each kind allows (bit per field) and requires. */
@@ -33,7 +34,7 @@ static const struct {
 	                BIT(OG_F_SOURCE) | BIT(OG_F_DESCRIPTION) },
 	[OG_CF_COUNTER] = { "counter",
 	                    BIT(OG_F_GROUP) | BIT(OG_F_USAGE) | BIT(OG_F_TYPE) | BIT(OG_F_DESCRIPTION) |
-	                            BIT(OG_F_EXPRESSION) | BIT(OG_F_NOTE),
+	                            BIT(OG_F_EXPRESSION) | BIT(OG_F_NOTE) | BIT(OG_F_ALIAS),
 	                    BIT(OG_F_GROUP) | BIT(OG_F_USAGE) | BIT(OG_F_TYPE) | BIT(OG_F_DESCRIPTION) |
 	                            BIT(OG_F_EXPRESSION) },
 };
@@ -149,6 +150,47 @@ static void free_entry(struct og_cf_entry *e)
 		free(e->field[f]);
 }
 
+bool og_cf_next_word(const char **list, const char **word, size_t *len)
+{
+	const char *p = *list;
+	if (!p)
+		return false;
+	p += strspn(p, " \t");
+	if (!*p)
+		return false;
+	*word = p;
+	*len = strcspn(p, " \t");
+	*list = p + *len;
+	return true;
+}
+
+/* `alias:` holds one or more names, blank-separated, none of them the
+ * entry's own name or repeated (ignoring case, as every name). Whether an
+ * alias clashes with another entry is the catalogue's check. */
+static bool check_aliases(struct reader *rd, const struct og_cf_entry *e)
+{
+	const char *list = e->field[OG_F_ALIAS], *word;
+	size_t len;
+	while (og_cf_next_word(&list, &word, &len)) {
+		char name[256];
+		if (len >= sizeof(name))
+			return fail(rd, "%s: alias '%.40s...' is too long", e->name, word);
+		memcpy(name, word, len);
+		name[len] = '\0';
+		if (!valid_name(name))
+			return fail(rd, "%s: alias '%s' is not a valid name ([A-Za-z_][A-Za-z0-9_]*)",
+			            e->name, name);
+		if (strcasecmp(name, e->name) == 0)
+			return fail(rd, "%s: alias '%s' is the counter's own name", e->name, name);
+		const char *earlier = e->field[OG_F_ALIAS], *w;
+		size_t n;
+		while (og_cf_next_word(&earlier, &w, &n) && w < word)
+			if (n == len && strncasecmp(w, name, len) == 0)
+				return fail(rd, "%s: alias '%s' twice", e->name, name);
+	}
+	return true;
+}
+
 /* Checks the finished entry and decodes its enumerations and value. */
 static bool finish_entry(struct reader *rd, struct og_cf_entry *e)
 {
@@ -177,6 +219,8 @@ static bool finish_entry(struct reader *rd, struct og_cf_entry *e)
 			          e->name, e->field[OG_F_TYPE]);
 		e->type = (GPA_Type)t;
 	}
+	if (ok && e->field[OG_F_ALIAS])
+		ok = check_aliases(rd, e);
 	if (ok && e->field[OG_F_VALUE]) {
 		char *end;
 		errno = 0;
@@ -297,7 +341,7 @@ bool og_cf_parse(const char *origin, const char *text, struct og_cf_file *out, c
 		if (field < 0 && klen > 0 && body[klen] == ':' && looks_like_key(body, klen)) {
 			/* A misspelt key would otherwise be glued onto the previous field. */
 			ok = fail(&rd, "unknown key '%.*s' in %s %s (fields: description, value, source, "
-			               "usage, group, hardware, note, type, expression)",
+			               "usage, group, hardware, note, type, expression, alias)",
 			          (int)klen, body, kinds[cur->kind].keyword, cur->name);
 			break;
 		}

@@ -28,6 +28,7 @@ enum og_cf_field {
 	OG_F_NOTE,
 	OG_F_TYPE,
 	OG_F_EXPRESSION,
+	OG_F_ALIAS, /* other names of a counter, blank-separated (checked to be names) */
 	OG_F__COUNT
 };
 
@@ -55,6 +56,11 @@ void og_cf_free(struct og_cf_file *file);
 
 /* Reads and parses a file from disk; err as above (including I/O errors). */
 bool og_cf_load(const char *path, struct og_cf_file *out, char *err, size_t errlen);
+
+/* Steps through a blank-separated list such as an `alias:` field: points
+ * *word and *len at the next word and advances *list past it, or returns
+ * false when no word is left (also for a NULL list). */
+bool og_cf_next_word(const char **list, const char **word, size_t *len);
 
 const char *og_cf_kind_name(enum og_cf_kind kind);
 const char *og_cf_field_name(enum og_cf_field field);

@@ -7,9 +7,15 @@
  * results stay readable after the client enables other counters.  Each
  * sample keeps one uint64 per raw counter of the plan ("slots"), filled by
  * the pass that counts it; results are computed from those when queried.
+ *
+ * A periodic session (OpenGPA_SetSamplingPeriod) has one pass whose samples
+ * the core appends itself (session_periodic.c, og_session_append): each is
+ * readable as soon as it is complete, while the pass goes on.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/registry.h"
 #include "core/session_internal.h"
@@ -21,6 +27,7 @@ struct sample {
 	bool failed;       /* the backend could not read it */
 	double coverage;   /* least share of it the counters really counted */
 	uint64_t computed; /* bit n: native binding n's results are in s->results */
+	struct og_sample_time time; /* of the first pass that counted it */
 };
 
 struct og_session {
@@ -54,6 +61,7 @@ struct og_session {
 	uint32_t passes_done;
 	bool sample_open;
 	size_t cur; /* index of the open sample */
+	uint64_t cur_begin_ns; /* when the open sample began */
 	uint32_t in_pass, in_first_pass;
 	bool backend_pass; /* begin_pass succeeded and end_pass is owed */
 
@@ -76,8 +84,17 @@ struct og_session {
 	 * and kept: results[sample * nbatched + result_col[counter]]. */
 	uint32_t *result_col; /* per catalogue counter; UINT32_MAX: interpreted */
 	size_t nbatched;
-	double *results;      /* allocated on the first read */
+	double *results;      /* allocated on the first read, results_rows rows */
+	size_t results_rows;
 	double *set_out;      /* one set's outputs */
+
+	/* Periodic sampling (session_periodic.c); period_ns 0 = the client's
+	 * samples.  Samples [0, nsamples) are complete; the timer thread or the
+	 * kernel adds the next. */
+	uint64_t period_ns;
+	struct og_periodic *periodic; /* while the pass is sampled */
+	bool kernel_timed;
+	bool ending; /* EndPass is stopping the sampling, lock released */
 };
 
 uint32_t og_session_id(const struct og_session *s)
@@ -104,6 +121,7 @@ void og_session_free(struct og_session *s)
 	free(s->result_col);
 	free(s->results);
 	free(s->set_out);
+	og_periodic_free(s->periodic);
 	free(s);
 }
 
@@ -308,9 +326,12 @@ GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id)
 		return og_error(GPA_STATUS_ERROR_NO_COUNTERS_ENABLED,
 		                "GPA_BeginSession: no counters are enabled; enable some with "
 		                "GPA_EnableCounter or GPA_EnableAllCounters first");
+	if (ctx->period_ns && (st = og_periodic_check_plan(ctx, plan)) != GPA_STATUS_OK)
+		return st;
 	struct og_session *s = session_create(ctx, plan);
 	if (!s)
 		return og_error(GPA_STATUS_ERROR_FAILED, "GPA_BeginSession: out of memory");
+	s->period_ns = ctx->period_ns;
 	s->id = ctx->next_session_id++;
 	/* The ring slot's previous session is overwritten: the oldest one. */
 	struct og_session **slot = &ctx->ring[(s->id - 1) % ctx->ring_size];
@@ -370,6 +391,12 @@ GPA_Status og_pass_begin(struct og_context *ctx)
 		return st; /* the backend said why */
 	}
 	s->backend_pass = true;
+	if (s->period_ns && (st = og_periodic_start(ctx, s)) != GPA_STATUS_OK) {
+		ctx->ops->end_pass(ctx->state);
+		s->backend_pass = false;
+		s->pass_open = false;
+		return st;
+	}
 	return GPA_STATUS_OK;
 }
 
@@ -386,9 +413,22 @@ GPA_Status og_pass_end(struct og_context *ctx)
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_ENDED,
 		                "GPA_EndPass: sample %u is still open; call GPA_EndSample first",
 		                s->samples[s->cur].id);
+	if (s->ending)
+		return og_error(GPA_STATUS_ERROR_PASS_NOT_STARTED,
+		                "GPA_EndPass: another thread is already ending pass %u", s->pass_index);
 	GPA_Status st = GPA_STATUS_OK;
-	if (s->backend_pass)
-		st = ctx->ops->end_pass(ctx->state);
+	if (s->periodic) {
+		/* Releases the lock while the timer thread finishes: s->ending
+		 * keeps other callers out meanwhile. */
+		s->ending = true;
+		st = og_periodic_stop(ctx, s);
+		s->ending = false;
+	}
+	if (s->backend_pass) {
+		GPA_Status end = ctx->ops->end_pass(ctx->state);
+		if (st == GPA_STATUS_OK)
+			st = end;
+	}
 	bool counted = s->pass_index < s->npasses;
 	uint32_t pass = s->pass_index;
 	s->pass_open = false;
@@ -424,6 +464,12 @@ GPA_Status og_sample_begin(struct og_context *ctx, uint32_t sample_id)
 		                "call GPA_EndSample first", sample_id, s->samples[s->cur].id);
 	if (s->pass_index >= s->npasses)
 		return GPA_STATUS_OK;
+	if (s->period_ns)
+		return og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
+		                "GPA_BeginSample(%u): session %u samples every %.3f ms by itself "
+		                "between GPA_BeginPass and GPA_EndPass; read its samples 0, 1, ... "
+		                "instead of beginning your own", sample_id, s->id,
+		                (double)s->period_ns / 1e6);
 	size_t index;
 	if (index_find(s, sample_id, &index)) {
 		if (s->samples[index].last_pass == (int32_t)s->pass_index)
@@ -444,6 +490,7 @@ GPA_Status og_sample_begin(struct og_context *ctx, uint32_t sample_id)
 	}
 	s->sample_open = true;
 	s->cur = index;
+	s->cur_begin_ns = og_clock_monotonic_ns();
 	return GPA_STATUS_OK;
 }
 
@@ -458,13 +505,26 @@ GPA_Status og_sample_end(struct og_context *ctx)
 		                "GPA_EndSample: no pass is open; call GPA_BeginPass first");
 	if (s->pass_index >= s->npasses)
 		return GPA_STATUS_OK;
+	if (s->period_ns)
+		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_STARTED,
+		                "GPA_EndSample: session %u samples by itself every %.3f ms; there is "
+		                "no sample of yours to end", s->id, (double)s->period_ns / 1e6);
 	if (!s->sample_open)
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_STARTED,
 		                "GPA_EndSample: no sample is open; call GPA_BeginSample first");
 	struct sample *smp = &s->samples[s->cur];
 	s->sample_open = false;
 	size_t n = s->pass[s->pass_index].n;
+	uint64_t end_ns = og_clock_monotonic_ns();
 	GPA_Status st = ctx->ops->end_sample(ctx->state, s->deltas);
+	if (!smp->passes && !smp->time.end_ns) {
+		/* The first pass that gets this far gives the sample its times. */
+		smp->time = (struct og_sample_time){ s->cur_begin_ns, end_ns, 0 };
+		struct og_sample_time kt;
+		if (st == GPA_STATUS_OK && ctx->ops->sample_time &&
+		    ctx->ops->sample_time(ctx->state, &kt))
+			smp->time = kt;
+	}
 	if (st != GPA_STATUS_OK) {
 		smp->failed = true;
 		return st;
@@ -478,6 +538,65 @@ GPA_Status og_sample_end(struct og_context *ctx)
 			smp->coverage = c > 0.0 ? c : 0.0;
 	}
 	return GPA_STATUS_OK;
+}
+
+/* ---- periodic samples (session_periodic.c drives these) --------------- */
+
+uint64_t *og_session_deltas(struct og_session *s)
+{
+	return s->deltas;
+}
+
+uint64_t og_session_period(const struct og_session *s)
+{
+	return s->period_ns;
+}
+
+void og_session_set_periodic(struct og_session *s, struct og_periodic *p, bool kernel_timed)
+{
+	s->periodic = p;
+	s->kernel_timed = kernel_timed;
+}
+
+struct og_periodic *og_session_periodic(const struct og_session *s)
+{
+	return s->periodic;
+}
+
+GPA_Status og_session_append(struct og_session *s, const uint64_t *deltas,
+                             const struct og_sample_time *t, double coverage)
+{
+	size_t index;
+	if (!add_sample(s, (uint32_t)s->nsamples, &index))
+		return og_error(GPA_STATUS_ERROR_FAILED,
+		                "periodic sampling of session %u stopped at sample %zu: out of memory "
+		                "(the samples so far stay readable; sample less often)",
+		                s->id, s->nsamples);
+	struct sample *smp = &s->samples[index];
+	smp->last_pass = 0;
+	smp->time = *t;
+	if (t->flags & OG_SAMPLE_FAILED) {
+		smp->failed = true;
+	} else {
+		memcpy(&s->values[index * s->nslots + s->pass[0].first_slot], deltas,
+		       s->pass[0].n * sizeof(uint64_t));
+		smp->passes = 1;
+		smp->coverage = coverage > 0.0 && coverage < 1.0 ? coverage : 1.0;
+	}
+	s->in_pass++;
+	og_session_notify();
+	return GPA_STATUS_OK;
+}
+
+void og_session_flag_last(struct og_session *s, uint32_t flags)
+{
+	if (s->nsamples)
+		s->samples[s->nsamples - 1].time.flags |= flags;
+}
+
+size_t og_session_complete(const struct og_session *s)
+{
+	return s->nsamples;
 }
 
 /* ---- queries ----------------------------------------------------------- */
@@ -547,7 +666,7 @@ GPA_Status og_session_sample_ready(struct og_session *s, uint32_t sample_id, boo
 	if (!index_find(s, sample_id, &index))
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
 		                "sample %u is not in session %u", sample_id, s->id);
-	*ready = og_session_ready(s);
+	*ready = og_session_ready(s) || s->period_ns; /* periodic: stored = complete */
 	if (*ready && (s->samples[index].passes & all_passes(s)) != all_passes(s) &&
 	    !s->samples[index].failed)
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND_IN_ALL_PASSES,
@@ -556,8 +675,10 @@ GPA_Status og_session_sample_ready(struct og_session *s, uint32_t sample_id, boo
 	return GPA_STATUS_OK;
 }
 
-GPA_Status og_session_wait(uint64_t serial, uint32_t id, struct og_context **ctxp,
-                           struct og_session **sp)
+/* og_session_wait, and og_sample_wait when `sample` is not NULL: a
+ * periodic session's complete sample needs no wait. */
+static GPA_Status wait_ready(uint64_t serial, uint32_t id, const uint32_t *sample,
+                             struct og_context **ctxp, struct og_session **sp)
 {
 	struct og_registry *r = og_registry();
 	for (;;) {
@@ -570,7 +691,8 @@ GPA_Status og_session_wait(uint64_t serial, uint32_t id, struct og_context **ctx
 			return og_error(GPA_STATUS_ERROR_SESSION_NOT_FOUND,
 			                "session %u was overwritten while waiting for its results; read "
 			                "results sooner or raise the ring size (OPENGPA_SESSION_RING)", id);
-		if (og_session_ready(s)) {
+		size_t index;
+		if (og_session_ready(s) || (sample && s->period_ns && index_find(s, *sample, &index))) {
 			*ctxp = ctx;
 			*sp = s;
 			return GPA_STATUS_OK;
@@ -584,15 +706,100 @@ GPA_Status og_session_wait(uint64_t serial, uint32_t id, struct og_context **ctx
 	}
 }
 
+GPA_Status og_session_wait(uint64_t serial, uint32_t id, struct og_context **ctxp,
+                           struct og_session **sp)
+{
+	return wait_ready(serial, id, NULL, ctxp, sp);
+}
+
+GPA_Status og_sample_wait(uint64_t serial, uint32_t id, uint32_t sample_id,
+                          struct og_context **ctxp, struct og_session **sp)
+{
+	return wait_ready(serial, id, &sample_id, ctxp, sp);
+}
+
+static struct timespec deadline_after(uint32_t ms)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	t.tv_sec += ms / 1000;
+	t.tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (t.tv_nsec >= 1000000000L) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000L;
+	}
+	return t;
+}
+
+GPA_Status og_session_wait_samples(uint64_t serial, uint32_t id, uint32_t count,
+                                   uint32_t timeout_ms, uint32_t *available)
+{
+	struct og_registry *r = og_registry();
+	struct timespec deadline = deadline_after(timeout_ms);
+	for (;;) {
+		struct og_context *ctx = og_context_by_serial(serial);
+		if (!ctx)
+			return og_error(GPA_STATUS_ERROR_COUNTERS_NOT_OPEN,
+			                "the context of session %u was closed while waiting for samples",
+			                id);
+		struct og_session *s = og_session_find(ctx, id);
+		if (!s)
+			return og_error(GPA_STATUS_ERROR_SESSION_NOT_FOUND,
+			                "session %u was overwritten while waiting for its samples; raise "
+			                "the ring size (OPENGPA_SESSION_RING)", id);
+		bool ready = og_session_ready(s);
+		/* A periodic session's samples are complete as they come; the
+		 * client's samples once the session is. */
+		size_t have = s->period_ns || ready ? s->nsamples : 0;
+		*available = have > UINT32_MAX ? UINT32_MAX : (uint32_t)have;
+		if (have >= count || ready)
+			return GPA_STATUS_OK;
+		/* Nothing will come while this thread holds what would make it
+		 * come: its own open session without sampling running. */
+		if (!s->periodic && pthread_equal(s->owner, pthread_self()))
+			return og_error(GPA_STATUS_ERROR_SAMPLING_NOT_ENDED,
+			                "session %u has %zu samples ready and this thread is the one "
+			                "recording it: %s", id, have,
+			                s->period_ns ? "begin its pass first (samples come between "
+			                               "GPA_BeginPass and GPA_EndPass)"
+			                             : "end the session before waiting for its samples");
+		if (pthread_cond_clockwait(&r->changed, &r->lock, CLOCK_MONOTONIC, &deadline) ==
+		    ETIMEDOUT)
+			return GPA_STATUS_OK; /* *available is what there is */
+	}
+}
+
+GPA_Status og_session_sample_time(struct og_session *s, uint32_t sample_id,
+                                  struct og_sample_time *t)
+{
+	size_t index;
+	if (!index_find(s, sample_id, &index))
+		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
+		                "session %u has no sample %u", s->id, sample_id);
+	*t = s->samples[index].time;
+	if (s->samples[index].failed)
+		t->flags |= OG_SAMPLE_FAILED;
+	return GPA_STATUS_OK;
+}
+
+bool og_session_kernel_timed(const struct og_session *s)
+{
+	return s->kernel_timed;
+}
+
 /* Row `index` of s->results with the outputs of counter c's set in it, or
  * NULL without memory (the caller then interprets c). */
 static const double *batch_row(struct og_context *ctx, struct og_session *s, size_t index,
                                const struct og_counter *c)
 {
-	if (!s->results) {
-		s->results = malloc((s->nsamples * s->nbatched + 1) * sizeof(*s->results));
-		if (!s->results)
+	if (index >= s->results_rows) {
+		/* A periodic session keeps growing after the first read. */
+		size_t rows = s->nsamples > 2 * s->results_rows ? s->nsamples : 2 * s->results_rows;
+		double *results = realloc(s->results, (rows * s->nbatched + 1) * sizeof(*results));
+		if (!results)
 			return NULL;
+		s->results = results;
+		s->results_rows = rows;
 	}
 	struct sample *smp = &s->samples[index];
 	const struct og_native_binding *set = c->native;

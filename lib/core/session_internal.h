@@ -10,4 +10,30 @@ uint32_t og_session_id(const struct og_session *s);
 /* plan.c: packs the enabled counters' raw inputs into passes. */
 GPA_Status og_plan_build(struct og_context *ctx, struct og_plan *plan);
 
+/* ---- periodic sampling: session_periodic.c, over session.c's samples ---- */
+
+struct og_periodic; /* the sampling of one periodic pass: its thread, its clock */
+
+/* BeginSession: a periodic session needs one pass (logs the passes if not). */
+GPA_Status og_periodic_check_plan(struct og_context *ctx, const struct og_plan *plan);
+/* BeginPass, after the backend's begin_pass: start sampling. */
+GPA_Status og_periodic_start(struct og_context *ctx, struct og_session *s);
+/* EndPass, before the backend's end_pass: stop the thread (the registry
+ * lock is released while it finishes), take the last sample.  Returns the
+ * first failure of the sampling, if any, or OK. */
+GPA_Status og_periodic_stop(struct og_context *ctx, struct og_session *s);
+void og_periodic_free(struct og_periodic *p);
+
+/* session.c, for session_periodic.c.  Lock held. */
+uint64_t *og_session_deltas(struct og_session *s); /* room for pass 0's deltas */
+void og_session_set_periodic(struct og_session *s, struct og_periodic *p, bool kernel_timed);
+struct og_periodic *og_session_periodic(const struct og_session *s);
+/* Appends sample nsamples (pass 0's deltas, or failed when t->flags has
+ * OG_SAMPLE_FAILED) and wakes waiters. */
+GPA_Status og_session_append(struct og_session *s, const uint64_t *deltas,
+                             const struct og_sample_time *t, double coverage);
+/* ORs flags into the newest sample's. */
+void og_session_flag_last(struct og_session *s, uint32_t flags);
+size_t og_session_complete(const struct og_session *s);
+
 #endif

@@ -236,13 +236,18 @@ static void parse_name(struct parser *ps)
 	skip_blanks(ps);
 	if (!dollar && *ps->p == '(' && len == 3 &&
 	    (strncmp(name, "min", 3) == 0 || strncmp(name, "max", 3) == 0)) {
+		/* min(a, b, c, ...) is min(min(a, b), c) ...: the same two-operand
+		 * operation folded from the left, so generated code and folding
+		 * need nothing new. */
 		enum og_expr_op_code code = name[1] == 'i' ? OG_OP_MIN : OG_OP_MAX;
 		ps->p++;
 		parse_expr(ps);
-		expect(ps, ',', "between the two arguments of min()/max()");
-		parse_expr(ps);
+		expect(ps, ',', "between the arguments of min()/max() (they take two or more)");
+		do {
+			parse_expr(ps);
+			emit_operation(ps, code);
+		} while (!ps->failed && accept(ps, ','));
 		expect(ps, ')', "to close min()/max()");
-		emit_operation(ps, code);
 		return;
 	}
 	ps->p = after;

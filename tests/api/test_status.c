@@ -225,6 +225,7 @@ static void test_no_context(void **state)
 	NOT_OPEN(OpenGPA_GetCounterGroup(12345, NULL));
 	NOT_OPEN(OpenGPA_GetCounterText(0, &s));
 	NOT_OPEN(OpenGPA_GetCounterExpression(0, &s));
+	NOT_OPEN(OpenGPA_GetCounterAlias(0, &s));
 	NOT_OPEN(OpenGPA_GetCounterPass(12345, NULL));
 #undef NOT_OPEN
 
@@ -391,6 +392,10 @@ static void test_counter_queries(void **state)
 	assert_string_equal(s, "Counter Sum01.");
 	assert_int_equal(OpenGPA_GetCounterExpression(FC_SUM01, &s), GPA_STATUS_OK);
 	assert_string_equal(s, "$R0 + $R1");
+	assert_int_equal(OpenGPA_GetCounterAlias(FC_SUM01, &s), GPA_STATUS_OK);
+	assert_string_equal(s, "FakeSum01 AddedUp");
+	assert_int_equal(OpenGPA_GetCounterAlias(FC_XSUM, &s), GPA_STATUS_OK);
+	assert_string_equal(s, "");
 	TU_NO_ERROR();
 
 	/* Index before pointer. */
@@ -401,6 +406,7 @@ static void test_counter_queries(void **state)
 	STATUS1(OpenGPA_GetCounterGroup(n, NULL), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
 	STATUS1(OpenGPA_GetCounterText(n, NULL), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
 	STATUS1(OpenGPA_GetCounterExpression(n, NULL), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+	STATUS1(OpenGPA_GetCounterAlias(n, NULL), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
 	STATUS1(OpenGPA_GetCounterPass(n, NULL), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
 	STATUS1(GPA_GetCounterName(0, NULL), GPA_STATUS_ERROR_NULL_POINTER);
 	STATUS1(GPA_GetCounterDescription(0, NULL), GPA_STATUS_ERROR_NULL_POINTER);
@@ -409,6 +415,7 @@ static void test_counter_queries(void **state)
 	STATUS1(OpenGPA_GetCounterGroup(0, NULL), GPA_STATUS_ERROR_NULL_POINTER);
 	STATUS1(OpenGPA_GetCounterText(0, NULL), GPA_STATUS_ERROR_NULL_POINTER);
 	STATUS1(OpenGPA_GetCounterExpression(0, NULL), GPA_STATUS_ERROR_NULL_POINTER);
+	STATUS1(OpenGPA_GetCounterAlias(0, NULL), GPA_STATUS_ERROR_NULL_POINTER);
 	STATUS1(OpenGPA_GetCounterPass(0, NULL), GPA_STATUS_ERROR_NULL_POINTER);
 
 	/* Names match ignoring case; the first match wins. */
@@ -419,6 +426,13 @@ static void test_counter_queries(void **state)
 	assert_int_equal(index, FC_SUM13);
 	assert_int_equal(GPA_GetCounterIndex("nEsTeD", &index), GPA_STATUS_OK);
 	assert_int_equal(index, FC_NESTED);
+	/* An alias finds its counter, which keeps its own name. */
+	assert_int_equal(GPA_GetCounterIndex("addedup", &index), GPA_STATUS_OK);
+	assert_int_equal(index, FC_SUM01);
+	assert_int_equal(GPA_GetCounterIndex("FAKESUM01", &index), GPA_STATUS_OK);
+	assert_int_equal(index, FC_SUM01);
+	assert_int_equal(GPA_GetCounterName(index, &s), GPA_STATUS_OK);
+	assert_string_equal(s, "Sum01");
 	TU_NO_ERROR();
 	STATUS1(GPA_GetCounterIndex("NoSuchCounter", &index), GPA_STATUS_ERROR_NOT_FOUND);
 	/* Raw counters and unavailable counters are not public counters. */

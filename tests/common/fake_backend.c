@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct fake_config fake_config;
 struct fake_stats fake_stats;
@@ -16,6 +17,14 @@ struct fake_state {
 	bool in_pass, in_sample;
 	unsigned pass, ordinal;
 	unsigned next_builtin_slot;
+	/* The fake kernel of a kernel-timed periodic pass: samples it took
+	 * and the reader has not read yet, oldest first. */
+	bool periodic;
+	uint64_t period, due;  /* the next period's end */
+	uint64_t taken_upto;   /* end of the last sample taken (or the start) */
+	bool dropped;          /* periods were dropped since that sample */
+	unsigned nring;
+	struct og_sample_time ring[FAKE_RING];
 };
 
 void fake_reset(void)
@@ -173,8 +182,10 @@ static GPA_Status fake_end_sample(void *state, uint64_t *deltas)
 	}
 	st->in_sample = false;
 	unsigned ordinal = st->ordinal++;
+	unsigned run = fake_config.fail_end_sample_run ? fake_config.fail_end_sample_run : 1;
 	if ((int)st->pass == fake_config.fail_end_sample_pass &&
-	    (int)ordinal == fake_config.fail_end_sample_ordinal) {
+	    (int)ordinal >= fake_config.fail_end_sample_ordinal &&
+	    ordinal - (unsigned)fake_config.fail_end_sample_ordinal < run) {
 		st->host->log(st->host->log_ctx, OG_LOG_ERROR,
 		              "fake: sample %u of pass %u fails on purpose", ordinal, st->pass);
 		return GPA_STATUS_ERROR_FAILED;
@@ -196,4 +207,109 @@ const struct og_backend_ops fake_backend_ops = {
 	.end_pass = fake_end_pass,
 	.begin_sample = fake_begin_sample,
 	.end_sample = fake_end_sample,
+};
+
+/* ---- periodic hooks ------------------------------------------------------ */
+
+static uint64_t fake_period_floor(void *state, const char **why)
+{
+	(void)state;
+	*why = "the fake device's";
+	return FAKE_PERIOD_FLOOR_NS;
+}
+
+static GPA_Status fake_next_sample(void *state, uint64_t *deltas)
+{
+	GPA_Status st = fake_end_sample(state, deltas);
+	return st != GPA_STATUS_OK ? st : fake_begin_sample(state);
+}
+
+static uint64_t fake_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static GPA_Status fake_begin_periodic(void *state, struct og_periodic_mode *mode)
+{
+	struct fake_state *st = state;
+	if (!fake_config.kernel_timed)
+		return GPA_STATUS_OK;
+	mode->kernel_timed = true;
+	mode->kernel_ring = FAKE_RING;
+	st->periodic = true;
+	st->period = mode->period_ns;
+	st->taken_upto = fake_now();
+	st->due = st->taken_upto + st->period;
+	st->dropped = false;
+	st->nring = 0;
+	return GPA_STATUS_OK;
+}
+
+/* One sample up to `end` into the ring, if it has room. */
+static bool fake_take(struct fake_state *st, uint64_t end)
+{
+	if (st->nring == FAKE_RING) {
+		st->dropped = true; /* its counts stay for the next sample */
+		return false;
+	}
+	uint32_t flags = OG_SAMPLE_KERNEL_TIME | (st->dropped ? OG_SAMPLE_OVERFLOW : 0);
+	st->ring[st->nring++] = (struct og_sample_time){ st->taken_upto, end, flags };
+	st->taken_upto = end;
+	st->dropped = false;
+	return true;
+}
+
+/* What the kernel did while nobody looked: every period that ended. */
+static void fake_catch_up(struct fake_state *st)
+{
+	uint64_t now = fake_now();
+	for (; st->periodic && st->due <= now; st->due += st->period)
+		fake_take(st, st->due);
+}
+
+static GPA_Status fake_read_periodic(void *state, uint64_t *deltas, struct og_sample_time *t)
+{
+	struct fake_state *st = state;
+	fake_catch_up(st);
+	if (st->nring == 0)
+		return GPA_STATUS_ERROR_NOT_FOUND;
+	*t = st->ring[0];
+	memmove(&st->ring[0], &st->ring[1], --st->nring * sizeof(st->ring[0]));
+	unsigned ordinal = st->ordinal++;
+	for (size_t i = 0; i < st->n; i++)
+		deltas[i] = fake_value(st->ids[i], ordinal, st->pass);
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status fake_end_periodic(void *state)
+{
+	struct fake_state *st = state;
+	fake_catch_up(st);
+	st->periodic = false;
+	if (!fake_take(st, fake_now())) {
+		st->host->log(st->host->log_ctx, OG_LOG_ERROR, "fake: the ring is full at the end");
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	return GPA_STATUS_OK;
+}
+
+const struct og_backend_ops fake_periodic_ops = {
+	.name = "test",
+	.summary = "fake device for the core's tests, with periodic hooks",
+	.open = fake_open,
+	.close = fake_close,
+	.bind_raw = fake_bind_raw,
+	.constant = fake_constant,
+	.fits = fake_fits,
+	.begin_pass = fake_begin_pass,
+	.end_pass = fake_end_pass,
+	.begin_sample = fake_begin_sample,
+	.end_sample = fake_end_sample,
+	.period_floor = fake_period_floor,
+	.begin_periodic = fake_begin_periodic,
+	.read_periodic = fake_read_periodic,
+	.end_periodic = fake_end_periodic,
+	.next_sample = fake_next_sample,
 };

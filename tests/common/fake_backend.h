@@ -33,6 +33,10 @@ struct fake_config {
 	 * they are bound (the file's order), and every constant it asks for is
 	 * FAKE_SCALE. */
 	const char *builtin_set;
+	/* fake_periodic_ops: the fake "kernel" times the samples (a ring of
+	 * FAKE_RING); else the core's timer thread does, with next_sample. */
+	bool kernel_timed;
+	unsigned fail_end_sample_run; /* end_samples failing from the ordinal on; 0 = 1 */
 };
 
 #define FAKE_BUILTIN_FIRST_SLOT 40
@@ -50,6 +54,16 @@ struct fake_stats {
 extern struct fake_stats fake_stats;
 
 extern const struct og_backend_ops fake_backend_ops;
+
+/* fake_backend_ops and the periodic hooks: period_floor (FAKE_PERIOD_FLOOR_NS),
+ * next_sample (sample k+1 begins where k ends, values by ordinal as above),
+ * and with fake_config.kernel_timed begin/read/end_periodic: sample k spans
+ * [t0 + k*period, t0 + (k+1)*period) of CLOCK_MONOTONIC, a "kernel" ring
+ * of FAKE_RING samples that merges the periods it had no room for into one
+ * sample flagged OVERFLOW, and a last sample up to end_periodic. */
+extern const struct og_backend_ops fake_periodic_ops;
+#define FAKE_PERIOD_FLOOR_NS 500000u
+#define FAKE_RING 4u
 
 /* Defaults: 2 raws per pass, slots 10 and 11 exclusive, slot 20 missing. */
 void fake_reset(void);

@@ -153,6 +153,63 @@ static void test_inline_and_unavailable(void **state)
 	og_catalog_free(&cat);
 }
 
+#define ALIASED(name, alias, expr) \
+	"counter " name "\n    alias: " alias "\n    group: G\n    usage: items\n    type: uint64\n" \
+	"    description: D " name "\n    expression: " expr "\n"
+
+static void test_aliases(void **state)
+{
+	(void)state;
+	struct og_catalog cat;
+	char err[256];
+	/* Found by name or any alias, ignoring case; usable in expressions. */
+	const char *texts[] = { RAW("R", "a") ALIASED("GPUActiveCycles", "MaliGPUActiveCy", "R")
+	                        ALIASED("Twice", "T2  Double", "MaliGPUActiveCy * 2") };
+	assert_int_equal(build(&cat, texts, 1, 1, false, err, sizeof(err)), GPA_STATUS_OK);
+	uint32_t index = 99;
+	assert_true(og_catalog_find(&cat, "maligpuactivecy", &index));
+	assert_int_equal(index, 0);
+	assert_string_equal(cat.counters[index].name, "GPUActiveCycles");
+	assert_string_equal(cat.counters[index].alias, "MaliGPUActiveCy");
+	assert_true(og_catalog_find(&cat, "DOUBLE", &index));
+	assert_int_equal(index, 1);
+	assert_true(og_catalog_find(&cat, "t2", &index));
+	assert_int_equal(index, 1);
+	assert_false(og_catalog_find(&cat, "T", &index));
+	assert_false(og_catalog_find(&cat, "Double ", &index));
+	assert_string_equal(cat.counters[1].alias, "T2  Double");
+	uint64_t raws[1] = { 21 };
+	assert_true(og_expr_eval(cat.counters[1].expr, raws, cat.const_values) == 42);
+	og_catalog_free(&cat);
+
+	/* In a user's file an alias is a name like any other. */
+	const char *user[] = { texts[0], COUNTER("User", "float64", "maligpuactivecy + double") };
+	assert_int_equal(build(&cat, user, 2, 1, false, err, sizeof(err)), GPA_STATUS_OK);
+	assert_int_equal(cat.ncounters, 3);
+	assert_true(og_expr_eval(cat.counters[2].expr, raws, cat.const_values) == 63);
+	og_catalog_free(&cat);
+
+	/* Unique ignoring case against every name and alias, in either order. */
+	const char *alias_is_raw[] = { RAW("R", "a") ALIASED("C", "r", "R") };
+	assert_int_equal(build(&cat, alias_is_raw, 1, 1, false, err, sizeof(err)),
+	                 GPA_STATUS_ERROR_FAILED);
+	assert_non_null(strstr(err, "f0.counters:4: alias r of counter C is already a name"));
+	const char *alias_then_name[] = { RAW("R", "a") ALIASED("C", "Busy", "R"),
+	                                  COUNTER("BUSY", "float64", "R") };
+	assert_int_equal(build(&cat, alias_then_name, 2, 1, false, err, sizeof(err)),
+	                 GPA_STATUS_ERROR_FAILED);
+	assert_non_null(strstr(err, "f1.counters:1: the name BUSY is already an alias of counter C"));
+	const char *two_aliases[] = { RAW("R", "a") ALIASED("C", "X", "R") ALIASED("D", "x", "R") };
+	assert_int_equal(build(&cat, two_aliases, 1, 1, false, err, sizeof(err)),
+	                 GPA_STATUS_ERROR_FAILED);
+	assert_non_null(strstr(err, "alias x of counter D is already a name"));
+	const char *alias_is_constant[] = { "constant K\n    description: k\n    value: 1\n"
+	                                    RAW("R", "a") ALIASED("C", "k", "R") };
+	assert_int_equal(build(&cat, alias_is_constant, 1, 1, false, err, sizeof(err)),
+	                 GPA_STATUS_ERROR_FAILED);
+	assert_non_null(strstr(err, "alias k of counter C is already a name"));
+}
+
 static void test_hardware_counters(void **state)
 {
 	(void)state;
@@ -208,6 +265,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_inline_and_unavailable),
+		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_hardware_counters),
 		cmocka_unit_test(test_unknown_names),
 	};

@@ -113,6 +113,20 @@ static const struct broken broken[] = {
 	{ "metric M\n", "1: unknown keyword 'metric'" },
 	{ "constant K\n    description: D\n    value: lots\n", "1: K: value 'lots' is not a number" },
 	{ "constant K\n    description: D\n    value: 1e999\n", "1: K: value '1e999' is not a number" },
+	{ "counter A\n    group: G\n    usage: items\n    type: float64\n    description: D\n"
+	  "    expression: 1\n    alias: B 9C\n",
+	  "1: A: alias '9C' is not a valid name" },
+	{ "counter A\n    group: G\n    usage: items\n    type: float64\n    description: D\n"
+	  "    expression: 1\n    alias: B a\n",
+	  "1: A: alias 'a' is the counter's own name" },
+	{ "counter A\n    group: G\n    usage: items\n    type: float64\n    description: D\n"
+	  "    expression: 1\n    alias: B C\n        b\n",
+	  "1: A: alias 'b' twice" },
+	{ "counter A\n    group: G\n    usage: items\n    type: float64\n    description: D\n"
+	  "    expression: 1\n    alias: B-C\n",
+	  "1: A: alias 'B-C' is not a valid name" },
+	{ "raw R\n    source: s\n    description: D\n    alias: S\n",
+	  "4: 'alias' is not a field of a raw entry" },
 };
 
 static void test_broken_texts(void **state)
@@ -151,7 +165,8 @@ static void test_good_text(void **state)
 		"    usage: percentage\n"
 		"    type: float32\n"
 		"    description: D#1 stays (no blank before '#')\n"
-		"    expression: R * K\n";
+		"    expression: R * K\n"
+		"    alias: A2\tAlso\n";
 	struct og_cf_file file;
 	char err[256];
 	if (!og_cf_parse("t.counters", text, &file, err, sizeof(err)))
@@ -166,6 +181,7 @@ static void test_good_text(void **state)
 	assert_int_equal(file.entries[2].usage, GPA_USAGE_TYPE_PERCENTAGE);
 	assert_int_equal(file.entries[2].type, GPA_TYPE_FLOAT32);
 	assert_string_equal(file.entries[2].field[OG_F_DESCRIPTION], "D#1 stays (no blank before '#')");
+	assert_string_equal(file.entries[2].field[OG_F_ALIAS], "A2\tAlso");
 	og_cf_free(&file);
 }
 

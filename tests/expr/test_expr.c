@@ -90,6 +90,13 @@ static void test_functions_numbers_names(void **state)
 	assert_true(eval("max(a, b)") == 12);
 	assert_true(eval("max(min(a, b), c) * 2") == 6);
 	assert_true(eval("min ( a , -b )") == -3);
+	/* Two or more arguments (Arm's Mali equations take up to nine). */
+	assert_true(eval("max(b, a, c)") == 12);
+	assert_true(eval("max(c, b, a)") == 12);
+	assert_true(eval("min(a, c, b)") == 2);
+	assert_true(eval("max(b, c, a * 2, 1)") == 24);
+	assert_true(eval("min(a, b, c, a, b, c, a, b, c) + max(-a, -b, -c)") == 0);
+	assert_true(eval("max(min(a, b, c), c - 1, 0)") == 2);
 	assert_true(eval("1e6") == 1e6);
 	assert_true(eval("2.5e-1") == 0.25);
 	assert_true(eval(".5") == 0.5);
@@ -125,6 +132,9 @@ static void test_errors(void **state)
 	expect_error("max(1)", "column 6: expected ','");
 	expect_error("max(1, 2", "column 9: expected ')'");
 	expect_error("min(1,)", "column 7:");
+	expect_error("max(1, 2,)", "column 10:");
+	expect_error("max(1, 2, 3", "column 12: expected ')'");
+	expect_error("max(1, 2 3)", "column 10: expected ')'");
 	expect_error("0x10", "column 1: malformed number");
 	expect_error("1e999", "column 1: malformed number");
 	expect_error("inf", "column 1: unknown name 'inf'");
@@ -283,6 +293,12 @@ static const struct code_case code_cases[] = {
 	{ "max(b, a)", "LOAD RAW 1; MAX RAW 0", 12 },
 	{ "max(a, K)", "LOAD RAW 0; MAX CONSTANT 0", 12 },
 	{ "max(a, 20)", "LOAD RAW 0; MAX NUMBER 20", 20 },
+	/* More than two arguments fold from the left: max(max(b, a), c). */
+	{ "max(b, a, c)", "LOAD RAW 1; MAX RAW 0; MAX RAW 2", 12 },
+	{ "min(a, b, c, K)", "LOAD RAW 0; MIN RAW 1; MIN RAW 2; MIN CONSTANT 0", 0.5 },
+	{ "max(a*b, c, b*c)", "LOAD RAW 0; MUL RAW 1; MAX RAW 2; SAVE 0; LOAD RAW 1; MUL RAW 2; "
+	  "RMAX TEMP 0", 36 },
+	{ "max(2, 3, a)", "LOAD NUMBER 3; MAX RAW 0", 12 },
 	/* Leaf op accumulator: the left operand is a leaf, the right computed. */
 	{ "b - a*c", "LOAD RAW 0; MUL RAW 2; RSUB RAW 1", -21 },
 	{ "K - a*c", "LOAD RAW 0; MUL RAW 2; RSUB CONSTANT 0", -23.5 },

@@ -4,10 +4,13 @@
 
 usage: test_cli.py OPENGPA [V34K_PRELOAD [VMALI_PRELOAD]]
 """
+import csv
 import json
 import os
+import re
 import subprocess
 import sys
+import tempfile
 
 OPENGPA = sys.argv[1]
 V34K = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
@@ -44,10 +47,12 @@ r = run(["list", "-x", "|"])
 rows = [line.split("|") for line in r.stdout.splitlines()]
 check("list -x has five fields", rows and all(len(x) == 5 for x in rows), r.stdout[:300])
 
+# perf stat's contract: -x and --json go to stderr unless -o names a file.
 r = run(["stat", "-x", ",", "-e", "PageFaults,TaskClock", "--", "true"])
-lines = r.stdout.splitlines()
-check("stat -x prints one line per counter", len(lines) == 2, r.stdout)
-check("stat -x fields", all(len(x.split(",")) == 4 for x in lines), r.stdout)
+check("stat -x leaves stdout to the command", r.stdout == "", r.stdout)
+lines = r.stderr.splitlines()
+check("stat -x prints one line per counter", len(lines) == 2, r.stderr)
+check("stat -x fields", all(len(x.split(",")) == 4 for x in lines), r.stderr)
 
 r = run(["stat", "-e", "PageFaults", "--", "sh", "-c", "exit 7"])
 check("exit status kept", r.returncode == 7, "got %d" % r.returncode)
@@ -63,19 +68,19 @@ check("unknown counter: one line naming it",
 
 r = run(["stat", "--json", "-e", "PageFaults,CPUUtilization", "--", "true"])
 try:
-    doc = json.loads(r.stdout)
+    doc = json.loads(r.stderr)
     names = [c["name"] for c in doc["counters"]]
     check("json lists the enabled counters", names == ["PageFaults", "CPUUtilization"], names)
     check("json page faults counted", doc["counters"][0]["value"] > 0, doc)
 except (ValueError, KeyError) as err:
-    check("json parses", False, "%s: %r" % (err, r.stdout[:300]))
+    check("json parses", False, "%s: %r" % (err, r.stderr[:300]))
 
 # The child, not opengpa, is counted: touching 2000 fresh pages shows up.
 script = "import mmap; m = mmap.mmap(-1, 2000 * 4096); [m.__setitem__(i * 4096, 1) for i in range(2000)]"
 r = run(["stat", "-x", ",", "-e", "PageFaults", "--", sys.executable, "-c", script])
 try:
-    faults = int(r.stdout.split(",")[0])
-    check("child's page faults counted", faults >= 2000, r.stdout)
+    faults = int(r.stderr.split(",")[0])
+    check("child's page faults counted", faults >= 2000, r.stderr)
 except ValueError:
     check("child's page faults counted", False, r.stdout + r.stderr)
 
@@ -96,7 +101,7 @@ try:
     toucher.stdin.write("go\n")
     toucher.stdin.flush()
     out, err = stat.communicate(timeout=30)
-    faults = int(out.split(",")[0]) if out else -1
+    faults = int(err.split(",")[0]) if err else -1
     check("-p counts the running process", stat.returncode == 0 and faults >= 1000, out + err)
 finally:
     toucher.kill()
@@ -110,14 +115,14 @@ r = run(["stat", "-e", "PageFaults", "--duration", "1", "--", "true"])
 check("--duration with a command is refused", r.returncode == 2, r.stderr)
 r = run(["stat", "-a", "-x", ",", "-e", "CPUClock", "--", "sleep", "0.2"])
 if r.returncode == 0:
-    ms = float(r.stdout.split(",")[0])
-    check("-a counts every CPU's clock", ms > 150, r.stdout)
+    ms = float(r.stderr.split(",")[0])
+    check("-a counts every CPU's clock", ms > 150, r.stderr)
 else:
     check("-a refused with the paranoid fix", "perf_event_paranoid" in r.stderr, r.stderr)
 
-r = run(["stat", "-M", "--json", "-e", "TaskClock,PageFaults", "--", "true"])
+r = run(["stat", "--multiplex", "--json", "-e", "TaskClock,PageFaults", "--", "true"])
 try:
-    doc = json.loads(r.stdout)
+    doc = json.loads(r.stderr)
     check("--multiplex: one pass, coverage reported", doc["passes"] == 1 and
           0 < doc["coverage"] <= 1, r.stdout)
 except (ValueError, KeyError) as err:
@@ -130,23 +135,176 @@ check("unknown backend: one clear line", r.returncode == 1 and
 r = run(["bogus"])
 check("unknown subcommand exits 2", r.returncode == 2)
 
+# Numbers are checked whole, with overflow (issue #13).
+for args, what in ((["-p", "99999999999999999999"], "process id"),
+                   (["-t", "4294967297"], "thread id"),
+                   (["-p", "-1"], "process id"),
+                   (["-p", "12x"], "process id"),
+                   (["-C", "0,x"], "CPU list")):
+    r = run(["stat"] + args + ["-e", "PageFaults"])
+    check("stat %s refused" % " ".join(args), r.returncode == 2 and what in r.stderr and
+          len(r.stderr.strip().splitlines()) == 1, r.stderr)
+r = run(["stat", "--duration", "1e999", "-a"])
+check("--duration overflow refused", r.returncode == 2 and "seconds" in r.stderr, r.stderr)
+
+# An empty separator would glue the fields together (issue #13).
+for cmd in (["stat", "-e", "PageFaults", "-x", "", "--", "true"], ["list", "-x", ""]):
+    r = run(cmd)
+    check("%s -x '' refused" % cmd[0], r.returncode == 2 and "empty separator" in r.stderr,
+          r.stderr)
+
+# perf's short flags keep perf's meaning: -M (metrics) and -d (detailed) are not
+# opengpa's multiplexing and duration; their long options remain.
+for flag in ("-M", "-d", "-b"):
+    r = run(["stat", flag, "1", "--", "true"])
+    check("stat %s is not an opengpa option" % flag, r.returncode == 2 and
+          "unknown option " + flag in r.stderr, r.stderr)
+
+# -o is opened before the command runs: a bad path costs no run.
+with tempfile.TemporaryDirectory() as tmp:
+    marker = os.path.join(tmp, "ran")
+    r = run(["stat", "-o", os.path.join(tmp, "no", "such", "dir"), "-e", "PageFaults", "--",
+             "touch", marker])
+    check("-o bad path fails before the command", r.returncode == 1 and
+          not os.path.exists(marker) and "cannot open" in r.stderr, r.stderr)
+    # ...and the command does not inherit it (close-on-exec).
+    out = os.path.join(tmp, "report.txt")
+    r = run(["stat", "-o", out, "-x", ",", "-e", "PageFaults", "--",
+             "sh", "-c", "for f in /proc/$$/fd/*; do readlink $f; done"])
+    with open(out) as f:
+        report = f.read()
+    check("-o file not inherited by the command", out not in r.stdout, r.stdout)
+    check("-o gets the report, stderr stays empty", report.count(",PageFaults,") == 1 and
+          r.stderr == "", report + r.stderr)
+
+# Every command's --help exits 0 on stdout; bad options are usage errors.
+for cmd in ([], ["list"], ["stat"], ["pc_sweep"]):
+    r = run(cmd + ["--help"])
+    check("opengpa %s --help" % " ".join(cmd), r.returncode == 0 and r.stdout.startswith("usage:")
+          and r.stderr == "", r.stderr)
+    r = run(cmd + ["--no-such-option"])
+    check("opengpa %s --no-such-option" % " ".join(cmd), r.returncode == 2 and
+          "unknown option --no-such-option" in r.stderr and
+          len(r.stderr.strip().splitlines()) == 1, r.stderr)
+
+# perf stat's <not supported>: a counter the sets declare but this machine
+# cannot count does not stop the others (issue #16's first audit case).
+r = run(["list", "--all", "-x", ","])
+missing = [next(csv.reader([line])) for line in r.stdout.splitlines() if ",unavailable," in line]
+if missing:
+    name, reason = missing[0][0], missing[0][2]
+    with tempfile.TemporaryDirectory() as tmp:
+        marker = os.path.join(tmp, "ran")
+        r = run(["stat", "-e", name + ",PageFaults", "--", "sh", "-c", "touch %s; exit 3" % marker])
+        check("<not supported> counts the rest and runs the command",
+              r.returncode == 3 and os.path.exists(marker) and "<not supported>" in r.stderr and
+              re.search(r"\b\d+\s+PageFaults", r.stderr) is not None, r.stderr)
+    r = run(["stat", "-v", "-e", name, "--", "true"])
+    check("-v gives the reason", r.returncode == 0 and reason in r.stderr, r.stderr)
+    r = run(["stat", "-e", name, "--", "true"])
+    check("the reason only under -v", r.returncode == 0 and reason not in r.stderr, r.stderr)
+    r = run(["stat", "--json", "-e", "PageFaults," + name, "--", "true"])
+    try:
+        doc = json.loads(r.stderr)
+        c = doc["counters"]
+        check("json <not supported>", [x["supported"] for x in c] == [True, False] and
+              c[1]["value"] is None and c[1]["reason"], r.stderr)
+    except (ValueError, KeyError) as err:
+        check("json <not supported> parses", False, "%s: %r" % (err, r.stderr[:300]))
+else:
+    print("SKIP: every counter is countable here; no <not supported> case")
+
+# -r N: mean and relative standard deviation, as perf stat -r prints them.
+r = run(["stat", "-r", "3", "--json", "-e", "PageFaults,TaskClock", "--", "true"])
+try:
+    doc = json.loads(r.stderr)
+    check("-r 3 runs three times", doc["runs"] == 3 and doc["repeats"] == 3 and
+          all("rel_stddev_percent" in c for c in doc["counters"]), r.stderr)
+except (ValueError, KeyError) as err:
+    check("-r json parses", False, "%s: %r" % (err, r.stderr[:300]))
+r = run(["stat", "-r", "4", "-e", "TaskClock", "--", "true"])
+check("-r table: runs and elapsed spread", "4 runs" in r.stderr and
+      re.search(r"\+- [0-9.]+ seconds time elapsed\s+\( \+-\s*[0-9.]+% \)", r.stderr), r.stderr)
+r = run(["stat", "-r", "2", "-x", ";", "-e", "PageFaults", "--", "true"])
+check("-r -x adds the spread field", re.fullmatch(r"\d+;;PageFaults;Memory;[0-9.]+%\n", r.stderr),
+      r.stderr)
+r = run(["stat", "-r", "0", "--", "true"])
+check("-r 0 refused", r.returncode == 2, r.stderr)
+with tempfile.TemporaryDirectory() as tmp:
+    counter = os.path.join(tmp, "n")
+    r = run(["stat", "-r", "3", "-e", "PageFaults", "--", "sh", "-c",
+             "echo x >> %s; test $(wc -l < %s) -eq 2 && exit 4; exit 0" % (counter, counter)])
+    check("-r: run 2's failure reported and returned", r.returncode == 4 and
+          "run 2 of 3 exited with status 4, run 1 with 0" in r.stderr and
+          open(counter).read().count("x") == 3, r.stderr)
+
+# -o with --append; --append alone is refused.
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "counts.csv")
+    for _ in range(2):
+        r = run(["stat", "-o", out, "--append", "-x", ",", "-e", "PageFaults", "--", "true"])
+    check("--append appends", open(out).read().count(",PageFaults,") == 2, open(out).read())
+r = run(["stat", "--append", "-e", "PageFaults", "--", "true"])
+check("--append without -o refused", r.returncode == 2, r.stderr)
+
 if V34K:
-    r = run(["stat", "--backend", "mips", "-uicp", "--", "true"], preload=V34K)
+    r = run(["pc_sweep", "-uicp", "--", "true"], preload=V34K)
     check("mips pc_sweep report", r.returncode == 0 and "IPC:" in r.stdout and
           "D-$ miss rate:" in r.stdout, r.stdout + r.stderr)
+    # --output is close-on-exec: the measured command does not inherit it (#13).
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "sweep.txt")
+        r = run(["pc_sweep", "-ui", "--output", out, "--", "sh", "-c",
+                 "for f in /proc/$$/fd/*; do readlink $f; done; true"], preload=V34K)
+        check("pc_sweep --output not inherited", r.returncode == 0 and out not in r.stdout and
+              "PerfCnt[0].Cnt" in open(out).read(), r.stdout + r.stderr)
+    r = run(["stat", "--backend", "mips", "-uicp", "--", "true"], preload=V34K)
+    check("pc_sweep's letters are not stat's", r.returncode == 2, r.stderr)
+    # Passes made explicit (issue #16's second audit case): said before the runs,
+    # --passes=once refuses, a run that ends differently is reported and the first
+    # failing status returned.
+    mips = ["stat", "--backend", "mips", "-e", "IPC,ICacheMissRate,DCacheMissRate"]
+    r = run(mips + ["--", "true"], preload=V34K)
+    check("passes announced with their counters", r.returncode == 0 and
+          "runs 2 times" in r.stderr and "run 1: IPC, ICacheMissRate" in r.stderr and
+          "run 2: DCacheMissRate" in r.stderr and
+          r.stderr.index("run 2: DCacheMissRate") < r.stderr.index("Counter stats"), r.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        d = os.path.join(tmp, "d")
+        r = run(mips + ["--passes=once", "--", "mkdir", d], preload=V34K)
+        check("--passes=once refuses before running", r.returncode == 1 and
+              not os.path.exists(d) and "--passes=once" in r.stderr, r.stderr)
+        r = run(mips + ["--", "mkdir", d], preload=V34K)
+        check("mkdir d: run 2's failure reported, status 1", r.returncode == 1 and
+              "run 2 of 2 exited with status 1, run 1 with 0" in r.stderr and
+              "Counter stats" in r.stderr, r.stderr)
+        flag = os.path.join(tmp, "f")
+        r = run(mips + ["--", "sh", "-c", "test -e %s && exit 0; touch %s; exit 5" % (flag, flag)],
+                preload=V34K)
+        check("first failing status wins", r.returncode == 5 and "run 1 with 5" in r.stderr,
+              r.stderr)
 
 if VMALI:
     counters = "GPUActiveCycles,FragmentQueueUtilization,OutputExternalReadBytes"
     r = run(["stat", "--backend", "mali", "-x", ",", "-e", counters, "--", "true"], preload=VMALI)
-    rows = [line.split(",") for line in r.stdout.splitlines()]
+    rows = [line.split(",") for line in r.stderr.splitlines()]
     check("mali stat on the virtual G71", r.returncode == 0 and len(rows) == 3 and
           int(rows[0][0]) > 0 and 0 < float(rows[1][0]) <= 100, r.stdout + r.stderr)
     r = run(["list", "--backend", "mali"], preload=VMALI)
     check("mali list names the device", "Mali-G71" in r.stdout, r.stdout[:200] + r.stderr)
+    check("mali list shows Arm's machine names", "(also: MaliGPUActiveCy)" in r.stdout,
+          r.stdout[:400])
+    # Arm's machine name and the database's title find the G71's own counters.
+    r = run(["stat", "--backend", "mali", "-x", ",", "-e",
+             "maligpuactivecy,OutputExternalReadStallPercentage", "--", "true"], preload=VMALI)
+    rows = [line.split(",") for line in r.stderr.splitlines()]
+    check("mali stat -e takes aliases", r.returncode == 0 and len(rows) == 2 and
+          "GPUActiveCycles" in r.stderr and "OutputExternalReadStallRate" in r.stderr,
+          r.stdout + r.stderr)
     r = run(["stat", "--backend", "panfrost", "-x", ",", "-e", counters, "--", "true"],
             env={"VMALI_PANFROST_UNSTABLE": "1"}, preload=VMALI)
     check("panfrost stat on the virtual G71", r.returncode == 0 and
-          len(r.stdout.splitlines()) == 3, r.stdout + r.stderr)
+          len(r.stderr.splitlines()) == 3, r.stdout + r.stderr)
     r = run(["list", "--backend", "panfrost"], preload=VMALI)
     check("panfrost ENOSYS says how to turn the ioctls on", r.returncode == 1 and
           "unstable_ioctls" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr)

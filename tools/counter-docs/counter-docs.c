@@ -62,8 +62,14 @@ static void write_set(FILE *f, const char *name, const char *path, const struct 
 			fprintf(f, "\n## %s\n\n| Counter | Usage | Type | Description | Expression |\n"
 			           "|---|---|---|---|---|\n", group);
 		}
-		fprintf(f, "| `%s` | %s | %s | ", e->name, og_usage_keyword(e->usage),
-		        og_type_keyword(e->type));
+		fprintf(f, "| `%s`", e->name);
+		const char *aliases = e->field[OG_F_ALIAS], *alias;
+		size_t n;
+		for (bool first = true; og_cf_next_word(&aliases, &alias, &n); first = false)
+			fprintf(f, "%s`%.*s`", first ? " (alias " : ", ", (int)n, alias);
+		if (e->field[OG_F_ALIAS])
+			fputc(')', f);
+		fprintf(f, " | %s | %s | ", og_usage_keyword(e->usage), og_type_keyword(e->type));
 		cell(f, e->field[OG_F_DESCRIPTION]);
 		if (e->field[OG_F_NOTE]) {
 			fputs(" *Note:* ", f);

@@ -12,6 +12,8 @@
  * the command prints when a call fails. */
 void cli_install_logger(void);
 void cli_clear_error(void);
+/* -v: the library's messages (1) and trace (2) on stderr as well. */
+void cli_set_verbose(unsigned level);
 const char *cli_last_error(void);
 
 /* Prints "opengpa: what: <library message or status>" and returns 1. */
@@ -21,16 +23,18 @@ int cli_fail(const char *what, GPA_Status status);
 int cli_open(const char *backend, const char *options, bool hardware);
 void cli_close(void);
 
+/* Prints "opengpa CMD: <err> (see opengpa CMD --help)" and returns 2. */
+int cli_usage_error(const char *command, const char *err);
+
+/* Opens a file the command writes (truncated, or appended to), close-on-exec
+ * so the measured command does not inherit it.  NULL after printing why. */
+FILE *cli_open_output(const char *path, bool append);
+/* Closes what cli_open_output opened (nothing for stdout/stderr) and
+ * returns 1 after printing the error when the writes failed, else 0. */
+int cli_close_output(FILE *f, const char *path);
+
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
-int cmd_stat_pcsweep(int argc, char **argv);
-
-/* Runs `command` once per pass of a new session on the current context;
- * `scoped`: the backend options already say what to count (perf -a/-C/-p/-t),
- * so the command is not made the target.  Without a command (NULL) each pass
- * counts until SIGINT/SIGTERM or `duration` seconds (> 0).  Returns 0, or 1
- * after printing the error; *exit_status is the command's. */
-int run_command(char **command, bool scoped, double duration, gpa_uint32 *session,
-                gpa_uint32 *passes, int *exit_status, double *elapsed_per_run);
+int cmd_pc_sweep(int argc, char **argv);
 
 #endif

@@ -2,11 +2,11 @@
 /* pcsweep.c — pc_sweep's options and pc_parse's report over the mips backend. */
 #include "pcsweep.h"
 
+#include "cli_options.h"
 #include "mips/control.h"
 #include "mips/events.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,38 +14,27 @@
  * Table 4 but Table 5 gives it no events: it takes the ITC loads/stores and
  * ITC stall cycles of Table 3. */
 struct group {
-	const char *name;
-	char short_opt; /* 0 = long only */
+	const char *name; /* its long option; docs/man/opengpa-pc_sweep.1.txt has the short ones */
 	int even[16];
 	int odd[16];
 };
 
 static const struct group groups[] = {
-	{"ipc", 'i', {0, -1}, {1, -1}},
-	{"stalls", 's', {18, 25, 41, 45, 24, -1}, {18, 25, 41, 45, 46, -1}},
-	{"all_stalls", 0, {18, 24, 25, 37, 38, 40, 41, 42, 43, 44, 45, 46, 47, 48, -1},
+	{"ipc", {0, -1}, {1, -1}},
+	{"stalls", {18, 25, 41, 45, 24, -1}, {18, 25, 41, 45, 46, -1}},
+	{"all_stalls", {18, 24, 25, 37, 38, 40, 41, 42, 43, 44, 45, 46, 47, 48, -1},
 	 {18, 24, 25, 37, 38, 40, 41, 42, 43, 45, 46, 51, 53, 55, -1}},
-	{"queues", 'q', {50, 51, 52, 53, 54, 55, -1}, {50, 51, 52, 53, 54, 55, -1}},
-	{"misses", 0, {5, 6, 7, 8, 9, 10, 11, 21, 22, 39, -1}, {5, 6, 7, 8, 9, 10, 11, 21, 22, 39, -1}},
-	{"instructions", 0, {1, 2, 3, 4, 14, 15, 16, 17, 19, 20, 26, 35, 32, 34, -1},
+	{"queues", {50, 51, 52, 53, 54, 55, -1}, {50, 51, 52, 53, 54, 55, -1}},
+	{"misses", {5, 6, 7, 8, 9, 10, 11, 21, 22, 39, -1}, {5, 6, 7, 8, 9, 10, 11, 21, 22, 39, -1}},
+	{"instructions", {1, 2, 3, 4, 14, 15, 16, 17, 19, 20, 26, 35, 32, 34, -1},
 	 {2, 3, 4, 14, 15, 16, 17, 19, 20, 26, 27, 35, 32, 34, -1}},
-	{"cache", 'c', {9, 10, 37, 39, -1}, {9, 10, 11, 37, -1}},
-	{"branches", 'b', {2, 3, 4, 16, -1}, {2, 3, 4, 16, -1}},
-	{"tlb", 0, {5, 6, 7, 8, -1}, {5, 6, 7, 8, -1}},
-	{"l2", 0, {21, 22, 38, -1}, {21, 38, 39, -1}},
-	{"itc", 0, {32, -1}, {32, 40, -1}},
+	{"cache", {9, 10, 37, 39, -1}, {9, 10, 11, 37, -1}},
+	{"branches", {2, 3, 4, 16, -1}, {2, 3, 4, 16, -1}},
+	{"tlb", {5, 6, 7, 8, -1}, {5, 6, 7, 8, -1}},
+	{"l2", {21, 22, 38, -1}, {21, 38, 39, -1}},
+	{"itc", {32, -1}, {32, 40, -1}},
 };
 #define GROUP_COUNT (sizeof groups / sizeof groups[0])
-
-static void fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	if (err && errlen)
-		vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static void add_group(struct pcsweep_request *req, const struct group *g)
 {
@@ -68,53 +57,35 @@ static const struct group *find_group(const char *name)
 }
 
 /* "18 37 39" or "18,37,39": every number must be an event of that bank. */
-static int parse_events(const char *text, unsigned bank, bool *set, char *err, size_t errlen)
+static enum cli_error parse_events(const char *text, unsigned bank, bool *set, char *err,
+                                   size_t errlen)
 {
 	const char *bank_name = bank == OG_MIPS_EVEN ? "--evens" : "--odds";
-	const char *p = text;
 	bool any = false;
-	while (*p) {
-		if (*p == ' ' || *p == ',' || *p == '\t') {
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, " ,\t");
+		if (len == 0) {
 			p++;
 			continue;
 		}
-		char *end;
-		errno = 0;
-		long v = strtol(p, &end, 10);
-		if (end == p || errno || v < 0 || v > OG_MIPS_MAX_EVENT ||
-		    (*end && *end != ' ' && *end != ',' && *end != '\t')) {
-			fail(err, errlen, "%s \"%s\": event numbers are 0..127 separated by spaces",
-			     bank_name, text);
-			return -1;
-		}
-		if (!og_mips_event_find(bank, (unsigned)v)) {
-			fail(err, errlen, "%s: event %ld is reserved on the %s counters (MD00548 Table 3)",
-			     bank_name, v, bank == OG_MIPS_EVEN ? "even (0/2)" : "odd (1/3)");
-			return -1;
-		}
+		char number[8];
+		uint64_t v;
+		if (len >= sizeof number || (memcpy(number, p, len), number[len] = '\0',
+		                             !cli_parse_uint(number, 0, OG_MIPS_MAX_EVENT, &v)))
+			return cli_refuse(err, errlen, "event numbers are 0..127 separated by spaces or "
+			                  "commas");
+		if (!og_mips_event_find(bank, (unsigned)v))
+			return cli_refuse(err, errlen, "event %u is reserved on the %s counters (MD00548 "
+			                  "Table 3)", (unsigned)v,
+			                  bank == OG_MIPS_EVEN ? "even (0/2)" : "odd (1/3)");
 		set[v] = true;
 		any = true;
-		p = end;
+		p += len;
 	}
-	if (!any) {
-		fail(err, errlen, "%s needs a list of event numbers, e.g. %s \"18 37 39\"", bank_name,
-		     bank_name);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_index(const char *text, int max, const char *what, int *out, char *err,
-                       size_t errlen)
-{
-	char *end;
-	long v = text && *text ? strtol(text, &end, 10) : -1;
-	if (!text || !*text || *end || v < 0 || v > max) {
-		fail(err, errlen, "%s needs a number 0..%d", what, max);
-		return -1;
-	}
-	*out = (int)v;
-	return 0;
+	if (!any)
+		return cli_refuse(err, errlen, "needs a list of event numbers, e.g. %s \"18 37 39\"",
+		                  bank_name);
+	return CLI_OK;
 }
 
 static void build_options(struct pcsweep_request *req)
@@ -138,104 +109,58 @@ static void build_options(struct pcsweep_request *req)
 		snprintf(req->options + n, sizeof req->options - (size_t)n, ",vpe=%d", req->vpe);
 }
 
-/* A long option: name (without "--"), its inline "=value" or NULL. */
-static int long_option(const char *name, const char *inline_value, int argc, char **argv, int *i,
-                       struct pcsweep_request *req, char *err, size_t errlen)
+/* One option of docs/man/opengpa-pc_sweep.1.txt. */
+static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, const char *value,
+                            char *err, size_t errlen)
 {
-	static const char *const with_value[] = {"evens", "odds", "output", "append", NULL};
-	bool wants = false;
-	for (size_t k = 0; with_value[k]; k++)
-		wants |= strcmp(name, with_value[k]) == 0;
-	const char *value = inline_value;
-	if (wants && !value) {
-		if (*i + 1 >= argc) {
-			fail(err, errlen, "--%s needs a value", name);
-			return -1;
-		}
-		value = argv[++*i];
+	struct pcsweep_request *req = ctx;
+	uint64_t n;
+	switch ((enum pc_sweep_opt)key) {
+	case PC_SWEEP_OPT_USER: req->modes |= OG_MIPS_CTL_U; return CLI_OK;
+	case PC_SWEEP_OPT_SUPERVISOR: req->modes |= OG_MIPS_CTL_S; return CLI_OK;
+	case PC_SWEEP_OPT_KERNEL: req->modes |= OG_MIPS_CTL_K; return CLI_OK;
+	case PC_SWEEP_OPT_EXL: req->modes |= OG_MIPS_CTL_EXL; return CLI_OK;
+	case PC_SWEEP_OPT_GROUP: {
+		/* Every group option's first long name is the group's. */
+		const struct group *g = find_group(opt->longs[0]);
+		if (!g)
+			return CLI_ERR_UNHANDLED;
+		add_group(req, g);
+		return CLI_OK;
 	}
-	if (!wants && value) {
-		fail(err, errlen, "--%s takes no value", name);
-		return -1;
-	}
-	if (strcmp(name, "user") == 0)
-		req->modes |= OG_MIPS_CTL_U;
-	else if (strcmp(name, "supervisor") == 0)
-		req->modes |= OG_MIPS_CTL_S;
-	else if (strcmp(name, "kernel") == 0)
-		req->modes |= OG_MIPS_CTL_K;
-	else if (strcmp(name, "exl") == 0)
-		req->modes |= OG_MIPS_CTL_EXL;
-	else if (strcmp(name, "parse") == 0)
-		req->parse = true;
-	else if (strcmp(name, "evens") == 0)
-		return parse_events(value, OG_MIPS_EVEN, req->even, err, errlen);
-	else if (strcmp(name, "odds") == 0)
-		return parse_events(value, OG_MIPS_ODD, req->odd, err, errlen);
-	else if (strcmp(name, "output") == 0 || strcmp(name, "append") == 0) {
-		if (req->output) {
-			fail(err, errlen, "give --output or --append once");
-			return -1;
-		}
-		req->output = value;
-		req->append = name[0] == 'a';
-	} else if (strcmp(name, "all") == 0) {
+	case PC_SWEEP_OPT_ALL:
 		for (size_t g = 0; g < GROUP_COUNT; g++)
 			add_group(req, &groups[g]);
-	} else if (strcmp(name, "balance") == 0 || strcmp(name, "modes") == 0) {
-		fail(err, errlen, "--%s (sweeping TCs/VPEs or modes) is not supported; run once per "
-		                  "-t/-v or mode instead", name);
-		return -1;
-	} else {
-		const struct group *g = find_group(name);
-		if (!g) {
-			fail(err, errlen, "unknown option --%s (see MD00548 Table 4)", name);
-			return -1;
-		}
-		add_group(req, g);
+		return CLI_OK;
+	case PC_SWEEP_OPT_EVENS: return parse_events(value, OG_MIPS_EVEN, req->even, err, errlen);
+	case PC_SWEEP_OPT_ODDS: return parse_events(value, OG_MIPS_ODD, req->odd, err, errlen);
+	case PC_SWEEP_OPT_TC:
+		if (!cli_parse_uint(value, 0, OG_MIPS_MAX_TC, &n))
+			return cli_refuse(err, errlen, "-t (thread context) needs a number 0..%d",
+			                  OG_MIPS_MAX_TC);
+		req->tc = (int)n;
+		return CLI_OK;
+	case PC_SWEEP_OPT_VPE:
+		if (!cli_parse_uint(value, 0, OG_MIPS_MAX_VPE, &n))
+			return cli_refuse(err, errlen, "-v (VPE) needs a number 0..%d", OG_MIPS_MAX_VPE);
+		req->vpe = (int)n;
+		return CLI_OK;
+	case PC_SWEEP_OPT_PARSE: req->parse = true; return CLI_OK;
+	case PC_SWEEP_OPT_OUTPUT:
+	case PC_SWEEP_OPT_APPEND:
+		if (req->output)
+			return cli_refuse(err, errlen, "give --output or --append once");
+		if (!*value)
+			return cli_refuse(err, errlen, "no file named");
+		req->output = value;
+		req->append = key == PC_SWEEP_OPT_APPEND;
+		return CLI_OK;
+	case PC_SWEEP_OPT_UNSUPPORTED:
+		return cli_refuse(err, errlen, "sweeping TCs/VPEs or modes is not supported; run once "
+		                  "per -t/-v or mode instead");
+	case PC_SWEEP_OPT_HELP: req->help = true; return CLI_OK;
 	}
-	return 0;
-}
-
-static int short_options(const char *cluster, int argc, char **argv, int *i,
-                         struct pcsweep_request *req, char *err, size_t errlen)
-{
-	for (const char *p = cluster; *p; p++) {
-		switch (*p) {
-		case 'u':
-			req->modes |= OG_MIPS_CTL_U;
-			break;
-		case 'p':
-			req->parse = true;
-			break;
-		case 'a':
-			for (size_t g = 0; g < GROUP_COUNT; g++)
-				add_group(req, &groups[g]);
-			break;
-		case 't':
-		case 'v': {
-			const char *value = p[1] ? p + 1 : *i + 1 < argc ? argv[++*i] : NULL;
-			int *dst = *p == 't' ? &req->tc : &req->vpe;
-			if (parse_index(value, *p == 't' ? OG_MIPS_MAX_TC : OG_MIPS_MAX_VPE,
-			                *p == 't' ? "-t (thread context)" : "-v (VPE)", dst, err,
-			                errlen) != 0)
-				return -1;
-			return 0; /* the value used up the rest of the cluster */
-		}
-		default: {
-			const struct group *g = NULL;
-			for (size_t k = 0; k < GROUP_COUNT && !g; k++)
-				if (groups[k].short_opt == *p)
-					g = &groups[k];
-			if (!g) {
-				fail(err, errlen, "unknown option -%c (see MD00548 Table 4)", *p);
-				return -1;
-			}
-			add_group(req, g);
-		}
-		}
-	}
-	return 0;
+	return CLI_ERR_UNHANDLED;
 }
 
 int pcsweep_parse(int argc, char **argv, struct pcsweep_request *req, int *cmd_index, char *err,
@@ -244,48 +169,25 @@ int pcsweep_parse(int argc, char **argv, struct pcsweep_request *req, int *cmd_i
 	memset(req, 0, sizeof *req);
 	req->tc = -1;
 	req->vpe = -1;
-	int i = 1;
-	for (; i < argc; i++) {
-		const char *a = argv[i];
-		if (strcmp(a, "--") == 0) {
-			i++;
-			break;
-		}
-		if (a[0] != '-' || a[1] == '\0')
-			break; /* the command starts here */
-		int r;
-		if (a[1] == '-') {
-			char name[32];
-			const char *eq = strchr(a + 2, '=');
-			size_t len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
-			if (len >= sizeof name) {
-				fail(err, errlen, "unknown option %s", a);
-				return -1;
-			}
-			memcpy(name, a + 2, len);
-			name[len] = '\0';
-			r = long_option(name, eq ? eq + 1 : NULL, argc, argv, &i, req, err, errlen);
-		} else {
-			r = short_options(a + 1, argc, argv, &i, req, err, errlen);
-		}
-		if (r != 0)
-			return -1;
-	}
-	*cmd_index = i;
+	*cmd_index = argc;
+	if (cli_parse(&cli_command_pc_sweep, argc, argv, apply, req, cmd_index, err, errlen) != CLI_OK)
+		return -1;
+	if (req->help)
+		return 0;
 	if (!req->modes) {
-		fail(err, errlen, "a mode is mandatory: -u/--user, --supervisor, --kernel or --exl");
+		cli_refuse(err, errlen, "a mode is mandatory: -u/--user, --supervisor, --kernel or --exl");
 		return -1;
 	}
 	if (req->tc >= 0 && req->vpe >= 0) {
-		fail(err, errlen, "-t and -v both given: the counters filter one TC or one VPE");
+		cli_refuse(err, errlen, "-t and -v both given: the counters filter one TC or one VPE");
 		return -1;
 	}
 	bool any = false;
 	for (int e = 0; e < 128; e++)
 		any |= req->even[e] || req->odd[e];
 	if (!any) {
-		fail(err, errlen, "no events selected: give a group (-i, -c, -s, -a...) or "
-		                  "--evens/--odds");
+		cli_refuse(err, errlen, "no events selected: give a group (-i, -c, -s, -a...) or "
+		           "--evens/--odds");
 		return -1;
 	}
 	build_options(req);
@@ -426,10 +328,14 @@ FILE *pcsweep_open_output(const struct pcsweep_request *req, FILE *fallback, cha
 {
 	if (!req->output)
 		return fallback;
-	FILE *f = fopen(req->output, req->append ? "a" : "w");
-	if (!f)
-		fail(err, errlen, "cannot open %s for %s: %s", req->output,
-		     req->append ? "appending" : "writing", strerror(errno));
+	/* Close-on-exec: the measured command must not inherit the report. */
+	FILE *f = fopen(req->output, req->append ? "ae" : "we");
+	if (!f) {
+		char name[256];
+		cli_refuse(err, errlen, "cannot open %s for %s: %s",
+		           cli_escape(req->output, name, sizeof name),
+		           req->append ? "appending" : "writing", strerror(errno));
+	}
 	return f;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pcsweep.h — `opengpa stat --backend mips` with the options of MIPS's
- * pc_sweep tool (MD00548 section 4.3, Tables 4 and 5) and a report shaped
+ * pcsweep.h — `opengpa pc_sweep`: the options of MIPS's pc_sweep tool
+ * (MD00548 section 4.3, Tables 4 and 5) and a report shaped
  * like pc_parse's (Figures 4, 5 and 8).
  *
  * The caller (tools/opengpa) does the measuring: it opens a context with the
@@ -23,6 +23,7 @@ struct pcsweep_request {
 	uint32_t modes;         /* PerfCtl bits: 8 U, 4 S, 2 K, 1 EXL */
 	int tc, vpe;            /* -1 when not given */
 	bool parse;             /* -p: the pc_parse report; else the /proc/perf-style dump */
+	bool help;              /* -h: print the help instead */
 	const char *output;     /* --output/--append file, or NULL for the caller's stream */
 	bool append;
 	bool even[128], odd[128]; /* events selected on each bank */
@@ -30,10 +31,12 @@ struct pcsweep_request {
 };
 
 /*
- * Parses pc_sweep options from argv[1..argc) (argv[0] is the subcommand).
- * Options end at "--" or at the first word that is not an option; that
- * word's index goes to *cmd_index (argc when there is no command).
- * Returns 0, or -1 with a one-line reason in err.
+ * Parses pc_sweep options (docs/man/opengpa-pc_sweep.1.txt) from
+ * argv[1..argc) (argv[0] is the subcommand).  Options end at "--" or at the
+ * first word that is not an option; that word's index goes to *cmd_index
+ * (argc when there is no command).  Pure: no output, no allocation (a fuzz
+ * target).  Returns 0 (with req->help set for -h, before any other check),
+ * or -1 with a one-line reason in err.
  */
 int pcsweep_parse(int argc, char **argv, struct pcsweep_request *req, int *cmd_index, char *err,
                   size_t errlen);

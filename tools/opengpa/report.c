@@ -1,80 +1,124 @@
 /* SPDX-License-Identifier: MIT */
-/* report.c — the results of `opengpa stat`. */
+/* report.c — the results of `opengpa stat` (report.h). */
 #include "report.h"
 
-#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "format.h"
 
-struct row {
-	const char *name, *group, *usage;
-	GPA_Usage_Type usage_type;
-	GPA_Type type;
-	bool exact; /* an integer counter: `count` holds it */
-	uint64_t count;
-	double value;
-	GPA_Status status;
-};
-
-static GPA_Status read_row(gpa_uint32 session, gpa_uint32 index, struct row *r)
+void report_stats_add(struct report_stats *s, double v)
 {
-	GPA_GetCounterName(index, &r->name);
-	OpenGPA_GetCounterGroup(index, &r->group);
-	GPA_GetCounterUsageType(index, &r->usage_type);
-	GPA_GetUsageTypeAsStr(r->usage_type, &r->usage);
-	GPA_GetCounterDataType(index, &r->type);
-	switch (r->type) {
+	s->n++;
+	double delta = v - s->mean;
+	s->mean += delta / s->n;
+	s->m2 += delta * (v - s->mean);
+}
+
+double report_stats_stddev(const struct report_stats *s)
+{
+	if (s->n < 2)
+		return 0.0;
+	double variance = s->m2 / (s->n - 1);
+	return sqrt(variance / s->n);
+}
+
+double report_stats_rel(const struct report_stats *s)
+{
+	return s->mean != 0.0 ? 100.0 * report_stats_stddev(s) / fabs(s->mean) : 0.0;
+}
+
+static bool is_integer(GPA_Type type)
+{
+	return type == GPA_TYPE_UINT64 || type == GPA_TYPE_UINT32;
+}
+
+/* Sample 0 of one counter; *count is exact for integer counters. */
+static GPA_Status read_value(gpa_uint32 session, const struct report_row *row, double *value,
+                             uint64_t *count)
+{
+	GPA_Status st;
+	switch (row->type) {
 	case GPA_TYPE_UINT64: {
 		gpa_uint64 v = 0;
-		r->status = GPA_GetSampleUInt64(session, 0, index, &v);
-		r->exact = true;
-		r->count = v;
-		r->value = (double)v;
-		break;
+		st = GPA_GetSampleUInt64(session, 0, row->index, &v);
+		*count = v;
+		*value = (double)v;
+		return st;
 	}
 	case GPA_TYPE_UINT32: {
 		gpa_uint32 v = 0;
-		r->status = GPA_GetSampleUInt32(session, 0, index, &v);
-		r->exact = true;
-		r->count = v;
-		r->value = v;
-		break;
+		st = GPA_GetSampleUInt32(session, 0, row->index, &v);
+		*count = v;
+		*value = v;
+		return st;
 	}
 	case GPA_TYPE_FLOAT32: {
 		gpa_float32 v = 0;
-		r->status = GPA_GetSampleFloat32(session, 0, index, &v);
-		r->value = v;
-		break;
+		st = GPA_GetSampleFloat32(session, 0, row->index, &v);
+		*value = v;
+		return st;
 	}
 	default: {
 		gpa_float64 v = 0;
-		r->status = GPA_GetSampleFloat64(session, 0, index, &v);
-		r->value = v;
-		break;
+		st = GPA_GetSampleFloat64(session, 0, row->index, &v);
+		*value = v;
+		return st;
 	}
 	}
-	return r->status;
 }
 
-static void format_value(const struct row *r, char *buf, size_t len)
+int report_add_session(struct report *r, gpa_uint32 session)
 {
-	if (r->status != GPA_STATUS_OK)
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct report_row *row = &r->rows[i];
+		if (row->reason)
+			continue;
+		double v = 0.0;
+		GPA_Status st = read_value(session, row, &v, &row->count);
+		/* One counter that could not be read is shown as such; a session
+		 * whose results are gone is an error. */
+		if (st == GPA_STATUS_ERROR_SESSION_NOT_FOUND)
+			return cli_fail("cannot read the results", st);
+		if (st == GPA_STATUS_OK)
+			report_stats_add(&row->values, v);
+		else
+			row->failed++;
+	}
+	/* Share of the run the counters were really counting (1 when the
+	 * backend time-shared nothing): the least over the repeats. */
+	gpa_float64 c = 1.0;
+	if (OpenGPA_GetSampleCoverage(session, 0, &c) == GPA_STATUS_OK && c < r->coverage)
+		r->coverage = c;
+	return 0;
+}
+
+static void format_value(const struct report *r, const struct report_row *row, char *buf,
+                         size_t len)
+{
+	if (row->reason)
+		snprintf(buf, len, "<not supported>");
+	else if (row->values.n == 0)
 		snprintf(buf, len, "<not counted>");
-	else if (r->exact)
-		snprintf(buf, len, "%" PRIu64, r->count);
-	else if (r->usage_type == GPA_USAGE_TYPE_PERCENTAGE)
-		snprintf(buf, len, "%.2f", r->value);
+	else if (is_integer(row->type) && r->repeats == 1)
+		snprintf(buf, len, "%" PRIu64, row->count);
+	else if (is_integer(row->type))
+		snprintf(buf, len, "%.0f", row->values.mean);
+	else if (row->usage_type == GPA_USAGE_TYPE_PERCENTAGE)
+		snprintf(buf, len, "%.2f", row->values.mean);
 	else
-		snprintf(buf, len, "%.3f", r->value);
+		snprintf(buf, len, "%.3f", row->values.mean);
 }
 
-static const char *unit(const struct row *r)
+static const char *unit(const struct report_row *row)
 {
-	switch (r->usage_type) {
+	if (row->reason)
+		return "";
+	switch (row->usage_type) {
 	case GPA_USAGE_TYPE_PERCENTAGE: return "%";
 	case GPA_USAGE_TYPE_MILLISECONDS: return "ms";
 	case GPA_USAGE_TYPE_BYTES: return "B";
@@ -84,137 +128,149 @@ static const char *unit(const struct row *r)
 	}
 }
 
-static void json_string(FILE *f, const char *s)
+/* The spread is shown for counters that were counted in several repeats. */
+static bool has_spread(const struct report *r, const struct report_row *row)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	return r->repeats > 1 && !row->reason && row->values.n > 0;
 }
 
-/* Share of the run the counters were really counting (sample 0), 1 when
- * the backend time-shared nothing. */
-static double coverage_of(gpa_uint32 session)
+/* Digits that mean something next to a standard deviation: perf's
+ * get_precision() + 2. */
+static int precision_for(double sd)
 {
-	gpa_float64 c = 1.0;
-	if (OpenGPA_GetSampleCoverage(session, 0, &c) != GPA_STATUS_OK)
-		return 1.0;
-	return c;
+	if (!(sd > 0.0))
+		return 6;
+	if (sd > 1.0)
+		return 2;
+	long p = lround(ceil(-log10(sd))) + 2;
+	return p > 9 ? 9 : (int)p;
 }
 
-static void print_table(FILE *f, const struct row *rows, gpa_uint32 n, char *const command[],
-                        gpa_uint32 passes, double elapsed, double coverage)
+static void print_runs(FILE *f, const struct report *r)
+{
+	unsigned runs = r->repeats * r->passes;
+	if (r->repeats > 1 && r->passes > 1)
+		fprintf(f, "%u runs: %u repeats of %u passes", runs, r->repeats, r->passes);
+	else if (r->passes > 1)
+		fprintf(f, "%u runs, one per pass", runs);
+	else
+		fprintf(f, "%u run%s", runs, runs == 1 ? "" : "s");
+}
+
+static void print_table(FILE *f, const struct report *r)
 {
 	const char *device = "", *backend = "";
 	GPA_GetDeviceDesc(&device);
 	OpenGPA_GetBackend(&backend);
 	fprintf(f, "\n Counter stats for '");
-	for (int i = 0; command[i]; i++)
-		fprintf(f, "%s%s", i ? " " : "", command[i]);
-	fprintf(f, "' on %s (%s backend, %u run%s):\n\n", device, backend, passes,
-	        passes == 1 ? "" : "s, one per pass");
-	for (gpa_uint32 i = 0; i < n; i++) {
+	for (int i = 0; r->command[i]; i++)
+		fprintf(f, "%s%s", i ? " " : "", r->command[i]);
+	fprintf(f, "' on %s (%s backend, ", device, backend);
+	print_runs(f, r);
+	fprintf(f, "):\n\n");
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct report_row *row = &r->rows[i];
 		char value[64];
-		format_value(&rows[i], value, sizeof(value));
-		fprintf(f, "  %20s %-6s  %-32s # %s\n", value, unit(&rows[i]), rows[i].name,
-		        rows[i].group);
+		format_value(r, row, value, sizeof(value));
+		const char *note = row->reason && r->verbose ? row->reason : row->group;
+		double pct = has_spread(r, row) ? report_stats_rel(&row->values) : 0.0;
+		fprintf(f, "  %20s %-6s  %-32s", value, unit(row), row->name);
+		if (note && *note)
+			fprintf(f, " # %-*s", pct != 0.0 ? 20 : 0, note);
+		if (pct != 0.0)
+			fprintf(f, "  ( +-%6.2f%% )", pct);
+		fputc('\n', f);
 	}
-	if (coverage < 1.0)
+	if (r->coverage < 1.0)
 		fprintf(f, "\n  counters were on the PMU %.1f%% of the time (multiplexed): counts are "
-		        "scaled estimates\n", 100.0 * coverage);
-	fprintf(f, "\n  %20.6f seconds time elapsed%s\n\n", elapsed, passes > 1 ? " per run" : "");
-}
-
-static void print_separated(FILE *f, const struct row *rows, gpa_uint32 n, const char *sep)
-{
-	for (gpa_uint32 i = 0; i < n; i++) {
-		char value[64];
-		format_value(&rows[i], value, sizeof(value));
-		fprintf(f, "%s%s%s%s%s%s%s\n", value, sep, unit(&rows[i]), sep, rows[i].name, sep,
-		        rows[i].group);
+		        "scaled estimates\n", 100.0 * r->coverage);
+	const char *per_run = r->passes > 1 ? " per run" : "";
+	if (r->repeats > 1) {
+		double sd = report_stats_stddev(&r->elapsed);
+		int prec = precision_for(sd);
+		fprintf(f, "\n  %20.*f +- %.*f seconds time elapsed%s", prec, r->elapsed.mean, prec, sd,
+		        per_run);
+		fprintf(f, "  ( +-%6.2f%% )\n\n", report_stats_rel(&r->elapsed));
+	} else {
+		fprintf(f, "\n  %20.6f seconds time elapsed%s\n\n", r->elapsed.mean, per_run);
 	}
 }
 
-static void print_json(FILE *f, const struct row *rows, gpa_uint32 n, char *const command[],
-                       gpa_uint32 passes, double elapsed, double coverage)
+/* value SEP unit SEP name SEP group [SEP relative stddev], as perf stat -x
+ * orders its fields. */
+static void print_separated(FILE *f, const struct report *r, const char *sep)
+{
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct report_row *row = &r->rows[i];
+		char value[64], spread[32];
+		format_value(r, row, value, sizeof(value));
+		snprintf(spread, sizeof spread, "%.2f%%",
+		         has_spread(r, row) ? report_stats_rel(&row->values) : 0.0);
+		const char *fields[] = { value, unit(row), row->name, row->group ? row->group : "",
+		                         spread };
+		size_t nfields = r->repeats > 1 ? 5 : 4;
+		for (size_t k = 0; k < nfields; k++) {
+			if (k)
+				fputs(sep, f);
+			fmt_csv_field(f, fields[k], sep);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void print_json(FILE *f, const struct report *r)
 {
 	const char *device = "", *backend = "";
 	GPA_GetDeviceDesc(&device);
 	OpenGPA_GetBackend(&backend);
 	fprintf(f, "{\"command\": [");
-	for (int i = 0; command[i]; i++) {
+	for (int i = 0; r->command[i]; i++) {
 		fprintf(f, i ? ", " : "");
-		json_string(f, command[i]);
+		fmt_json_string(f, r->command[i]);
 	}
 	fprintf(f, "], \"backend\": ");
-	json_string(f, backend);
+	fmt_json_string(f, backend);
 	fprintf(f, ", \"device\": ");
-	json_string(f, device);
-	fprintf(f, ", \"passes\": %u, \"seconds_per_run\": %.6f, \"coverage\": %.6f, "
-	        "\"counters\": [", passes, elapsed, coverage);
-	for (gpa_uint32 i = 0; i < n; i++) {
-		const struct row *r = &rows[i];
+	fmt_json_string(f, device);
+	fprintf(f, ", \"runs\": %u, \"repeats\": %u, \"passes\": %u, \"seconds_per_run\": %.6f",
+	        r->repeats * r->passes, r->repeats, r->passes, r->elapsed.mean);
+	if (r->repeats > 1)
+		fprintf(f, ", \"seconds_per_run_rel_stddev_percent\": %.2f",
+		        report_stats_rel(&r->elapsed));
+	fprintf(f, ", \"coverage\": %.6f, \"exit_status\": %d, \"counters\": [", r->coverage,
+	        r->exit_status);
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct report_row *row = &r->rows[i];
 		fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
-		json_string(f, r->name);
+		fmt_json_string(f, row->name);
 		fprintf(f, ", \"group\": ");
-		json_string(f, r->group);
+		fmt_json_string(f, row->group ? row->group : "");
 		fprintf(f, ", \"usage\": ");
-		json_string(f, r->usage);
-		if (r->status != GPA_STATUS_OK)
+		fmt_json_string(f, row->usage ? row->usage : "");
+		fprintf(f, ", \"supported\": %s", row->reason ? "false" : "true");
+		if (row->reason) {
+			fprintf(f, ", \"reason\": ");
+			fmt_json_string(f, row->reason);
+		}
+		if (row->reason || row->values.n == 0)
 			fprintf(f, ", \"value\": null");
-		else if (r->exact)
-			fprintf(f, ", \"value\": %" PRIu64, r->count);
+		else if (is_integer(row->type) && r->repeats == 1)
+			fprintf(f, ", \"value\": %" PRIu64, row->count);
 		else
-			fprintf(f, ", \"value\": %.17g", r->value);
+			fprintf(f, ", \"value\": %.17g", row->values.mean);
+		if (has_spread(r, row))
+			fprintf(f, ", \"rel_stddev_percent\": %.2f", report_stats_rel(&row->values));
 		fprintf(f, "}");
 	}
 	fprintf(f, "\n]}\n");
 }
 
-int report_session(gpa_uint32 session, gpa_uint32 passes, char *const command[],
-                   double elapsed, enum report_format format, const char *sep, const char *output)
+void report_print(FILE *f, const struct report *r, enum report_format format, const char *sep)
 {
-	gpa_uint32 n = 0;
-	GPA_Status st = GPA_GetEnabledCount(&n);
-	if (st != GPA_STATUS_OK)
-		return cli_fail("cannot read the results", st);
-	struct row *rows = calloc(n ? n : 1, sizeof(*rows));
-	if (!rows)
-		return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
-	int rc = 0;
-	for (gpa_uint32 i = 0; i < n && rc == 0; i++) {
-		gpa_uint32 index = 0;
-		GPA_GetEnabledIndex(i, &index);
-		st = read_row(session, index, &rows[i]);
-		/* One counter that could not be read is shown as such; a session
-		 * whose results are gone is an error. */
-		if (st == GPA_STATUS_ERROR_SESSION_NOT_FOUND)
-			rc = cli_fail("cannot read the results", st);
-	}
-	FILE *f = output ? fopen(output, "we") : format == REPORT_TABLE ? stderr : stdout;
-	if (!rc && !f) {
-		fprintf(stderr, "opengpa: cannot write %s: %s\n", output, strerror(errno));
-		rc = 1;
-	}
-	if (!rc) {
-		if (format == REPORT_JSON)
-			print_json(f, rows, n, command, passes, elapsed, coverage_of(session));
-		else if (format == REPORT_SEPARATED)
-			print_separated(f, rows, n, sep);
-		else
-			print_table(f, rows, n, command, passes, elapsed, coverage_of(session));
-	}
-	if (f && output && fclose(f) != 0 && !rc) {
-		fprintf(stderr, "opengpa: cannot write %s: %s\n", output, strerror(errno));
-		rc = 1;
-	}
-	free(rows);
-	return rc;
+	if (format == REPORT_JSON)
+		print_json(f, r);
+	else if (format == REPORT_SEPARATED)
+		print_separated(f, r, sep);
+	else
+		print_table(f, r);
 }

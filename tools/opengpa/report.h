@@ -1,17 +1,59 @@
 /* SPDX-License-Identifier: MIT */
-/* report.h — printing one session's sample 0 as a table, separated values or JSON. */
+/*
+ * report.h — what `opengpa stat` prints: each counter's value (the mean
+ * over -r repeats, with its relative standard deviation as perf stat
+ * prints it), counters this machine cannot count as <not supported>, as a
+ * table, separated values or JSON.
+ */
 #ifndef OPENGPA_TOOLS_REPORT_H
 #define OPENGPA_TOOLS_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "opengpa.h"
 
 enum report_format { REPORT_TABLE, REPORT_SEPARATED, REPORT_JSON };
 
-/* Reads every enabled counter of sample 0 and prints it to `output` (NULL:
- * stderr for the table, as perf stat does; stdout for -x and --json).
- * Returns 0 or 1 after printing the error. */
-int report_session(gpa_uint32 session, gpa_uint32 passes, char *const command[],
-                   double elapsed_per_run, enum report_format format, const char *sep,
-                   const char *output);
+/* Mean and spread of one quantity over runs (Welford's method). */
+struct report_stats {
+	unsigned n;
+	double mean, m2;
+};
+
+void report_stats_add(struct report_stats *s, double v);
+/* Standard deviation of the mean, as perf's stddev_stats(): 0 below 2 runs. */
+double report_stats_stddev(const struct report_stats *s);
+/* 100 * stddev / mean, as perf's rel_stddev_stats(): 0 when the mean is 0. */
+double report_stats_rel(const struct report_stats *s);
+
+struct report_row {
+	const char *name, *group, *usage; /* the library's strings, or argv's */
+	GPA_Usage_Type usage_type;
+	GPA_Type type;
+	gpa_uint32 index;      /* the counter's index, when supported */
+	const char *reason;    /* NULL: countable; else why this machine cannot count it */
+	uint64_t count;        /* an integer counter's exact value in the last run */
+	struct report_stats values;
+	unsigned failed;       /* runs whose value could not be read */
+};
+
+struct report {
+	char *const *command;     /* what was counted: argv, or a label */
+	unsigned repeats, passes; /* runs = repeats * passes */
+	struct report_stats elapsed; /* seconds per run, one entry per repeat */
+	double coverage;          /* least share of a run the counters were counting */
+	int exit_status;          /* the first failing run's, 0 when none */
+	struct report_row *rows;
+	size_t nrows;
+	bool verbose;             /* -v: the reasons of <not supported> */
+};
+
+/* Adds one session's sample 0 to every supported row.  Returns 0, or 1
+ * after printing the error when the session's results are gone. */
+int report_add_session(struct report *r, gpa_uint32 session);
+
+void report_print(FILE *f, const struct report *r, enum report_format format, const char *sep);
 
 #endif

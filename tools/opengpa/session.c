@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* session.c — the command's side of the library: logging and the context. */
+#include <errno.h>
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
 
 /* The command is single-threaded; the library calls back on this thread. */
 static char first_error[512];
@@ -21,6 +23,16 @@ void cli_install_logger(void)
 	 * itself); errors are collected and printed once by cli_fail(). */
 	GPA_RegisterLoggingCallback(GPA_LOGGING_ERROR, on_log);
 	first_error[0] = '\0';
+}
+
+void cli_set_verbose(unsigned level)
+{
+	GPA_Logging_Type mask = GPA_LOGGING_ERROR;
+	if (level >= 1)
+		mask = GPA_LOGGING_ERROR_AND_MESSAGE;
+	if (level >= 2)
+		mask = GPA_LOGGING_ALL;
+	GPA_RegisterLoggingCallback(mask, on_log);
 }
 
 void cli_clear_error(void)
@@ -64,4 +76,38 @@ void cli_close(void)
 {
 	GPA_CloseContext();
 	GPA_Destroy();
+}
+
+int cli_usage_error(const char *command, const char *err)
+{
+	fprintf(stderr, "opengpa %s: %s (see opengpa %s --help)\n", command, err, command);
+	return 2;
+}
+
+FILE *cli_open_output(const char *path, bool append)
+{
+	FILE *f = fopen(path, append ? "ae" : "we");
+	if (!f) {
+		char name[256];
+		fprintf(stderr, "opengpa: cannot open %s for writing: %s\n",
+		        cli_escape(path, name, sizeof name), strerror(errno));
+	}
+	return f;
+}
+
+int cli_close_output(FILE *f, const char *path)
+{
+	if (!f)
+		return 0;
+	int failed = ferror(f);
+	if (f == stdout || f == stderr)
+		failed |= fflush(f) != 0;
+	else
+		failed |= fclose(f) != 0;
+	if (failed) {
+		char name[256];
+		fprintf(stderr, "opengpa: cannot write %s: %s\n",
+		        path ? cli_escape(path, name, sizeof name) : "the report", strerror(errno));
+	}
+	return failed ? 1 : 0;
 }

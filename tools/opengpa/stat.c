@@ -1,360 +1,246 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stat.c — `opengpa stat`: run a command once per pass the enabled counters
- * need (as the MIPS note's pc_sweep re-runs its program), counting the
- * command and its children, then print each counter for the run.  With a
- * scope flag (-a, -C, -p, -t) it counts those CPUs or that process while the
- * command runs, or, without a command, until Ctrl-C or --duration.
+ * stat.c — `opengpa stat`, in the order a perf user expects: every output
+ * file opened first, then the counters (those this machine cannot count kept
+ * as <not supported>), then, said out loud when there are several, the
+ * command's runs: once per pass the counters need (GPA's model, as the MIPS
+ * note's pc_sweep re-runs its program), all of it -r times; then the report.
+ * With a scope flag (-a, -C, -p, -t) it counts those CPUs or that process
+ * while the command runs, or, without a command, until Ctrl-C or --duration.
  */
-#include <errno.h>
-#include <getopt.h>
-#include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <strings.h>
 
-#include "child.h"
 #include "cli.h"
+#include "cli_options.h"
 #include "report.h"
+#include "run.h"
+#include "stat.h"
 
-struct stat_options {
-	const char *backend, *options, *events, *sep, *output;
-	bool hardware, json, multiplex;
-	char scope[80];  /* perf scope option built from -a/-C/-p/-t, or "" */
-	double duration; /* seconds per pass without a command; 0 = until ^C */
-	char **command;  /* NULL: count the scope for a while instead */
-};
-
-/* -a, -C LIST, -p PID, -t TID: at most one, as a perf backend option. */
-static int set_scope(struct stat_options *o, int flag, const char *arg)
+/* Appends one row; NULL when out of memory. */
+static struct report_row *add_row(struct report *r, size_t *cap)
 {
-	if (o->scope[0]) {
-		fprintf(stderr, "opengpa stat: -a, -C, -p and -t each say what to count; give one\n");
-		return 2;
+	if (r->nrows == *cap) {
+		size_t n = *cap ? *cap * 2 : 16;
+		struct report_row *rows = realloc(r->rows, n * sizeof(*rows));
+		if (!rows)
+			return NULL;
+		r->rows = rows;
+		*cap = n;
 	}
-	if (flag == 'a') {
-		snprintf(o->scope, sizeof o->scope, "cpu=all");
-		return 0;
-	}
-	if (strlen(arg) + 5 >= sizeof o->scope || !*arg) {
-		fprintf(stderr, "opengpa stat: -%c %s: too long\n", flag, arg);
-		return 2;
-	}
-	if (flag == 'C') {
-		/* perf's "0,2-3" in the backend's option spelling "0+2-3": commas
-		 * separate options. */
-		snprintf(o->scope, sizeof o->scope, "cpu=%s", arg);
-		for (char *c = o->scope; *c; c++)
-			if (*c == ',')
-				*c = '+';
-		return 0;
-	}
-	char *end;
-	long id = strtol(arg, &end, 10);
-	if (*end || id <= 0) {
-		fprintf(stderr, "opengpa stat: -%c %s: not a %s id\n", flag, arg,
-		        flag == 'p' ? "process" : "thread");
-		return 2;
-	}
-	snprintf(o->scope, sizeof o->scope, "%s=%ld", flag == 'p' ? "pid" : "tid", id);
-	return 0;
+	struct report_row *row = &r->rows[r->nrows++];
+	memset(row, 0, sizeof *row);
+	return row;
 }
 
-static int parse(int argc, char **argv, struct stat_options *o)
+static void describe_row(struct report_row *row, gpa_uint32 index)
 {
-	static const struct option longopts[] = {
-		{ "backend", required_argument, NULL, 'b' },
-		{ "options", required_argument, NULL, 'O' },
-		{ "hardware", no_argument, NULL, 'H' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "field-separator", required_argument, NULL, 'x' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "multiplex", no_argument, NULL, 'M' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, rc;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+b:O:He:x:jo:aC:p:t:Md:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b': o->backend = optarg; break;
-		case 'O': o->options = optarg; break;
-		case 'H': o->hardware = true; break;
-		case 'e': o->events = optarg; break;
-		case 'x': o->sep = optarg; break;
-		case 'j': o->json = true; break;
-		case 'o': o->output = optarg; break;
-		case 'M': o->multiplex = true; break;
-		case 'a':
-		case 'C':
-		case 'p':
-		case 't':
-			if ((rc = set_scope(o, c, optarg)) != 0)
-				return rc;
-			break;
-		case 'd': {
-			char *end;
-			o->duration = strtod(optarg, &end);
-			if (*end || !(o->duration > 0.0) || o->duration > 1e6) {
-				fprintf(stderr, "opengpa stat: --duration %s: not a number of seconds\n",
-				        optarg);
-				return 2;
-			}
-			break;
-		}
-		default: return 2;
-		}
-	}
-	if (o->sep && o->json) {
-		fprintf(stderr, "opengpa stat: -x and --json exclude each other\n");
-		return 2;
-	}
-	if (optind >= argc && !o->scope[0]) {
-		fprintf(stderr, "opengpa stat: no command given (opengpa stat [options] -- COMMAND ..., "
-		        "or -a/-C/-p/-t to count without one)\n");
-		return 2;
-	}
-	if (optind < argc && o->duration > 0.0) {
-		fprintf(stderr, "opengpa stat: --duration is for counting without a command\n");
-		return 2;
-	}
-	o->command = optind < argc ? &argv[optind] : NULL;
-	return 0;
+	row->index = index;
+	GPA_GetCounterName(index, &row->name);
+	OpenGPA_GetCounterGroup(index, &row->group);
+	GPA_GetCounterUsageType(index, &row->usage_type);
+	GPA_GetUsageTypeAsStr(row->usage_type, &row->usage);
+	GPA_GetCounterDataType(index, &row->type);
 }
 
-static int enable_counters(const char *events)
+/* Why the device's counter sets declare `name` but this machine cannot
+ * count it; NULL when they do not declare it. */
+static bool find_unavailable(const char *name, const char **canonical, const char **reason)
 {
-	GPA_Status st;
-	if (!events) {
-		st = GPA_EnableAllCounters();
-		return st == GPA_STATUS_OK ? 0 : cli_fail("cannot enable the counters", st);
-	}
-	char *copy = strdup(events), *save = NULL;
-	if (!copy)
-		return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
-	int rc = 0;
-	for (char *name = strtok_r(copy, ",", &save); name && !rc; name = strtok_r(NULL, ",", &save)) {
-		st = GPA_EnableCounterStr(name);
-		if (st == GPA_STATUS_ERROR_ALREADY_ENABLED)
-			continue;
-		if (st != GPA_STATUS_OK)
-			rc = cli_fail(name, st);
-	}
-	free(copy);
-	return rc;
-}
-
-static double seconds_since(const struct timespec *t0)
-{
-	struct timespec t1;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-/* One pass: one run of the command, counted from exec to exit. */
-static int run_pass(char **command, bool per_process, int *exit_status, double *elapsed)
-{
-	struct child child;
-	if (child_spawn(&child, command) != 0) {
-		fprintf(stderr, "opengpa: cannot start %s: %s\n", command[0], strerror(errno));
-		return 1;
-	}
-	GPA_Status st = GPA_STATUS_OK;
-	if (per_process) {
-		/* Count from exec: the child's wait before it is not the command. */
-		char pid[32];
-		snprintf(pid, sizeof(pid), "%d", (int)child.pid);
-		st = OpenGPA_SetBackendOption("exec", "1");
-		if (st == GPA_STATUS_OK)
-			st = OpenGPA_SetBackendOption("pid", pid);
-	}
-	if (st == GPA_STATUS_OK)
-		st = GPA_BeginPass();
-	bool pass_open = st == GPA_STATUS_OK;
-	if (st == GPA_STATUS_OK)
-		st = GPA_BeginSample(0);
-	bool sample_open = st == GPA_STATUS_OK;
-
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int exec_errno = 0;
-	if (st != GPA_STATUS_OK)
-		kill(child.pid, SIGKILL); /* never let it run uncounted */
-	*exit_status = child_wait(&child, &exec_errno);
-	*elapsed = seconds_since(&t0);
-
-	if (sample_open) {
-		GPA_Status end = GPA_EndSample();
-		if (st == GPA_STATUS_OK)
-			st = end;
-	}
-	if (pass_open) {
-		GPA_Status end = GPA_EndPass();
-		if (st == GPA_STATUS_OK)
-			st = end;
-	}
-	if (st != GPA_STATUS_OK)
-		return cli_fail("counting the command failed", st);
-	if (exec_errno) {
-		fprintf(stderr, "opengpa: cannot run %s: %s\n", command[0], strerror(exec_errno));
-		*exit_status = exec_errno == ENOENT ? 127 : 126;
-		return 1;
-	}
-	return 0;
-}
-
-/* One pass without a command: counts until SIGINT/SIGTERM or `duration`
- * seconds.  The signals are blocked and taken with sigtimedwait, so no
- * handler and no flag are needed. */
-static int wait_pass(double duration, double *elapsed)
-{
-	sigset_t stop, old;
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigprocmask(SIG_BLOCK, &stop, &old);
-	GPA_Status st = GPA_BeginPass();
-	bool pass_open = st == GPA_STATUS_OK;
-	if (st == GPA_STATUS_OK)
-		st = GPA_BeginSample(0);
-	bool sample_open = st == GPA_STATUS_OK;
-	struct timespec t0;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (sample_open) {
-		double left = duration - seconds_since(&t0);
-		if (duration > 0.0 && left <= 0.0)
-			break;
-		struct timespec wait = { 3600, 0 };
-		if (duration > 0.0) {
-			wait.tv_sec = (time_t)left;
-			wait.tv_nsec = (long)((left - (double)wait.tv_sec) * 1e9);
-		}
-		if (sigtimedwait(&stop, NULL, &wait) >= 0)
-			break; /* ^C: report what was counted, like perf stat */
-	}
-	*elapsed = seconds_since(&t0);
-	if (sample_open) {
-		GPA_Status end = GPA_EndSample();
-		if (st == GPA_STATUS_OK)
-			st = end;
-	}
-	if (pass_open) {
-		GPA_Status end = GPA_EndPass();
-		if (st == GPA_STATUS_OK)
-			st = end;
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return st == GPA_STATUS_OK ? 0 : cli_fail("counting failed", st);
-}
-
-int run_command(char **command, bool scoped, double duration, gpa_uint32 *session,
-                gpa_uint32 *passes, int *exit_status, double *elapsed_per_run)
-{
-	const char *backend = "";
-	OpenGPA_GetBackend(&backend);
-	/* perf counts the command unless told what else to count; device
-	 * backends count the whole GPU/core. */
-	bool per_process = strcmp(backend, "perf") == 0 && !scoped;
-
-	GPA_Status st = GPA_BeginSession(session);
-	if (st == GPA_STATUS_OK)
-		st = GPA_GetPassCount(passes);
-	if (st != GPA_STATUS_OK)
-		return cli_fail("cannot start counting", st);
-	if (!command && *passes > 1 && duration <= 0.0) {
-		GPA_EndSession();
-		fprintf(stderr, "opengpa: these counters take %u passes, and without a command each "
-		        "pass needs an end; give --duration SECONDS, --multiplex, or fewer -e "
-		        "counters\n", *passes);
-		return 1;
-	}
-
-	/* Like time(1) and perf stat: ^C reaches the command, and we report. */
-	struct sigaction ignore = { .sa_handler = SIG_IGN }, old_int, old_quit;
-	sigaction(SIGINT, &ignore, &old_int);
-	sigaction(SIGQUIT, &ignore, &old_quit);
-	int rc = 0;
-	double elapsed = 0.0;
-	*exit_status = 0;
-	for (gpa_uint32 p = 0; p < *passes && rc == 0; p++) {
-		double e = 0.0;
-		rc = command ? run_pass(command, per_process, exit_status, &e) : wait_pass(duration, &e);
-		elapsed += e;
-	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
-
-	st = GPA_EndSession();
-	if (rc == 0 && st != GPA_STATUS_OK)
-		rc = cli_fail("counting the command failed", st);
-	*elapsed_per_run = elapsed / (*passes ? *passes : 1);
-	return rc;
-}
-
-/* `--backend mips` takes pc_sweep's options instead of the generic ones. */
-static bool wants_pcsweep(int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if ((strcmp(argv[i], "--backend") == 0 && i + 1 < argc && strcmp(argv[i + 1], "mips") == 0) ||
-		    strcmp(argv[i], "--backend=mips") == 0)
+	gpa_uint32 n = 0;
+	OpenGPA_GetUnavailableCount(&n);
+	for (gpa_uint32 i = 0; i < n; i++)
+		if (OpenGPA_GetUnavailableCounter(i, canonical, reason) == GPA_STATUS_OK &&
+		    strcasecmp(*canonical, name) == 0)
 			return true;
 	return false;
 }
 
-int cmd_stat(int argc, char **argv)
+static bool has_row(const struct report *r, const char *name)
 {
-	if (wants_pcsweep(argc, argv))
-		return cmd_stat_pcsweep(argc, argv);
-	struct stat_options o = { 0 };
-	int rc = parse(argc, argv, &o);
-	if (rc)
-		return rc;
+	for (size_t i = 0; i < r->nrows; i++)
+		if (strcasecmp(r->rows[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* Enables the counters of -e (every counter without it) and makes the
+ * report's rows, in the order asked, each counter once. */
+static int choose_counters(const struct stat_options *o, struct report *r)
+{
+	size_t cap = 0;
+	GPA_Status st;
+	if (!o->nevents) {
+		gpa_uint32 n = 0;
+		st = GPA_EnableAllCounters();
+		if (st == GPA_STATUS_OK)
+			st = GPA_GetEnabledCount(&n);
+		if (st != GPA_STATUS_OK)
+			return cli_fail("cannot enable the counters", st);
+		for (gpa_uint32 i = 0; i < n; i++) {
+			gpa_uint32 index = 0;
+			struct report_row *row = add_row(r, &cap);
+			if (!row)
+				return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+			GPA_GetEnabledIndex(i, &index);
+			describe_row(row, index);
+		}
+		return 0;
+	}
+	int rc = 0;
+	for (size_t e = 0; e < o->nevents && !rc; e++) {
+		char *copy = strdup(o->events[e]), *save = NULL;
+		if (!copy)
+			return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+		for (char *name = strtok_r(copy, ",", &save); name && !rc;
+		     name = strtok_r(NULL, ",", &save)) {
+			const char *canonical, *reason;
+			gpa_uint32 index = 0;
+			st = GPA_EnableCounterStr(name);
+			if (st == GPA_STATUS_ERROR_NOT_FOUND && find_unavailable(name, &canonical, &reason)) {
+				cli_clear_error(); /* perf stat's <not supported>: count the rest */
+				struct report_row *row = has_row(r, canonical) ? NULL : add_row(r, &cap);
+				if (row) {
+					row->name = canonical;
+					row->reason = reason;
+				}
+				continue;
+			}
+			if (st != GPA_STATUS_OK && st != GPA_STATUS_ERROR_ALREADY_ENABLED) {
+				rc = cli_fail(name, st);
+				break;
+			}
+			GPA_GetCounterIndex(name, &index);
+			const char *exact = "";
+			GPA_GetCounterName(index, &exact);
+			if (has_row(r, exact))
+				continue;
+			struct report_row *row = add_row(r, &cap);
+			if (!row)
+				rc = cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+			else
+				describe_row(row, index);
+		}
+		free(copy);
+	}
+	return rc;
+}
+
+/*
+ * Every file the command writes is opened here, before the counters and the
+ * workload: a path that cannot be written fails in a second instead of
+ * losing a long run's counts.  A new output option opens (or checks) its
+ * file here too, and closes it in close_outputs().
+ */
+static int open_outputs(const struct stat_options *o, FILE **report)
+{
+	*report = stderr; /* the table, -x and --json alike, as perf stat does */
+	if (o->output && !(*report = cli_open_output(o->output, o->append)))
+		return 1;
+	return 0;
+}
+
+static int close_outputs(const struct stat_options *o, FILE *report)
+{
+	return cli_close_output(report, o->output);
+}
+
+/* What was counted, for the report's header: the command, or the scope. */
+static void scope_label(const char *scope, char *label, size_t len)
+{
+	if (strcmp(scope, "cpu=all") == 0)
+		snprintf(label, len, "all CPUs");
+	else if (strncmp(scope, "cpu=", 4) == 0)
+		snprintf(label, len, "CPUs %.80s", scope + 4);
+	else
+		snprintf(label, len, "%s %s", scope[0] == 'p' ? "process" : "thread",
+		         strchr(scope, '=') ? strchr(scope, '=') + 1 : "");
+}
+
+/* Whether --multiplex would count the enabled counters in one run, asked
+ * between sessions without changing anything. */
+static bool can_multiplex(void)
+{
+	bool can = OpenGPA_SetMultiplexing(1) == GPA_STATUS_OK;
+	OpenGPA_SetMultiplexing(0);
+	cli_clear_error();
+	return can;
+}
+
+/* The counted part: context, counters, runs, report. */
+static int count(const struct stat_options *o, FILE *out, struct run_state *rs)
+{
 	char options[512];
-	if (o.scope[0] && o.backend && strcmp(o.backend, "perf") != 0) {
-		fprintf(stderr, "opengpa stat: -a, -C, -p and -t choose what the perf backend "
-		        "counts; the %s backend counts its whole device\n", o.backend);
-		return 2;
-	}
-	snprintf(options, sizeof options, "%s%s%s", o.options ? o.options : "",
-	         o.options && o.options[0] && o.scope[0] ? "," : "", o.scope);
-	if (cli_open(o.scope[0] ? "perf" : o.backend, options[0] ? options : o.options, o.hardware))
+	snprintf(options, sizeof options, "%s%s%s", o->options ? o->options : "",
+	         o->options && o->options[0] && o->scope[0] ? "," : "", o->scope);
+	if (cli_open(o->scope[0] ? "perf" : o->backend, options[0] ? options : o->options,
+	             o->hardware))
 		return 1;
-	if (o.multiplex && OpenGPA_SetMultiplexing(1) != GPA_STATUS_OK) {
-		cli_fail("cannot multiplex", GPA_STATUS_ERROR_FAILED);
-		cli_close();
-		return 1;
-	}
-	if (enable_counters(o.events)) {
-		cli_close();
-		return 1;
-	}
-	gpa_uint32 session = 0, passes = 0;
-	int exit_status = 0;
-	double elapsed = 0.0;
-	rc = run_command(o.command, o.scope[0] != 0, o.duration, &session, &passes, &exit_status,
-	                 &elapsed);
-	/* Without a command the report names what was counted. */
 	char label[128];
 	char *scope_only[] = { label, NULL };
-	if (strcmp(o.scope, "cpu=all") == 0)
-		snprintf(label, sizeof label, "all CPUs");
-	else if (strncmp(o.scope, "cpu=", 4) == 0)
-		snprintf(label, sizeof label, "CPUs %.80s", o.scope + 4);
-	else
-		snprintf(label, sizeof label, "%s %s", o.scope[0] == 'p' ? "process" : "thread",
-		         strchr(o.scope, '=') ? strchr(o.scope, '=') + 1 : "");
-	if (rc == 0)
-		rc = report_session(session, passes, o.command ? o.command : scope_only, elapsed,
-		                    o.json ? REPORT_JSON : o.sep ? REPORT_SEPARATED : REPORT_TABLE,
-		                    o.sep, o.output);
+	scope_label(o->scope, label, sizeof label);
+	struct report r = { .command = o->command ? o->command : scope_only, .coverage = 1.0,
+	                    .verbose = o->verbose > 0 };
+	int rc = 0;
+	if (o->multiplex && OpenGPA_SetMultiplexing(1) != GPA_STATUS_OK)
+		rc = cli_fail("cannot multiplex", GPA_STATUS_ERROR_FAILED);
+	if (!rc)
+		rc = choose_counters(o, &r);
+	gpa_uint32 enabled = 0, passes = 1;
+	GPA_GetEnabledCount(&enabled);
+	if (!rc && enabled)
+		rc = run_explain_passes("opengpa stat", o->passes_once, o->repeat,
+		                        can_multiplex() ? "--multiplex counts them in one run, as "
+		                                          "estimates" : NULL,
+		                        &passes);
+	struct run_request rq = {
+		.command = o->command, .scoped = o->scope[0] != 0, .count = enabled > 0,
+		.duration = o->duration, .total = o->repeat * passes,
+	};
+	/* Nothing countable and no command: nothing to wait for; the report
+	 * says why. */
+	bool idle = !rq.count && !rq.command;
+	for (unsigned k = 0; k < o->repeat && !rc && !rs->stop && !idle; k++) {
+		gpa_uint32 session = 0;
+		double elapsed = 0.0;
+		rc = run_session(&rq, rs, &session, &elapsed);
+		if (!rc)
+			report_stats_add(&r.elapsed, elapsed);
+		if (!rc && rq.count)
+			rc = report_add_session(&r, session);
+	}
+	if (!rc) {
+		r.repeats = idle ? 1 : r.elapsed.n;
+		r.passes = passes;
+		r.exit_status = run_exit_status(rs);
+		report_print(out, &r, o->json ? REPORT_JSON : o->sep ? REPORT_SEPARATED : REPORT_TABLE,
+		             o->sep);
+	}
+	free(r.rows);
 	cli_close();
-	if (rc)
-		return exit_status ? exit_status : rc;
-	return exit_status;
+	return rc;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_options o;
+	char err[512];
+	if (stat_parse(argc, argv, &o, err, sizeof err) != 0)
+		return cli_usage_error("stat", err);
+	if (o.help) {
+		fputs(cli_command_stat.help, stdout);
+		return 0;
+	}
+	cli_set_verbose(o.verbose);
+	FILE *out = NULL;
+	if (open_outputs(&o, &out))
+		return 1;
+	struct run_state rs = { 0 };
+	int rc = count(&o, out, &rs);
+	if (close_outputs(&o, out) && !rc)
+		rc = 1;
+	/* The command's status wins over opengpa's own failure, as in perf. */
+	int status = run_exit_status(&rs);
+	return status ? status : rc;
 }

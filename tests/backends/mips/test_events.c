@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "core/counterfile.h"
 #include "mips/control.h"
 #include "mips/events.h"
 #include "mips/procperf.h"
@@ -281,6 +282,35 @@ static void test_counter_file_matches_table(void **unused)
 	assert_int_equal(matched, og_mips_event_count);
 }
 
+/* pc_parse prints each event's raw count under its label (events.c).  A
+ * description that quotes one of those rows must belong to that event's raw
+ * counter: a derived counter quoting it would claim a ratio is the count. */
+static void test_pc_parse_rows_are_raw_counts(void **unused)
+{
+	(void)unused;
+	struct og_cf_file file;
+	char err[512];
+	if (!og_cf_load(MIPS_COUNTERS_FILE, &file, err, sizeof err))
+		fail_msg("%s", err);
+	unsigned quoted = 0;
+	for (size_t i = 0; i < file.count; i++) {
+		const struct og_cf_entry *en = &file.entries[i];
+		const char *d = en->field[OG_F_DESCRIPTION];
+		for (size_t k = 0; d && k < og_mips_event_count; k++) {
+			char row[128];
+			snprintf(row, sizeof row, "pc_parse's \"%s\"", og_mips_events[k].label);
+			if (!strstr(d, row))
+				continue;
+			quoted++;
+			if (en->kind != OG_CF_RAW || strcmp(en->name, og_mips_events[k].name) != 0)
+				fail_msg("%s:%u: %s quotes %s, which is the raw count %s", MIPS_COUNTERS_FILE,
+				         en->line, en->name, row, og_mips_events[k].name);
+		}
+	}
+	og_cf_free(&file);
+	assert_true(quoted > 0);
+}
+
 static void test_figure3_parses(void **unused)
 {
 	/* MD00548 Figure 3, as printed (including its 7-digit control word). */
@@ -363,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_modes),
 		cmocka_unit_test(test_wrap_arithmetic),
 		cmocka_unit_test(test_counter_file_matches_table),
+		cmocka_unit_test(test_pc_parse_rows_are_raw_counts),
 		cmocka_unit_test(test_figure3_parses),
 		cmocka_unit_test(test_malformed_texts),
 		cmocka_unit_test(test_format_write),

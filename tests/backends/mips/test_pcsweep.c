@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
 
 #include "pcsweep.h"
 
@@ -224,6 +225,8 @@ static void test_output_files(void **unused)
 	PARSE(&req, NULL, "-ui", "--append", path);
 	FILE *f = pcsweep_open_output(&req, stdout, err, sizeof err);
 	assert_non_null(f);
+	/* The measured command must not inherit the report (issue #13). */
+	assert_true(fcntl(fileno(f), F_GETFD) & FD_CLOEXEC);
 	fputs("new\n", f);
 	fclose(f);
 	char buf[64] = "";
@@ -234,6 +237,7 @@ static void test_output_files(void **unused)
 	assert_string_equal(buf, "old\nnew\n");
 	PARSE(&req, NULL, "-ui", "--output", path);
 	f = pcsweep_open_output(&req, stdout, err, sizeof err);
+	assert_true(fcntl(fileno(f), F_GETFD) & FD_CLOEXEC);
 	fclose(f);
 	f = fopen(path, "r");
 	got = fread(buf, 1, sizeof buf - 1, f);

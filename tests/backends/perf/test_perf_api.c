@@ -90,6 +90,41 @@ static void test_n2_r0p3_one_pass(void **unused)
 	close_all();
 }
 
+/* Sets what one sample of an open raw event counts (each group read adds
+ * step, and a sample is two reads). */
+static void set_count(uint64_t code, uint64_t count)
+{
+	struct fake_event *e = fake_perf_find(&K, PERF_TYPE_RAW, code);
+	assert_non_null(e);
+	e->step = count;
+}
+
+/* An Azure Cobalt 100 that reports r0p3 counts slots as an Arm N2 r0p3
+ * does: FrontendBound must not subtract CPU_CYCLES from the slot count,
+ * which would put it 20 points of slots (C / 5C) low. */
+static void test_cobalt_r0p3_frontend_bound(void **unused)
+{
+	(void)unused;
+	open_arm("0x6d0fd493\n", 8);
+	gpa_uint32 index, session;
+	assert_int_equal(GPA_GetCounterIndex("FrontendBound", &index), GPA_STATUS_OK);
+	assert_int_equal(GPA_EnableCounterStr("FrontendBound"), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	set_count(0x11, 1000); /* CPU_CYCLES */
+	set_count(0x3e, 2000); /* STALL_SLOT_FRONTEND */
+	set_count(0x10, 10);   /* BR_MIS_PRED */
+	assert_int_equal(GPA_BeginSample(0), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	gpa_float64 v = -1;
+	assert_int_equal(GPA_GetSampleFloat64(session, 0, index, &v), GPA_STATUS_OK);
+	/* 100 * (2000 / (5 * 1000) - 10 / 1000); the r0p0-r0p2 formula gives 19. */
+	assert_true(v > 38.999 && v < 39.001);
+	close_all();
+}
+
 static void test_small_pmu_two_passes(void **unused)
 {
 	(void)unused;
@@ -167,6 +202,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_n2_r0p3_one_pass),
+		cmocka_unit_test(test_cobalt_r0p3_frontend_bound),
 		cmocka_unit_test(test_small_pmu_two_passes),
 		cmocka_unit_test(test_small_pmu_multiplexed),
 		cmocka_unit_test(test_no_pmu_hides_hardware_counters),

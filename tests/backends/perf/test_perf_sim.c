@@ -573,6 +573,12 @@ static void test_arm_midr(void **unused)
 		{ "0x410fd492\n", "neoverse-n2" },
 		{ "0x410fd493\n", "neoverse-n2-r0p3" },
 		{ "0x6d0fd490\n", "neoverse-n2" },
+		/* Azure Cobalt 100 follows the N2's revisions: its r0p3 counts
+		 * slots the way an Arm r0p3 does (Arm's mapping, 0x6d0fd493). */
+		{ "0x6d0fd492\n", "neoverse-n2" },
+		{ "0x6d0fd493\n", "neoverse-n2-r0p3" },
+		{ "0x410fd8e0\n", "neoverse-n3" },
+		{ "0x410fd840\n", "neoverse-v3" },
 		{ "0x411fd401\n", "neoverse-v1" },
 		{ "0x410fd0c0\n", "neoverse-n1" },
 		{ "0x410fd080\n", "perf-generic" }, /* Cortex-A72: no top-down set */
@@ -585,6 +591,13 @@ static void test_arm_midr(void **unused)
 		assert_int_equal(open_with(""), GPA_STATUS_OK);
 		assert_string_equal(F.info.counter_sets[0], sets[i].set);
 	}
+	assert_string_equal(F.info.description, "CPU implementer 0x41 part 0xd08");
+	ops->close(F.state);
+	F.state = NULL;
+	fake_perf_set_file(&F.k, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
+	                   "0x6d0fd493\n");
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	assert_string_equal(F.info.description, "Microsoft Azure Cobalt 100 (Neoverse-N2) r0p3");
 }
 
 static void test_no_cpuinfo(void **unused)

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_kbase_periodic.c — periodic sessions on the mali (kbase) backend over
+ * the virtual Mali-G71, through the GPA API: the kernel times the samples
+ * (SET_INTERVAL), their times are the kernel's, they add up to what an
+ * ordinary sample over the same span counts (and to what the device ran),
+ * and a reader that cannot drain the ring sees the overflow reported.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "core/core.h"
+#include "core/testing.h"
+#include "opengpa.h"
+#include "vmali.h"
+
+static struct vmali *vm;
+static char last_error[600];
+static char messages[8192]; /* every message, '\n'-separated */
+
+static void on_log(GPA_Logging_Type type, const char *msg)
+{
+	if (type & GPA_LOGGING_ERROR) {
+		snprintf(last_error, sizeof last_error, "%s", msg);
+		return;
+	}
+	size_t used = strlen(messages);
+	snprintf(messages + used, sizeof messages - used, "%s\n", msg);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static void sleep_us(unsigned us)
+{
+	struct timespec t = { us / 1000000, (long)(us % 1000000) * 1000L };
+	while (nanosleep(&t, &t) != 0)
+		;
+}
+
+static uint64_t device_active(void)
+{
+	return vmali_total(vm, VMALI_BLOCK_JM, VMALI_ALL, 6); /* GPU_ACTIVE */
+}
+
+static void setup_device(uint16_t uk_minor)
+{
+	struct vmali_config cfg = { .core_mask = 0xFF, .l2_slices = 2, .manual_frames = true,
+		                    .uk_major = uk_minor ? 11 : 0, .uk_minor = uk_minor };
+	vm = vmali_create(&cfg);
+	assert_non_null(vm);
+	og_testing_reset();
+	og_testing_set_sys(vmali_sys(vm));
+	assert_int_equal(GPA_RegisterLoggingCallback(GPA_LOGGING_ERROR_AND_MESSAGE, on_log),
+	                 GPA_STATUS_OK);
+	assert_int_equal(GPA_Initialize(), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetBackend("mali", "timeout=200"), GPA_STATUS_OK);
+	messages[0] = '\0';
+}
+
+static int teardown(void **unused)
+{
+	(void)unused;
+	while (GPA_CloseContext() == GPA_STATUS_OK)
+		;
+	GPA_Destroy();
+	GPA_RegisterLoggingCallback(GPA_LOGGING_NONE, NULL);
+	og_testing_set_sys(NULL);
+	og_testing_reset();
+	vmali_destroy(vm);
+	vm = NULL;
+	return 0;
+}
+
+static gpa_uint32 open_counting(void *key)
+{
+	if (GPA_OpenContext(key) != GPA_STATUS_OK)
+		fail_msg("GPA_OpenContext: %s", last_error);
+	assert_int_equal(GPA_EnableCounterStr("GPUActiveCycles"), GPA_STATUS_OK);
+	gpa_uint32 index = 0;
+	assert_int_equal(GPA_GetCounterIndex("GPUActiveCycles", &index), GPA_STATUS_OK);
+	return index;
+}
+
+struct pass_result {
+	gpa_uint32 session, n, overflowed;
+	uint64_t sum, t0, t1, periods;
+	uint64_t first, last; /* the samples' span */
+};
+
+/* Reads every sample: the sum of GPUActiveCycles, kernel times that follow
+ * each other without a gap, every sample but the last a whole number of
+ * periods (one unless flagged OVERFLOW). */
+static void read_samples(struct pass_result *r, gpa_uint32 index, uint64_t period)
+{
+	assert_int_equal(GPA_GetSampleCount(r->session, &r->n), GPA_STATUS_OK);
+	uint64_t prev_end = 0;
+	for (gpa_uint32 k = 0; k < r->n; k++) {
+		gpa_uint64 v = 0, b = 0, e = 0;
+		gpa_uint32 flags = 0;
+		assert_int_equal(GPA_GetSampleUInt64(r->session, k, index, &v), GPA_STATUS_OK);
+		assert_int_equal(OpenGPA_GetSampleTime(r->session, k, &b, &e), GPA_STATUS_OK);
+		assert_int_equal(OpenGPA_GetSampleFlags(r->session, k, &flags), GPA_STATUS_OK);
+		r->sum += v;
+		assert_true(flags & OPENGPA_SAMPLE_KERNEL_TIME);
+		assert_int_equal(!!(flags & OPENGPA_SAMPLE_FINAL), k + 1 == r->n);
+		/* Kernel raw times on the monotonic scale: within the pass, to
+		 * the conversion's few µs. */
+		assert_true(b + 50000 >= r->t0 && e <= r->t1 + 50000 && b <= e);
+		if (k)
+			assert_true(b == prev_end);
+		else
+			r->first = b;
+		r->last = prev_end = e;
+		uint64_t span = e - b;
+		uint64_t periods = (span + period / 2) / period;
+		if (flags & OPENGPA_SAMPLE_OVERFLOW)
+			r->overflowed++;
+		if (k > 0 && k + 1 < r->n) {
+			/* Whole periods, to the conversion's jitter. */
+			uint64_t off = span > periods * period ? span - periods * period
+			                                       : periods * period - span;
+			assert_true(off < 20000);
+			if (!(flags & OPENGPA_SAMPLE_OVERFLOW))
+				assert_int_equal(periods, 1);
+		}
+		r->periods += periods;
+	}
+}
+
+/* A periodic pass (current context) with frames run every period_us, and
+ * optionally the sampling thread held off for hold_us in the middle. */
+static void periodic_pass(struct pass_result *r, uint64_t period, unsigned frames_every,
+                          unsigned rounds, unsigned hold_us)
+{
+	assert_int_equal(OpenGPA_SetSamplingPeriod(period), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSession(&r->session), GPA_STATUS_OK);
+	r->t0 = now_ns();
+	if (GPA_BeginPass() != GPA_STATUS_OK)
+		fail_msg("GPA_BeginPass: %s", last_error);
+	for (unsigned i = 0; i < rounds; i++) {
+		vmali_run_frames(vm, frames_every);
+		sleep_us((unsigned)(period / 1000));
+		if (hold_us && i == rounds / 2) {
+			/* What SIGSTOP does to the sampling thread (the CLI's tests
+			 * stop the whole process): it cannot drain, the kernel
+			 * keeps sampling into its ring. */
+			og_lock();
+			vmali_run_frames(vm, frames_every);
+			sleep_us(hold_us);
+			og_unlock();
+		}
+	}
+	if (GPA_EndPass() != GPA_STATUS_OK)
+		fail_msg("GPA_EndPass: %s", last_error);
+	r->t1 = now_ns();
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+}
+
+/* Kernel-timed samples add up to an ordinary sample over the same span. */
+static void test_kernel_timed_adds_up(void **unused)
+{
+	(void)unused;
+	setup_device(0);
+	static int key_whole, key_periodic;
+	gpa_uint32 whole_index = open_counting(&key_whole);
+	gpa_uint32 whole_session;
+	assert_int_equal(GPA_BeginSession(&whole_session), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSample(0), GPA_STATUS_OK);
+	uint64_t before = device_active();
+
+	gpa_uint32 index = open_counting(&key_periodic);
+	struct pass_result r = { 0 };
+	periodic_pass(&r, 2000000, 2, 30, 0);
+	gpa_uint64 period = 0;
+	gpa_uint8 kernel = 0;
+	assert_int_equal(OpenGPA_GetSamplingPeriod(r.session, &period, &kernel), GPA_STATUS_OK);
+	assert_int_equal(kernel, 1);
+	read_samples(&r, index, 2000000);
+
+	assert_int_equal(GPA_SelectContext(&key_whole), GPA_STATUS_OK);
+	uint64_t ran = device_active() - before;
+	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	gpa_uint64 whole = 0;
+	assert_int_equal(GPA_GetSampleUInt64(whole_session, 0, whole_index, &whole), GPA_STATUS_OK);
+
+	assert_true(ran > 0);
+	assert_int_equal(r.sum, ran);
+	assert_int_equal(whole, ran);
+	/* Within one of duration / period. */
+	uint64_t want = (r.last - r.first) / 2000000;
+	assert_true(r.periods + 1 >= want && r.periods <= want + 1);
+	assert_true(want >= 20);
+}
+
+/* The sampling thread cannot drain for more periods than the ring holds:
+ * the kernel merges the rest into one sample, reported as an overflow, and
+ * no count is lost. */
+static void test_ring_overflow(void **unused)
+{
+	(void)unused;
+	setup_device(0);
+	static int key;
+	gpa_uint32 index = open_counting(&key);
+	uint64_t before = device_active();
+	struct pass_result r = { 0 };
+	/* 1 ms periods, held off for 60: the ring has 32 buffers. */
+	periodic_pass(&r, 1000000, 1, 10, 60000);
+	read_samples(&r, index, 1000000);
+	assert_int_equal(r.sum, device_active() - before);
+	assert_true(r.overflowed >= 1);
+	assert_non_null(strstr(messages, "the reader's ring of 32 dumps was full"));
+	uint64_t want = (r.last - r.first) / 1000000;
+	assert_true(r.periods + 1 >= want && r.periods <= want + 1);
+}
+
+/* A stop shorter than the ring loses nothing and merges nothing: every
+ * period has its own sample. */
+static void test_short_hold_keeps_every_period(void **unused)
+{
+	(void)unused;
+	setup_device(0);
+	static int key;
+	gpa_uint32 index = open_counting(&key);
+	uint64_t before = device_active();
+	struct pass_result r = { 0 };
+	/* 10 periods of a 32-buffer ring: room for 200 ms more of a busy
+	 * machine keeping the thread away. */
+	periodic_pass(&r, 10000000, 1, 10, 100000);
+	read_samples(&r, index, 10000000);
+	assert_int_equal(r.sum, device_active() - before);
+	assert_int_equal(r.overflowed, 0);
+}
+
+/* The floor is the reader's: 100 µs, or 500 µs on the vinstr before the
+ * virtualizer. */
+static void test_floor(void **unused)
+{
+	(void)unused;
+	setup_device(0);
+	static int key;
+	open_counting(&key);
+	assert_int_equal(OpenGPA_SetSamplingPeriod(99999), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+	assert_non_null(strstr(last_error, "floor of 100 µs"));
+	assert_int_equal(OpenGPA_SetSamplingPeriod(100000), GPA_STATUS_OK);
+	teardown(NULL);
+
+	setup_device(20); /* JM UK 11.20: the old vinstr */
+	open_counting(&key);
+	assert_int_equal(OpenGPA_SetSamplingPeriod(400000), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+	assert_non_null(strstr(last_error, "floor of 500 µs"));
+	struct pass_result r = { 0 };
+	gpa_uint32 index;
+	assert_int_equal(GPA_GetCounterIndex("GPUActiveCycles", &index), GPA_STATUS_OK);
+	uint64_t before = device_active();
+	periodic_pass(&r, 1000000, 1, 10, 0);
+	read_samples(&r, index, 1000000);
+	assert_int_equal(r.sum, device_active() - before);
+}
+
+/* Ordinary samples carry the dumps' kernel times. */
+static void test_ordinary_sample_times(void **unused)
+{
+	(void)unused;
+	setup_device(0);
+	static int key;
+	open_counting(&key);
+	gpa_uint32 session;
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	uint64_t t0 = now_ns();
+	assert_int_equal(GPA_BeginSample(3), GPA_STATUS_OK);
+	sleep_us(3000);
+	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+	uint64_t t1 = now_ns();
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	gpa_uint64 b, e;
+	gpa_uint32 flags;
+	assert_int_equal(OpenGPA_GetSampleTime(session, 3, &b, &e), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_GetSampleFlags(session, 3, &flags), GPA_STATUS_OK);
+	assert_int_equal(flags, OPENGPA_SAMPLE_KERNEL_TIME);
+	assert_true(b + 50000 >= t0 && e <= t1 + 50000);
+	assert_true(e - b >= 3000000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_kernel_timed_adds_up, teardown),
+		cmocka_unit_test_teardown(test_ring_overflow, teardown),
+		cmocka_unit_test_teardown(test_short_hold_keeps_every_period, teardown),
+		cmocka_unit_test_teardown(test_floor, teardown),
+		cmocka_unit_test_teardown(test_ordinary_sample_times, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* stat.h — `opengpa stat`: its options as parsed, and the parser. */
+#ifndef OPENGPA_TOOLS_STAT_H
+#define OPENGPA_TOOLS_STAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define STAT_MAX_EVENT_ARGS 64
+
+/* Everything stat_parse() read; strings point into argv. */
+struct stat_options {
+	const char *backend, *options, *sep, *output;
+	const char *events[STAT_MAX_EVENT_ARGS]; /* each -e as given: "A,B" */
+	size_t nevents;
+	bool hardware, json, multiplex, help, append;
+	bool passes_once; /* --passes=once: refuse to run the command more than once */
+	unsigned repeat;  /* -r: runs of the whole pass set (1 by default) */
+	unsigned verbose; /* -v given this many times */
+	char scope[80];  /* perf scope option built from -a/-C/-p/-t, or "" */
+	double duration; /* seconds per pass without a command; 0 = until ^C */
+	char **command;  /* argv of the command; NULL: count the scope instead */
+};
+
+/*
+ * Reads `opengpa stat` options from argv[1..argc) (argv[0] is "stat") into
+ * *o, which it clears first, and checks they make sense together.  Pure:
+ * no output, no allocation, no global state (a fuzz target).  Returns 0,
+ * or 2 (a usage error) with a one-line reason in err.  With --help it
+ * returns 0 at once with o->help set.
+ */
+int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t errlen);
+
+#endif

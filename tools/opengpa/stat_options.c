@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stat_options.c — `opengpa stat`'s options: one case per option of
+ * docs/man/opengpa-stat.1.txt (see options.h for adding one).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_options.h"
+#include "stat.h"
+
+#define STAT_MAX_REPEAT 1000000
+
+/* -a, -C LIST, -p PID, -t TID: at most one, as a perf backend option. */
+static enum cli_error set_scope(struct stat_options *o, char flag, const char *arg, char *err,
+                                size_t errlen)
+{
+	if (o->scope[0])
+		return cli_refuse(err, errlen, "-a, -C, -p and -t each say what to count; give one");
+	if (flag == 'a') {
+		snprintf(o->scope, sizeof o->scope, "cpu=all");
+		return CLI_OK;
+	}
+	if (flag == 'C') {
+		/* "0,2-3": numbers and ranges; the backend checks the CPUs. */
+		size_t len = strlen(arg);
+		bool ok = len > 0 && len + 4 < sizeof o->scope && strspn(arg, "0123456789,-") == len &&
+		          arg[0] >= '0' && arg[0] <= '9' && arg[len - 1] >= '0' && arg[len - 1] <= '9';
+		if (!ok)
+			return cli_refuse(err, errlen, "not a CPU list (numbers and ranges such as "
+			                  "0,2-3; at most %zu characters)", sizeof o->scope - 5);
+		/* perf's "0,2-3" in the backend's option spelling "0+2-3": commas
+		 * separate options. */
+		snprintf(o->scope, sizeof o->scope, "cpu=%s", arg);
+		for (char *c = o->scope; *c; c++)
+			if (*c == ',')
+				*c = '+';
+		return CLI_OK;
+	}
+	uint64_t id;
+	if (!cli_parse_uint(arg, 1, INT_MAX, &id))
+		return cli_refuse(err, errlen, "not a %s id (a number from 1 to %d)",
+		                  flag == 'p' ? "process" : "thread", INT_MAX);
+	snprintf(o->scope, sizeof o->scope, "%s=%llu", flag == 'p' ? "pid" : "tid",
+	         (unsigned long long)id);
+	return CLI_OK;
+}
+
+static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, const char *value,
+                            char *err, size_t errlen)
+{
+	struct stat_options *o = ctx;
+	switch ((enum stat_opt)key) {
+	case STAT_OPT_EVENT:
+		if (o->nevents == STAT_MAX_EVENT_ARGS)
+			return cli_refuse(err, errlen, "more than %d -e options; list several counters "
+			                  "in one, separated by commas", STAT_MAX_EVENT_ARGS);
+		if (!*value)
+			return cli_refuse(err, errlen, "no counter named");
+		o->events[o->nevents++] = value;
+		return CLI_OK;
+	case STAT_OPT_HARDWARE: o->hardware = true; return CLI_OK;
+	case STAT_OPT_BACKEND: o->backend = value; return CLI_OK;
+	case STAT_OPT_OPTIONS: o->options = value; return CLI_OK;
+	case STAT_OPT_SCOPE: return set_scope(o, opt->shorts[0], value, err, errlen);
+	case STAT_OPT_DURATION:
+		if (!cli_parse_seconds(value, 1e6, &o->duration))
+			return cli_refuse(err, errlen, "not a number of seconds (more than 0, at most "
+			                  "1000000)");
+		return CLI_OK;
+	case STAT_OPT_MULTIPLEX: o->multiplex = true; return CLI_OK;
+	case STAT_OPT_SEP:
+		o->sep = value;
+		return cli_check_separator(value, err, errlen);
+	case STAT_OPT_JSON: o->json = true; return CLI_OK;
+	case STAT_OPT_OUTPUT:
+		if (!*value)
+			return cli_refuse(err, errlen, "no file named");
+		o->output = value;
+		return CLI_OK;
+	case STAT_OPT_APPEND: o->append = true; return CLI_OK;
+	case STAT_OPT_REPEAT: {
+		uint64_t n;
+		if (!cli_parse_uint(value, 1, STAT_MAX_REPEAT, &n))
+			return cli_refuse(err, errlen, "not a number of runs (1 to %d)", STAT_MAX_REPEAT);
+		o->repeat = (unsigned)n;
+		return CLI_OK;
+	}
+	case STAT_OPT_PASSES:
+		if (strcmp(value, "once") != 0 && strcmp(value, "rerun") != 0)
+			return cli_refuse(err, errlen, "--passes is once or rerun");
+		o->passes_once = value[0] == 'o';
+		return CLI_OK;
+	case STAT_OPT_VERBOSE:
+		if (o->verbose < 8)
+			o->verbose++;
+		return CLI_OK;
+	case STAT_OPT_HELP: o->help = true; return CLI_OK;
+	}
+	return CLI_ERR_UNHANDLED;
+}
+
+int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t errlen)
+{
+	memset(o, 0, sizeof *o);
+	o->repeat = 1;
+	int operand = argc;
+	if (cli_parse(&cli_command_stat, argc, argv, apply, o, &operand, err, errlen) != CLI_OK)
+		return 2;
+	if (o->help)
+		return 0;
+	if (o->sep && o->json) {
+		cli_refuse(err, errlen, "-x and --json exclude each other");
+		return 2;
+	}
+	if (operand >= argc && !o->scope[0]) {
+		cli_refuse(err, errlen, "no command given (opengpa stat [options] -- COMMAND ..., or "
+		           "-a/-C/-p/-t to count without one)");
+		return 2;
+	}
+	if (o->append && !o->output) {
+		cli_refuse(err, errlen, "--append is for the file of -o FILE");
+		return 2;
+	}
+	if (o->repeat > 1 && operand >= argc && !(o->duration > 0.0)) {
+		cli_refuse(err, errlen, "-r without a command needs --duration SECONDS: each repeat "
+		           "needs an end");
+		return 2;
+	}
+	if (operand < argc && o->duration > 0.0) {
+		cli_refuse(err, errlen, "--duration is for counting without a command");
+		return 2;
+	}
+	if (o->scope[0] && o->backend && strcmp(o->backend, "perf") != 0) {
+		char name[64];
+		cli_refuse(err, errlen, "-a, -C, -p and -t choose what the perf backend counts; the "
+		           "%s backend counts its whole device",
+		           cli_escape(o->backend, name, sizeof name));
+		return 2;
+	}
+	o->command = operand < argc ? &argv[operand] : NULL;
+	return 0;
+}
