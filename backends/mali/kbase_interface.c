@@ -100,7 +100,7 @@ enum og_kbase_iface og_kbase_choose(const struct og_kbase_version *v, uint32_t v
 	}
 	if (o.kinstr && (!o.vinstr || values_per_block > 64)) {
 		if (!o.vinstr)
-			snprintf(why, len, "%s has no vinstr reader (removed in %s UK %u.%u)%s", ver,
+			snprintf(why, len, "%s has no vinstr reader, removed in %s UK %u.%u%s", ver,
 			         kind, t->major, t->removed,
 			         o.kinstr_early ? "; an early kinstr_prfcnt, worked around" : "");
 		else
@@ -111,15 +111,15 @@ enum og_kbase_iface og_kbase_choose(const struct og_kbase_version *v, uint32_t v
 	}
 	if (o.vinstr) {
 		if (values_per_block > 64)
-			snprintf(why, len, "%s has no kinstr_prfcnt (first in %s UK %u.%u): vinstr "
+			snprintf(why, len, "%s has no kinstr_prfcnt, first in %s UK %u.%u: vinstr "
 			         "carries the first 64 of this GPU's %u values per block",
 			         ver, kind, t->major, t->kinstr, (unsigned)values_per_block);
 		else if (o.kinstr)
-			snprintf(why, len, "%s still has vinstr (until %s UK %u.%u); "
+			snprintf(why, len, "%s still has vinstr, until %s UK %u.%u; "
 			         "interface=kinstr_prfcnt picks the newer one", ver, kind, t->major,
 			         t->removed);
 		else
-			snprintf(why, len, "%s predates kinstr_prfcnt (first in %s UK %u.%u)", ver,
+			snprintf(why, len, "%s predates kinstr_prfcnt, first in %s UK %u.%u", ver,
 			         kind, t->major, t->kinstr);
 		return OG_KBASE_IFACE_VINSTR;
 	}

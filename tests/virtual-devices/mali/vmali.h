@@ -110,6 +110,8 @@ uint64_t vmali_total_sc_cycles(struct vmali *vm);
 /* Values per counter block (64 or 128) and the value index the GPU's layout
  * gives hardware counter `name` in `block`, or -1. */
 unsigned vmali_values_per_block(struct vmali *vm);
+/* Instances of a block type (shader cores: slots up to the highest core). */
+unsigned vmali_block_instances(struct vmali *vm, enum vmali_block block);
 int vmali_counter_index(struct vmali *vm, enum vmali_block block, const char *name);
 /* Counters of the GPU's layout the workload model has no rule for (filled
  * with a share of their block's busy cycles); 0 for every layout it knows. */

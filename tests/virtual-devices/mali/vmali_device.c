@@ -717,6 +717,11 @@ unsigned vmali_values_per_block(struct vmali *vm)
 	return vm->geom.values;
 }
 
+unsigned vmali_block_instances(struct vmali *vm, enum vmali_block block)
+{
+	return (unsigned)block < VMALI_BLOCK_TYPES ? vm->geom.count[block] : 0;
+}
+
 int vmali_counter_index(struct vmali *vm, enum vmali_block block, const char *name)
 {
 	const struct vmali_layout *l = vm->layout;

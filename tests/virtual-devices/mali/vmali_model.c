@@ -69,7 +69,12 @@
 	X(PRIMASSY_POS_SHADER_WAIT) X(PCACHE_HIT) X(PCACHE_MISS) X(UTLB_TRANS)             \
 	X(UTLB_TRANS_HIT) X(UTLB_MMU_REQ) X(BIN_ALLOC_INIT) X(BIN_ALLOC_OVERFLOW)          \
 	X(LOADING_DESC) X(IDVS_VBU_LINE_DEALLOCATE) X(COMPRESS_MISS) X(WRBUF_HIT)          \
-	X(WRBUF_MISS) X(WRBUF_ACTIVE)
+	X(WRBUF_MISS) X(WRBUF_ACTIVE) X(PREFETCH_STALL) X(VCACHE_LINE_WAIT)                \
+	X(VFETCH_POS_READ_WAIT) X(VFETCH_VERTEX_WAIT) X(VFETCH_STALL) X(PRIMASSY_STALL)     \
+	X(BBOX_GEN_STALL) X(BINNER_STALL) X(ITER_STALL) X(COMPRESS_STALL)                  \
+	X(PCACHE_MISS_STALL) X(PCACHE_EVICT_STALL) X(PMGR_PTR_WR_STALL) X(PMGR_PTR_RD_STALL) \
+	X(PMGR_CMD_WR_STALL) X(WRBUF_NO_FREE_LINE_STALL) X(WRBUF_NO_AXI_ID_STALL)          \
+	X(WRBUF_AXI_STALL) X(UTLB_TRANS_STALL) X(UTLB_TRANS_MISS_DELAY)
 
 #define L2_NAMES(X)                                                                       \
 	X(L2_ANY_LOOKUP) X(L2_READ_LOOKUP) X(L2_WRITE_LOOKUP) X(L2_EXT_SNOOP_LOOKUP)        \
@@ -334,6 +339,17 @@ static void tiler(const struct vmali_frame *f, const struct vmali_layout_consts 
 	q[Q_WRBUF_HIT] = fr(s->visible / 2, 0.9);
 	q[Q_WRBUF_MISS] = s->visible / 2 - q[Q_WRBUF_HIT];
 	q[Q_WRBUF_ACTIVE] = fr(ta, 0.2);
+	/* Stall and wait cycles of the tiler's stages (Mali-G71's extra
+	 * counters): small shares of its active cycles, none above 3%. */
+	static const int stalls[] = {
+		Q_PREFETCH_STALL, Q_VCACHE_LINE_WAIT, Q_VFETCH_POS_READ_WAIT, Q_VFETCH_VERTEX_WAIT,
+		Q_VFETCH_STALL, Q_PRIMASSY_STALL, Q_BBOX_GEN_STALL, Q_BINNER_STALL, Q_ITER_STALL,
+		Q_COMPRESS_STALL, Q_PCACHE_MISS_STALL, Q_PCACHE_EVICT_STALL, Q_PMGR_PTR_WR_STALL,
+		Q_PMGR_PTR_RD_STALL, Q_PMGR_CMD_WR_STALL, Q_WRBUF_NO_FREE_LINE_STALL,
+		Q_WRBUF_NO_AXI_ID_STALL, Q_WRBUF_AXI_STALL, Q_UTLB_TRANS_STALL, Q_UTLB_TRANS_MISS_DELAY,
+	};
+	for (size_t i = 0; i < sizeof(stalls) / sizeof(stalls[0]); i++)
+		q[stalls[i]] = fr(ta, 0.005 + 0.00125 * (double)i);
 }
 
 static void shader_core(const struct vmali_frame *f, const struct vmali_layout_consts *k,
