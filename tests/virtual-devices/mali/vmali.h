@@ -67,6 +67,9 @@ struct vmali_config {
 	unsigned nodes;           /* VMALI_NODE_* mask; 0 = both */
 };
 
+/* Whether product `id` is in the device's GPU table, and its front end. */
+bool vmali_product_csf(uint32_t id, bool *csf);
+
 /* NULL with errno (EINVAL for a bad config or script; the reason is written
  * to err when err is not NULL). */
 struct vmali *vmali_create_err(const struct vmali_config *cfg, char *err, size_t err_len);

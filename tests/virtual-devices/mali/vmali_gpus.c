@@ -61,3 +61,11 @@ const struct vmali_layout *vmali_layout_find(const char *key)
 			return &vmali_layouts[i];
 	return NULL;
 }
+
+bool vmali_product_csf(uint32_t id, bool *csf)
+{
+	const struct vmali_product *p = vmali_product_find(id);
+	if (p)
+		*csf = p->csf;
+	return p != NULL;
+}

@@ -473,8 +473,10 @@ static int command(struct vmali *vm, struct vmali_kinstr *k, const void *arg)
 			return einval();
 		/* The disable takes a last sample; early drivers drop it when the
 		 * ring is full. */
-		if (unconsumed(k) < RING_SAMPLES)
+		if (unconsumed(k) < RING_SAMPLES) {
+			vmali_advance_for_dump(vm);
 			write_sample(vm, k, c.user_data, 0);
+		}
 		k->started = false;
 		k->async_due_ns = 0;
 		return 0;
