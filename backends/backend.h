@@ -76,6 +76,9 @@ struct og_raw_desc {
 	const char *description;
 	GPA_Usage_Type usage;
 	uint32_t raw_id;
+	/* NULL: countable.  Otherwise why this machine cannot count it (the
+	 * core lists it as unavailable; raw_id is unused). */
+	const char *why_not;
 };
 
 /* Where a sample sits in time: CLOCK_MONOTONIC nanoseconds.  The core
@@ -141,7 +144,9 @@ struct og_backend_ops {
 	 * with growing candidate sets; it must not touch the hardware state. */
 	bool (*fits)(void *state, const uint32_t *raw_ids, size_t n);
 
-	/* Optional (NULL = none): raw counters discovered at run time. */
+	/* Optional (NULL = none): raw counters discovered at run time.  The
+	 * counter sets the backend named come first: a discovered raw counter
+	 * whose name one of them declares is left out. */
 	const struct og_raw_desc *(*extra_raw)(void *state, size_t *count);
 
 	/* Optional (NULL = no run-time options): change an option between

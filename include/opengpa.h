@@ -22,13 +22,36 @@
 
 #include "GPUPerfAPI.h"
 
+/* The version of these headers (meson.build's project version; the build
+ * checks they agree).  OpenGPA_GetVersion gives the library's at run time. */
 #define OPENGPA_VERSION_MAJOR 0
 #define OPENGPA_VERSION_MINOR 1
+#define OPENGPA_VERSION_PATCH 0
+#define OPENGPA_VERSION_STRING "0.1.0"
+/* 0xMMmmpp, for comparisons: OPENGPA_VERSION >= OPENGPA_VERSION_OF(0, 2, 0). */
+#define OPENGPA_VERSION_OF(major, minor, patch) (((major) << 16) | ((minor) << 8) | (patch))
+#define OPENGPA_VERSION                                                                  \
+	OPENGPA_VERSION_OF(OPENGPA_VERSION_MAJOR, OPENGPA_VERSION_MINOR, OPENGPA_VERSION_PATCH)
+
+/* The version of the library in use, which may be newer than the headers a
+ * program was built with (OPENGPA_VERSION_*).  Any pointer may be NULL.
+ * Needs no context and no GPA_Initialize. */
+GPALIB_DECL GPA_Status OpenGPA_GetVersion(gpa_uint32 *pMajor, gpa_uint32 *pMinor,
+                                          gpa_uint32 *pPatch);
 
 /* Backend and options for contexts opened after this call.  name is one of
  * "auto" (or NULL), "perf", "mali", "panfrost", "mips"; options are
  * "key=value,..." as documented in docs/backends/<name>.md (NULL = none). */
 GPALIB_DECL GPA_Status OpenGPA_SetBackend(const char *name, const char *options);
+
+/* The backends compiled into this library, in the order "auto" tries
+ * them: their count, then each one's name and a one-line summary of what
+ * it counts through which kernel interface.  Need no context.  Whether one
+ * is usable here is whether a context opens on it (`opengpa list
+ * --backends` tries each). */
+GPALIB_DECL GPA_Status OpenGPA_GetBackendCount(gpa_uint32 *pCount);
+GPALIB_DECL GPA_Status OpenGPA_GetBackendInfo(gpa_uint32 index, const char **ppName,
+                                              const char **ppSummary);
 
 /* Name of the backend behind the current context ("perf", ...). */
 GPALIB_DECL GPA_Status OpenGPA_GetBackend(const char **ppName);
@@ -89,6 +112,14 @@ GPALIB_DECL GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPas
 GPALIB_DECL GPA_Status OpenGPA_GetUnavailableCount(gpa_uint32 *pCount);
 GPALIB_DECL GPA_Status OpenGPA_GetUnavailableCounter(gpa_uint32 index, const char **ppName,
                                                      const char **ppReason);
+
+/* What the counter sets declare about unavailable counter `index`: its
+ * group, description, usage and data type, as GPA_GetCounter* would give
+ * them if it were countable.  Any output pointer may be NULL. */
+GPALIB_DECL GPA_Status OpenGPA_GetUnavailableCounterInfo(gpa_uint32 index, const char **ppGroup,
+                                                         const char **ppText,
+                                                         GPA_Usage_Type *pUsage,
+                                                         GPA_Type *pType);
 
 /* ---- Periodic samples and sample times --------------------------------
  *

@@ -18,12 +18,20 @@ for h in GPUPerfAPI.h GPUPerfAPITypes.h GPUPerfAPIFunctionTypes.h GPAFunctions.h
     { echo "check-install: header $h missing" >&2; fail=1; }
 done
 [ -n "$(find "$root" -name opengpa.pc | head -n1)" ] || { echo "check-install: opengpa.pc missing" >&2; fail=1; }
+for f in OpenGPAConfig.cmake OpenGPAConfigVersion.cmake; do
+  [ -n "$(find "$root" -path "*/cmake/OpenGPA/$f" | head -n1)" ] || { echo "check-install: $f missing" >&2; fail=1; }
+done
 [ -n "$(find "$root" -path '*/bin/opengpa' | head -n1)" ] || { echo "check-install: opengpa command missing" >&2; fail=1; }
 for page in man1/opengpa.1 man1/opengpa-stat.1 man1/opengpa-list.1 man1/opengpa-pc_sweep.1 man3/opengpa.3; do
   [ -n "$(find "$root" -path "*/man/$page" | head -n1)" ] || { echo "check-install: man page $page missing" >&2; fail=1; }
 done
 soname=$(objdump -p "$libdir/libopengpa.so.1" | awk '/SONAME/ {print $2}')
 [ "$soname" = "libopengpa.so.1" ] || { echo "check-install: soname is '$soname'" >&2; fail=1; }
+# A program built against the tree as users build: pkg-config and CMake.
+if [ $fail -eq 0 ] && ! bash "$(dirname "$0")/../tests/install/build-clients.sh" "$root"; then
+  echo "check-install: building a client against the installed tree failed" >&2
+  fail=1
+fi
 if [ $fail -eq 0 ]; then
   echo "check-install: 1 passed, 0 failed"
 else

@@ -10,6 +10,8 @@ packages=(
   libcmocka-dev     # the test suite
   libdrm-dev        # the panfrost backend's DRM headers
   binutils          # nm, for the exported-symbol test
+  libpfm4-dev       # optional: CPU PMU events by name in the perf backend
+  cmake             # the install test builds a find_package(OpenGPA) client
 )
 
 missing=()

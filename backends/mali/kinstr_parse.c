@@ -141,6 +141,8 @@ size_t og_kinstr_build_requests(const struct og_kinstr_enum *e, uint8_t mode, ui
 	return n;
 }
 
+static og_kinstr_sum_fn *pick_sum(void);
+
 bool og_kinstr_layout_init(struct og_kinstr_layout *l, const struct og_kinstr_enum *e,
                            uint64_t core_mask, uint32_t item_size, size_t map_size,
                            char *why, size_t why_len)
@@ -160,6 +162,7 @@ bool og_kinstr_layout_init(struct og_kinstr_layout *l, const struct og_kinstr_en
 	l->map_size = map_size;
 	for (uint32_t t = 0; t < OG_MALI_BLOCK_TYPES; t++)
 		l->nblocks += e->instances[t];
+	l->sum = pick_sum();
 	return true;
 }
 
@@ -289,8 +292,9 @@ static void chunk_saturating(const uint8_t *map, const uint32_t *at, uint32_t k,
 	}
 }
 
-OG_SUM_CLONES static void sum_type(const uint8_t *map, const uint32_t *at, uint32_t k,
-                                   uint32_t nv, uint64_t *out)
+__attribute__((always_inline)) static inline void sum_type(const uint8_t *map,
+                                                           const uint32_t *at, uint32_t k,
+                                                           uint32_t nv, uint64_t *out)
 {
 	/* k values each below 2^(64 - ceil(log2 k)) cannot wrap a 64-bit lane. */
 	uint32_t bits = k > 1 ? 32u - (uint32_t)__builtin_clz(k - 1) : 0u;
@@ -331,6 +335,28 @@ OG_SUM_CLONES static void sum_type(const uint8_t *map, const uint32_t *at, uint3
 	}
 }
 
+/* One copy per instruction set (mali_vec.h), the body inlined into each. */
+#define SUM_COPY(name, target_attribute)                                                     \
+	target_attribute static void name(const uint8_t *map, const uint32_t *at, uint32_t k, \
+	                                  uint32_t nv, uint64_t *out)                          \
+	{                                                                                       \
+		sum_type(map, at, k, nv, out);                                                  \
+	}
+
+SUM_COPY(sum_default, )
+#if defined(OG_SUM_AVX2_COPY)
+SUM_COPY(sum_avx2, __attribute__((target("avx2"))))
+#endif
+
+static og_kinstr_sum_fn *pick_sum(void)
+{
+#if defined(OG_SUM_AVX2_COPY)
+	if (og_cpu_has_avx2())
+		return sum_avx2;
+#endif
+	return sum_default;
+}
+
 void og_kinstr_sum(const struct og_kinstr_layout *l, const uint8_t *map,
                    const struct og_kinstr_sample *s, struct og_mali_totals *totals)
 {
@@ -338,6 +364,6 @@ void og_kinstr_sum(const struct og_kinstr_layout *l, const uint8_t *map,
 		uint32_t k = s->count[t];
 		if (!k)
 			continue;
-		sum_type(map, s->at[t], k, l->en.values[t], totals->v + t * OG_MALI_MAX_VALUES);
+		l->sum(map, s->at[t], k, l->en.values[t], totals->v + t * OG_MALI_MAX_VALUES);
 	}
 }

@@ -44,6 +44,10 @@ bool og_kinstr_parse_enum(const void *items, size_t n, size_t item_size,
 size_t og_kinstr_build_requests(const struct og_kinstr_enum *e, uint8_t mode, uint64_t period_ns,
                                 struct og_kinstr_request_item *out);
 
+/* Sums k blocks of nv 64-bit values at map + at[i] into out[0..nv). */
+typedef void og_kinstr_sum_fn(const uint8_t *map, const uint32_t *at, uint32_t k, uint32_t nv,
+                              uint64_t *out);
+
 /* Fixed for one reader fd: what the sample lists must look like. */
 struct og_kinstr_layout {
 	struct og_kinstr_enum en;
@@ -52,6 +56,7 @@ struct og_kinstr_layout {
 	uint32_t item_size;   /* metadata stride SETUP returned, >= 48 */
 	size_t map_size;      /* bytes mapped */
 	uint32_t nblocks;     /* BLOCK items one sample has */
+	og_kinstr_sum_fn *sum; /* the copy for this CPU */
 };
 
 /* False (why filled) when the enumeration cannot describe the GPU the

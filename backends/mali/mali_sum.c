@@ -24,7 +24,6 @@
 #include "mali_vec.h"
 
 #define VEC_BYTES OG_VEC_BYTES
-#define SUM_CLONES OG_SUM_CLONES
 
 typedef uint32_t vec __attribute__((vector_size(VEC_BYTES)));
 /* The same lanes widened to 64 bits, for storing the totals. */
@@ -49,6 +48,8 @@ _Static_assert(OG_MALI_V5_WORDS % CHUNK_WORDS == 0, "blocks are whole chunks");
 		memcpy((p), &w_, sizeof w_);                                 \
 	} while (0)
 
+static og_mali_sum_fn *pick_sum(void);
+
 bool og_mali_layout_init(const struct og_mali_gpu *gpu, struct og_mali_layout *out)
 {
 	if (!gpu->core_mask || gpu->l2_slices == 0 || gpu->l2_slices > OG_MALI_MAX_L2_SLICES)
@@ -63,6 +64,7 @@ bool og_mali_layout_init(const struct og_mali_gpu *gpu, struct og_mali_layout *o
 	for (uint64_t m = gpu->core_mask; m; m &= m - 1)
 		l.core_at[l.core_count++] =
 			cores + (uint32_t)__builtin_ctzll(m) * OG_MALI_V5_WORDS;
+	l.sum = pick_sum();
 	*out = l;
 	return true;
 }
@@ -115,8 +117,9 @@ static inline bool may_carry(const vec *any, uint32_t bits)
  * of the high halves; the low halves then add up to s - (h << 16) exactly
  * (below k * 2^16), so sum = (h << 16) + that, whose high word is h >> 16
  * plus the carry of that addition. */
-SUM_CLONES static void chunk_exact(const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w,
-                        uint64_t *out)
+__attribute__((always_inline)) static inline void chunk_exact(const uint32_t *dump,
+                                                              const uint32_t *at, uint32_t k,
+                                                              uint32_t w, uint64_t *out)
 {
 	/* Two vectors per pass over the blocks: four sums and the shifted
 	 * copies still fit in SSE2's 16 registers. */
@@ -138,11 +141,15 @@ SUM_CLONES static void chunk_exact(const uint32_t *dump, const uint32_t *at, uin
 	}
 }
 
+/* The rare exact path stays out of line, one copy per instruction set. */
+typedef void chunk_exact_fn(const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w,
+                            uint64_t *out);
+
 /* Inlined into each call: JM and tiler (one block) then need no guard or
  * inner loop, and L2 and shader cores get branches of their own. */
 __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
                                                            const uint32_t *at, uint32_t k,
-                                                           uint64_t *out)
+                                                           uint64_t *out, chunk_exact_fn *exact)
 {
 	enum { CHUNKS = OG_MALI_V5_WORDS / CHUNK_WORDS };
 	vec any[CHUNKS], all = {0};
@@ -157,22 +164,60 @@ __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
 		return;
 	for (uint32_t c = 0; c < CHUNKS; c++)
 		if (may_carry(&any[c], bits))
-			chunk_exact(dump, at, k, c * CHUNK_WORDS, out);
+			exact(dump, at, k, c * CHUNK_WORDS, out);
 }
 
-SUM_CLONES bool og_mali_sum_dump(const struct og_mali_layout *layout, const uint32_t *dump,
-                                 size_t bytes, struct og_mali_totals *totals)
+/* Every block type of one dump, for a layout og_mali_sum_dump checked. */
+__attribute__((always_inline)) static inline void sum_blocks(const struct og_mali_layout *layout,
+                                                             const uint32_t *dump,
+                                                             struct og_mali_totals *totals,
+                                                             chunk_exact_fn *exact)
+{
+	static const uint32_t fe_at = 0, tiler_at = OG_MALI_V5_WORDS;
+	uint64_t *v = totals->v;
+	sum_type(dump, &fe_at, 1, v + OG_MALI_FE * OG_MALI_MAX_VALUES, exact);
+	sum_type(dump, &tiler_at, 1, v + OG_MALI_TILER * OG_MALI_MAX_VALUES, exact);
+	sum_type(dump, layout->l2_at, layout->l2_count, v + OG_MALI_L2 * OG_MALI_MAX_VALUES, exact);
+	sum_type(dump, layout->core_at, layout->core_count, v + OG_MALI_SC * OG_MALI_MAX_VALUES,
+	         exact);
+}
+
+/* One copy per instruction set: the bodies above are inlined into each, so
+ * each is compiled whole for its target. */
+#define SUM_COPY(name, target_attribute)                                                     \
+	target_attribute __attribute__((noinline)) static void name##_exact(                  \
+		const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w, uint64_t *out) \
+	{                                                                                       \
+		chunk_exact(dump, at, k, w, out);                                               \
+	}                                                                                       \
+	target_attribute static void name(const struct og_mali_layout *layout,                \
+	                                  const uint32_t *dump, struct og_mali_totals *totals) \
+	{                                                                                       \
+		sum_blocks(layout, dump, totals, name##_exact);                                 \
+	}
+
+SUM_COPY(sum_default, )
+#if defined(OG_SUM_AVX2_COPY)
+SUM_COPY(sum_avx2, __attribute__((target("avx2"))))
+#endif
+
+static og_mali_sum_fn *pick_sum(void)
+{
+#if defined(OG_SUM_AVX2_COPY)
+	if (og_cpu_has_avx2())
+		return sum_avx2;
+#endif
+	return sum_default;
+}
+
+bool og_mali_sum_dump(const struct og_mali_layout *layout, const uint32_t *dump, size_t bytes,
+                      struct og_mali_totals *totals)
 {
 	/* A layout og_mali_layout_init never filled has no blocks to sum. */
-	if (!dump || !layout->l2_count || !layout->core_count ||
+	if (!dump || !layout->sum || !layout->l2_count || !layout->core_count ||
 	    layout->l2_count > OG_MALI_MAX_L2_SLICES || layout->core_count > OG_MALI_MAX_CORES ||
 	    bytes < layout->dump_bytes)
 		return false;
-	static const uint32_t fe_at = 0, tiler_at = OG_MALI_V5_WORDS;
-	uint64_t *v = totals->v;
-	sum_type(dump, &fe_at, 1, v + OG_MALI_FE * OG_MALI_MAX_VALUES);
-	sum_type(dump, &tiler_at, 1, v + OG_MALI_TILER * OG_MALI_MAX_VALUES);
-	sum_type(dump, layout->l2_at, layout->l2_count, v + OG_MALI_L2 * OG_MALI_MAX_VALUES);
-	sum_type(dump, layout->core_at, layout->core_count, v + OG_MALI_SC * OG_MALI_MAX_VALUES);
+	layout->sum(layout, dump, totals);
 	return true;
 }

@@ -17,12 +17,17 @@
 
 #include "mali_common.h"
 
+struct og_mali_layout;
+typedef void og_mali_sum_fn(const struct og_mali_layout *layout, const uint32_t *dump,
+                            struct og_mali_totals *totals);
+
 /* Word offsets, inside a dump, of every block that is summed. */
 struct og_mali_layout {
 	size_t dump_bytes;                         /* what one dump must hold */
 	uint32_t l2_count, core_count;             /* blocks summed for L2 and SC */
 	uint32_t l2_at[OG_MALI_MAX_L2_SLICES];
 	uint32_t core_at[OG_MALI_MAX_CORES];       /* present cores only: holes skipped */
+	og_mali_sum_fn *sum;                       /* the copy for this CPU */
 };
 
 /* False for a GPU og_mali_check_gpu would refuse (no cores, 0 or more than

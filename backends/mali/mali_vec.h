@@ -4,28 +4,41 @@
  * (mali_sum.c for 32-bit v5 dumps, kinstr_parse.c for 64-bit kinstr_prfcnt
  * blocks) are built with.
  *
- * x86-64: 32-byte vectors, and a second copy of each sum built for AVX2 that
- * the loader picks on CPUs that have it (GCC's target_clones, an ifunc); the
- * default copy runs them as pairs of SSE2 registers.  OG_MALI_SUM_NO_CLONES
- * builds the default copy alone, so a test can check it on a machine that
- * would pick the AVX2 one.  Elsewhere (NEON, or no SIMD) 16-byte vectors.
+ * x86-64: 32-byte vectors, and a second copy of each sum built for AVX2
+ * that the layout picks, when it is made, on CPUs that have it; the default
+ * copy runs them as pairs of SSE2 registers.  The choice is made when a
+ * context opens, not by an ifunc (GCC's target_clones): an ifunc resolver
+ * runs while the loader relocates, before a sanitizer's runtime is up
+ * (ThreadSanitizer crashed there) and not at all on C libraries without
+ * ifuncs.  OG_MALI_SUM_NO_CLONES builds the default copy alone, so a test
+ * can check it on a machine that would pick the AVX2 one.  Elsewhere
+ * (NEON, or no SIMD) 16-byte vectors and one copy.
  */
 #ifndef OPENGPA_MALI_VEC_H
 #define OPENGPA_MALI_VEC_H
 
+#include <stdbool.h>
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX2__)
 #define OG_VEC_BYTES 32
-#if defined(OG_MALI_SUM_NO_CLONES)
-#define OG_SUM_CLONES
-#else
-#define OG_SUM_CLONES __attribute__((target_clones("avx2", "default")))
+#if !defined(OG_MALI_SUM_NO_CLONES)
+#define OG_SUM_AVX2_COPY
 #endif
 #elif defined(__AVX2__)
 #define OG_VEC_BYTES 32
-#define OG_SUM_CLONES
 #else
 #define OG_VEC_BYTES 16
-#define OG_SUM_CLONES
 #endif
+
+/* Use the AVX2 copy?  Only asked where OG_SUM_AVX2_COPY is defined. */
+static inline bool og_cpu_has_avx2(void)
+{
+#if defined(OG_SUM_AVX2_COPY)
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2");
+#else
+	return false;
+#endif
+}
 
 #endif

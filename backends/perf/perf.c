@@ -73,6 +73,7 @@ static GPA_Status perf_open(const struct og_backend_host *host, const char *opti
 	}
 	memset(info, 0, sizeof *info);
 	og_perf_device_info(host, info);
+	og_perf_pfm_open(st);
 	*state = st;
 	return GPA_STATUS_OK;
 }
@@ -84,6 +85,7 @@ static void perf_close(void *state)
 		return;
 	og_perf_pass_close(st);
 	og_perf_catalogue_free(st);
+	og_perf_notes_free(st);
 	free(st);
 }
 

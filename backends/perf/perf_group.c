@@ -102,16 +102,19 @@ static struct og_perf_pass *pass_alloc(size_t n, size_t nlayouts, size_t ntarget
 	struct og_perf_pass *p = calloc(1, bytes);
 	if (!p)
 		return NULL;
-	/* Carve, 8-byte aligned first. */
+	/* Carve in order of decreasing alignment: every array's size is a
+	 * multiple of its element's alignment, so each array starts aligned.
+	 * (The 12-byte slots before the words put them 4 bytes off whenever a
+	 * pass had an odd number of raw counters.) */
 	char *cur = (char *)(p + 1);
 	p->instances = (struct og_perf_instance *)cur;
 	cur += ninst * sizeof(struct og_perf_instance);
 	p->layouts = (struct og_perf_layout *)cur;
 	cur += nlayouts * sizeof(struct og_perf_layout);
-	p->slots = (struct og_perf_slot *)cur;
-	cur += n * sizeof(struct og_perf_slot);
 	uint64_t *words = (uint64_t *)cur;
 	cur += nvalues * 3 * sizeof(uint64_t);
+	p->slots = (struct og_perf_slot *)cur;
+	cur += n * sizeof(struct og_perf_slot);
 	p->raw_ids = (uint32_t *)cur;
 	cur += n * sizeof(uint32_t);
 	int *fds = (int *)cur;

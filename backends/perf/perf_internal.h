@@ -142,6 +142,7 @@ int og_perf_list_dir(const struct og_backend_host *host, const char *path,
                      void (*fn)(const char *name, void *arg), void *arg);
 
 struct og_perf_catalogue;
+struct og_perf_note;
 
 struct og_perf_state {
 	struct og_backend_host host;
@@ -160,6 +161,16 @@ struct og_perf_state {
 	size_t nbound;
 
 	struct og_perf_catalogue *catalogue; /* extra_raw's answer, built once */
+
+	/* libpfm4 (perf_pfm.c): this CPU's core PMUs as libpfm4 names them
+	 * ("icl", "arm_n2"), space-separated; "" when libpfm4 is absent or does
+	 * not know this CPU, and then pfm_why says which. */
+	char pfm_pmus[96];
+	const char *pfm_why;
+
+	/* Texts made at run time for why_not answers, which must live until
+	 * close (perf_named.c). */
+	struct og_perf_note *notes;
 
 	/* The current pass, NULL between passes. */
 	struct og_perf_pass *pass;
@@ -222,6 +233,41 @@ GPA_Status og_perf_probe(struct og_perf_state *st);
  * source is malformed. */
 GPA_Status og_perf_pmu_source(struct og_perf_state *st, const char *name, const char *source,
                               struct og_perf_bound *b, const char **why_not);
+/* The core CPU PMUs ("cpu", "cpu_core", "armv8_pmuv3_0"...), whose events
+ * share the CPU's counter budget. */
+bool og_perf_is_cpu_pmu(const char *pmu);
+
+/* Sources that name an event rather than a code (perf_named.c): "pfm:EVENT"
+ * through libpfm4 only, or a bare "EVENT" (libpfm4 or perf spelling:
+ * INST_RETIRED:ANY_P, inst_retired.any_p, L1D_TLB_REFILL) through libpfm4
+ * for this CPU, then the CPU PMU's sysfs aliases.  OK, NOT_FOUND with a
+ * *why_not that says where the name was looked for (and which other cores
+ * have it), FAILED (logged) when malformed. */
+GPA_Status og_perf_named_source(struct og_perf_state *st, const char *name, const char *source,
+                                struct og_perf_bound *b, const char **why_not);
+
+/* A printf-made text that lives until the backend closes, for why_not;
+ * a fixed fallback text when memory is short.  og_perf_notes_free at close. */
+const char *og_perf_note(struct og_perf_state *st, const char *fallback, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void og_perf_notes_free(struct og_perf_state *st);
+
+/* libpfm4 (perf_pfm.c), or its absence (perf_pfm_absent.c).  libpfm4 keeps
+ * its own process-wide tables; the core serialises every call here.
+ * og_perf_pfm_open: initialise it and note this CPU's core PMUs in st. */
+void og_perf_pfm_open(struct og_perf_state *st);
+/* Encodes `event` for this CPU: OK with b's type, config* and kind;
+ * NOT_FOUND with *why_not. */
+GPA_Status og_perf_pfm_encode(struct og_perf_state *st, const char *event,
+                              struct og_perf_bound *b, const char **why_not);
+/* Calls fn for each native event of this CPU's core PMUs: the string to
+ * encode it ("icl::INST_RETIRED:ANY_P"), a counter name for it
+ * ("INST_RETIRED_ANY_P"; a second core PMU's names start with its own
+ * name) and libpfm4's description. */
+void og_perf_pfm_each(struct og_perf_state *st,
+                      void (*fn)(void *arg, const char *event, const char *name, const char *desc),
+                      void *arg);
+
 /* Does the kernel open this bound event in the current scope? errno or 0. */
 int og_perf_try_bound(const struct og_perf_state *st, const struct og_perf_bound *b);
 

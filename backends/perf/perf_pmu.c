@@ -47,7 +47,7 @@ static bool parse_u64(const char *s, size_t n, uint64_t *v)
 }
 
 /* The core CPU PMU's events share its counter budget; other PMUs' do not. */
-static bool is_cpu_pmu(const char *pmu)
+bool og_perf_is_cpu_pmu(const char *pmu)
 {
 	return strcmp(pmu, "cpu") == 0 || strncmp(pmu, "cpu_", 4) == 0 ||
 	       strncmp(pmu, "armv8_", 6) == 0 || strncmp(pmu, "armv7_", 6) == 0;
@@ -195,10 +195,12 @@ GPA_Status og_perf_pmu_source(struct og_perf_state *st, const char *name, const 
 	if (strncmp(source, "raw:", 4) == 0)
 		return raw_source(st, name, source, b);
 	const char *slash = strchr(source, '/');
+	if (!slash)
+		return og_perf_named_source(st, name, source, b, why_not);
 	size_t len = strlen(source);
 	size_t plen = slash ? (size_t)(slash - source) : 0;
 	char pmu[65];
-	if (!slash || len < plen + 2 || source[len - 1] != '/' || !safe_name(source, plen)) {
+	if (len < plen + 2 || source[len - 1] != '/' || !safe_name(source, plen)) {
 		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
 		             "perf: raw counter %s: unknown source '%s'; use sw:NAME, hw:NAME, "
 		             "raw:CODE, PMU/TERMS/ or time:enabled|running|wall (docs/backends/perf.md)",
@@ -222,7 +224,7 @@ GPA_Status og_perf_pmu_source(struct og_perf_state *st, const char *name, const 
 		return GPA_STATUS_ERROR_FAILED;
 	}
 	b->type = (uint32_t)type;
-	b->kind = is_cpu_pmu(pmu) ? OG_PERF_KIND_HW : OG_PERF_KIND_OTHER;
+	b->kind = og_perf_is_cpu_pmu(pmu) ? OG_PERF_KIND_HW : OG_PERF_KIND_OTHER;
 	const struct pmu_ctx c = { st, name, source, pmu, b };
 	return apply_terms(&c, slash + 1, len - plen - 2, 0, why_not);
 }

@@ -163,6 +163,14 @@ GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass)
 	return leave(GPA_STATUS_OK);
 }
 
+static GPA_Status unavailable_out_of_range(const char *func, const struct og_context *ctx,
+                                          gpa_uint32 index)
+{
+	return og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+	                "%s: %u is out of range (%zu unavailable counters)", func, index,
+	                ctx->cat.nunavailable);
+}
+
 GPA_Status OpenGPA_GetUnavailableCount(gpa_uint32 *pCount)
 {
 	og_lock();
@@ -179,14 +187,73 @@ GPA_Status OpenGPA_GetUnavailableCounter(gpa_uint32 index, const char **ppName,
 	og_lock();
 	CURRENT(ctx);
 	if (index >= ctx->cat.nunavailable)
-		return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
-		                      "%s: %u is out of range (%zu unavailable counters)", __func__,
-		                      index, ctx->cat.nunavailable));
+		return leave(unavailable_out_of_range(__func__, ctx, index));
 	if (!ppName || !ppReason)
 		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: an output pointer is NULL",
 		                      __func__));
 	*ppName = ctx->cat.unavailable[index].name;
 	*ppReason = ctx->cat.unavailable[index].reason;
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_GetUnavailableCounterInfo(gpa_uint32 index, const char **ppGroup,
+                                             const char **ppText, GPA_Usage_Type *pUsage,
+                                             GPA_Type *pType)
+{
+	og_lock();
+	CURRENT(ctx);
+	if (index >= ctx->cat.nunavailable)
+		return leave(unavailable_out_of_range(__func__, ctx, index));
+	const struct og_cf_entry *e = ctx->cat.unavailable[index].decl;
+	const char *group = e->field[OG_F_GROUP];
+	if (ppGroup) /* a raw counter's default group, as the catalogue gives it */
+		*ppGroup = group ? group : e->kind == OG_CF_RAW ? "Hardware" : "";
+	if (ppText)
+		*ppText = e->field[OG_F_DESCRIPTION] ? e->field[OG_F_DESCRIPTION] : "";
+	if (pUsage)
+		*pUsage = e->usage;
+	if (pType)
+		*pType = e->type;
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_GetVersion(gpa_uint32 *pMajor, gpa_uint32 *pMinor, gpa_uint32 *pPatch)
+{
+	/* The library's own numbers: these are compiled into it. */
+	if (pMajor)
+		*pMajor = OPENGPA_VERSION_MAJOR;
+	if (pMinor)
+		*pMinor = OPENGPA_VERSION_MINOR;
+	if (pPatch)
+		*pPatch = OPENGPA_VERSION_PATCH;
+	return GPA_STATUS_OK;
+}
+
+GPA_Status OpenGPA_GetBackendCount(gpa_uint32 *pCount)
+{
+	og_lock();
+	if (!pCount)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: pCount is NULL", __func__));
+	gpa_uint32 n = 0;
+	while (og_backend_at(n))
+		n++;
+	*pCount = n;
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_GetBackendInfo(gpa_uint32 index, const char **ppName, const char **ppSummary)
+{
+	og_lock();
+	const struct og_backend_ops *ops = og_backend_at(index);
+	if (!ops)
+		return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+		                      "%s: %u is out of range (see OpenGPA_GetBackendCount)", __func__,
+		                      index));
+	if (!ppName || !ppSummary)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: an output pointer is NULL",
+		                      __func__));
+	*ppName = ops->name;
+	*ppSummary = ops->summary ? ops->summary : "";
 	return leave(GPA_STATUS_OK);
 }
 

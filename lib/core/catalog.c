@@ -129,7 +129,7 @@ static GPA_Status add_name(struct builder *b, const struct og_cf_file *file,
 	return GPA_STATUS_OK;
 }
 
-static bool add_unavailable(struct og_catalog *cat, const char *name, char *reason)
+static bool add_unavailable(struct og_catalog *cat, const struct og_cf_entry *decl, char *reason)
 {
 	struct og_unavailable *u = realloc(cat->unavailable, (cat->nunavailable + 1) * sizeof(*u));
 	if (!u) {
@@ -137,10 +137,41 @@ static bool add_unavailable(struct og_catalog *cat, const char *name, char *reas
 		return false;
 	}
 	cat->unavailable = u;
-	u[cat->nunavailable].name = strdup(name);
+	u[cat->nunavailable].name = strdup(decl->name);
 	u[cat->nunavailable].reason = reason;
+	u[cat->nunavailable].decl = decl;
+	u[cat->nunavailable].made = NULL;
 	cat->nunavailable++;
 	return true;
+}
+
+static void free_made(struct og_cf_entry *e)
+{
+	if (!e)
+		return;
+	free(e->name);
+	free(e->field[OG_F_DESCRIPTION]);
+	free(e->field[OG_F_GROUP]);
+	free(e);
+}
+
+/* The declaration a discovered raw counter would have in a file. */
+static struct og_cf_entry *made_decl(const struct og_raw_desc *d)
+{
+	struct og_cf_entry *e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->kind = OG_CF_RAW;
+	e->name = strdup(d->name);
+	e->field[OG_F_DESCRIPTION] = strdup(d->description ? d->description : "");
+	e->field[OG_F_GROUP] = strdup("Hardware");
+	e->usage = d->usage;
+	e->type = GPA_TYPE_UINT64;
+	if (!e->name || !e->field[OG_F_DESCRIPTION] || !e->field[OG_F_GROUP]) {
+		free_made(e);
+		return NULL;
+	}
+	return e;
 }
 
 static GPA_Status add_raw(struct builder *b, const struct og_cf_file *file, const struct og_cf_entry *e)
@@ -166,7 +197,7 @@ static GPA_Status add_raw(struct builder *b, const struct og_cf_file *file, cons
 		raw->available = true;
 	} else if (st == GPA_STATUS_ERROR_NOT_FOUND) {
 		raw->why_not = why;
-		if (!add_unavailable(cat, raw->name, format("%s", why ? why : "not countable here")))
+		if (!add_unavailable(cat, e, format("%s", why ? why : "not countable here")))
 			return fail(b, "out of memory");
 	} else {
 		return fail(b, "%s:%u: raw %s: the %s backend rejects source '%s'", file->origin,
@@ -353,7 +384,7 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 	for (size_t i = 0; i < b->ndrafts; i++) {
 		struct draft *d = &b->drafts[i];
 		if (!d->expr) {
-			if (!add_unavailable(cat, d->decl->name, d->reason))
+			if (!add_unavailable(cat, d->decl, d->reason))
 				return fail(b, "out of memory");
 			d->reason = NULL;
 			continue;
@@ -389,6 +420,10 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 static GPA_Status add_extra_raw(struct builder *b, const struct og_raw_desc *d)
 {
 	struct og_catalog *cat = b->cat;
+	uint32_t existing;
+	/* A built-in set's declaration of the same name is the documented one. */
+	if (og_namemap_find(&b->names, d->name, strlen(d->name), &existing))
+		return GPA_STATUS_OK;
 	struct og_raw *raw = &cat->raws[cat->nraw];
 	memset(raw, 0, sizeof(*raw));
 	raw->name = strdup(d->name);
@@ -396,11 +431,20 @@ static GPA_Status add_extra_raw(struct builder *b, const struct og_raw_desc *d)
 	raw->description = strdup(d->description ? d->description : "");
 	raw->group = strdup("Hardware");
 	raw->usage = d->usage;
-	raw->available = true;
+	raw->available = d->why_not == NULL;
+	raw->why_not = d->why_not;
 	raw->backend_id = d->raw_id;
 	cat->nraw++;
 	if (!raw->name || !raw->source || !raw->description || !raw->group)
 		return fail(b, "out of memory");
+	if (d->why_not) {
+		struct og_cf_entry *e = made_decl(d);
+		if (!e || !add_unavailable(cat, e, format("%s", d->why_not))) {
+			free_made(e);
+			return fail(b, "out of memory");
+		}
+		cat->unavailable[cat->nunavailable - 1].made = e;
+	}
 	return add_name(b, NULL, NULL, d->name, NAME_RAW, cat->nraw - 1);
 }
 
@@ -434,9 +478,14 @@ GPA_Status og_catalog_build(struct og_catalog *cat, struct og_cf_file *files, si
 	if (!cat->raws || !cat->constants || !cat->const_values || !b.drafts)
 		st = fail(&b, "out of memory");
 
-	for (size_t i = 0; st == GPA_STATUS_OK && i < nextra; i++)
-		st = add_extra_raw(&b, &extra[i]);
-	for (size_t f = 0; st == GPA_STATUS_OK && f < nfiles; f++) {
+	/* Built-in sets, then the backend's discovered raw counters (which the
+	 * sets' names override), then the user's files (which may use both). */
+	for (size_t f = 0; st == GPA_STATUS_OK && f <= nfiles; f++) {
+		if (f == nbuiltin)
+			for (size_t i = 0; st == GPA_STATUS_OK && i < nextra; i++)
+				st = add_extra_raw(&b, &extra[i]);
+		if (f == nfiles)
+			break;
 		const struct og_cf_file *file = &files[f];
 		bool user = f >= nbuiltin;
 		if (user && file->backend && binder->backend && strcmp(file->backend, binder->backend) != 0) {
@@ -495,6 +544,7 @@ void og_catalog_free(struct og_catalog *cat)
 	for (size_t i = 0; i < cat->nunavailable; i++) {
 		free(cat->unavailable[i].name);
 		free(cat->unavailable[i].reason);
+		free_made(cat->unavailable[i].made);
 	}
 	for (size_t i = 0; i < cat->nnative; i++)
 		free(cat->native[i].at);

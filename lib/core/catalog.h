@@ -67,6 +67,10 @@ struct og_counter {
 struct og_unavailable {
 	char *name;
 	char *reason;
+	const struct og_cf_entry *decl; /* its declaration (group, usage, ...) in files[] */
+	/* A raw counter the backend discovered has no file: its declaration is
+	 * made up and owned here (decl points to it). */
+	struct og_cf_entry *made;
 };
 
 /* What the catalogue asks of the device; the core wraps a backend in it,

@@ -24,10 +24,16 @@ static const struct og_backend_ops *const backends[] = {
 	NULL,
 };
 
+const struct og_backend_ops *og_backend_at(size_t index)
+{
+	return index < sizeof(backends) / sizeof(backends[0]) ? backends[index] : NULL;
+}
+
 /* While `auto` probes, a backend's errors are expected (no Mali on a
  * laptop): they are logged as messages, and only the overall failure is an
  * error.  A non-NULL log_ctx marks the probing. */
-static void host_log(void *log_ctx, enum og_log_level level, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void host_log(void *log_ctx, enum og_log_level level,
+                                                          const char *fmt, ...)
 {
 	if (log_ctx && level == OG_LOG_ERROR)
 		level = OG_LOG_MESSAGE;
@@ -262,7 +268,7 @@ static GPA_Status bind_constant(void *ud, const char *name, double *value)
 	                          : GPA_STATUS_ERROR_NOT_FOUND;
 }
 
-static void bind_log(void *ud, bool error, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void bind_log(void *ud, bool error, const char *fmt, ...)
 {
 	(void)ud;
 	va_list ap;

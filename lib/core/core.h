@@ -34,7 +34,8 @@ void og_unlock(void);
 /* Queue a message for the client's callback (and stderr if OPENGPA_LOG asks).
  * Lock held.  No trailing newline. */
 void og_log(enum og_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void og_logv(enum og_log_level level, const char *fmt, va_list ap);
+void og_logv(enum og_log_level level, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0), nonnull(2)));
 /* Logs an error and returns its status, for one-line error paths. */
 GPA_Status og_error(GPA_Status status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool og_log_wants(enum og_log_level level);
@@ -97,6 +98,10 @@ struct og_context {
 	uint32_t next_session_id;
 	struct og_session *open_session;
 };
+
+/* The backends this build contains, in the order `auto` tries them; NULL
+ * past the last. */
+const struct og_backend_ops *og_backend_at(size_t index);
 
 GPA_Status og_context_open(void *key, struct og_context **out);
 void og_context_close(struct og_context *ctx);

@@ -41,7 +41,7 @@ static GPA_Status constant(void *ud, const char *name, double *value)
 static char logbuf[8][256];
 static unsigned nlog;
 
-static void log_fn(void *ud, bool error, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void log_fn(void *ud, bool error, const char *fmt, ...)
 {
 	(void)ud;
 	(void)error;

@@ -5,6 +5,7 @@
 usage: test_cli.py OPENGPA [V34K_PRELOAD [VMALI_PRELOAD]]
 """
 import csv
+import io
 import json
 import os
 import re
@@ -26,7 +27,8 @@ def run(args, env=None, preload=None):
     if env:
         e.update(env)
     if preload:
-        e["LD_PRELOAD"] = preload
+        # A sanitizer build's runtime, when the preload library needs it first.
+        e["LD_PRELOAD"] = os.environ.get("OPENGPA_TEST_PRELOAD_FIRST", "") + preload
     return subprocess.run([OPENGPA] + args, capture_output=True, text=True, env=e, timeout=60)
 
 
@@ -43,9 +45,55 @@ r = run(["list"])
 check("list exits 0", r.returncode == 0, r.stderr)
 check("list shows TaskClock", "TaskClock" in r.stdout, r.stdout[:300])
 
-r = run(["list", "-x", "|"])
-rows = [line.split("|") for line in r.stdout.splitlines()]
-check("list -x has five fields", rows and all(len(x) == 5 for x in rows), r.stdout[:300])
+# Lists as data: RFC 4180 CSV with a header, and JSON, with the same fields.
+fields = ["name", "group", "usage", "type", "backend", "availability", "description", "reason",
+          "aliases"]
+for sep in (",", "|", "::"):
+    r = run(["list", "--all", "-x", sep])
+    text = r.stdout.replace(sep, "\x1f") if len(sep) > 1 else r.stdout
+    rows = list(csv.reader(io.StringIO(text), delimiter="\x1f" if len(sep) > 1 else sep,
+                           strict=True))
+    check("list -x %s: header and nine fields" % sep, r.returncode == 0 and rows[0] == fields
+          and len(rows) > 2 and all(len(x) == 9 for x in rows), r.stdout[:300])
+    check("list -x %s: TaskClock's description whole" % sep, any(
+          x[0] == "TaskClock" and x[5] == "available" and "," in x[6] for x in rows), r.stdout[:300])
+r = run(["list", "--all", "-j"])
+try:
+    doc = json.loads(r.stdout)
+    c = {x["name"]: x for x in doc["counters"]}
+    check("list -j fields", doc["backend"] == "perf" and c["TaskClock"]["available"] and
+          c["TaskClock"]["usage"] == "milliseconds" and c["TaskClock"]["type"] == "float64" and
+          c["TaskClock"]["group"] == "CPU" and c["TaskClock"]["backend"] == "perf" and
+          all(set(x) >= {"name", "group", "usage", "type", "backend", "available", "description",
+                         "aliases"}
+              for x in doc["counters"]) and
+          all(x["reason"] for x in doc["counters"] if not x["available"]), r.stdout[:300])
+except (ValueError, KeyError) as err:
+    check("list -j parses", False, "%s: %r" % (err, r.stdout[:300]))
+r = run(["list", "-x", ",", "-j"])
+check("list -x and -j exclude each other", r.returncode == 2, r.stderr)
+
+# The backends compiled in, and why each is or is not usable here.
+r = run(["list", "--backends"])
+check("list --backends", r.returncode == 0 and "perf" in r.stdout and "usable here" in r.stdout
+      and "not usable here: mali:" in r.stdout, r.stdout + r.stderr)
+r = run(["list", "--backends", "-j"])
+try:
+    b = {x["name"]: x for x in json.loads(r.stdout)["backends"]}
+    check("list --backends -j", set(b) >= {"perf", "mali", "panfrost", "mips"} and
+          b["perf"]["usable"] and b["perf"]["counters"] > 0 and not b["mali"]["usable"] and
+          "/dev/mali0" in b["mali"]["reason"] and sum(x["auto"] for x in b.values()) == 1,
+          r.stdout)
+except (ValueError, KeyError) as err:
+    check("list --backends -j parses", False, "%s: %r" % (err, r.stdout[:300]))
+r = run(["list", "--backends", "-x", ","])
+rows = list(csv.reader(io.StringIO(r.stdout)))
+check("list --backends -x", rows[0] == ["name", "usable", "summary", "detail"] and
+      all(len(x) == 4 for x in rows), r.stdout)
+
+r = run(["--version"])
+check("--version names the command's and the library's", r.returncode == 0 and
+      re.fullmatch(r"opengpa \d+\.\d+\.\d+ \(library \d+\.\d+\.\d+\)\n", r.stdout), r.stdout)
 
 # perf stat's contract: -x and --json go to stderr unless -o names a file.
 r = run(["stat", "-x", ",", "-e", "PageFaults,TaskClock", "--", "true"])
@@ -190,9 +238,9 @@ for cmd in ([], ["list"], ["stat"], ["pc_sweep"]):
 # perf stat's <not supported>: a counter the sets declare but this machine
 # cannot count does not stop the others (issue #16's first audit case).
 r = run(["list", "--all", "-x", ","])
-missing = [next(csv.reader([line])) for line in r.stdout.splitlines() if ",unavailable," in line]
+missing = [x for x in csv.reader(io.StringIO(r.stdout)) if x[5] == "unavailable"]
 if missing:
-    name, reason = missing[0][0], missing[0][2]
+    name, reason = missing[0][0], missing[0][7]
     with tempfile.TemporaryDirectory() as tmp:
         marker = os.path.join(tmp, "ran")
         r = run(["stat", "-e", name + ",PageFaults", "--", "sh", "-c", "touch %s; exit 3" % marker])
@@ -294,6 +342,11 @@ if VMALI:
     check("mali list names the device", "Mali-G71" in r.stdout, r.stdout[:200] + r.stderr)
     check("mali list shows Arm's machine names", "(also: MaliGPUActiveCy)" in r.stdout,
           r.stdout[:400])
+    r = run(["list", "--backends", "-j"], preload=VMALI)
+    b = {x["name"]: x for x in json.loads(r.stdout)["backends"]}
+    check("--backends on the virtual G71: mali usable, auto's choice",
+          b["mali"]["usable"] and b["mali"]["auto"] and "Mali-G71" in b["mali"]["device"] and
+          "unstable_ioctls" in b["panfrost"]["reason"], r.stdout)
     # Arm's machine name and the database's title find the G71's own counters.
     r = run(["stat", "--backend", "mali", "-x", ",", "-e",
              "maligpuactivecy,OutputExternalReadStallPercentage", "--", "true"], preload=VMALI)
@@ -308,6 +361,39 @@ if VMALI:
     r = run(["list", "--backend", "panfrost"], preload=VMALI)
     check("panfrost ENOSYS says how to turn the ioctls on", r.returncode == 1 and
           "unstable_ioctls" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr)
+
+# CPU events by name or code on the perf backend (docs/backends/perf.md):
+# what this machine's PMU and libpfm4 can do decides the outcome, and each
+# outcome has its own message.
+with tempfile.TemporaryDirectory() as tmp:
+    r = run(["stat", "--backend", "perf", "-x", ",", "-e", "r11,TaskClock", "--", "true"],
+            env={"TMPDIR": tmp})
+    check("stat -e code exits 0", r.returncode == 0, r.stderr)
+    check("stat -e code: counted or said why", "r11 is not counted: " in r.stderr or
+          re.search(r"^\d+,,r11", r.stderr, re.M), r.stderr)
+    check("stat -e code: the rest is counted", ",TaskClock," in r.stderr, r.stderr)
+    check("stat -e: the events file is removed", os.listdir(tmp) == [], os.listdir(tmp))
+r = run(["stat", "--backend", "perf", "-e", "NO_SUCH_EVENT_ANYWHERE,TaskClock", "--", "true"])
+check("stat -e unknown event fails", r.returncode != 0, r.stderr)
+check("stat -e unknown event: one line saying where it was looked for",
+      len(r.stderr.strip().splitlines()) == 1 and "NO_SUCH_EVENT_ANYWHERE" in r.stderr and
+      "sysfs" in r.stderr, r.stderr)
+r = run(["list", "--backend", "perf"], env={"OPENGPA_LOG": "trace"})
+m = re.search(r"libpfm4 names this CPU's events \(PMU (\S+)\)", r.stderr)
+if m:
+    # list --all shows libpfm4's events: countable ones with libpfm4's
+    # description, the others with the reason and the description.
+    r = run(["list", "--backend", "perf", "--all", "-x", "|"])
+    rows = list(csv.DictReader(r.stdout.splitlines(), delimiter="|"))
+    native = [x for x in rows if x.get("group") == "Hardware" and
+              not x["name"].startswith(("sysfs_", "Hw", "Sw", "Time"))]
+    check("list --all lists the CPU's native events", len(native) > 20, r.stdout[-400:])
+    check("list --all: native events have libpfm4's description",
+          all(len(x["description"]) > 3 for x in native), native[:3])
+    name = native[0]["name"]
+    r = run(["stat", "--backend", "perf", "-x", ",", "-e", name.lower(), "--", "true"])
+    check("stat -e takes a native event in any case", r.returncode == 0 and
+          (name in r.stderr or name.upper() in r.stderr), r.stderr)
 
 print("%d passed, %d failed" % (passed, len(failures)))
 sys.exit(1 if failures else 0)

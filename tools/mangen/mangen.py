@@ -185,20 +185,63 @@ class Page:
 
 
 def declarations(path):
-    """Every GPALIB_DECL declaration of a header with the comment before it."""
+    """Every GPALIB_DECL declaration of a header with the block comment above
+    it (and the #define lines between them, shown as they are).  A comment
+    "---- Title ----" followed by text starts a subsection."""
     with open(path, encoding="utf-8") as f:
-        text = f.read()
+        lines = f.read().split("\n")
     blocks = []
-    pattern = re.compile(r"/\*((?:(?!\*/).)*)\*/\s*((?:GPALIB_DECL[^;]*;\s*)+)", re.S)
-    for m in pattern.finditer(text):
-        comment = " ".join(l.strip().lstrip("*").strip() for l in m.group(1).split("\n"))
-        comment = re.sub(r"\s+", " ", comment).strip()
-        protos = [re.sub(r"\s+", " ", p.replace("GPALIB_DECL", "")).strip() + ";"
-                  for p in m.group(2).split(";") if p.strip()]
-        blocks.append(("protos", protos, comment))
-    count = len(re.findall(r"GPALIB_DECL", text))
-    found = sum(len(b[1]) for b in blocks)
-    if count != found:
+    comment, defines = None, []
+    i, count, found = 0, 0, 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith("/*"):
+            text = []
+            while True:
+                text.append(lines[i])
+                if "*/" in lines[i] or i + 1 >= len(lines):
+                    break
+                i += 1
+            body = " ".join(l.strip().lstrip("/").lstrip("*").rstrip("/").rstrip("*").strip()
+                            for l in text)
+            body = re.sub(r"\s+", " ", body).strip()
+            m = re.match(r"-{3,} (.+?) -{3,}\s*(.*)", body)
+            if m:
+                blocks.append(("subsection", m.group(1), "EXTENSIONS"))
+                if m.group(2):
+                    blocks.append(("para", m.group(2)))
+                comment = None
+            else:
+                comment = body
+            defines = []
+        elif line.startswith("#define") and comment is not None:
+            defines.append(line.rstrip())
+            # A continued line, or a trailing comment that goes on.
+            open_comment = line.rfind("/*") > line.rfind("*/")
+            while i + 1 < len(lines) and (lines[i].rstrip().endswith("\\") or open_comment):
+                i += 1
+                defines.append(lines[i].rstrip())
+                if "*/" in lines[i]:
+                    open_comment = False
+        elif line.startswith("GPALIB_DECL"):
+            protos = []
+            while i < len(lines) and lines[i].startswith("GPALIB_DECL"):
+                decl = [lines[i]]
+                while ";" not in lines[i]:
+                    i += 1
+                    decl.append(lines[i])
+                protos.append(re.sub(r"\s+", " ", " ".join(decl).replace("GPALIB_DECL", "")).strip())
+                i += 1
+            count += len(protos)
+            if comment:
+                found += len(protos)
+                blocks.append(("protos", protos, comment, defines))
+            comment, defines = None, []
+            continue
+        elif line.strip():
+            comment, defines = None, []
+        i += 1
+    if count != found or not count:
         raise PageError("%s: %d of %d GPALIB_DECL declarations have no comment right above "
                         "them; every extension is documented" % (path, count - found, count))
     return blocks
@@ -297,7 +340,10 @@ def man_page(page, version):
             out.append(".PP")
             for p in b[1]:
                 out += ["\\fB" + roff_escape(p) + "\\fR", ".br"]
-            out += [".RS 4", roff_line(b[2]), ".RE"]
+            out += [".RS 4", roff_line(b[2])]
+            if b[3]:
+                out += roff_verbatim(b[3])
+            out += [".RE"]
         elif kind == "term":
             out.append(".TP")
             out.append(roff_term(b[1]))
@@ -380,6 +426,7 @@ def text_page(page):
         elif b[0] == "protos":
             out += [""] + ["    " + p for p in b[1]]
             out += ["        " + l for l in wrap(plain(b[2]), 79, 8)]
+            out += ["        " + l for l in b[3]]
         elif b[0] == "term":
             out += ["", "    " + plain(b[1])]
             for para in b[2]:

@@ -19,8 +19,11 @@ const char *cli_last_error(void);
 /* Prints "opengpa: what: <library message or status>" and returns 1. */
 int cli_fail(const char *what, GPA_Status status);
 
-/* Opens a context on `backend` (NULL: auto) with `options` (NULL: none). */
+/* Opens a context on `backend` (NULL: auto) with `options` (NULL: none);
+ * returns 1 after printing why it could not. */
 int cli_open(const char *backend, const char *options, bool hardware);
+/* The same, silent: the library's reason is cli_last_error(). */
+GPA_Status cli_try_open(const char *backend, const char *options, bool hardware);
 void cli_close(void);
 
 /* Prints "opengpa CMD: <err> (see opengpa CMD --help)" and returns 2. */

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* list.c — `opengpa list`: every counter of the device, with its metadata. */
-#include <stdlib.h>
+/*
+ * list.c — `opengpa list`: every counter of the device with its metadata,
+ * as a table, CSV or JSON; or, with --backends, every backend of the build
+ * and whether it is usable here.
+ */
 #include <string.h>
 
 #include "cli.h"
@@ -8,7 +11,49 @@
 #include "format.h"
 #include "list.h"
 
-static void print_fields(const char *const *fields, size_t n, const char *sep)
+/* One counter, available or not, as every format prints it. */
+struct entry {
+	const char *name, *group, *usage, *type, *text, *alias;
+	const char *reason; /* NULL when available */
+};
+
+/* The words GPA gives a usage and a type, without GPA's "gpa_" prefix. */
+static void usage_and_type(GPA_Usage_Type usage, GPA_Type type, struct entry *e)
+{
+	e->usage = e->type = "";
+	GPA_GetUsageTypeAsStr(usage, &e->usage);
+	GPA_GetDataTypeAsStr(type, &e->type);
+	if (strncmp(e->type, "gpa_", 4) == 0)
+		e->type += 4;
+}
+
+static void available_entry(gpa_uint32 i, struct entry *e)
+{
+	GPA_Usage_Type usage = GPA_USAGE_TYPE_ITEMS;
+	GPA_Type type = GPA_TYPE_UINT64;
+	memset(e, 0, sizeof *e);
+	e->name = e->group = e->text = e->alias = "";
+	GPA_GetCounterName(i, &e->name);
+	OpenGPA_GetCounterGroup(i, &e->group);
+	OpenGPA_GetCounterText(i, &e->text);
+	OpenGPA_GetCounterAlias(i, &e->alias);
+	GPA_GetCounterUsageType(i, &usage);
+	GPA_GetCounterDataType(i, &type);
+	usage_and_type(usage, type, e);
+}
+
+static void unavailable_entry(gpa_uint32 i, struct entry *e)
+{
+	GPA_Usage_Type usage = GPA_USAGE_TYPE_ITEMS;
+	GPA_Type type = GPA_TYPE_UINT64;
+	memset(e, 0, sizeof *e);
+	e->name = e->group = e->text = e->alias = e->reason = "";
+	OpenGPA_GetUnavailableCounter(i, &e->name, &e->reason);
+	OpenGPA_GetUnavailableCounterInfo(i, &e->group, &e->text, &usage, &type);
+	usage_and_type(usage, type, e);
+}
+
+static void csv_line(const char *const *fields, size_t n, const char *sep)
 {
 	for (size_t k = 0; k < n; k++) {
 		if (k)
@@ -18,21 +63,150 @@ static void print_fields(const char *const *fields, size_t n, const char *sep)
 	fputc('\n', stdout);
 }
 
-/* --all: what the device's counter sets declare but this machine cannot count. */
-static void list_unavailable(const char *sep)
+static void json_field(const char *key, const char *value, bool first)
+{
+	printf("%s\"%s\": ", first ? "" : ", ", key);
+	fmt_json_string(stdout, value);
+}
+
+static void print_entry(const struct list_options *o, const char *backend, const struct entry *e,
+                        bool first)
+{
+	if (o->sep) {
+		const char *fields[] = { e->name, e->group, e->usage, e->type, backend,
+		                         e->reason ? "unavailable" : "available", e->text,
+		                         e->reason ? e->reason : "", e->alias };
+		csv_line(fields, 9, o->sep);
+	} else if (o->json) {
+		printf("%s\n  {", first ? "" : ",");
+		json_field("name", e->name, true);
+		json_field("group", e->group, false);
+		json_field("usage", e->usage, false);
+		json_field("type", e->type, false);
+		json_field("backend", backend, false);
+		printf(", \"available\": %s", e->reason ? "false" : "true");
+		json_field("description", e->text, false);
+		json_field("aliases", e->alias, false);
+		if (e->reason)
+			json_field("reason", e->reason, false);
+		printf("}");
+	} else if (e->reason) {
+		printf("%-32s %s\n", e->name, e->reason);
+	} else {
+		printf("%-32s %-20s %-12s %-8s %s%s%s%s\n", e->name, e->group, e->usage, e->type, e->text,
+		       *e->alias ? " (also: " : "", e->alias, *e->alias ? ")" : "");
+	}
+}
+
+static int list_counters(const struct list_options *o)
+{
+	/* --all: everything, the raw counters (the CPU's own events) too. */
+	if (cli_open(o->backend, o->options, o->hardware || o->all))
+		return 1;
+	gpa_uint32 n = 0, nun = 0;
+	const char *device = "", *backend = "";
+	GPA_GetNumCounters(&n);
+	GPA_GetDeviceDesc(&device);
+	OpenGPA_GetBackend(&backend);
+	if (o->all)
+		OpenGPA_GetUnavailableCount(&nun);
+	if (o->sep) {
+		const char *header[] = { "name", "group", "usage", "type", "backend", "availability",
+		                         "description", "reason", "aliases" };
+		csv_line(header, 9, o->sep);
+	} else if (o->json) {
+		printf("{");
+		json_field("backend", backend, true);
+		json_field("device", device, false);
+		printf(", \"counters\": [");
+	} else {
+		printf("%u counters on %s (%s backend)\n\n%-32s %-20s %-12s %-8s %s\n", n, device,
+		       backend, "NAME", "GROUP", "USAGE", "TYPE", "DESCRIPTION");
+	}
+	struct entry e;
+	for (gpa_uint32 i = 0; i < n; i++) {
+		available_entry(i, &e);
+		print_entry(o, backend, &e, i == 0);
+	}
+	if (nun && !o->sep && !o->json)
+		printf("\n%u counters not countable here:\n", nun);
+	for (gpa_uint32 i = 0; i < nun; i++) {
+		unavailable_entry(i, &e);
+		print_entry(o, backend, &e, n + i == 0);
+	}
+	if (o->json)
+		printf("\n]}\n");
+	cli_close();
+	return 0;
+}
+
+/* --backends: each backend of the build, opened in turn. */
+static int list_backends(const struct list_options *o)
 {
 	gpa_uint32 n = 0;
-	OpenGPA_GetUnavailableCount(&n);
-	if (!sep && n)
-		printf("\n%u counters not countable here:\n", n);
-	for (gpa_uint32 i = 0; i < n; i++) {
-		const char *name = "", *reason = "";
-		OpenGPA_GetUnavailableCounter(i, &name, &reason);
-		if (sep)
-			print_fields((const char *[]){ name, "unavailable", reason }, 3, sep);
-		else
-			printf("%-32s %s\n", name, reason);
+	OpenGPA_GetBackendCount(&n);
+	/* The one `auto` picks, if any, marked as such. */
+	char chosen[64] = "";
+	if (cli_try_open("auto", NULL, false) == GPA_STATUS_OK) {
+		const char *name = "";
+		OpenGPA_GetBackend(&name);
+		snprintf(chosen, sizeof chosen, "%s", name);
+		cli_close();
 	}
+	cli_clear_error();
+	if (o->sep) {
+		const char *header[] = { "name", "usable", "summary", "detail" };
+		csv_line(header, 4, o->sep);
+	} else if (o->json) {
+		printf("{\"backends\": [");
+	} else {
+		printf("%u backends in this build, in the order `auto` tries them:\n", n);
+	}
+	for (gpa_uint32 i = 0; i < n; i++) {
+		const char *name = "", *summary = "";
+		OpenGPA_GetBackendInfo(i, &name, &summary);
+		GPA_Status st = cli_try_open(name, NULL, false);
+		gpa_uint32 counters = 0;
+		const char *device = "";
+		char detail[768];
+		if (st == GPA_STATUS_OK) {
+			GPA_GetNumCounters(&counters);
+			GPA_GetDeviceDesc(&device);
+			snprintf(detail, sizeof detail, "%s, %u counters%s", device, counters,
+			         strcmp(chosen, name) == 0 ? " (auto's choice)" : "");
+		} else {
+			snprintf(detail, sizeof detail, "%s",
+			         cli_last_error()[0] ? cli_last_error() : GPA_GetStatusAsStr(st));
+		}
+		bool usable = st == GPA_STATUS_OK;
+		bool is_auto = strcmp(chosen, name) == 0;
+		if (o->sep) {
+			const char *fields[] = { name, usable ? "yes" : "no", summary, detail };
+			csv_line(fields, 4, o->sep);
+		} else if (o->json) {
+			printf("%s\n  {", i ? "," : "");
+			json_field("name", name, true);
+			json_field("summary", summary, false);
+			printf(", \"usable\": %s, \"auto\": %s", usable ? "true" : "false",
+			       is_auto ? "true" : "false");
+			if (usable) {
+				json_field("device", device, false);
+				printf(", \"counters\": %u", counters);
+			} else {
+				json_field("reason", detail, false);
+			}
+			printf("}");
+		} else {
+			printf("\n%-10s %s\n%-10s %s: %s\n", name, summary, "",
+			       usable ? "usable here" : "not usable here", detail);
+		}
+		if (usable)
+			cli_close();
+		cli_clear_error();
+	}
+	if (o->json)
+		printf("\n]}\n");
+	return 0;
 }
 
 int cmd_list(int argc, char **argv)
@@ -45,39 +219,5 @@ int cmd_list(int argc, char **argv)
 		fputs(cli_command_list.help, stdout);
 		return 0;
 	}
-	if (cli_open(o.backend, o.options, o.hardware))
-		return 1;
-
-	gpa_uint32 n = 0;
-	const char *device = "", *backend_name = "";
-	GPA_GetNumCounters(&n);
-	GPA_GetDeviceDesc(&device);
-	OpenGPA_GetBackend(&backend_name);
-	if (!o.sep)
-		printf("%u counters on %s (%s backend)\n\n%-32s %-20s %-12s %-8s %s\n", n, device,
-		       backend_name, "NAME", "GROUP", "USAGE", "TYPE", "DESCRIPTION");
-	for (gpa_uint32 i = 0; i < n; i++) {
-		const char *name = "", *group = "", *text = "", *usage_s = "", *type_s = "", *alias = "";
-		GPA_Usage_Type usage;
-		GPA_Type type;
-		GPA_GetCounterName(i, &name);
-		OpenGPA_GetCounterGroup(i, &group);
-		OpenGPA_GetCounterText(i, &text);
-		OpenGPA_GetCounterAlias(i, &alias);
-		if (GPA_GetCounterUsageType(i, &usage) == GPA_STATUS_OK)
-			GPA_GetUsageTypeAsStr(usage, &usage_s);
-		if (GPA_GetCounterDataType(i, &type) == GPA_STATUS_OK)
-			GPA_GetDataTypeAsStr(type, &type_s);
-		if (strncmp(type_s, "gpa_", 4) == 0)
-			type_s += 4;
-		if (o.sep)
-			print_fields((const char *[]){ name, group, usage_s, type_s, text }, 5, o.sep);
-		else
-			printf("%-32s %-20s %-12s %-8s %s%s%s%s\n", name, group, usage_s, type_s, text,
-			       *alias ? " (also: " : "", alias, *alias ? ")" : "");
-	}
-	if (o.all)
-		list_unavailable(o.sep);
-	cli_close();
-	return 0;
+	return o.backends ? list_backends(&o) : list_counters(&o);
 }

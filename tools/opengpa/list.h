@@ -8,7 +8,7 @@
 
 struct list_options {
 	const char *backend, *options, *sep;
-	bool hardware, all, help;
+	bool hardware, all, help, json, backends;
 };
 
 /* Reads `opengpa list` options from argv[1..argc) into *o (cleared first).

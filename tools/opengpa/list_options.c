@@ -19,6 +19,8 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 	case LIST_OPT_SEP:
 		o->sep = value;
 		return cli_check_separator(value, err, errlen);
+	case LIST_OPT_JSON: o->json = true; return CLI_OK;
+	case LIST_OPT_BACKENDS: o->backends = true; return CLI_OK;
 	case LIST_OPT_HELP: o->help = true; return CLI_OK;
 	}
 	return CLI_ERR_UNHANDLED;
@@ -32,6 +34,15 @@ int list_parse(int argc, char **argv, struct list_options *o, char *err, size_t 
 		return 2;
 	if (o->help)
 		return 0;
+	if (o->sep && o->json) {
+		cli_refuse(err, errlen, "-x and --json exclude each other");
+		return 2;
+	}
+	if (o->backends && (o->backend || o->options || o->hardware || o->all)) {
+		cli_refuse(err, errlen, "--backends tries every backend: it takes no --backend, "
+		           "--options, --hardware or --all");
+		return 2;
+	}
 	if (operand != argc) {
 		char word[64];
 		cli_refuse(err, errlen, "unexpected argument '%s'",

@@ -55,7 +55,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (o.version) {
-		printf("opengpa %d.%d\n", OPENGPA_VERSION_MAJOR, OPENGPA_VERSION_MINOR);
+		/* The library may be another build than the command's headers. */
+		gpa_uint32 major = 0, minor = 0, patch = 0;
+		OpenGPA_GetVersion(&major, &minor, &patch);
+		printf("opengpa %s (library %u.%u.%u)\n", OPENGPA_VERSION_STRING, major, minor, patch);
 		return 0;
 	}
 	if (operand >= argc) {

@@ -57,19 +57,25 @@ int cli_fail(const char *what, GPA_Status status)
 /* Any non-NULL pointer names the context; the command has one. */
 static int context_key;
 
-int cli_open(const char *backend, const char *options, bool hardware)
+GPA_Status cli_try_open(const char *backend, const char *options, bool hardware)
 {
 	GPA_Status st;
 	if ((backend || options) &&
 	    (st = OpenGPA_SetBackend(backend ? backend : "auto", options)) != GPA_STATUS_OK)
-		return cli_fail("cannot select the backend", st);
-	if (hardware)
+		return st;
+	if (hardware) /* else OPENGPA_HARDWARE_COUNTERS decides */
 		OpenGPA_SetHardwareCounters(1);
 	GPA_Initialize();
 	st = GPA_OpenContext(&context_key);
 	if (st != GPA_STATUS_OK)
-		return cli_fail("cannot open a counter context", st);
-	return 0;
+		GPA_Destroy();
+	return st;
+}
+
+int cli_open(const char *backend, const char *options, bool hardware)
+{
+	GPA_Status st = cli_try_open(backend, options, hardware);
+	return st == GPA_STATUS_OK ? 0 : cli_fail("cannot open a counter context", st);
 }
 
 void cli_close(void)

@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_options.h"
+#include "events.h"
 #include "report.h"
 #include "run.h"
 #include "stat.h"
@@ -44,17 +46,28 @@ static void describe_row(struct report_row *row, gpa_uint32 index)
 	GPA_GetCounterDataType(index, &row->type);
 }
 
-/* Why the device's counter sets declare `name` but this machine cannot
- * count it; NULL when they do not declare it. */
-static bool find_unavailable(const char *name, const char **canonical, const char **reason)
+/* Whether the device's counter sets declare `name` though this machine
+ * cannot count it: its index among the unavailable, its name and why. */
+static bool find_unavailable(const char *name, gpa_uint32 *index, const char **canonical,
+                             const char **reason)
 {
 	gpa_uint32 n = 0;
 	OpenGPA_GetUnavailableCount(&n);
-	for (gpa_uint32 i = 0; i < n; i++)
-		if (OpenGPA_GetUnavailableCounter(i, canonical, reason) == GPA_STATUS_OK &&
+	for (*index = 0; *index < n; ++*index)
+		if (OpenGPA_GetUnavailableCounter(*index, canonical, reason) == GPA_STATUS_OK &&
 		    strcasecmp(*canonical, name) == 0)
 			return true;
 	return false;
+}
+
+/* An unavailable counter's declared group and usage, for the report. */
+static void describe_unavailable(struct report_row *row, gpa_uint32 index)
+{
+	const char *text;
+	GPA_Type type;
+	if (OpenGPA_GetUnavailableCounterInfo(index, &row->group, &text, &row->usage_type,
+	                                      &type) == GPA_STATUS_OK)
+		GPA_GetUsageTypeAsStr(row->usage_type, &row->usage);
 }
 
 static bool has_row(const struct report *r, const char *name)
@@ -98,12 +111,14 @@ static int choose_counters(const struct stat_options *o, struct report *r)
 			const char *canonical, *reason;
 			gpa_uint32 index = 0;
 			st = GPA_EnableCounterStr(name);
-			if (st == GPA_STATUS_ERROR_NOT_FOUND && find_unavailable(name, &canonical, &reason)) {
+			if (st == GPA_STATUS_ERROR_NOT_FOUND &&
+			    find_unavailable(name, &index, &canonical, &reason)) {
 				cli_clear_error(); /* perf stat's <not supported>: count the rest */
 				struct report_row *row = has_row(r, canonical) ? NULL : add_row(r, &cap);
 				if (row) {
 					row->name = canonical;
 					row->reason = reason;
+					describe_unavailable(row, index);
 				}
 				continue;
 			}
@@ -168,15 +183,69 @@ static bool can_multiplex(void)
 	return can;
 }
 
+/* On the perf backend, -e names that are no counter are CPU events: they
+ * are declared (events.c) and the context opened again.  *chosen gets the
+ * -e list as names, in *joined.  Returns 0; 1 after printing why, with the
+ * context still open (*open true) or not. */
+static int resolve_events(const struct stat_options *o, const char *backend,
+                          const char *options, struct stat_options *chosen, char **joined,
+                          bool *open)
+{
+	const char *name = "";
+	OpenGPA_GetBackend(&name);
+	if (!o->nevents || strcmp(name, "perf") != 0)
+		return 0;
+	struct events ev;
+	char path[512];
+	if (events_resolve(o->events, o->nevents, &ev, path, sizeof path))
+		return 1;
+	int rc = 0;
+	if (ev.declared) {
+		cli_close();
+		GPA_Status st = OpenGPA_AddCounterFile(path);
+		rc = st == GPA_STATUS_OK ? cli_open(backend, options, true)
+		                         : cli_fail("cannot declare the -e events", st);
+		*open = rc == 0;
+		unlink(path);
+		if (!rc)
+			rc = events_check(&ev);
+	}
+	size_t len = 1;
+	for (size_t i = 0; i < ev.n; i++)
+		len += strlen(ev.names[i]) + 1;
+	if (!rc && !(*joined = calloc(1, len)))
+		rc = cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+	for (size_t i = 0; !rc && i < ev.n; i++) {
+		strcat(*joined, i ? "," : "");
+		strcat(*joined, ev.names[i]);
+	}
+	if (!rc) {
+		chosen->events[0] = *joined;
+		chosen->nevents = 1;
+	}
+	events_free(&ev);
+	return rc;
+}
+
 /* The counted part: context, counters, runs, report. */
 static int count(const struct stat_options *o, FILE *out, struct run_state *rs)
 {
 	char options[512];
 	snprintf(options, sizeof options, "%s%s%s", o->options ? o->options : "",
 	         o->options && o->options[0] && o->scope[0] ? "," : "", o->scope);
-	if (cli_open(o->scope[0] ? "perf" : o->backend, options[0] ? options : o->options,
-	             o->hardware))
+	const char *backend = o->scope[0] ? "perf" : o->backend;
+	/* Named counters may be raw ones (L1D_TLB_REFILL): offer them all. */
+	if (cli_open(backend, options[0] ? options : o->options, o->hardware || o->nevents))
 		return 1;
+	struct stat_options chosen = *o;
+	char *joined = NULL;
+	bool open = true;
+	if (resolve_events(o, backend, options[0] ? options : o->options, &chosen, &joined, &open)) {
+		if (open)
+			cli_close();
+		return 1;
+	}
+	o = &chosen;
 	char label[128];
 	char *scope_only[] = { label, NULL };
 	scope_label(o->scope, label, sizeof label);
@@ -218,6 +287,7 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs)
 		             o->sep);
 	}
 	free(r.rows);
+	free(joined);
 	cli_close();
 	return rc;
 }

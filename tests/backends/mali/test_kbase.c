@@ -23,7 +23,8 @@ struct logcap {
 	char all[4096];
 };
 
-static void cap_log(void *ctx, enum og_log_level level, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void cap_log(void *ctx, enum og_log_level level,
+                                                         const char *fmt, ...)
 {
 	struct logcap *lc = ctx;
 	char line[512];

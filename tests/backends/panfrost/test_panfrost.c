@@ -25,7 +25,8 @@ struct rig {
 	char last_error[512];
 };
 
-static void cap_log(void *ctx, enum og_log_level level, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void cap_log(void *ctx, enum og_log_level level,
+                                                         const char *fmt, ...)
 {
 	struct rig *r = ctx;
 	char line[512];

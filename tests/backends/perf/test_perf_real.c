@@ -138,6 +138,7 @@ static void test_task_clock(void **cs)
 			sink += (uint64_t)i * i;
 		t1 = thread_cpu_ns();
 	} while (t1 - t0 < 50000000u);
+	(void)sink;
 	uint64_t d[4];
 	assert_int_equal(ops->end_sample(c->state, d), GPA_STATUS_OK);
 	assert_int_equal(ops->end_pass(c->state), GPA_STATUS_OK);
@@ -214,7 +215,8 @@ struct toucher {
 static void *toucher_main(void *arg)
 {
 	struct toucher *t = arg;
-	t->tid = (pid_t)syscall(SYS_gettid);
+	/* Published atomically: toucher_start spins on it from the main thread. */
+	__atomic_store_n(&t->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	char b;
 	while (read(t->go[0], &b, 1) < 0)
 		;
@@ -228,7 +230,7 @@ static void toucher_start(struct toucher *t, size_t pages)
 	t->tid = 0;
 	assert_int_equal(pipe(t->go), 0);
 	assert_int_equal(pthread_create(&t->thread, NULL, toucher_main, t), 0);
-	while (__atomic_load_n(&t->tid, __ATOMIC_SEQ_CST) == 0)
+	while (__atomic_load_n(&t->tid, __ATOMIC_ACQUIRE) == 0)
 		sched_yield();
 }
 
@@ -322,14 +324,21 @@ static void test_device_info(void **cs)
 	        (unsigned)c->info.device_id, v);
 }
 
-/* Whatever sysfs PMU events this machine offers must count in a pass. */
+/* Whatever sysfs PMU events this machine offers must count in a pass, and
+ * the first libpfm4 ones offered as countable. */
 static void test_sysfs_catalogue(void **cs)
 {
 	struct ctx *c = open_or_skip(cs);
 	size_t n = 0;
 	const struct og_raw_desc *d = ops->extra_raw(c->state, &n);
 	assert_true(n == 0 || d != NULL);
+	size_t counted = 0;
 	for (size_t i = 0; i < n; i++) {
+		/* Listed as not countable here, with the reason; of libpfm4's
+		 * hundreds, a few are enough. */
+		if (d[i].why_not || (strncmp(d[i].name, "sysfs_", 6) != 0 && counted >= 8))
+			continue;
+		counted++;
 		uint32_t id = d[i].raw_id;
 		uint64_t v = 0;
 		assert_true(ops->fits(c->state, &id, 1));
@@ -340,7 +349,7 @@ static void test_sysfs_catalogue(void **cs)
 		assert_int_equal(ops->end_pass(c->state), GPA_STATUS_OK);
 		fprintf(stderr, "%s: %llu\n", d[i].name, (unsigned long long)v);
 	}
-	fprintf(stderr, "%zu sysfs PMU events offered\n", n);
+	fprintf(stderr, "%zu PMU events offered, %zu counted in a pass here\n", n, counted);
 }
 
 /* The workload of test_child_exec, after its exec: a grandchild and the

@@ -138,6 +138,35 @@ static void test_sample_deltas(void **unused)
 	assert_int_equal(fake_perf_open_fds(&F.k), 0);
 }
 
+static bool aligned64(const void *p)
+{
+	return (uintptr_t)p % _Alignof(uint64_t) == 0;
+}
+
+/* The pass's 64-bit ids and snapshot values come from one pool carved after
+ * per-raw-counter records: with an odd number of raw counters they must
+ * still be 8-byte aligned (strict-alignment CPUs fault; UBSan reports it). */
+static void test_odd_pass_words_aligned(void **unused)
+{
+	(void)unused;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t ids[3] = { bind("sw:task-clock"), bind("sw:page-faults"), bind("time:wall") };
+	for (size_t n = 1; n <= 3; n++) {
+		assert_int_equal(ops->begin_pass(F.state, ids, n), GPA_STATUS_OK);
+		const struct og_perf_state *st = F.state;
+		for (size_t i = 0; i < st->pass->ninstances; i++) {
+			const struct og_perf_instance *in = &st->pass->instances[i];
+			assert_true(aligned64(in->ids));
+			assert_true(aligned64(in->begin.values));
+			assert_true(aligned64(in->end.values));
+		}
+		assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+		uint64_t d[3];
+		assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+		assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+	}
+}
+
 static void test_time_only_pass(void **unused)
 {
 	(void)unused;
@@ -1035,6 +1064,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_no_pmu_software_only),
 		T(test_sample_deltas),
+		T(test_odd_pass_words_aligned),
 		T(test_time_only_pass),
 		T(test_eacces_paranoid),
 		T(test_eacces_paranoid_unreadable),

@@ -5,9 +5,11 @@
  * the process.  open/openat/open64 (and their _FORTIFY_SOURCE forms), close,
  * ioctl, mmap/mmap64, munmap, poll, read and stat/fstat are interposed; calls
  * on anything the device does not own go to the next definition
- * (dlsym(RTLD_NEXT)).
+ * (dlsym(RTLD_NEXT)).  So are __xstat/__fxstat: glibc before 2.33 compiled
+ * stat calls into them, and ThreadSanitizer's fstat still calls __fxstat.
  *
- * Configured once, at the first interposed call, from the environment:
+ * Configured once, from the environment, when the process first opens or
+ * stats /dev/mali0 or /dev/dri/renderD128:
  *   VMALI_GPU_ID=0x6000 (any product id of Arm's database)
  *   VMALI_CSF=0|1 (default: the product's own front end)  VMALI_UK=11.31
  *   VMALI_CORE_MASK=0xFF  VMALI_L2_SLICES=1  VMALI_BUS_WIDTH=128
@@ -18,6 +20,13 @@
  *   VMALI_FAULT_BUFFER_SIZE_SKEW=n  VMALI_FAULT_SETUP_EBUSY=1
  *   VMALI_FAULT_VINSTR_ABSENT=1  VMALI_FAULT_KINSTR_ABSENT=1  VMALI_FAULT_EINTR=1
  * A bad configuration prints one line to stderr and leaves the nodes absent.
+ *
+ * Not at the first interposed call: a runtime loaded before this library
+ * (AddressSanitizer's, LD_PRELOAD=libasan.so:libopengpa-vmali.so) calls
+ * mmap while it starts, before the C library has set up the environment, and
+ * a device configured then would silently ignore every VMALI_* variable.
+ * Calls on descriptors cannot concern the device before it exists, so only
+ * the device's own paths create it (docs/testing.md: loading order).
  *
  * The one device of the process is necessarily global state; it lives for
  * the life of the process.
@@ -47,8 +56,8 @@
 #define EXPORT __attribute__((visibility("default")))
 
 static struct {
-	pthread_once_t once;
-	struct vmali *vm;
+	pthread_once_t next_once, dev_once;
+	struct vmali *vm; /* published (atomically) once configured */
 	const struct og_sys *sys;
 	int (*open)(const char *, int, ...);
 	int (*openat)(int, const char *, int, ...);
@@ -60,7 +69,7 @@ static struct {
 	ssize_t (*read)(int, void *, size_t);
 	int (*stat)(const char *, struct stat *);
 	int (*fstat)(int, struct stat *);
-} g = { .once = PTHREAD_ONCE_INIT };
+} g = { .next_once = PTHREAD_ONCE_INIT, .dev_once = PTHREAD_ONCE_INIT };
 
 static unsigned long long env_ull(const char *name, unsigned long long def, bool *bad)
 {
@@ -119,9 +128,15 @@ static void resolve(void)
 	g.fstat = (int (*)(int, struct stat *))dlsym(RTLD_NEXT, "fstat");
 }
 
+/* The next definition of every interposed call: needed from the first call. */
+static void next(void)
+{
+	pthread_once(&g.next_once, resolve);
+}
+
 static void init(void)
 {
-	resolve();
+	next();
 	bool bad = false;
 	struct vmali_config c = { 0 };
 	c.gpu_id = (uint32_t)env_ull("VMALI_GPU_ID", 0, &bad);
@@ -184,20 +199,34 @@ static void init(void)
 		return;
 	}
 	char err[256] = "";
-	g.vm = vmali_create_err(&c, err, sizeof(err));
+	struct vmali *vm = vmali_create_err(&c, err, sizeof(err));
 	free(file_text); /* the device keeps its own copy */
-	if (!g.vm) {
+	if (!vm) {
 		fprintf(stderr, "vmali: configuration rejected: %s\n", err[0] ? err : strerror(errno));
 		return;
 	}
-	vmali_set_faults(g.vm, &faults);
-	g.sys = vmali_sys(g.vm);
+	vmali_set_faults(vm, &faults);
+	g.sys = vmali_sys(vm);
+	__atomic_store_n(&g.vm, vm, __ATOMIC_RELEASE);
 }
 
+/* Creates the device the first time one of its paths is used; returns it,
+ * or NULL when the configuration was bad. */
+static struct vmali *dev_for_path(const char *path)
+{
+	next();
+	if (!path || (strcmp(path, VMALI_PATH_KBASE) != 0 && strcmp(path, VMALI_PATH_PANFROST) != 0))
+		return __atomic_load_n(&g.vm, __ATOMIC_ACQUIRE);
+	pthread_once(&g.dev_once, init);
+	return g.vm;
+}
+
+/* The device if it exists: a descriptor can only be the device's once one of
+ * its paths was opened. */
 static struct vmali *dev(void)
 {
-	pthread_once(&g.once, init);
-	return g.vm;
+	next();
+	return __atomic_load_n(&g.vm, __ATOMIC_ACQUIRE);
 }
 
 static bool owned_fd(int fd)
@@ -208,7 +237,7 @@ static bool owned_fd(int fd)
 
 static bool owned_path(const char *path)
 {
-	struct vmali *vm = dev();
+	struct vmali *vm = dev_for_path(path);
 	return vm && vmali_owns_path(vm, path);
 }
 
@@ -254,7 +283,7 @@ EXPORT int openat(int dirfd, const char *path, int flags, ...)
 	}
 	if (path[0] == '/' && owned_path(path))
 		return g.sys->open(g.sys->ctx, path, flags, mode);
-	dev();
+	next();
 	return g.openat(dirfd, path, flags, mode);
 }
 
@@ -314,7 +343,7 @@ EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off
 {
 	if (!(flags & MAP_ANONYMOUS) && owned_fd(fd))
 		return g.sys->mmap(g.sys->ctx, addr, len, prot, flags, fd, off);
-	dev();
+	next();
 	return g.mmap(addr, len, prot, flags, fd, off);
 }
 
@@ -325,7 +354,7 @@ EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t o
 
 EXPORT int munmap(void *addr, size_t len)
 {
-	dev();
+	next();
 	return g.munmap(addr, len);
 }
 
@@ -488,5 +517,55 @@ EXPORT int stat64(const char *path, struct stat64 *st)
 EXPORT int fstat64(int fd, struct stat64 *st)
 {
 	return fstat(fd, (struct stat *)(void *)st);
+}
+
+/* Programs built against glibc before 2.33 call these instead of stat and
+ * fstat, and so does ThreadSanitizer's fstat interceptor on any glibc.  The
+ * version argument selects the layout of struct stat, which on 64-bit
+ * glibc is the one struct stat has. */
+int __xstat(int ver, const char *path, struct stat *st);
+int __fxstat(int ver, int fd, struct stat *st);
+int __xstat64(int ver, const char *path, struct stat64 *st);
+int __fxstat64(int ver, int fd, struct stat64 *st);
+
+EXPORT int __xstat(int ver, const char *path, struct stat *st)
+{
+	unsigned node = path_node(path);
+	if (node) {
+		fake_node(st, node);
+		return 0;
+	}
+	static int (*next_xstat)(int, const char *, struct stat *);
+	if (!next_xstat)
+		next_xstat = (int (*)(int, const char *, struct stat *))dlsym(RTLD_NEXT, "__xstat");
+	if (!next_xstat)
+		return stat(path, st);
+	return next_xstat(ver, path, st);
+}
+
+EXPORT int __fxstat(int ver, int fd, struct stat *st)
+{
+	struct vmali *vm = dev();
+	unsigned node = vm && fd >= 0 ? vmali_fd_node(vm, fd) : 0;
+	if (node) {
+		fake_node(st, node);
+		return 0;
+	}
+	static int (*next_fxstat)(int, int, struct stat *);
+	if (!next_fxstat)
+		next_fxstat = (int (*)(int, int, struct stat *))dlsym(RTLD_NEXT, "__fxstat");
+	if (!next_fxstat)
+		return g.fstat(fd, st);
+	return next_fxstat(ver, fd, st);
+}
+
+EXPORT int __xstat64(int ver, const char *path, struct stat64 *st)
+{
+	return __xstat(ver, path, (struct stat *)(void *)st);
+}
+
+EXPORT int __fxstat64(int ver, int fd, struct stat64 *st)
+{
+	return __fxstat(ver, fd, (struct stat *)(void *)st);
 }
 #endif

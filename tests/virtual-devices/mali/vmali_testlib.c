@@ -187,7 +187,8 @@ uint64_t tl_sum(const uint32_t *dump, uint32_t l2_slices, uint64_t core_mask,
 
 static const char *const block_names[6] = { "JM", "TILER", "L2", "SC", "FW", "CSG" };
 
-static void rig_log(void *ctx, enum og_log_level level, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void rig_log(void *ctx, enum og_log_level level,
+                                                         const char *fmt, ...)
 {
 	struct tl_rig *r = ctx;
 	char line[512];

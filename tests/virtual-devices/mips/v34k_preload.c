@@ -16,6 +16,11 @@
  *
  * The device is process-wide by nature: an interposer has nowhere else to
  * keep it.  One mutex serialises it.
+ *
+ * The V34K_* settings are read when a program first opens one of the
+ * device's files, not at the first interposed call: a runtime loaded before
+ * this library (AddressSanitizer's) makes such calls while it starts, before
+ * the C library has set up the environment (docs/testing.md).
  */
 
 /* open64 and friends are interposed by name below: glibc must not rename
@@ -91,10 +96,10 @@ static bool env_flag(const char *name)
 	return v && *v && strcmp(v, "0") != 0;
 }
 
-/* Under the lock. */
-static void setup(void)
+/* Under the lock: the next definition of every interposed call. */
+static void resolve_real(void)
 {
-	if (device)
+	if (real_open)
 		return;
 	real_open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
 	real_openat = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
@@ -105,6 +110,23 @@ static void setup(void)
 	real_dup2 = (int (*)(int, int))dlsym(RTLD_NEXT, "dup2");
 	real_dup3 = (int (*)(int, int, int))dlsym(RTLD_NEXT, "dup3");
 	real_fcntl = (int (*)(int, int, ...))dlsym(RTLD_NEXT, "fcntl");
+}
+
+static bool is_device_path(const char *path)
+{
+	return path && (strcmp(path, "/proc/perf") == 0 || strcmp(path, "/proc/mips/perf") == 0 ||
+	                strcmp(path, "/proc/cpuinfo") == 0);
+}
+
+/* Under the lock: the device, from the environment, on the first open of one
+ * of its files. */
+static void setup(void)
+{
+	static bool configured;
+	resolve_real();
+	if (configured)
+		return;
+	configured = true;
 	struct v34k_config cfg = {
 		.extension = env_flag("V34K_EXTENSION"),
 		.read_only = env_flag("V34K_READ_ONLY"),
@@ -131,7 +153,7 @@ static void setup(void)
 static void ensure_real(void)
 {
 	pthread_mutex_lock(&lock);
-	setup();
+	resolve_real();
 	pthread_mutex_unlock(&lock);
 }
 
@@ -140,7 +162,10 @@ static void ensure_real(void)
 static int open_virtual(const char *path, int flags)
 {
 	pthread_mutex_lock(&lock);
-	setup();
+	if (is_device_path(path))
+		setup();
+	else
+		resolve_real();
 	if (!device || !path || v34k_file_kind(device, path) == 0) {
 		pthread_mutex_unlock(&lock);
 		return -2;
