@@ -66,10 +66,13 @@ def layout(path):
         hw = fields.get('hardware', '').split()[0] if fields.get('hardware') else ''
         if not re.match(r'^[A-Z][A-Z0-9_]*$', hw):
             sys.exit('%s: raw %s has no hardware name' % (path, name))
+        # A counter that counts in units of 2^shift says so in its note
+        # ("... gives this counter shift=2 ...", from the layout's shift).
+        shift = re.search(r'\bshift=(\d+)', fields.get('note', ''))
         at = (BLOCKS[m.group(1)], int(m.group(2)))
-        if at in seen and seen[at] != hw:
-            sys.exit('%s: %s:%d is both %s and %s' % (path, m.group(1), at[1], seen[at], hw))
-        seen[at] = hw
+        if at in seen and seen[at][0] != hw:
+            sys.exit('%s: %s:%d is both %s and %s' % (path, m.group(1), at[1], seen[at][0], hw))
+        seen[at] = (hw, int(shift.group(1)) if shift else 0)
     return seen, consts
 
 
@@ -83,8 +86,8 @@ def main():
         ident = key.replace('-', '_')
         seen, consts = layout(path)
         parts.append('static const struct vmali_layout_counter %s[] = {' % ident)
-        for (block, index), hw in sorted(seen.items()):
-            parts.append('\t{ %d, %d, "%s" },' % (block, index, hw))
+        for (block, index), (hw, shift) in sorted(seen.items()):
+            parts.append('\t{ %d, %d, %d, "%s" },' % (block, index, shift, hw))
         parts.append('};')
         task = consts['MaliMainQueueTaskSize'] or consts['MaliFragQueueTaskSize']
         table.append('\t{ "%s", %s, %d, { %g, %g, %g, %g, %g } },' % (

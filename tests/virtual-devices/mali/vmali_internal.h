@@ -65,7 +65,7 @@ struct vmali_geom {
 
 /* For each counter of the layout, what the model puts there. */
 struct vmali_plan_entry {
-	uint8_t block, index;
+	uint8_t block, index, shift;
 	int16_t slot;      /* the model's quantity, or -1: a share of the block's busy cycles */
 	uint16_t permille; /* that share, for counters the model has no rule for */
 };
@@ -75,6 +75,7 @@ struct vmali_model {
 	struct vmali_plan_entry *plan;
 	size_t n;
 	size_t unmodelled; /* layout counters filled by the fallback share */
+	bool scissor_counted; /* the tiler has PRIM_SCISSOR_CULLED of its own */
 };
 
 int vmali_script_parse(const char *text, struct vmali_script *out, char *err, size_t err_len);

@@ -10,6 +10,7 @@
 struct vmali_layout_counter {
 	uint8_t block; /* 0 front end, 1 tiler, 2 memory system, 3 shader core, 4 FW, 5 CSG */
 	uint8_t index; /* value index inside the block */
+	uint8_t shift; /* the hardware counts in units of 1 << shift */
 	const char *name; /* Arm's hardware name: GPU_ACTIVE, FRAG_WARPS... */
 };
 

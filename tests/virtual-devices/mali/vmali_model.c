@@ -192,6 +192,7 @@ int vmali_model_init(struct vmali_model *m, const struct vmali_layout *l,
 		struct vmali_plan_entry *e = &m->plan[m->n++];
 		e->block = c->block;
 		e->index = c->index;
+		e->shift = c->shift < 16 ? c->shift : 16;
 		e->slot = -1;
 		if (c->block < 4)
 			for (int16_t q = q_range[c->block][0]; q < q_range[c->block][1]; q++)
@@ -201,6 +202,7 @@ int vmali_model_init(struct vmali_model *m, const struct vmali_layout *l,
 			e->permille = share_of(c->name);
 			m->unmodelled++;
 		}
+		m->scissor_counted |= e->slot == Q_PRIM_SCISSOR_CULLED;
 	}
 	return 0;
 }
@@ -261,9 +263,10 @@ struct core_sums {
 	uint64_t max_frag, max_compute, max_core, rd_lines, wr_lines;
 };
 
-static void tiler(const struct vmali_frame *f, const struct vmali_layout_consts *k,
-                  struct scene *s, uint64_t *q)
+static void tiler(const struct vmali_frame *f, const struct vmali_model *m, struct scene *s,
+                  uint64_t *q)
 {
+	const struct vmali_layout_consts *k = &m->k;
 	uint64_t P = (uint64_t)f->prims;
 	s->prims = P;
 	s->lines = fr(P, f->lines);
@@ -300,7 +303,8 @@ static void tiler(const struct vmali_frame *f, const struct vmali_layout_consts 
 	q[Q_PRIM_CLIPPED] = s->z;
 	q[Q_PRIM_SAT_CULLED] = s->sample;
 	q[Q_PRIM_FACE_CULLED] = s->face;
-	q[Q_PRIM_FRUSTUM_CULLED] = s->xy + s->z;
+	/* A tiler without a scissor counter counts those with the frustum's. */
+	q[Q_PRIM_FRUSTUM_CULLED] = s->xy + s->z + (m->scissor_counted ? 0 : s->scissor);
 	q[Q_PRIM_SAMPLE_CULLED] = s->sample;
 	q[Q_PRIM_SCISSOR_CULLED] = s->scissor;
 	q[Q_PRIM_VISIBLE_DVS] = fr(s->visible, 0.3);
@@ -741,7 +745,8 @@ static void scatter(const struct vmali_model *m, uint32_t block, const uint64_t 
 		const struct vmali_plan_entry *e = &m->plan[i];
 		if (e->block != block)
 			continue;
-		out[e->index] += e->slot >= 0 ? q[e->slot] : fr(busy, e->permille / 1000.0);
+		uint64_t v = e->slot >= 0 ? q[e->slot] : fr(busy, e->permille / 1000.0);
+		out[e->index] += v >> e->shift; /* counted in units of 1 << shift */
 	}
 }
 
@@ -755,7 +760,7 @@ uint64_t vmali_frame_run(const struct vmali_frame *f, const struct vmali_geom *g
 	struct scene sc = { 0 };
 
 	memset(q, 0, sizeof(q));
-	tiler(f, k, &sc, q);
+	tiler(f, m, &sc, q);
 	scatter(m, VMALI_BLOCK_TILER, q, q[Q_TILER_ACTIVE],
 	        blocks + (size_t)g->first[VMALI_BLOCK_TILER] * V);
 
