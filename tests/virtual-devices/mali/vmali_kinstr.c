@@ -312,13 +312,14 @@ static uint32_t prfcnt_en(const struct vmali_kinstr *k, uint32_t t, uint32_t val
 	return en;
 }
 
+/* One sample ending at `now` (CLOCK_MONOTONIC_RAW ns): a periodic sample
+ * ends at its due time, even when it is written later. */
 static void write_sample(struct vmali *vm, struct vmali_kinstr *k, uint64_t user_data,
-                         uint32_t flags)
+                         uint32_t flags, uint64_t now)
 {
 	const struct vmali_geom *g = &vm->geom;
 	size_t base = slot_offset(k, k->write_seq);
 	uint8_t *s = k->ring + base;
-	uint64_t now = vmali_now_ns();
 	memset(s, 0, k->sample_size);
 	uint8_t *it = s;
 	put16(it, VMALI_KINSTR_TYPE_META_SAMPLE);
@@ -408,7 +409,7 @@ uint64_t vmali_kinstr_catch_up(struct vmali *vm, struct vmali_kinstr *k, uint64_
 	if (k->async_due_ns && k->async_due_ns <= limit) {
 		k->async_due_ns = 0;
 		vmali_advance_for_dump(vm);
-		write_sample(vm, k, k->async_user_data, 0);
+		write_sample(vm, k, k->async_user_data, 0, vmali_now_ns());
 	}
 	while (k->started && k->mode == VMALI_KINSTR_MODE_PERIODIC && k->next_due_ns <= limit) {
 		if (vm->faults.dumps_never_arrive || unconsumed(k) >= room(vm)) {
@@ -422,7 +423,7 @@ uint64_t vmali_kinstr_catch_up(struct vmali *vm, struct vmali_kinstr *k, uint64_
 		} else {
 			vmali_advance_for_dump(vm);
 			write_sample(vm, k, k->start_user_data,
-			             k->overflowed ? VMALI_KINSTR_FLAG_OVERFLOW : 0);
+			             k->overflowed ? VMALI_KINSTR_FLAG_OVERFLOW : 0, k->next_due_ns);
 			k->overflowed = false;
 		}
 		k->next_due_ns += k->period_ns;
@@ -436,7 +437,7 @@ uint64_t vmali_kinstr_catch_up(struct vmali *vm, struct vmali_kinstr *k, uint64_
 static void deliver_lost(struct vmali *vm, struct vmali_kinstr *k)
 {
 	while (k->nlost && !vm->faults.dumps_never_arrive && unconsumed(k) < room(vm)) {
-		write_sample(vm, k, k->lost_user_data[0], 0);
+		write_sample(vm, k, k->lost_user_data[0], 0, vmali_now_ns());
 		memmove(k->lost_user_data, k->lost_user_data + 1,
 		        (k->nlost - 1) * sizeof(k->lost_user_data[0]));
 		k->nlost--;
@@ -475,7 +476,7 @@ static int command(struct vmali *vm, struct vmali_kinstr *k, const void *arg)
 		 * ring is full. */
 		if (unconsumed(k) < RING_SAMPLES) {
 			vmali_advance_for_dump(vm);
-			write_sample(vm, k, c.user_data, 0);
+			write_sample(vm, k, c.user_data, 0, now);
 		}
 		k->started = false;
 		k->async_due_ns = 0;
@@ -504,7 +505,7 @@ static int command(struct vmali *vm, struct vmali_kinstr *k, const void *arg)
 			return 0;
 		}
 		vmali_advance_for_dump(vm);
-		write_sample(vm, k, c.user_data, 0);
+		write_sample(vm, k, c.user_data, 0, now);
 		return 0;
 	case VMALI_KINSTR_CMD_DISCARD:
 		/* Every sample not yet fetched is dropped; a fetched one stays
