@@ -48,6 +48,17 @@ size_t og_kinstr_build_requests(const struct og_kinstr_enum *e, uint8_t mode, ui
 typedef void og_kinstr_sum_fn(const uint8_t *map, const uint32_t *at, uint32_t k, uint32_t nv,
                               uint64_t *out);
 
+/* The copies of the sum built for this machine: the widest vector
+ * instructions first (x86-64: AVX-512F, AVX2, the baseline; elsewhere one).
+ * og_kinstr_sum_copies fills out with those this CPU runs and returns how
+ * many; a layout uses the first.  Tests check every one. */
+struct og_kinstr_sum_copy {
+	const char *name;
+	og_kinstr_sum_fn *sum;
+	bool runs_here;
+};
+size_t og_kinstr_sum_copies(struct og_kinstr_sum_copy *out, size_t max);
+
 /* Fixed for one reader fd: what the sample lists must look like. */
 struct og_kinstr_layout {
 	struct og_kinstr_enum en;

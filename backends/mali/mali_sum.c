@@ -26,8 +26,6 @@
 #define VEC_BYTES OG_VEC_BYTES
 
 typedef uint32_t vec __attribute__((vector_size(VEC_BYTES)));
-/* The same lanes widened to 64 bits, for storing the totals. */
-typedef uint64_t wide __attribute__((vector_size(2 * VEC_BYTES)));
 #define LANES (VEC_BYTES / 4u)
 /* Four running sums and their OR fit in the 16 vector registers of SSE2. */
 #define CHUNK_WORDS (4u * LANES)
@@ -35,17 +33,37 @@ _Static_assert(OG_MALI_V5_WORDS % CHUNK_WORDS == 0, "blocks are whole chunks");
 
 /* memcpy: dumps need not be vector-aligned, and it keeps aliasing rules. */
 #define LOAD(v, p) memcpy(&(v), (p), sizeof(vec))
-/* Lanes to 64-bit totals: the low halves alone, or with high halves. */
-#define STORE_WIDE(p, v)                                                     \
-	do {                                                                 \
-		wide w_ = __builtin_convertvector((v), wide);                \
-		memcpy((p), &w_, sizeof w_);                                 \
-	} while (0)
+/* Lanes to 64-bit totals.  Interleaving a vector's lanes with zeros (or with
+ * the high words) works within 128-bit halves, so on 32-byte vectors the
+ * 64-bit quarters are first put in order [0 2 1 3]; the two interleaved
+ * vectors are then the totals in order, stored whole.  (Converting to a
+ * double-width vector instead made GCC 12 bounce it through the stack and
+ * took twice as long.) */
+#if defined(__clang__) || __GNUC__ >= 12
+#define SHUFFLE(a, b, ...) __builtin_shufflevector((a), (b), __VA_ARGS__)
+#else /* GCC before 12 has only its own builtin */
+#define SHUFFLE(a, b, ...) __builtin_shuffle((a), (b), (vec){__VA_ARGS__})
+#endif
+#if VEC_BYTES == 32
+#define QUARTERS(v) SHUFFLE(v, v, 0, 1, 4, 5, 2, 3, 6, 7)
+#define ZIP_LOW(a, b) SHUFFLE(a, b, 0, 8, 1, 9, 4, 12, 5, 13)
+#define ZIP_HIGH(a, b) SHUFFLE(a, b, 2, 10, 3, 11, 6, 14, 7, 15)
+#else
+#define QUARTERS(v) (v)
+#define ZIP_LOW(a, b) SHUFFLE(a, b, 0, 4, 1, 5)
+#define ZIP_HIGH(a, b) SHUFFLE(a, b, 2, 6, 3, 7)
+#endif
 #define STORE_WIDE2(p, lo, hi)                                               \
 	do {                                                                 \
-		wide w_ = __builtin_convertvector((lo), wide) |              \
-		          __builtin_convertvector((hi), wide) << 32;         \
-		memcpy((p), &w_, sizeof w_);                                 \
+		vec a_ = QUARTERS(lo), b_ = QUARTERS(hi);                    \
+		vec z0_ = ZIP_LOW(a_, b_), z1_ = ZIP_HIGH(a_, b_);           \
+		memcpy((p), &z0_, sizeof z0_);                               \
+		memcpy((p) + LANES / 2, &z1_, sizeof z1_);                   \
+	} while (0)
+#define STORE_WIDE(p, v)                                                     \
+	do {                                                                 \
+		const vec zero_ = {0};                                       \
+		STORE_WIDE2(p, v, zero_);                                    \
 	} while (0)
 
 static og_mali_sum_fn *pick_sum(void);

@@ -6,9 +6,10 @@
  *
  * x86-64: 32-byte vectors, and a second copy of each sum built for AVX2
  * that the layout picks, when it is made, on CPUs that have it; the default
- * copy runs them as pairs of SSE2 registers.  The choice is made when a
- * context opens, not by an ifunc (GCC's target_clones): an ifunc resolver
- * runs while the loader relocates, before a sanitizer's runtime is up
+ * copy runs them as pairs of SSE2 registers.  The kinstr_prfcnt sum has a
+ * third copy, with 64-byte vectors, for CPUs with AVX-512F.  The choice is
+ * made when a context opens, not by an ifunc (GCC's target_clones): an ifunc
+ * resolver runs while the loader relocates, before a sanitizer's runtime is up
  * (ThreadSanitizer crashed there) and not at all on C libraries without
  * ifuncs.  OG_MALI_SUM_NO_CLONES builds the default copy alone, so a test
  * can check it on a machine that would pick the AVX2 one.  Elsewhere
@@ -36,6 +37,17 @@ static inline bool og_cpu_has_avx2(void)
 #if defined(OG_SUM_AVX2_COPY)
 	__builtin_cpu_init();
 	return __builtin_cpu_supports("avx2");
+#else
+	return false;
+#endif
+}
+
+/* And the AVX-512F copy (kinstr_prfcnt's 64-bit sums only)? */
+static inline bool og_cpu_has_avx512f(void)
+{
+#if defined(OG_SUM_AVX2_COPY)
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx512f");
 #else
 	return false;
 #endif

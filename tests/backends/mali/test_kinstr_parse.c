@@ -361,17 +361,30 @@ static void test_sample_rules(void **unused)
 	write_sample(&r, 0, false);
 	item(&r, 0, 3)[10] = 2;
 	bad_sample(&r, 0, "counter set 2");
-	/* An index out of range, or repeated. */
+	/* An index that is not the next: out of range, repeated, skipped. */
 	write_sample(&r, 0, false);
 	item(&r, 0, 5)[9] = 2;
-	bad_sample(&r, 0, "L2 block index 2 is out of range");
+	bad_sample(&r, 0, "L2 block index 2 is not the next (1 of 2");
 	write_sample(&r, 0, false);
 	item(&r, 0, 8)[9] = 0;
 	struct og_kinstr_sample s;
 	char why[320];
 	assert_int_equal(og_kinstr_parse_sample(&r.l, r.map, 0, &s, why, sizeof why),
 	                 OG_KINSTR_BAD_CORE_IDX);
-	assert_non_null(strstr(why, "repeated"));
+	assert_non_null(strstr(why, "SC block index 0 is not the next (2 of 4"));
+	/* A type cut short, a type in two groups. */
+	write_sample(&r, 0, false);
+	memcpy(item(&r, 0, 5), item(&r, 0, 6), 48); /* one L2 block, then cores */
+	item(&r, 0, 5)[9] = 0;
+	item(&r, 0, 6)[9] = 1;
+	bad_sample(&r, 0, "lists 1 of the 2 L2 blocks ENUM_INFO announced, then SC");
+	write_sample(&r, 0, false);
+	memcpy(item(&r, 0, 3), item(&r, 0, 2), 48); /* FE, FE, L2, L2, ... (no tiler) */
+	memcpy(item(&r, 0, 2), item(&r, 0, 4), 48); /* L2#0, FE, L2#0... */
+	bad_sample(&r, 0, "lists 1 of the 2 L2 blocks");
+	write_sample(&r, 0, false);
+	memcpy(item(&r, 0, 4), item(&r, 0, 2), 48); /* FE, TILER, FE again */
+	bad_sample(&r, 0, "its FE blocks come in two groups");
 	/* Values that would run past the mapping: the last byte of the
 	 * mapping is the last byte a block may use. */
 	write_sample(&r, 0, false);
@@ -414,11 +427,14 @@ static void test_cores_by_bit(void **unused)
 	ring_fini(&r);
 }
 
-/* Sums against a plain 64-bit sum, and saturation where they would wrap. */
+/* Sums against a plain 64-bit sum, and saturation where they would wrap:
+ * every copy of the sum this CPU runs (the one a layout picks included),
+ * block lengths of whole chunks and not, blocks not vector-aligned. */
 static void test_sums(void **unused)
 {
 	(void)unused;
 	static const uint64_t fills[] = { 0, 1, 0xFFFFFFFFull, 1ull << 57, 1ull << 62, UINT64_MAX };
+	static const uint32_t lengths[] = { 128, 64, 16, 48, 80, 112 };
 	enum { K = 64, V = 128 };
 	uint8_t *buf = malloc((size_t)K * V * 8 + 8);
 	assert_non_null(buf);
@@ -433,34 +449,57 @@ static void test_sums(void **unused)
 	assert_true(og_kinstr_parse_enum(li.it, li.n, sizeof li.it[0], &e, why, sizeof why));
 	assert_true(og_kinstr_layout_init(&l, &e, ~0ull, 48, (size_t)K * V * 8 + 8, why,
 	                                  sizeof why));
-	for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++)
-		for (uint32_t k = 1; k <= K; k = k * 2 + 1) {
-			struct og_kinstr_sample s;
-			memset(&s, 0, sizeof s);
-			s.count[OG_MALI_SC] = (uint16_t)k;
-			for (uint32_t i = 0; i < k; i++) {
-				at[i] = 8 + i * V * 8; /* not vector-aligned */
-				s.at[OG_MALI_SC][i] = at[i];
-				for (uint32_t v = 0; v < V; v++) {
-					uint64_t x = fills[f] ? fills[f] - v * (i + 1) % 7 : v * 977u + i;
-					memcpy(buf + at[i] + v * 8, &x, 8);
+	struct og_kinstr_sum_copy copies[4];
+	size_t ncopies = og_kinstr_sum_copies(copies, 4);
+	assert_true(ncopies >= 1);
+	assert_ptr_equal(l.sum, copies[0].sum); /* the widest this CPU runs */
+	assert_string_equal(copies[ncopies - 1].name, "default");
+	for (size_t c = 0; c < ncopies; c++)
+		for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++)
+			for (size_t n = 0; n < sizeof lengths / sizeof lengths[0]; n++)
+				for (uint32_t k = 1; k <= K; k = k * 2 + 1) {
+					uint32_t nv = lengths[n];
+					for (uint32_t i = 0; i < k; i++) {
+						at[i] = 8 + i * nv * 8; /* not vector-aligned */
+						for (uint32_t v = 0; v < nv; v++) {
+							uint64_t x = fills[f] ? fills[f] - v * (i + 1) % 7
+							                      : v * 977u + i;
+							memcpy(buf + at[i] + v * 8, &x, 8);
+						}
+					}
+					uint64_t got[V + 1];
+					got[nv] = 0xA5A5A5A5A5A5A5A5ull;
+					copies[c].sum(buf, at, k, nv, got);
+					assert_true(got[nv] == 0xA5A5A5A5A5A5A5A5ull); /* nothing past nv */
+					for (uint32_t v = 0; v < nv; v++) {
+						uint64_t want = 0;
+						for (uint32_t i = 0; i < k; i++) {
+							uint64_t x;
+							memcpy(&x, buf + at[i] + v * 8, 8);
+							want = want + x < want ? UINT64_MAX : want + x;
+						}
+						if (got[v] != want)
+							fail_msg("%s copy, fill %zu, %u blocks of %u, value %u: "
+							         "%llu, want %llu", copies[c].name, f, k, nv, v,
+							         (unsigned long long)got[v],
+							         (unsigned long long)want);
+					}
 				}
-			}
-			struct og_mali_totals t;
-			og_kinstr_sum(&l, buf, &s, &t);
-			for (uint32_t v = 0; v < V; v++) {
-				uint64_t want = 0;
-				for (uint32_t i = 0; i < k; i++) {
-					uint64_t x;
-					memcpy(&x, buf + at[i] + v * 8, 8);
-					want = want + x < want ? UINT64_MAX : want + x;
-				}
-				uint64_t got = og_mali_total(&t, OG_MALI_SC * 128 + v);
-				if (got != want)
-					fail_msg("fill %zu, %u blocks, value %u: %llu, want %llu", f, k, v,
-					         (unsigned long long)got, (unsigned long long)want);
-			}
+	/* og_kinstr_sum puts each type's sums at its place in the totals. */
+	struct og_kinstr_sample s;
+	memset(&s, 0, sizeof s);
+	s.count[OG_MALI_SC] = 3;
+	for (uint32_t i = 0; i < 3; i++) {
+		s.at[OG_MALI_SC][i] = 8 + i * V * 8;
+		for (uint32_t v = 0; v < V; v++) {
+			uint64_t x = v + 1000u * i;
+			memcpy(buf + s.at[OG_MALI_SC][i] + v * 8, &x, 8);
 		}
+	}
+	struct og_mali_totals t;
+	og_kinstr_sum(&l, buf, &s, &t);
+	for (uint32_t v = 0; v < V; v++)
+		assert_true(og_mali_total(&t, OG_MALI_SC * 128 + v) == 3u * v + 3000u);
 	free(buf);
 }
 
