@@ -8,12 +8,18 @@
  *     #include <GPAFunctions.h>
  *
  * The header has no include guard on purpose: it is expanded once per use.
+ * As in GPA, the two internal-build entry points are listed only when
+ * AMDT_INTERNAL is defined (opengpa exports them always:
+ * GPUPerfAPIFunctionTypes-Private.h has their types).
  */
 #ifndef GPA_FUNCTION_PREFIX
 #error "define GPA_FUNCTION_PREFIX(f) before including GPAFunctions.h"
 #endif
 
 GPA_FUNCTION_PREFIX(GPA_RegisterLoggingCallback)
+#ifdef AMDT_INTERNAL
+GPA_FUNCTION_PREFIX(GPA_RegisterLoggingDebugCallback)
+#endif
 GPA_FUNCTION_PREFIX(GPA_Initialize)
 GPA_FUNCTION_PREFIX(GPA_Destroy)
 GPA_FUNCTION_PREFIX(GPA_OpenContext)
@@ -53,3 +59,6 @@ GPA_FUNCTION_PREFIX(GPA_GetSampleFloat64)
 GPA_FUNCTION_PREFIX(GPA_GetSampleFloat32)
 GPA_FUNCTION_PREFIX(GPA_GetDeviceID)
 GPA_FUNCTION_PREFIX(GPA_GetDeviceDesc)
+#ifdef AMDT_INTERNAL
+GPA_FUNCTION_PREFIX(GPA_InternalSetDrawCallCounts)
+#endif

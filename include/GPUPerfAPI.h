@@ -2,21 +2,25 @@
 /*
  * GPUPerfAPI.h — the 40 entry points of the GPA 2.x C ABI, as implemented by
  * opengpa.  Signatures match GPA 2.20-2.23 exactly so existing clients link
- * or dlopen opengpa unchanged.  See docs/api.md for opengpa's behaviour and
- * opengpa.h for the extensions.
+ * or dlopen opengpa unchanged.  Like GPA's own, it brings in the types and
+ * the <Function>PtrType typedefs.  See docs/api.md for opengpa's behaviour
+ * and opengpa.h for the extensions.
  */
 #ifndef GPUPERFAPI_H
 #define GPUPERFAPI_H
 
-#include "GPUPerfAPITypes.h"
-
 #ifndef GPALIB_DECL
 #ifdef __cplusplus
-#define GPALIB_DECL extern "C" __attribute__((visibility("default")))
+#define GPALIB_DECL extern "C"
 #else
-#define GPALIB_DECL extern __attribute__((visibility("default")))
+#define GPALIB_DECL extern
 #endif
 #endif
+
+#include <assert.h>
+
+#include "GPUPerfAPITypes.h"
+#include "GPUPerfAPIFunctionTypes.h"
 
 GPALIB_DECL GPA_Status GPA_RegisterLoggingCallback(GPA_Logging_Type loggingType, GPA_LoggingCallbackPtrType pCallbackFuncPtr);
 GPALIB_DECL GPA_Status GPA_Initialize(void);

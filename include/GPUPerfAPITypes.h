@@ -31,6 +31,23 @@ typedef gpa_uint8 bool;
 typedef unsigned int UINT;
 #endif
 
+/* What GPA 2.x's Linux build defines here for code written for Windows
+ * first.  Include <string.h> and <strings.h> to use them. */
+#ifdef __linux__
+#define UNREFERENCED_PARAMETER(x)
+#define _strcmpi(a, b) strcasecmp(a, b)
+#define strcpy_s(dst, ndst, src) strcpy(dst, src)
+#define strcat_s(dst, ndst, src) strcat(dst, src)
+#define strtok_s(a, b, c) strtok(a, b)
+#ifndef GPALIB_DECL
+#ifdef __cplusplus
+#define GPALIB_DECL extern "C"
+#else
+#define GPALIB_DECL
+#endif
+#endif
+#endif
+
 #define GPA_INT8_MAX SCHAR_MAX
 #define GPA_INT16_MAX SHRT_MAX
 #define GPA_INT32_MAX INT_MAX

@@ -315,6 +315,8 @@ static GPA_Status take(struct kinstr *k, uint64_t tag, uint64_t tag2, int timeou
 			return GPA_STATUS_ERROR_FAILED;
 		}
 		if (totals) {
+			/* Host-endian, as vinstr's dumps: the kernel writes the
+			 * ring's metadata and values with CPU stores. */
 			og_kinstr_sum(&k->lay, k->map, &k->s, totals);
 			memset(info, 0, sizeof *info);
 			info->cycles_top = k->s.num_domains >= 1 ? k->s.cycles[0] : 0;

@@ -283,6 +283,9 @@ static GPA_Status consume(struct vinstr *v, struct og_mali_totals *totals,
 		return GPA_STATUS_ERROR_FAILED;
 	}
 	if (totals) {
+		/* Host-endian by definition: the kernel's hwcnt accumulator writes
+		 * the reader's buffers with CPU stores (panfrost's dumps, copied
+		 * from the GPU, are little-endian instead). */
 		const uint32_t *dump =
 			(const uint32_t *)(const void *)(v->ring + (size_t)md.buffer_idx * v->buffer_size);
 		if (!og_mali_sum_dump(&v->layout, dump, v->buffer_size, totals)) {

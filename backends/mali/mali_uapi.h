@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <linux/ioctl.h>
 
+#include "ioctl_layout.h"
+
 /* ---- /dev/mali0 (magic 0x80) ---- */
 #define OG_KBASE_MAGIC 0x80
 
@@ -149,13 +151,14 @@ _Static_assert(sizeof(struct og_kbase_get_gpuprops) == 16, "get_gpuprops layout"
 _Static_assert(sizeof(struct og_kbase_hwcnt_reader_setup) == 20, "reader_setup layout");
 _Static_assert(sizeof(struct og_kbase_reader_metadata) == 32, "metadata layout");
 _Static_assert(sizeof(struct og_kbase_uk_version_check) == 16, "uk version_check layout");
+_Static_assert(sizeof(union og_kbase_cs_get_glb_iface) == 24, "cs_get_glb_iface layout");
+#if OG_IOC_GENERIC_LAYOUT
 _Static_assert(OG_KBASE_VERSION_CHECK_JM == 0xC0048000u, "VERSION_CHECK (JM)");
 _Static_assert(OG_KBASE_VERSION_CHECK_CSF == 0xC0048034u, "VERSION_CHECK (CSF)");
 _Static_assert(OG_KBASE_UK_VERSION_CHECK == 0xC0108000u, "UK VERSION_CHECK");
 _Static_assert(OG_KBASE_SET_FLAGS == 0x40048001u, "SET_FLAGS");
 _Static_assert(OG_KBASE_GET_GPUPROPS == 0x40108003u, "GET_GPUPROPS");
 _Static_assert(OG_KBASE_HWCNT_READER_SETUP == 0x40148008u, "HWCNT_READER_SETUP");
-_Static_assert(sizeof(union og_kbase_cs_get_glb_iface) == 24, "cs_get_glb_iface layout");
 _Static_assert(OG_KBASE_CS_GET_GLB_IFACE == 0xC0188033u, "CS_GET_GLB_IFACE");
 _Static_assert(OG_KBASE_READER_GET_HWVER == 0x8004BE00u, "GET_HWVER");
 _Static_assert(OG_KBASE_READER_GET_BUFFER_SIZE == 0x8004BE01u, "GET_BUFFER_SIZE");
@@ -169,6 +172,7 @@ _Static_assert(OG_KBASE_READER_PUT_BUFFER_WITH_CYCLES == 0x4020BE21u, "PUT_BUFFE
 _Static_assert(OG_KBASE_READER_GET_API_VERSION == 0x4004BEFFu, "GET_API_VERSION");
 _Static_assert(OG_KBASE_READER_GET_API_VERSION_WITH_FEATURES == 0x4008BEFFu,
                "GET_API_VERSION_WITH_FEATURES");
+#endif
 
 /* ---- kinstr_prfcnt (reference mali-kinstr-prfcnt.md section 2) ----
  * Two more /dev/mali0 ioctls: ENUM_INFO describes what the GPU can count,
@@ -341,11 +345,13 @@ _Static_assert(offsetof(struct og_kinstr_request_item, u.enable.enable_mask) == 
 _Static_assert(offsetof(struct og_kinstr_metadata, u.sample.flags) == 40, "sample flags");
 _Static_assert(offsetof(struct og_kinstr_metadata, u.clock.cycles) == 16, "clock cycles");
 _Static_assert(offsetof(struct og_kinstr_metadata, u.block.values_offset) == 16, "block values");
+#if OG_IOC_GENERIC_LAYOUT
 _Static_assert(OG_KBASE_KINSTR_ENUM_INFO == 0xC0108038u, "KINSTR_PRFCNT_ENUM_INFO");
 _Static_assert(OG_KBASE_KINSTR_SETUP == 0xC0108039u, "KINSTR_PRFCNT_SETUP");
 _Static_assert(OG_KINSTR_CMD == 0x4010BF00u, "KINSTR_PRFCNT_CMD");
 _Static_assert(OG_KINSTR_GET_SAMPLE == 0x8010BF01u, "KINSTR_PRFCNT_GET_SAMPLE");
 _Static_assert(OG_KINSTR_PUT_SAMPLE == 0x4010BF10u, "KINSTR_PRFCNT_PUT_SAMPLE");
+#endif
 
 /* ---- GET_GPUPROPS blob: (u32 key, value) pairs, key = id << 2 | size code ---- */
 enum og_kbase_prop {

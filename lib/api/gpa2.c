@@ -2,10 +2,12 @@
 /*
  * gpa2.c — the GPA 2.x global-state API, a thin front end over the core.
  *
- * Each entry point takes the registry lock, checks its arguments in the
- * order GPA 2.x does (docs/api.md), calls the core, and unlocks (which
- * delivers queued log messages).  Behaviour rules live in the core; what is
- * here is argument order, status codes and the "current context".
+ * Each entry point takes the registry lock, checks its arguments and the
+ * state in exactly the order GPA 2.23.1 does (the table in docs/api.md,
+ * one test per case in tests/api/test_gpa2_order.c), calls the core, and
+ * unlocks (which delivers queued log messages).  Bookkeeping lives in the
+ * core; what is here is the order of checks, the status codes, the pass
+ * numbering and the "current context".
  */
 /* stdbool first: GPUPerfAPITypes.h then keeps C's one-byte _Bool for `bool`,
  * the same size as the gpa_uint8 it uses otherwise. */
@@ -45,6 +47,26 @@ static GPA_Status bad_index(const char *func, gpa_uint32 index, size_t count)
 	                "(0 to %zu)", func, index, count, count ? count - 1 : 0);
 }
 
+static GPA_Status sampling(const char *func, const struct og_context *ctx)
+{
+	return og_error(GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING,
+	                "%s: session %u is open; change counters before GPA_BeginSession or after "
+	                "GPA_EndSession", func, og_session_id(ctx->open_session));
+}
+
+static GPA_Status no_session(const char *func)
+{
+	return og_error(GPA_STATUS_ERROR_SAMPLING_NOT_STARTED,
+	                "%s: no session is open; call GPA_BeginSession first", func);
+}
+
+static GPA_Status not_found(const char *func, const char *name)
+{
+	return og_error(GPA_STATUS_ERROR_NOT_FOUND,
+	                "%s: no counter is named '%s' on this device (run `opengpa list` to see "
+	                "the names)", func, name);
+}
+
 /* Opens the lock and finds the current context, or leaves with COUNTERS_NOT_OPEN. */
 #define ENTER_CONTEXT(ctx) \
 	og_lock(); \
@@ -59,10 +81,7 @@ static GPA_Status bad_index(const char *func, gpa_uint32 index, size_t count)
 
 #define CHECK_NOT_SAMPLING(ctx) \
 	if ((ctx)->open_session) \
-	return leave(og_error(GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING, \
-	                      "%s: session %u is open; change counters before GPA_BeginSession " \
-	                      "or after GPA_EndSession", __func__, \
-	                      (ctx)->next_session_id - 1))
+	return leave(sampling(__func__, ctx))
 
 #define CHECK_POINTER(p) \
 	if (!(p)) \
@@ -74,7 +93,7 @@ GPA_Status GPA_RegisterLoggingCallback(GPA_Logging_Type loggingType,
                                        GPA_LoggingCallbackPtrType pCallbackFuncPtr)
 {
 	og_lock();
-	return leave(og_set_log_callback(loggingType, pCallbackFuncPtr));
+	return leave(og_set_log_callback((unsigned)loggingType, pCallbackFuncPtr));
 }
 
 GPA_Status GPA_Initialize(void)
@@ -84,20 +103,12 @@ GPA_Status GPA_Initialize(void)
 	return leave(GPA_STATUS_OK);
 }
 
+/* GPA 2.x's GL and CL libraries do nothing here: contexts, sessions and
+ * enabled counters stay, and the current context stays usable. */
 GPA_Status GPA_Destroy(void)
 {
 	og_lock();
 	TRACE();
-	for (struct og_context *c = og_context_first(); c; c = c->next)
-		if (c->open_session)
-			return leave(og_error(GPA_STATUS_ERROR_SAMPLING_NOT_ENDED,
-			                      "GPA_Destroy: session %u is still open; end it and close "
-			                      "its context first", c->open_session ? c->next_session_id - 1 : 0));
-	struct og_context *c;
-	while ((c = og_context_first()) != NULL) {
-		og_log(OG_LOG_MESSAGE, "GPA_Destroy: closing a context that was left open");
-		og_context_close(c);
-	}
 	return leave(GPA_STATUS_OK);
 }
 
@@ -106,12 +117,12 @@ GPA_Status GPA_OpenContext(void *pContext)
 	og_lock();
 	TRACE();
 	CHECK_POINTER(pContext);
-	if (og_context_find(pContext))
+	if (og_context_find(OG_FRONT_GPA2, pContext))
 		return leave(og_error(GPA_STATUS_ERROR_COUNTERS_ALREADY_OPEN,
 		                      "GPA_OpenContext: a context is already open on %p; select it with "
 		                      "GPA_SelectContext or close it first", pContext));
 	struct og_context *ctx;
-	GPA_Status st = og_context_open(pContext, &ctx);
+	GPA_Status st = og_context_open(OG_FRONT_GPA2, pContext, NULL, &ctx);
 	if (st == GPA_STATUS_OK)
 		og_context_make_current(ctx);
 	return leave(st);
@@ -123,7 +134,7 @@ GPA_Status GPA_CloseContext(void)
 	if (ctx->open_session)
 		return leave(og_error(GPA_STATUS_ERROR_SAMPLING_NOT_ENDED,
 		                      "GPA_CloseContext: session %u is still open; call GPA_EndSession "
-		                      "first", ctx->next_session_id - 1));
+		                      "first", og_session_id(ctx->open_session)));
 	og_context_close(ctx); /* the first remaining context becomes current */
 	return leave(GPA_STATUS_OK);
 }
@@ -133,7 +144,7 @@ GPA_Status GPA_SelectContext(void *pContext)
 	og_lock();
 	TRACE();
 	CHECK_POINTER(pContext);
-	struct og_context *ctx = og_context_find(pContext);
+	struct og_context *ctx = og_context_find(OG_FRONT_GPA2, pContext);
 	if (!ctx)
 		return leave(og_error(GPA_STATUS_ERROR_COUNTERS_NOT_OPEN,
 		                      "GPA_SelectContext: no context is open on %p; open it with "
@@ -198,9 +209,7 @@ GPA_Status GPA_GetCounterIndex(const char *pCounter, gpa_uint32 *pIndex)
 	if (!ctx)
 		return leave(no_context(__func__));
 	if (!og_catalog_find(&ctx->cat, pCounter, pIndex))
-		return leave(og_error(GPA_STATUS_ERROR_NOT_FOUND,
-		                      "GPA_GetCounterIndex: no counter is named '%s' on this device "
-		                      "(run `opengpa list` to see the names)", pCounter));
+		return leave(not_found(__func__, pCounter));
 	return leave(GPA_STATUS_OK);
 }
 
@@ -225,36 +234,36 @@ GPA_Status GPA_GetDeviceDesc(const char **ppDesc)
 GPA_Status GPA_EnableCounter(gpa_uint32 index)
 {
 	ENTER_CONTEXT(ctx);
-	CHECK_NOT_SAMPLING(ctx);
 	CHECK_INDEX(ctx, index);
-	return leave(og_counter_enable(ctx, index));
+	CHECK_NOT_SAMPLING(ctx);
+	return leave(og_selection_enable(ctx, &ctx->sel, index));
 }
 
 GPA_Status GPA_DisableCounter(gpa_uint32 index)
 {
 	ENTER_CONTEXT(ctx);
-	CHECK_NOT_SAMPLING(ctx);
 	CHECK_INDEX(ctx, index);
-	return leave(og_counter_disable(ctx, index));
+	CHECK_NOT_SAMPLING(ctx);
+	return leave(og_selection_disable(ctx, &ctx->sel, index));
 }
 
 GPA_Status GPA_GetEnabledCount(gpa_uint32 *pCount)
 {
 	ENTER_CONTEXT(ctx);
 	CHECK_POINTER(pCount);
-	*pCount = (gpa_uint32)ctx->nenabled;
+	*pCount = (gpa_uint32)ctx->sel.nenabled;
 	return leave(GPA_STATUS_OK);
 }
 
 GPA_Status GPA_GetEnabledIndex(gpa_uint32 enabledNumber, gpa_uint32 *pEnabledCounterIndex)
 {
 	ENTER_CONTEXT(ctx);
-	if (enabledNumber >= ctx->nenabled)
+	CHECK_POINTER(pEnabledCounterIndex);
+	if (enabledNumber >= ctx->sel.nenabled)
 		return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
 		                      "GPA_GetEnabledIndex: %u is out of range; %zu counters are "
-		                      "enabled", enabledNumber, ctx->nenabled));
-	CHECK_POINTER(pEnabledCounterIndex);
-	*pEnabledCounterIndex = ctx->enabled[enabledNumber];
+		                      "enabled", enabledNumber, ctx->sel.nenabled));
+	*pEnabledCounterIndex = ctx->sel.enabled[enabledNumber];
 	return leave(GPA_STATUS_OK);
 }
 
@@ -262,31 +271,33 @@ GPA_Status GPA_IsCounterEnabled(gpa_uint32 counterIndex)
 {
 	ENTER_CONTEXT(ctx);
 	CHECK_INDEX(ctx, counterIndex);
-	/* NOT_FOUND is the answer "no", not a failure: nothing is logged. */
-	return leave(ctx->is_enabled[counterIndex] ? GPA_STATUS_OK : GPA_STATUS_ERROR_NOT_FOUND);
+	if (ctx->sel.is_enabled[counterIndex])
+		return leave(GPA_STATUS_OK);
+	/* The answer "no": GPA logs it as a message, not as an error. */
+	og_log(OG_LOG_MESSAGE, "GPA_IsCounterEnabled: counter %u (%s) is not enabled", counterIndex,
+	       ctx->cat.counters[counterIndex].name);
+	return leave(GPA_STATUS_ERROR_NOT_FOUND);
 }
 
+/* GPA looks the name up first (name, context, match), then enables or
+ * disables the index it found: an unknown name is NOT_FOUND even while a
+ * session is open. */
 static GPA_Status by_name(const char *func, const char *name, bool enable)
 {
 	og_lock();
 	TRACE();
-	/* Context first: only GetCounterIndex, GetPassCount and GetSample* check
-	 * their pointers before it (docs/api.md). */
+	if (!name)
+		return leave(null_pointer(func, "pCounter"));
 	struct og_context *ctx = og_context_current();
 	if (!ctx)
 		return leave(no_context(func));
-	if (!name)
-		return leave(null_pointer(func, "pCounter"));
-	if (ctx->open_session)
-		return leave(og_error(GPA_STATUS_ERROR_CANNOT_CHANGE_COUNTERS_WHEN_SAMPLING,
-		                      "%s: session %u is open; change counters before GPA_BeginSession "
-		                      "or after GPA_EndSession", func, ctx->next_session_id - 1));
 	gpa_uint32 index;
 	if (!og_catalog_find(&ctx->cat, name, &index))
-		return leave(og_error(GPA_STATUS_ERROR_NOT_FOUND,
-		                      "%s: no counter is named '%s' on this device (run `opengpa list` "
-		                      "to see the names)", func, name));
-	return leave(enable ? og_counter_enable(ctx, index) : og_counter_disable(ctx, index));
+		return leave(not_found(func, name));
+	if (ctx->open_session)
+		return leave(sampling(func, ctx));
+	return leave(enable ? og_selection_enable(ctx, &ctx->sel, index)
+	                    : og_selection_disable(ctx, &ctx->sel, index));
 }
 
 GPA_Status GPA_EnableCounterStr(const char *pCounter)
@@ -304,9 +315,9 @@ GPA_Status GPA_EnableAllCounters(void)
 	ENTER_CONTEXT(ctx);
 	CHECK_NOT_SAMPLING(ctx);
 	/* As GPA: disable all, then enable 0..N-1 in order. */
-	og_counter_disable_all(ctx);
+	og_selection_clear(&ctx->sel, ctx->cat.ncounters);
 	for (gpa_uint32 i = 0; i < ctx->cat.ncounters; i++)
-		og_counter_enable(ctx, i);
+		og_selection_enable(ctx, &ctx->sel, i);
 	return leave(GPA_STATUS_OK);
 }
 
@@ -314,7 +325,7 @@ GPA_Status GPA_DisableAllCounters(void)
 {
 	ENTER_CONTEXT(ctx);
 	CHECK_NOT_SAMPLING(ctx);
-	og_counter_disable_all(ctx);
+	og_selection_clear(&ctx->sel, ctx->cat.ncounters);
 	return leave(GPA_STATUS_OK);
 }
 
@@ -327,7 +338,7 @@ GPA_Status GPA_GetPassCount(gpa_uint32 *pNumPasses)
 	if (!ctx)
 		return leave(no_context(__func__));
 	const struct og_plan *plan;
-	GPA_Status st = og_context_plan(ctx, &plan);
+	GPA_Status st = og_selection_plan(ctx, &ctx->sel, &plan);
 	if (st == GPA_STATUS_OK)
 		*pNumPasses = (gpa_uint32)plan->npasses;
 	return leave(st);
@@ -339,37 +350,118 @@ GPA_Status GPA_BeginSession(gpa_uint32 *pSessionID)
 {
 	ENTER_CONTEXT(ctx);
 	CHECK_POINTER(pSessionID);
+	const struct og_plan *plan;
+	GPA_Status st = og_selection_plan(ctx, &ctx->sel, &plan);
+	if (st != GPA_STATUS_OK)
+		return leave(st);
+	if (plan->npasses == 0)
+		return leave(og_error(GPA_STATUS_ERROR_NO_COUNTERS_ENABLED,
+		                      "GPA_BeginSession: no counters are enabled; enable some with "
+		                      "GPA_EnableCounter or GPA_EnableAllCounters first"));
+	if (ctx->open_session)
+		return leave(og_error(GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED,
+		                      "GPA_BeginSession: session %u is still open; call GPA_EndSession "
+		                      "first", og_session_id(ctx->open_session)));
 	return leave(og_session_begin(ctx, pSessionID));
 }
 
 GPA_Status GPA_EndSession(void)
 {
 	ENTER_CONTEXT(ctx);
-	return leave(og_session_end(ctx));
+	struct og_session *s = ctx->open_session;
+	if (!s)
+		return leave(no_session(__func__));
+	uint32_t pass;
+	if (og_session_pass_open(s, &pass))
+		return leave(og_error(GPA_STATUS_ERROR_PASS_NOT_ENDED,
+		                      "GPA_EndSession: pass %u is still open; call GPA_EndPass first",
+		                      pass));
+	og_session_end(ctx, s);
+	/* Ended all the same ("potentially recoverable"): what was counted stays. */
+	if (og_session_passes_done(s) < og_session_npasses(s))
+		return leave(og_error(GPA_STATUS_ERROR_NOT_ENOUGH_PASSES,
+		                      "GPA_EndSession: session %u ended after %u of the %zu passes its "
+		                      "counters need; loop GPA_BeginPass/GPA_EndPass GPA_GetPassCount "
+		                      "times (the counters of the missing passes have no results)",
+		                      og_session_id(s), og_session_passes_done(s),
+		                      og_session_npasses(s)));
+	return leave(GPA_STATUS_OK);
 }
 
 GPA_Status GPA_BeginPass(void)
 {
 	ENTER_CONTEXT(ctx);
-	return leave(og_pass_begin(ctx));
+	struct og_session *s = ctx->open_session;
+	if (!s)
+		return leave(no_session(__func__));
+	uint32_t pass;
+	if (og_session_pass_open(s, &pass))
+		return leave(og_error(GPA_STATUS_ERROR_PASS_ALREADY_STARTED,
+		                      "GPA_BeginPass: pass %u is already open; call GPA_EndPass first",
+		                      pass));
+	/* No upper limit: passes beyond GPA_GetPassCount count nothing. */
+	return leave(og_pass_begin(ctx, s, og_session_passes_begun(s)));
 }
 
 GPA_Status GPA_EndPass(void)
 {
 	ENTER_CONTEXT(ctx);
-	return leave(og_pass_end(ctx));
+	struct og_session *s = ctx->open_session;
+	if (!s)
+		return leave(no_session(__func__));
+	uint32_t pass, id;
+	if (!og_session_pass_open(s, &pass))
+		return leave(og_error(GPA_STATUS_ERROR_PASS_NOT_STARTED,
+		                      "GPA_EndPass: no pass is open; call GPA_BeginPass first"));
+	if (og_session_sample_open(s, &id))
+		return leave(og_error(GPA_STATUS_ERROR_SAMPLE_NOT_ENDED,
+		                      "GPA_EndPass: sample %u is still open; call GPA_EndSample first",
+		                      id));
+	uint32_t here = og_session_pass_samples(s, pass), first = og_session_pass_samples(s, 0);
+	GPA_Status st = og_pass_end(ctx, s);
+	/* The pass is closed either way.  An extra pass counts no samples. */
+	bool counted = pass < og_session_npasses(s);
+	if (pass > 0 && (counted ? here : 0) != first)
+		return leave(og_error(GPA_STATUS_ERROR_VARIABLE_NUMBER_OF_SAMPLES_IN_PASSES,
+		                      "GPA_EndPass: pass %u had %u samples but pass 0 had %u; every "
+		                      "pass must sample the same workload with the same sample IDs%s",
+		                      pass, counted ? here : 0, first,
+		                      counted ? "" : " (this pass is beyond GPA_GetPassCount and "
+		                                     "counts none)"));
+	return leave(st);
 }
 
 GPA_Status GPA_BeginSample(gpa_uint32 sampleID)
 {
 	ENTER_CONTEXT(ctx);
-	return leave(og_sample_begin(ctx, sampleID));
+	struct og_session *s = ctx->open_session;
+	if (!s)
+		return leave(no_session(__func__));
+	uint32_t pass, open;
+	if (!og_session_pass_open(s, &pass))
+		return leave(og_error(GPA_STATUS_ERROR_PASS_NOT_STARTED,
+		                      "GPA_BeginSample: no pass is open; call GPA_BeginPass first"));
+	if (og_session_sample_open(s, &open))
+		return leave(og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
+		                      "GPA_BeginSample(%u): sample %u is still open; samples cannot "
+		                      "nest, call GPA_EndSample first", sampleID, open));
+	if (og_session_in_pass(s, sampleID, pass))
+		return leave(og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
+		                      "GPA_BeginSample(%u): this sample ID was already used in pass %u; "
+		                      "IDs must be unique within a pass", sampleID, pass));
+	return leave(og_sample_begin(ctx, s, sampleID));
 }
 
+/* GPA checks only for an open sample: with no session or no pass there is
+ * none either, so those are SAMPLE_NOT_STARTED too. */
 GPA_Status GPA_EndSample(void)
 {
 	ENTER_CONTEXT(ctx);
-	return leave(og_sample_end(ctx));
+	struct og_session *s = ctx->open_session;
+	if (!s || !og_session_sample_open(s, NULL))
+		return leave(og_error(GPA_STATUS_ERROR_SAMPLE_NOT_STARTED,
+		                      "GPA_EndSample: no sample is open; call GPA_BeginSample first"));
+	return leave(og_sample_end(ctx, s));
 }
 
 /* ---- results ------------------------------------------------------------- */
@@ -381,6 +473,8 @@ static GPA_Status session_not_found(const char *func, gpa_uint32 id)
 	                "newest sessions only; see OPENGPA_SESSION_RING)", func, id);
 }
 
+/* GPA 2.23.1 reads the current context here without checking it (and
+ * crashes without one); opengpa answers COUNTERS_NOT_OPEN. */
 GPA_Status GPA_GetSampleCount(gpa_uint32 sessionID, gpa_uint32 *pSampleCount)
 {
 	og_lock();
@@ -392,13 +486,16 @@ GPA_Status GPA_GetSampleCount(gpa_uint32 sessionID, gpa_uint32 *pSampleCount)
 	struct og_session *s = og_session_find(ctx, sessionID);
 	if (!s)
 		return leave(session_not_found(__func__, sessionID));
-	return leave(og_session_sample_count(s, pSampleCount));
+	/* Pass 0 defines the samples: 0 before it begins, an open sample counts. */
+	*pSampleCount = og_session_pass_samples(s, 0);
+	return leave(GPA_STATUS_OK);
 }
 
 GPA_Status GPA_IsSampleReady(bool *pReadyResult, gpa_uint32 sessionID, gpa_uint32 sampleID)
 {
 	ENTER_CONTEXT(ctx);
 	CHECK_POINTER(pReadyResult);
+	*pReadyResult = false;
 	struct og_session *s = og_session_find(ctx, sessionID);
 	if (!s)
 		return leave(session_not_found(__func__, sessionID));
@@ -426,7 +523,8 @@ static const char *type_name(GPA_Type type)
 }
 
 /* The shared body of the four GetSample functions, in GPA's check order:
- * pointer, counter index and type, session, enabled, sample; then wait. */
+ * pointer, context, counter index, type, session, enabled now; then wait,
+ * then the sample. */
 static GPA_Status get_sample(const char *func, gpa_uint32 sessionID, gpa_uint32 sampleID,
                              gpa_uint32 counter, GPA_Type want, const void *result,
                              double *value, uint64_t *exact, bool *is_exact)
@@ -447,16 +545,20 @@ static GPA_Status get_sample(const char *func, gpa_uint32 sessionID, gpa_uint32 
 	struct og_session *s = og_session_find(ctx, sessionID);
 	if (!s)
 		return session_not_found(func, sessionID);
-	if (!og_session_has_counter(s, counter))
+	/* GPA asks the context's enable set as it is now, not as the session
+	 * began. */
+	if (!ctx->sel.is_enabled[counter])
 		return og_error(GPA_STATUS_ERROR_NOT_ENABLED,
-		                "%s: counter %s was not enabled in session %u", func, c->name,
-		                sessionID);
-	/* Whether the passes this counter needs sampled it is the result's
-	 * business: a sample missing from a pass the counter does not use is
-	 * no error (and must log none). */
-	if (!og_session_has_sample(s, sampleID))
-		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND, "%s: sample %u is not in session %u",
-		                func, sampleID, sessionID);
+		                "%s: counter %s is not enabled (GPA 2.x checks the counters enabled "
+		                "now, not those session %u began with)", func, c->name, sessionID);
+	if (!og_session_has_counter(s, counter))
+		return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
+		                "%s: counter %s was enabled after session %u began, which has no "
+		                "result for it", func, c->name, sessionID);
+	/* A periodic session (an extension) has its samples as they complete:
+	 * one not there yet is not found rather than waited for. */
+	if (og_session_period(s) && !og_session_has_sample(s, sampleID))
+		return og_session_no_sample(func, s, sampleID);
 	/* GPA 2.x: results block until available (a periodic session's
 	 * samples are, once complete). */
 	GPA_Status st = og_sample_wait(ctx->serial, sessionID, sampleID, &ctx, &s);

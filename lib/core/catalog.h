@@ -17,9 +17,17 @@
 #include "expr/expr.h"
 #include "expr/native.h"
 
+/* Most postfix operations all of one context's counters may compile to
+ * (each at most OG_EXPR_MAX_OPS): with the counter-file size cap, what
+ * bounds the memory and time a context's counter files can take (about 50
+ * bytes an operation; the built-in sets use a few thousand).
+ * docs/counter-files.md, "Limits". */
+#define OG_CATALOG_MAX_OPS (1 << 18)
+
 struct og_raw {
 	const struct og_cf_entry *decl; /* NULL for a raw counter the backend discovered */
 	char *name, *source, *description, *group;
+	char *set; /* its file's name without ".counters", or the backend's name */
 	GPA_Usage_Type usage;
 	bool available;
 	const char *why_not; /* static text from the backend when !available */
@@ -45,6 +53,7 @@ struct og_native_binding {
 
 struct og_counter {
 	char *name;
+	char *set;         /* the counter file's name without ".counters" (or the backend's) */
 	char *alias;       /* other names it answers to, blank-separated; NULL if none */
 	char *group;
 	char *text;        /* description */
@@ -81,6 +90,9 @@ struct og_binder {
 	GPA_Status (*bind_raw)(void *ud, const char *name, const char *source, uint32_t *id,
 	                       const char **why_not);
 	GPA_Status (*constant)(void *ud, const char *name, double *value);
+	/* Optional: a value the user gave the constant, which replaces both the
+	 * file's and the backend's (OpenGPA_SetConstant). */
+	bool (*override)(void *ud, const char *name, double *value);
 	void (*log)(void *ud, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 };
 
@@ -97,6 +109,7 @@ struct og_catalog {
 
 	struct og_counter *counters; /* public counters, GPA index order */
 	size_t ncounters;
+	size_t nderived; /* counters[0..nderived) come from counter files, the rest are raw */
 
 	struct og_unavailable *unavailable;
 	size_t nunavailable;
@@ -116,6 +129,10 @@ GPA_Status og_catalog_build(struct og_catalog *cat, struct og_cf_file *files, si
                             const struct og_raw_desc *extra, size_t nextra,
                             bool hardware_counters, char *err, size_t errlen);
 void og_catalog_free(struct og_catalog *cat);
+
+/* Drops the derived counters: only the raw ones stay public (GPA 3.x/4.x
+ * HideDerivedCounters). */
+void og_catalog_hide_derived(struct og_catalog *cat);
 
 /* Runs binding n: every counter of its set into out[0 .. n->ncounters). */
 static inline void og_native_run(const struct og_native_binding *n, const uint64_t *raw,

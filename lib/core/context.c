@@ -10,6 +10,7 @@
 
 #include "backend_list.h"
 #include "core/embedded.h"
+#include "core/explicit.h"
 #include "core/registry.h"
 #include "core/session_internal.h"
 
@@ -17,9 +18,33 @@
 OG_BACKEND_LIST(X)
 #undef X
 
+/* A backend this build left out (meson's summary says which and why) is
+ * still listed, last, with why: naming it, or `opengpa list --backends`,
+ * tells the user what the build lacks rather than that no such backend
+ * exists.  Its open says so; the core calls nothing else on it. */
+#define X(b, why)                                                                                 \
+	static GPA_Status left_out_##b(const struct og_backend_host *host, const char *options,   \
+	                               void **state, struct og_device_info *info)                 \
+	{                                                                                         \
+		(void)options, (void)state, (void)info;                                           \
+		host->log(host->log_ctx, OG_LOG_ERROR,                                            \
+		          "%s: left out of this build of opengpa: %s; rebuild with it", #b, why); \
+		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;                                   \
+	}                                                                                         \
+	static const struct og_backend_ops og_left_out_##b = {                                    \
+		.name = #b,                                                                       \
+		.summary = "left out of this build: " why,                                        \
+		.open = left_out_##b,                                                             \
+	};
+OG_BACKENDS_LEFT_OUT(X)
+#undef X
+
 static const struct og_backend_ops *const backends[] = {
 #define X(name) &og_backend_##name,
 	OG_BACKEND_LIST(X)
+#undef X
+#define X(b, why) &og_left_out_##b,
+	OG_BACKENDS_LEFT_OUT(X)
 #undef X
 	NULL,
 };
@@ -45,10 +70,10 @@ __attribute__((format(printf, 3, 4))) static void host_log(void *log_ctx, enum o
 
 /* ---- registry of contexts -------------------------------------------- */
 
-struct og_context *og_context_find(void *key)
+struct og_context *og_context_find(enum og_front front, void *key)
 {
 	for (struct og_context *c = og_registry()->contexts; c; c = c->next)
-		if (c->key == key)
+		if (c->front == front && c->key == key)
 			return c;
 	return NULL;
 }
@@ -71,16 +96,12 @@ void og_context_make_current(struct og_context *ctx)
 	og_registry()->current = ctx;
 }
 
-struct og_context *og_context_first(void)
-{
-	return og_registry()->contexts;
-}
-
 /* ---- counter files ----------------------------------------------------- */
 
 struct file_list {
 	struct og_cf_file *files;
 	size_t count, cap;
+	size_t user_bytes; /* of the user's files read so far */
 };
 
 static struct og_cf_file *file_slot(struct file_list *fl)
@@ -125,12 +146,22 @@ static GPA_Status add_embedded(struct file_list *fl, const char *name)
 static GPA_Status add_user_file(struct file_list *fl, const char *path)
 {
 	struct og_cf_file *f = file_slot(fl);
-	char err[512];
+	char err[512], q[256];
 	if (!f)
-		return og_error(GPA_STATUS_ERROR_FAILED, "out of memory loading %s", path);
+		return og_error(GPA_STATUS_ERROR_FAILED, "out of memory loading %s",
+		                og_cf_quote(path, q, sizeof(q)));
+	/* Each file is capped (og_cf_load); so are all of them together. */
+	struct stat st;
+	size_t size = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
+	if (size > OG_CF_MAX_TOTAL_BYTES - fl->user_bytes)
+		return og_error(GPA_STATUS_ERROR_FAILED,
+		                "counter file %s: with it the extra counter files would hold more than "
+		                "%u bytes in all (docs/counter-files.md, \"Limits\"); load fewer",
+		                og_cf_quote(path, q, sizeof(q)), OG_CF_MAX_TOTAL_BYTES);
 	if (!og_cf_load(path, f, err, sizeof(err)))
 		return og_error(GPA_STATUS_ERROR_FAILED, "counter file %s (fix the file or remove it "
 		                                         "from OPENGPA_COUNTER_PATH)", err);
+	fl->user_bytes += size;
 	fl->count++;
 	return GPA_STATUS_OK;
 }
@@ -140,14 +171,17 @@ static GPA_Status add_user_file(struct file_list *fl, const char *path)
 static GPA_Status add_user_path(struct file_list *fl, const char *path)
 {
 	struct stat st;
+	char q[256];
 	if (stat(path, &st) != 0)
-		return og_error(GPA_STATUS_ERROR_FAILED, "counter path %s: %s", path, strerror(errno));
+		return og_error(GPA_STATUS_ERROR_FAILED, "counter path %s: %s",
+		                og_cf_quote(path, q, sizeof(q)), strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return add_user_file(fl, path);
 	struct dirent **names = NULL;
 	int n = scandir(path, &names, NULL, alphasort);
 	if (n < 0)
-		return og_error(GPA_STATUS_ERROR_FAILED, "counter directory %s: %s", path, strerror(errno));
+		return og_error(GPA_STATUS_ERROR_FAILED, "counter directory %s: %s",
+		                og_cf_quote(path, q, sizeof(q)), strerror(errno));
 	GPA_Status status = GPA_STATUS_OK;
 	for (int i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
@@ -268,6 +302,12 @@ static GPA_Status bind_constant(void *ud, const char *name, double *value)
 	                          : GPA_STATUS_ERROR_NOT_FOUND;
 }
 
+static bool bind_override(void *ud, const char *name, double *value)
+{
+	(void)ud;
+	return og_constant_lookup(name, value);
+}
+
 __attribute__((format(printf, 3, 4))) static void bind_log(void *ud, bool error, const char *fmt, ...)
 {
 	(void)ud;
@@ -277,7 +317,7 @@ __attribute__((format(printf, 3, 4))) static void bind_log(void *ud, bool error,
 	va_end(ap);
 }
 
-static GPA_Status build_catalog(struct og_context *ctx)
+static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_options *opt)
 {
 	struct file_list fl = { 0 };
 	size_t nbuiltin = 0;
@@ -287,20 +327,23 @@ static GPA_Status build_catalog(struct og_context *ctx)
 		return st;
 	}
 	const struct og_settings *set = og_settings();
-	bool hw = set->hardware_counters >= 0 ? set->hardware_counters > 0
+	bool hw = opt->hardware_counters >= 0 ? opt->hardware_counters > 0
+	        : set->hardware_counters >= 0 ? set->hardware_counters > 0
 	                                      : env_true("OPENGPA_HARDWARE_COUNTERS");
 	size_t nextra = 0;
 	const struct og_raw_desc *extra = ctx->ops->extra_raw ? ctx->ops->extra_raw(ctx->state, &nextra)
 	                                                      : NULL;
 	struct og_binder binder = {
 		.ud = ctx, .backend = ctx->ops->name, .bind_raw = bind_raw,
-		.constant = bind_constant, .log = bind_log,
+		.constant = bind_constant, .override = bind_override, .log = bind_log,
 	};
 	char err[512];
 	st = og_catalog_build(&ctx->cat, fl.files, fl.count, nbuiltin, &binder, extra,
 	                      extra ? nextra : 0, hw, err, sizeof(err));
 	if (st != GPA_STATUS_OK)
 		return og_error(st, "cannot build the counter list: %s", err);
+	if (opt->hide_derived)
+		og_catalog_hide_derived(&ctx->cat);
 	if (ctx->cat.ncounters == 0)
 		return og_error(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
 		                "the %s backend opened %s but none of its counters can be counted here "
@@ -324,13 +367,17 @@ static unsigned ring_size_from_env(void)
 	return (unsigned)n;
 }
 
-GPA_Status og_context_open(void *key, struct og_context **out)
+GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_options *how,
+                           struct og_context **out)
 {
+	static const struct og_open_options defaults = { .hardware_counters = -1 };
 	struct og_context *ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
-		return og_error(GPA_STATUS_ERROR_FAILED, "GPA_OpenContext: out of memory");
+		return og_error(GPA_STATUS_ERROR_FAILED, "opening a context: out of memory");
 	ctx->key = key;
+	ctx->front = front;
 	ctx->next_session_id = 1;
+	ctx->plan_epoch = 1;
 
 	const struct og_settings *set = og_settings();
 	const char *backend = setting(set->backend, "OPENGPA_BACKEND", "auto");
@@ -341,7 +388,9 @@ GPA_Status og_context_open(void *key, struct og_context **out)
 		og_context_close(ctx);
 		return st;
 	}
-	st = build_catalog(ctx);
+	st = og_constants_check_env();
+	if (st == GPA_STATUS_OK)
+		st = build_catalog(ctx, how ? how : &defaults);
 	if (st == GPA_STATUS_OK) {
 		ctx->ring_size = ring_size_from_env();
 		ctx->multiplex = env_true("OPENGPA_MULTIPLEX");
@@ -351,12 +400,9 @@ GPA_Status og_context_open(void *key, struct og_context **out)
 			ctx->multiplex = false;
 		}
 		ctx->ring = calloc(ctx->ring_size, sizeof(*ctx->ring));
-		ctx->enabled = calloc(ctx->cat.ncounters, sizeof(*ctx->enabled));
-		ctx->is_enabled = calloc(ctx->cat.ncounters, 1);
 		ctx->scratch = calloc(ctx->cat.nraw + 1, sizeof(*ctx->scratch));
-		ctx->plan.raw_pass = malloc(ctx->cat.nraw + 1);
-		if (!ctx->ring || !ctx->enabled || !ctx->is_enabled || !ctx->scratch || !ctx->plan.raw_pass)
-			st = og_error(GPA_STATUS_ERROR_FAILED, "GPA_OpenContext: out of memory");
+		if (!ctx->ring || !ctx->scratch || og_selection_init(&ctx->sel, ctx) != GPA_STATUS_OK)
+			st = og_error(GPA_STATUS_ERROR_FAILED, "opening a context: out of memory");
 	}
 	if (st != GPA_STATUS_OK) {
 		og_context_close(ctx);
@@ -364,8 +410,8 @@ GPA_Status og_context_open(void *key, struct og_context **out)
 	}
 	struct og_registry *r = og_registry();
 	ctx->serial = r->next_serial++;
-	/* Open order: closing the current context selects the first opened one
-	 * that remains, as GPA 2.x does. */
+	/* Open order: closing the current context selects the first opened 2.x
+	 * one that remains, as GPA 2.x does. */
 	struct og_context **tail = &r->contexts;
 	while (*tail)
 		tail = &(*tail)->next;
@@ -396,70 +442,96 @@ void og_context_close(struct og_context *ctx)
 			*pp = ctx->next;
 			break;
 		}
-	if (r->current == ctx)
+	if (r->current == ctx) {
 		r->current = r->contexts;
+		while (r->current && r->current->front != OG_FRONT_GPA2)
+			r->current = r->current->next;
+	}
+	og_xsession_delete_all(ctx);
+	og_handle_free(ctx->handle);
 	for (uint32_t i = 0; ctx->ring && i < ctx->ring_size; i++)
 		og_session_free(ctx->ring[i]);
 	if (ctx->ops)
 		ctx->ops->close(ctx->state);
-	plan_clear(&ctx->plan);
-	free(ctx->plan.raw_pass);
+	og_selection_free(&ctx->sel);
 	og_catalog_free(&ctx->cat);
 	free(ctx->ring);
-	free(ctx->enabled);
-	free(ctx->is_enabled);
 	free(ctx->scratch);
 	free(ctx);
 	og_session_notify();
 }
 
-/* ---- enabling --------------------------------------------------------- */
+/* ---- enable sets ------------------------------------------------------ */
 
-GPA_Status og_counter_enable(struct og_context *ctx, uint32_t index)
+GPA_Status og_selection_init(struct og_selection *sel, const struct og_context *ctx)
 {
-	if (ctx->is_enabled[index])
+	*sel = (struct og_selection){ 0 };
+	sel->enabled = calloc(ctx->cat.ncounters + 1, sizeof(*sel->enabled));
+	sel->is_enabled = calloc(ctx->cat.ncounters + 1, 1);
+	sel->plan.raw_pass = malloc(ctx->cat.nraw + 1);
+	if (!sel->enabled || !sel->is_enabled || !sel->plan.raw_pass) {
+		og_selection_free(sel);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	return GPA_STATUS_OK;
+}
+
+void og_selection_free(struct og_selection *sel)
+{
+	plan_clear(&sel->plan);
+	free(sel->plan.raw_pass);
+	free(sel->enabled);
+	free(sel->is_enabled);
+	*sel = (struct og_selection){ 0 };
+}
+
+GPA_Status og_selection_enable(struct og_context *ctx, struct og_selection *sel, uint32_t index)
+{
+	if (sel->is_enabled[index])
 		return og_error(GPA_STATUS_ERROR_ALREADY_ENABLED, "counter %u (%s) is already enabled",
 		                index, ctx->cat.counters[index].name);
-	ctx->is_enabled[index] = 1;
-	ctx->enabled[ctx->nenabled++] = index;
-	ctx->plan_valid = false;
+	sel->is_enabled[index] = 1;
+	sel->enabled[sel->nenabled++] = index;
+	sel->plan_epoch = 0;
 	return GPA_STATUS_OK;
 }
 
-GPA_Status og_counter_disable(struct og_context *ctx, uint32_t index)
+GPA_Status og_selection_disable(struct og_context *ctx, struct og_selection *sel, uint32_t index)
 {
-	if (!ctx->is_enabled[index])
+	if (!sel->is_enabled[index])
 		return og_error(GPA_STATUS_ERROR_NOT_ENABLED, "counter %u (%s) is not enabled", index,
 		                ctx->cat.counters[index].name);
-	ctx->is_enabled[index] = 0;
+	sel->is_enabled[index] = 0;
 	size_t j = 0;
-	for (size_t i = 0; i < ctx->nenabled; i++)
-		if (ctx->enabled[i] != index)
-			ctx->enabled[j++] = ctx->enabled[i];
-	ctx->nenabled = j;
-	ctx->plan_valid = false;
+	for (size_t i = 0; i < sel->nenabled; i++)
+		if (sel->enabled[i] != index)
+			sel->enabled[j++] = sel->enabled[i];
+	sel->nenabled = j;
+	sel->plan_epoch = 0;
 	return GPA_STATUS_OK;
 }
 
-void og_counter_disable_all(struct og_context *ctx)
+void og_selection_clear(struct og_selection *sel, size_t ncounters)
 {
-	memset(ctx->is_enabled, 0, ctx->cat.ncounters);
-	ctx->nenabled = 0;
-	ctx->plan_valid = false;
+	memset(sel->is_enabled, 0, ncounters);
+	sel->nenabled = 0;
+	sel->plan_epoch = 0;
 }
 
-GPA_Status og_context_plan(struct og_context *ctx, const struct og_plan **plan)
+GPA_Status og_selection_plan(struct og_context *ctx, struct og_selection *sel,
+                             const struct og_plan **plan)
 {
-	if (!ctx->plan_valid) {
-		plan_clear(&ctx->plan);
-		GPA_Status st = og_plan_build(ctx, &ctx->plan);
+	if (sel->plan_epoch != ctx->plan_epoch) {
+		plan_clear(&sel->plan);
+		GPA_Status st = og_plan_build(ctx, sel, &sel->plan);
 		if (st != GPA_STATUS_OK) {
-			plan_clear(&ctx->plan);
+			plan_clear(&sel->plan);
+			sel->plan_epoch = 0;
 			return st;
 		}
-		ctx->plan_valid = true;
+		sel->plan_epoch = ctx->plan_epoch;
 	}
-	*plan = &ctx->plan;
+	*plan = &sel->plan;
 	return GPA_STATUS_OK;
 }
 
@@ -471,7 +543,7 @@ GPA_Status og_context_set_multiplex(struct og_context *ctx, bool enable)
 		                "time-share more; its counters take the passes GPA_GetPassCount says",
 		                ctx->ops->name);
 	if (ctx->multiplex != enable)
-		ctx->plan_valid = false;
+		ctx->plan_epoch++; /* every selection plans again */
 	ctx->multiplex = enable;
 	return GPA_STATUS_OK;
 }

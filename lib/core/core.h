@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "GPUPerfAPIFunctionTypes-Private.h"
 #include "GPUPerfAPITypes.h"
 #include "backend.h"
 #include "core/catalog.h"
@@ -28,7 +29,20 @@
 
 /* ---- registry, locking and logging (registry.c, log.c) ---------------- */
 
+/* The API families that share the core.  Each has its own logging callback
+ * and its own contexts: a GPA 2.x client and a 3.x/4.x client in one
+ * process neither see nor close each other's contexts, and GpaDestroy does
+ * not take the 2.x client's callback away. */
+enum og_front {
+	OG_FRONT_GPA2,  /* GPA_* and OpenGPA_* */
+	OG_FRONT_TABLE, /* Gpa* and GpaGetFuncTable (3.x and 4.x) */
+	OG_FRONT_COUNT
+};
+
+/* og_lock() is og_lock_as(OG_FRONT_GPA2).  The front names whose callback
+ * receives the messages queued until og_unlock(). */
 void og_lock(void);
+void og_lock_as(enum og_front front);
 void og_unlock(void);
 
 /* Queue a message for the client's callback (and stderr if OPENGPA_LOG asks).
@@ -40,9 +54,23 @@ void og_logv(enum og_log_level level, const char *fmt, va_list ap)
 GPA_Status og_error(GPA_Status status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool og_log_wants(enum og_log_level level);
 
-GPA_Status og_set_log_callback(GPA_Logging_Type type, GPA_LoggingCallbackPtrType callback);
+/* The locking front's callback.  `mask` is a GPA_Logging_Type (3.x/4.x
+ * use the same bits); a NULL callback with a mask stops nothing and fails. */
+GPA_Status og_set_log_callback(unsigned mask, GPA_LoggingCallbackPtrType callback);
+/* GPA 2.x's internal debug channel (GPUPerfAPI-Private.h), same rules; it
+ * sees the 2.x front's messages too. */
+GPA_Status og_set_debug_callback(unsigned mask, GPA_LoggingDebugCallbackPtrType callback);
 
 /* Settings for contexts opened later (extension API; override OPENGPA_*). */
+/* A device constant the user set (OpenGPA_SetConstant, the cycle-budget
+ * target): it replaces the backend's value, or the counter file's. */
+#define OG_CONSTANT_NAME_MAX 64
+#define OG_CONSTANT_OVERRIDES_MAX 64
+struct og_constant_override {
+	char name[OG_CONSTANT_NAME_MAX];
+	double value;
+};
+
 struct og_settings {
 	char *backend;         /* NULL: OPENGPA_BACKEND, else "auto" */
 	char *backend_options; /* NULL: OPENGPA_BACKEND_OPTIONS */
@@ -51,8 +79,39 @@ struct og_settings {
 	size_t ncounter_files;
 	const struct og_sys *sys; /* NULL: the real kernel (tests put virtual devices here) */
 	const struct og_backend_ops *test_backend; /* backend "test", for the core's tests */
+	struct og_constant_override constants[OG_CONSTANT_OVERRIDES_MAX];
+	size_t nconstants;
 };
 struct og_settings *og_settings(void);
+
+/* ---- constants the user sets (constants.c) ------------------------------
+ * Lock held.  The settings win over OPENGPA_CYCLE_BUDGET and
+ * OPENGPA_CONSTANTS, which og_constants_check_env checks when a context
+ * opens. */
+GPA_Status og_constant_set(const char *name, double value);
+/* The cycle-budget target as its three constants; 0, 0, 0 clears it. */
+GPA_Status og_cycle_budget_set(double width, double height, double fps);
+GPA_Status og_constants_check_env(void);
+/* The value the user gave constant `name`, if any. */
+bool og_constant_lookup(const char *name, double *value);
+
+/* ---- handles (handles.c) ----------------------------------------------- */
+
+/* Opaque handles for the 3.x/4.x front ends: a slot number, a generation
+ * and a kind packed into a pointer-sized value, so a stale handle (its
+ * object deleted), a handle of another kind, or any other pointer value is
+ * recognised and never dereferenced. */
+enum og_handle_kind {
+	OG_HANDLE_CONTEXT = 1,
+	OG_HANDLE_SESSION = 2,
+	OG_HANDLE_COMMAND_LIST = 3,
+};
+
+/* Lock held.  NULL without memory (or slots). */
+void *og_handle_new(enum og_handle_kind kind, void *object);
+/* The object behind `handle` if it is a live handle of `kind`, else NULL. */
+void *og_handle_get(enum og_handle_kind kind, const void *handle);
+void og_handle_free(const void *handle);
 
 /* ---- contexts (context.c) -------------------------------------------- */
 
@@ -70,11 +129,29 @@ struct og_plan {
 	int8_t *raw_pass; /* per catalogue raw: its pass, or -1 */
 };
 
+/* Enabled counters in enable order and the pass plan for them: the 2.x
+ * context has one, every 3.x/4.x session its own. */
+struct og_selection {
+	uint32_t *enabled; /* counter indices in enable order */
+	size_t nenabled;
+	uint8_t *is_enabled; /* per counter */
+	struct og_plan plan;
+	uint64_t plan_epoch; /* the context's plan_epoch the plan was made for; 0: none */
+};
+
 struct og_session;
+struct og_xsession;
+
+/* How a context's counter list is made (3.x/4.x open flags). */
+struct og_open_options {
+	int hardware_counters; /* -1: the setting (OpenGPA_SetHardwareCounters / environment) */
+	bool hide_derived;     /* offer raw counters only */
+};
 
 struct og_context {
 	void *key;
 	uint64_t serial;
+	enum og_front front;
 	struct og_context *next;
 
 	const struct og_backend_ops *ops;
@@ -84,61 +161,114 @@ struct og_context {
 	struct og_catalog cat;
 	uint64_t *scratch; /* nraw values, assembled for one evaluation */
 
-	uint32_t *enabled; /* counter indices in enable order */
-	size_t nenabled;
-	uint8_t *is_enabled; /* per counter */
-
-	struct og_plan plan;
-	bool plan_valid;
+	struct og_selection sel; /* the 2.x enable set */
 	bool multiplex; /* one pass of time-shared groups (OpenGPA_SetMultiplexing) */
+	uint64_t plan_epoch; /* changes when every plan must be made again */
 	uint64_t period_ns; /* sessions begun now sample periodically; 0 = not */
+	uint32_t periodic_window; /* samples a periodic session keeps; 0 = all */
 
 	struct og_session **ring;
 	uint32_t ring_size;
 	uint32_t next_session_id;
-	struct og_session *open_session;
+	struct og_session *open_session; /* the active session, of either model */
+
+	/* 3.x/4.x (explicit.h): the context's handle and its sessions. */
+	void *handle;
+	uint32_t open_flags; /* as the front end numbers them */
+	struct og_xsession *xsessions;
 };
 
 /* The backends this build contains, in the order `auto` tries them; NULL
  * past the last. */
 const struct og_backend_ops *og_backend_at(size_t index);
 
-GPA_Status og_context_open(void *key, struct og_context **out);
+/* Opens a context for `front` (options NULL: the defaults). */
+GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_options *options,
+                           struct og_context **out);
 void og_context_close(struct og_context *ctx);
-struct og_context *og_context_find(void *key);
+struct og_context *og_context_find(enum og_front front, void *key);
+/* The 2.x current context. */
 struct og_context *og_context_current(void);
 void og_context_make_current(struct og_context *ctx); /* NULL allowed */
-struct og_context *og_context_first(void);
 struct og_context *og_context_by_serial(uint64_t serial);
 
-GPA_Status og_counter_enable(struct og_context *ctx, uint32_t index);
-GPA_Status og_counter_disable(struct og_context *ctx, uint32_t index);
-void og_counter_disable_all(struct og_context *ctx);
-/* The current plan for the enabled counters (computed on demand). */
-GPA_Status og_context_plan(struct og_context *ctx, const struct og_plan **plan);
+GPA_Status og_selection_init(struct og_selection *sel, const struct og_context *ctx);
+void og_selection_free(struct og_selection *sel);
+/* ALREADY_ENABLED / NOT_ENABLED (logged) when the state is already so. */
+GPA_Status og_selection_enable(struct og_context *ctx, struct og_selection *sel, uint32_t index);
+GPA_Status og_selection_disable(struct og_context *ctx, struct og_selection *sel, uint32_t index);
+void og_selection_clear(struct og_selection *sel, size_t ncounters);
+/* The plan for the selection (computed on demand). */
+GPA_Status og_selection_plan(struct og_context *ctx, struct og_selection *sel,
+                             const struct og_plan **plan);
 GPA_Status og_context_set_ring_size(struct og_context *ctx, uint32_t size);
 GPA_Status og_context_set_multiplex(struct og_context *ctx, bool enable);
 /* Periodic sampling for sessions begun later (0 = off); checks the
  * backend's floor.  session_periodic.c. */
 GPA_Status og_context_set_period(struct og_context *ctx, uint64_t period_ns);
+/* How many samples periodic sessions begun later keep (0 = all). */
+GPA_Status og_context_set_window(struct og_context *ctx, uint32_t samples);
 
 /* ---- sessions (session.c) -------------------------------------------- */
 
+/* The sample ID that names every sample of a session at once
+ * (OPENGPA_SAMPLES_TOTAL), unless the client used it for a sample. */
+#define OG_SAMPLES_TOTAL UINT32_MAX
+
+/* Bookkeeping only: the front ends check their preconditions, in their own
+ * order and with their own statuses, before calling these.  What fails
+ * here (memory, the backend) is logged here. */
+
+/* A session counting `sel`'s plan (at least one pass), now the context's
+ * active one.  The caller owns it (og_session_free). */
+GPA_Status og_session_start(struct og_context *ctx, struct og_selection *sel,
+                            struct og_session **out);
+/* 2.x: og_session_start on the context's selection, kept in the ring under
+ * the next session ID. */
 GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id);
-GPA_Status og_session_end(struct og_context *ctx);
-GPA_Status og_pass_begin(struct og_context *ctx);
-GPA_Status og_pass_end(struct og_context *ctx);
-GPA_Status og_sample_begin(struct og_context *ctx, uint32_t sample_id);
-GPA_Status og_sample_end(struct og_context *ctx);
+/* No longer active; its results are complete. */
+void og_session_end(struct og_context *ctx, struct og_session *s);
+/* Begins pass `pass` (a pass the plan does not have is an extra pass:
+ * samples in it are checked but not counted).  No pass may be open. */
+GPA_Status og_pass_begin(struct og_context *ctx, struct og_session *s, uint32_t pass);
+/* Ends the open pass; no sample may be open. */
+GPA_Status og_pass_end(struct og_context *ctx, struct og_session *s);
+/* A pass is open, no sample is, and `id` was not begun in this pass. */
+GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_t id);
+/* A sample is open. */
+GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s);
 
 struct og_session *og_session_find(struct og_context *ctx, uint32_t id);
 void og_session_free(struct og_session *s);
-GPA_Status og_session_sample_count(struct og_session *s, uint32_t *count);
-bool og_session_ready(const struct og_session *s);
-GPA_Status og_session_sample_ready(struct og_session *s, uint32_t sample_id, bool *ready);
+
+/* State, for the front ends' checks. */
+uint32_t og_session_id(const struct og_session *s);
+bool og_session_ended(const struct og_session *s);
+size_t og_session_npasses(const struct og_session *s);
+bool og_session_pass_open(const struct og_session *s, uint32_t *pass);
+bool og_session_sample_open(const struct og_session *s, uint32_t *id);
+/* BeginPass calls so far (2.x numbering), passes of the plan ended, and the
+ * highest pass begun (-1: none). */
+uint32_t og_session_passes_begun(const struct og_session *s);
+uint32_t og_session_passes_done(const struct og_session *s);
+int32_t og_session_highest_pass(const struct og_session *s);
+/* Samples begun in `pass` (the open pass included, extra or not). */
+uint32_t og_session_pass_samples(const struct og_session *s, uint32_t pass);
+/* Whether `id` was begun in `pass` (the open extra pass included). */
+bool og_session_in_pass(const struct og_session *s, uint32_t id, uint32_t pass);
+/* The k-th sample of pass 0, in the order pass 0 began them. */
+bool og_session_pass0_sample(const struct og_session *s, uint32_t k, uint32_t *id);
+/* Enabled counters of the session, in enable order. */
+const uint32_t *og_session_counters(const struct og_session *s, size_t *n);
 bool og_session_has_counter(const struct og_session *s, uint32_t counter);
 bool og_session_has_sample(const struct og_session *s, uint32_t sample_id);
-bool og_pass_is_open(const struct og_session *s);
+
+/* 2.x readiness: every planned pass done, or the session ended. */
+bool og_session_ready(const struct og_session *s);
+/* 2.x GPA_IsSampleReady from the session on: *ready = false, then
+ * SAMPLE_NOT_FOUND_IN_ALL_PASSES when a planned pass lacks the sample and
+ * will not get it (never begun in it, or the pass never ran). */
+GPA_Status og_session_sample_ready(struct og_session *s, uint32_t sample_id, bool *ready);
 /* Share of the sample the counters really counted (1 = all of it); session ready. */
 GPA_Status og_session_sample_coverage(struct og_session *s, uint32_t sample_id, double *coverage);
 
@@ -162,6 +292,10 @@ GPA_Status og_session_wait_samples(uint64_t serial, uint32_t id, uint32_t count,
 /* Wakes og_session_wait() callers; lock held. */
 void og_session_notify(void);
 
+/* Logs why sample `id` is not in the session (never there, not yet, or
+ * dropped by the periodic window) and returns SAMPLE_NOT_FOUND. */
+GPA_Status og_session_no_sample(const char *func, const struct og_session *s, uint32_t id);
+
 /* Times and OG_SAMPLE_* flags of a sample (its first counted pass). */
 GPA_Status og_session_sample_time(struct og_session *s, uint32_t sample_id,
                                   struct og_sample_time *t);
@@ -171,7 +305,9 @@ uint64_t og_session_period(const struct og_session *s);
 bool og_session_kernel_timed(const struct og_session *s);
 
 /* Result of one counter for one sample, after the type checks.  Lock held,
- * session ready. */
+ * session ready.  SAMPLE_NOT_FOUND when the sample is not in the session or
+ * missing from a pass the counter needs, READING_COUNTER_RESULT when the
+ * device could not read it. */
 GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
                              uint32_t counter, double *value, uint64_t *exact, bool *is_exact);
 

@@ -49,7 +49,10 @@ static unsigned stderr_mask(struct og_registry *r)
 bool og_log_wants(enum og_log_level level)
 {
 	struct og_registry *r = og_registry();
-	return ((r->callback ? r->callback_mask : 0) | stderr_mask(r)) & (unsigned)level;
+	unsigned mask = r->callback[r->front].fn ? r->callback[r->front].mask : 0;
+	if (r->front == OG_FRONT_GPA2 && r->debug_callback)
+		mask |= r->debug_mask;
+	return (mask | stderr_mask(r)) & (unsigned)level;
 }
 
 void og_logv(enum og_log_level level, const char *fmt, va_list ap)
@@ -67,8 +70,12 @@ void og_logv(enum og_log_level level, const char *fmt, va_list ap)
 	size_t len = strlen(text);
 	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
 		text[--len] = '\0';
-	r->queue[r->queued].level = level;
-	r->queued++;
+	struct og_log_entry *e = &r->queue[r->queued++];
+	e->level = level;
+	e->front = r->front;
+	const struct og_log_callback *cb = &r->callback[r->front];
+	e->to = cb->fn && (cb->mask & level) ? cb->fn : NULL;
+	e->debug = r->front == OG_FRONT_GPA2 && (r->debug_mask & level) ? r->debug_callback : NULL;
 }
 
 void og_log(enum og_log_level level, const char *fmt, ...)
@@ -88,17 +95,31 @@ GPA_Status og_error(GPA_Status status, const char *fmt, ...)
 	return status;
 }
 
-GPA_Status og_set_log_callback(GPA_Logging_Type type, GPA_LoggingCallbackPtrType callback)
+GPA_Status og_set_log_callback(unsigned mask, GPA_LoggingCallbackPtrType callback)
 {
 	struct og_registry *r = og_registry();
-	if (type != GPA_LOGGING_NONE && !callback)
+	if (mask != GPA_LOGGING_NONE && !callback)
 		return og_error(GPA_STATUS_ERROR_NULL_POINTER,
-		                "GPA_RegisterLoggingCallback: the callback is NULL; pass a function, "
-		                "or GPA_LOGGING_NONE to stop logging");
-	r->callback = type == GPA_LOGGING_NONE ? NULL : callback;
-	r->callback_mask = (unsigned)type;
-	if (r->callback)
+		                "the logging callback is NULL; pass a function, or the logging type "
+		                "NONE to stop logging");
+	r->callback[r->front].fn = mask == GPA_LOGGING_NONE ? NULL : callback;
+	r->callback[r->front].mask = mask;
+	if (r->callback[r->front].fn)
 		og_log(OG_LOG_MESSAGE, "Logging callback registered successfully.");
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_set_debug_callback(unsigned mask, GPA_LoggingDebugCallbackPtrType callback)
+{
+	struct og_registry *r = og_registry();
+	if (mask != GPA_LOG_NONE && !callback)
+		return og_error(GPA_STATUS_ERROR_NULL_POINTER,
+		                "the debug logging callback is NULL; pass a function, or GPA_LOG_NONE "
+		                "to stop debug logging");
+	r->debug_callback = mask == GPA_LOG_NONE ? NULL : callback;
+	r->debug_mask = mask;
+	if (r->debug_callback)
+		og_log(OG_LOG_MESSAGE, "Debug logging callback registered successfully.");
 	return GPA_STATUS_OK;
 }
 
@@ -108,19 +129,26 @@ GPA_Status og_set_log_callback(GPA_Logging_Type type, GPA_LoggingCallbackPtrType
 static __attribute__((noinline)) void deliver_and_unlock(struct og_registry *r)
 {
 	unsigned n = r->queued, dropped = r->dropped;
-	struct {
-		enum og_log_level level;
-		char text[OG_LOG_LINE];
-	} out[OG_LOG_QUEUE];
+	struct og_log_entry out[OG_LOG_QUEUE];
 	memcpy(out, r->queue, n * sizeof(out[0]));
-	GPA_LoggingCallbackPtrType cb = r->callback;
-	unsigned cb_mask = r->callback_mask, err_mask = stderr_mask(r);
+	unsigned err_mask = stderr_mask(r);
 	r->queued = r->dropped = 0;
 	pthread_mutex_unlock(&r->lock);
 
 	for (unsigned i = 0; i < n; i++) {
-		if (cb && (cb_mask & out[i].level))
-			cb((GPA_Logging_Type)out[i].level, out[i].text);
+		/* GPA 3.x and 4.x end every message with a full stop (their own
+		 * tests assert it); 2.x messages carry none. */
+		size_t len = strlen(out[i].text);
+		if (out[i].front == OG_FRONT_TABLE && len && out[i].text[len - 1] != '.') {
+			if (len + 1 >= OG_LOG_LINE)
+				len = OG_LOG_LINE - 2;
+			out[i].text[len] = '.';
+			out[i].text[len + 1] = '\0';
+		}
+		if (out[i].to)
+			out[i].to((GPA_Logging_Type)out[i].level, out[i].text);
+		if (out[i].debug)
+			out[i].debug((enum GPA_Log_Debug_Type)out[i].level, out[i].text);
 		if (err_mask & out[i].level)
 			fprintf(stderr, "opengpa: %s\n", out[i].text);
 	}

@@ -126,7 +126,8 @@ static GPA_Status merge_into_one_pass(struct og_plan *plan, size_t nraw)
 	return GPA_STATUS_OK;
 }
 
-GPA_Status og_plan_build(struct og_context *ctx, struct og_plan *plan)
+GPA_Status og_plan_build(struct og_context *ctx, const struct og_selection *sel,
+                         struct og_plan *plan)
 {
 	const struct og_catalog *cat = &ctx->cat;
 	memset(plan->raw_pass, -1, cat->nraw + 1);
@@ -138,8 +139,8 @@ GPA_Status og_plan_build(struct og_context *ctx, struct og_plan *plan)
 	if (!pl.candidate || !fresh)
 		st = og_error(GPA_STATUS_ERROR_FAILED, "out of memory planning passes");
 
-	for (size_t e = 0; st == GPA_STATUS_OK && e < ctx->nenabled; e++) {
-		const struct og_counter *c = &cat->counters[ctx->enabled[e]];
+	for (size_t e = 0; st == GPA_STATUS_OK && e < sel->nenabled; e++) {
+		const struct og_counter *c = &cat->counters[sel->enabled[e]];
 		size_t n = 0;
 		for (size_t i = 0; i < c->ninputs; i++)
 			if (plan->raw_pass[c->inputs[i]] < 0)

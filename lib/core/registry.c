@@ -21,7 +21,13 @@ struct og_settings *og_settings(void)
 
 void og_lock(void)
 {
+	og_lock_as(OG_FRONT_GPA2);
+}
+
+void og_lock_as(enum og_front front)
+{
 	pthread_mutex_lock(&registry.lock);
+	registry.front = front;
 }
 
 void og_session_notify(void)

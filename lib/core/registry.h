@@ -17,18 +17,40 @@ struct og_registry {
 	pthread_cond_t changed; /* a session ended or a context closed */
 
 	struct og_context *contexts;
-	struct og_context *current;
+	struct og_context *current; /* 2.x */
 	uint64_t next_serial;
 
-	GPA_LoggingCallbackPtrType callback;
-	unsigned callback_mask;
+	enum og_front front; /* whose call holds the lock */
+	struct og_log_callback {
+		GPA_LoggingCallbackPtrType fn;
+		unsigned mask;
+	} callback[OG_FRONT_COUNT];
+	/* GPA_RegisterLoggingDebugCallback: also sees the 2.x front's messages. */
+	GPA_LoggingDebugCallbackPtrType debug_callback;
+	unsigned debug_mask;
 	unsigned stderr_mask;
 	bool stderr_mask_read;
-	struct {
+	/* Each message goes to the callbacks registered when it was raised
+	 * (GpaDestroy drops its front's callback after logging). */
+	struct og_log_entry {
 		enum og_log_level level;
+		enum og_front front;
+		GPA_LoggingCallbackPtrType to;
+		GPA_LoggingDebugCallbackPtrType debug;
 		char text[OG_LOG_LINE];
 	} queue[OG_LOG_QUEUE];
 	unsigned queued, dropped;
+
+	/* Handles (handles.c): slots[i] is live when kind != 0. */
+	struct og_handle_slot {
+		void *object;
+		uint32_t generation;
+		uint8_t kind;
+		uint32_t next_free;
+	} *slots;
+	uint32_t nslots, free_slot; /* free_slot: 1 + first free, 0 = none */
+
+	bool table_initialized; /* GpaInitialize was called (3.x/4.x) */
 
 	struct og_settings settings;
 };

@@ -8,6 +8,10 @@
  * sample keeps one uint64 per raw counter of the plan ("slots"), filled by
  * the pass that counts it; results are computed from those when queried.
  *
+ * The functions here keep the books; the front ends check the caller's
+ * order of calls first, each in its own API's order and statuses (2.x
+ * numbers its passes itself, 3.x/4.x name them in BeginCommandList).
+ *
  * A periodic session (OpenGPA_SetSamplingPeriod) has one pass whose samples
  * the core appends itself (session_periodic.c, og_session_append): each is
  * readable as soon as it is complete, while the pass goes on.
@@ -20,9 +24,16 @@
 #include "core/registry.h"
 #include "core/session_internal.h"
 
+/* uint32 id -> index, open addressing; vals hold index + 1, 0 = empty. */
+struct id_map {
+	uint32_t *keys;
+	uint32_t *vals;
+	size_t cap, count;
+};
+
 struct sample {
 	uint32_t id;
-	int32_t last_pass; /* pass it was last begun in; -1 before */
+	uint64_t begun;    /* bit p: begun in pass p */
 	uint64_t passes;   /* bit p: ended in pass p */
 	bool failed;       /* the backend could not read it */
 	double coverage;   /* least share of it the counters really counted */
@@ -57,13 +68,20 @@ struct og_session {
 
 	/* Progress. */
 	bool pass_open;
-	uint32_t pass_index; /* the open pass, or the number of passes begun */
-	uint32_t passes_done;
+	uint32_t pass_index;   /* the open pass */
+	uint32_t passes_begun; /* og_pass_begin calls */
+	uint32_t passes_done;  /* passes of the plan ended */
+	int32_t highest_pass;  /* -1: none begun */
 	bool sample_open;
-	size_t cur; /* index of the open sample */
+	size_t cur;            /* index of the open sample (a planned pass) */
+	uint32_t cur_id;
 	uint64_t cur_begin_ns; /* when the open sample began */
-	uint32_t in_pass, in_first_pass;
-	bool backend_pass; /* begin_pass succeeded and end_pass is owed */
+	uint32_t pass_samples[OG_MAX_PASSES]; /* samples begun per planned pass */
+	bool backend_pass;     /* begin_pass succeeded and end_pass is owed */
+	/* An extra pass (beyond the plan) counts nothing but its sample IDs
+	 * must still be unique: they are kept here while it is open. */
+	struct id_map extra;
+	uint32_t extra_samples;
 
 	/* Samples, in the order they first appeared, and their values. */
 	struct sample *samples;
@@ -71,12 +89,9 @@ struct og_session {
 	size_t nsamples, cap;
 	/* Sample id -> index.  Most clients number samples 0, 1, 2...: while
 	 * every id is the first one plus its index the lookup is arithmetic
-	 * (dense); the first id out of line builds a hash index (sparse):
-	 * id -> index + 1, open addressing, 0 = empty. */
+	 * (dense); the first id out of line builds a hash index (sparse). */
 	bool sparse;
-	uint32_t *index_keys;
-	uint32_t *index_vals;
-	size_t index_cap;
+	struct id_map index;
 	uint64_t *deltas; /* one pass's values from the backend */
 
 	/* Counters a built-in set's generated code computes (catalog.h) are
@@ -95,12 +110,17 @@ struct og_session {
 	struct og_periodic *periodic; /* while the pass is sampled */
 	bool kernel_timed;
 	bool ending; /* EndPass is stopping the sampling, lock released */
+	/* The window (OpenGPA_SetPeriodicWindow): 0 keeps every sample; else
+	 * the oldest are dropped, `window` at a time once 2 * window are kept,
+	 * their counts summed into what the total still needs. */
+	uint32_t window;
+	size_t dropped;           /* samples 0 .. dropped - 1 are gone */
+	uint64_t *dropped_sum;    /* per slot, over the dropped samples that counted */
+	size_t dropped_counted;
+	struct og_sample_time dropped_time; /* first begin, every flag */
+	double dropped_coverage;
 };
 
-uint32_t og_session_id(const struct og_session *s)
-{
-	return s->id;
-}
 
 void og_session_free(struct og_session *s)
 {
@@ -115,8 +135,11 @@ void og_session_free(struct og_session *s)
 	free(s->slot_of_raw);
 	free(s->samples);
 	free(s->values);
-	free(s->index_keys);
-	free(s->index_vals);
+	free(s->dropped_sum);
+	free(s->index.keys);
+	free(s->index.vals);
+	free(s->extra.keys);
+	free(s->extra.vals);
 	free(s->deltas);
 	free(s->result_col);
 	free(s->results);
@@ -125,27 +148,22 @@ void og_session_free(struct og_session *s)
 	free(s);
 }
 
-/* ---- sample id index ------------------------------------------------- */
+/* ---- sample id maps ---------------------------------------------------- */
 
 static size_t id_hash(uint32_t id, size_t cap)
 {
 	return (size_t)((id * 2654435761u) & (cap - 1));
 }
 
-static bool index_find(const struct og_session *s, uint32_t id, size_t *index)
+static bool map_find(const struct id_map *m, uint32_t id, size_t *index)
 {
-	if (!s->sparse) {
-		uint32_t offset = id - (s->nsamples ? s->samples[0].id : 0); /* wraps like the ids */
-		if (offset >= s->nsamples)
+	if (!m->cap)
+		return false;
+	for (size_t i = id_hash(id, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->vals[i])
 			return false;
-		*index = offset;
-		return true;
-	}
-	for (size_t i = id_hash(id, s->index_cap);; i = (i + 1) & (s->index_cap - 1)) {
-		if (!s->index_vals[i])
-			return false;
-		if (s->index_keys[i] == id) {
-			*index = s->index_vals[i] - 1;
+		if (m->keys[i] == id) {
+			*index = m->vals[i] - 1;
 			return true;
 		}
 	}
@@ -161,11 +179,11 @@ static void hash_put(uint32_t *keys, uint32_t *vals, size_t cap, uint32_t id, si
 }
 
 /* Room for `count` ids at half load; rehashes what is there. */
-static bool hash_reserve(struct og_session *s, size_t count)
+static bool map_reserve(struct id_map *m, size_t count)
 {
-	if (count * 2 <= s->index_cap)
+	if (count * 2 <= m->cap)
 		return true;
-	size_t cap = s->index_cap ? s->index_cap : 64;
+	size_t cap = m->cap ? m->cap : 64;
 	while (count * 2 > cap)
 		cap *= 2;
 	uint32_t *keys = calloc(cap, sizeof(*keys));
@@ -175,15 +193,43 @@ static bool hash_reserve(struct og_session *s, size_t count)
 		free(vals);
 		return false;
 	}
-	for (size_t i = 0; i < s->index_cap; i++)
-		if (s->index_vals[i])
-			hash_put(keys, vals, cap, s->index_keys[i], s->index_vals[i] - 1);
-	free(s->index_keys);
-	free(s->index_vals);
-	s->index_keys = keys;
-	s->index_vals = vals;
-	s->index_cap = cap;
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->vals[i])
+			hash_put(keys, vals, cap, m->keys[i], m->vals[i] - 1);
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->cap = cap;
 	return true;
+}
+
+static bool map_put(struct id_map *m, uint32_t id, size_t index)
+{
+	if (!map_reserve(m, m->count + 1))
+		return false;
+	hash_put(m->keys, m->vals, m->cap, id, index);
+	m->count++;
+	return true;
+}
+
+static void map_clear(struct id_map *m)
+{
+	if (m->count)
+		memset(m->vals, 0, m->cap * sizeof(*m->vals));
+	m->count = 0;
+}
+
+static bool index_find(const struct og_session *s, uint32_t id, size_t *index)
+{
+	if (!s->sparse) {
+		uint32_t offset = id - (s->nsamples ? s->samples[0].id : 0); /* wraps like the ids */
+		if (offset >= s->nsamples)
+			return false;
+		*index = offset;
+		return true;
+	}
+	return map_find(&s->index, id, index);
 }
 
 /* Records that sample `index` (about to be stored) has `id`. */
@@ -192,16 +238,13 @@ static bool index_insert(struct og_session *s, uint32_t id, size_t index)
 	if (!s->sparse) {
 		if (index == 0 || id == s->samples[0].id + (uint32_t)index)
 			return true; /* still dense */
-		if (!hash_reserve(s, index + 1))
+		if (!map_reserve(&s->index, index + 1))
 			return false;
 		for (size_t i = 0; i < index; i++)
-			hash_put(s->index_keys, s->index_vals, s->index_cap, s->samples[i].id, i);
+			map_put(&s->index, s->samples[i].id, i); /* room reserved */
 		s->sparse = true;
 	}
-	if (!hash_reserve(s, index + 1))
-		return false;
-	hash_put(s->index_keys, s->index_vals, s->index_cap, id, index);
-	return true;
+	return map_put(&s->index, id, index);
 }
 
 static bool add_sample(struct og_session *s, uint32_t id, size_t *index)
@@ -220,7 +263,7 @@ static bool add_sample(struct og_session *s, uint32_t id, size_t *index)
 	}
 	if (!index_insert(s, id, s->nsamples))
 		return false;
-	s->samples[s->nsamples] = (struct sample){ .id = id, .last_pass = -1, .coverage = 1.0 };
+	s->samples[s->nsamples] = (struct sample){ .id = id, .coverage = 1.0 };
 	memset(&s->values[s->nsamples * s->nslots], 0, s->nslots * sizeof(uint64_t));
 	*index = s->nsamples++;
 	return true;
@@ -261,21 +304,23 @@ static bool plan_batches(struct og_session *s, const struct og_catalog *cat)
 	return s->set_out != NULL;
 }
 
-static struct og_session *session_create(struct og_context *ctx, const struct og_plan *plan)
+static struct og_session *session_create(struct og_context *ctx, const struct og_selection *sel,
+                                         const struct og_plan *plan)
 {
 	const struct og_catalog *cat = &ctx->cat;
 	struct og_session *s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	s->counters = malloc((ctx->nenabled + 1) * sizeof(*s->counters));
+	s->highest_pass = -1;
+	s->counters = malloc((sel->nenabled + 1) * sizeof(*s->counters));
 	s->has_counter = calloc(cat->ncounters + 1, 1);
 	s->slot_of_raw = malloc((cat->nraw + 1) * sizeof(*s->slot_of_raw));
 	if (!s->counters || !s->has_counter || !s->slot_of_raw)
 		goto oom;
-	memcpy(s->counters, ctx->enabled, ctx->nenabled * sizeof(*s->counters));
-	s->ncounters = ctx->nenabled;
-	for (size_t i = 0; i < ctx->nenabled; i++)
-		s->has_counter[ctx->enabled[i]] = 1;
+	memcpy(s->counters, sel->enabled, sel->nenabled * sizeof(*s->counters));
+	s->ncounters = sel->nenabled;
+	for (size_t i = 0; i < sel->nenabled; i++)
+		s->has_counter[sel->enabled[i]] = 1;
 	for (size_t r = 0; r < cat->nraw; r++)
 		s->slot_of_raw[r] = (struct raw_slot){ UINT32_MAX, 0 };
 
@@ -312,110 +357,92 @@ oom:
 	return NULL;
 }
 
-GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id)
+GPA_Status og_session_start(struct og_context *ctx, struct og_selection *sel,
+                            struct og_session **out)
 {
-	if (ctx->open_session)
-		return og_error(GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED,
-		                "GPA_BeginSession: session %u is still open; call GPA_EndSession first",
-		                ctx->open_session->id);
 	const struct og_plan *plan;
-	GPA_Status st = og_context_plan(ctx, &plan);
+	GPA_Status st = og_selection_plan(ctx, sel, &plan);
 	if (st != GPA_STATUS_OK)
 		return st;
-	if (plan->npasses == 0)
-		return og_error(GPA_STATUS_ERROR_NO_COUNTERS_ENABLED,
-		                "GPA_BeginSession: no counters are enabled; enable some with "
-		                "GPA_EnableCounter or GPA_EnableAllCounters first");
-	if (ctx->period_ns && (st = og_periodic_check_plan(ctx, plan)) != GPA_STATUS_OK)
-		return st;
-	struct og_session *s = session_create(ctx, plan);
+	struct og_session *s = session_create(ctx, sel, plan);
 	if (!s)
-		return og_error(GPA_STATUS_ERROR_FAILED, "GPA_BeginSession: out of memory");
+		return og_error(GPA_STATUS_ERROR_FAILED, "beginning a session: out of memory");
+	ctx->open_session = s;
+	*out = s;
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id)
+{
+	const struct og_plan *plan;
+	GPA_Status st = og_selection_plan(ctx, &ctx->sel, &plan);
+	if (st == GPA_STATUS_OK && ctx->period_ns)
+		st = og_periodic_check_plan(ctx, plan);
+	struct og_session *s;
+	if (st == GPA_STATUS_OK)
+		st = og_session_start(ctx, &ctx->sel, &s);
+	if (st != GPA_STATUS_OK)
+		return st;
 	s->period_ns = ctx->period_ns;
+	s->window = ctx->period_ns ? ctx->periodic_window : 0;
+	s->dropped_coverage = 1.0;
 	s->id = ctx->next_session_id++;
 	/* The ring slot's previous session is overwritten: the oldest one. */
 	struct og_session **slot = &ctx->ring[(s->id - 1) % ctx->ring_size];
 	og_session_free(*slot);
 	*slot = s;
-	ctx->open_session = s;
 	*id = s->id;
 	return GPA_STATUS_OK;
 }
 
-GPA_Status og_session_end(struct og_context *ctx)
+void og_session_end(struct og_context *ctx, struct og_session *s)
 {
-	struct og_session *s = ctx->open_session;
-	if (!s)
-		return og_error(GPA_STATUS_ERROR_SAMPLING_NOT_STARTED,
-		                "GPA_EndSession: no session is open; call GPA_BeginSession first");
-	if (s->pass_open)
-		return og_error(GPA_STATUS_ERROR_PASS_NOT_ENDED,
-		                "GPA_EndSession: pass %u is still open; call GPA_EndPass first",
-		                s->pass_index);
 	s->ended = true;
-	ctx->open_session = NULL;
+	if (ctx->open_session == s)
+		ctx->open_session = NULL;
 	og_session_notify();
-	if (s->passes_done < s->npasses)
-		return og_error(GPA_STATUS_ERROR_NOT_ENOUGH_PASSES,
-		                "GPA_EndSession: session %u ended after %u of the %zu passes its "
-		                "counters need; loop GPA_BeginPass/GPA_EndPass GPA_GetPassCount times "
-		                "(the counters of the missing passes have no results)",
-		                s->id, s->passes_done, s->npasses);
-	return GPA_STATUS_OK;
 }
 
-GPA_Status og_pass_begin(struct og_context *ctx)
+GPA_Status og_pass_begin(struct og_context *ctx, struct og_session *s, uint32_t pass)
 {
-	struct og_session *s = ctx->open_session;
-	if (!s)
-		return og_error(GPA_STATUS_ERROR_SAMPLING_NOT_STARTED,
-		                "GPA_BeginPass: no session is open; call GPA_BeginSession first");
-	if (s->pass_open)
-		return og_error(GPA_STATUS_ERROR_PASS_ALREADY_STARTED,
-		                "GPA_BeginPass: pass %u is already open; call GPA_EndPass first",
-		                s->pass_index);
-	s->pass_open = true;
-	s->in_pass = 0;
 	s->backend_pass = false;
-	if (s->pass_index >= s->npasses)
-		return GPA_STATUS_OK; /* an extra pass: nothing to count, as in GPA */
-	const uint32_t *ids = s->pass[s->pass_index].backend_ids;
-	size_t n = s->pass[s->pass_index].n;
-	GPA_Status st = s->pass[s->pass_index].ngroups > 1
-	                        ? ctx->ops->begin_multiplexed_pass(ctx->state, ids, n,
-	                                                           s->pass[s->pass_index].group_sizes,
-	                                                           s->pass[s->pass_index].ngroups)
-	                        : ctx->ops->begin_pass(ctx->state, ids, n);
-	if (st != GPA_STATUS_OK) {
-		s->pass_open = false;
-		return st; /* the backend said why */
+	if (pass >= s->npasses) {
+		/* An extra pass: nothing to count, as in GPA 2.x. */
+		map_clear(&s->extra);
+		s->extra_samples = 0;
+	} else {
+		const uint32_t *ids = s->pass[pass].backend_ids;
+		size_t n = s->pass[pass].n;
+		GPA_Status st = s->pass[pass].ngroups > 1
+		                ? ctx->ops->begin_multiplexed_pass(ctx->state, ids, n,
+		                                                   s->pass[pass].group_sizes,
+		                                                   s->pass[pass].ngroups)
+		                : ctx->ops->begin_pass(ctx->state, ids, n);
+		if (st != GPA_STATUS_OK)
+			return st; /* the backend said why; no pass is open */
+		s->backend_pass = true;
+		s->pass_open = true;
+		s->pass_index = pass;
+		if (s->period_ns && (st = og_periodic_start(ctx, s)) != GPA_STATUS_OK) {
+			ctx->ops->end_pass(ctx->state);
+			s->backend_pass = false;
+			s->pass_open = false;
+			return st;
+		}
+		if ((int32_t)pass > s->highest_pass)
+			s->highest_pass = (int32_t)pass;
 	}
-	s->backend_pass = true;
-	if (s->period_ns && (st = og_periodic_start(ctx, s)) != GPA_STATUS_OK) {
-		ctx->ops->end_pass(ctx->state);
-		s->backend_pass = false;
-		s->pass_open = false;
-		return st;
-	}
+	s->pass_open = true;
+	s->pass_index = pass;
+	s->passes_begun++;
 	return GPA_STATUS_OK;
 }
 
-GPA_Status og_pass_end(struct og_context *ctx)
+GPA_Status og_pass_end(struct og_context *ctx, struct og_session *s)
 {
-	struct og_session *s = ctx->open_session;
-	if (!s)
-		return og_error(GPA_STATUS_ERROR_SAMPLING_NOT_STARTED,
-		                "GPA_EndPass: no session is open; call GPA_BeginSession first");
-	if (!s->pass_open)
-		return og_error(GPA_STATUS_ERROR_PASS_NOT_STARTED,
-		                "GPA_EndPass: no pass is open; call GPA_BeginPass first");
-	if (s->sample_open)
-		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_ENDED,
-		                "GPA_EndPass: sample %u is still open; call GPA_EndSample first",
-		                s->samples[s->cur].id);
 	if (s->ending)
 		return og_error(GPA_STATUS_ERROR_PASS_NOT_STARTED,
-		                "GPA_EndPass: another thread is already ending pass %u", s->pass_index);
+		                "ending pass %u: another thread is already ending it", s->pass_index);
 	GPA_Status st = GPA_STATUS_OK;
 	if (s->periodic) {
 		/* Releases the lock while the timer thread finishes: s->ending
@@ -429,60 +456,36 @@ GPA_Status og_pass_end(struct og_context *ctx)
 		if (st == GPA_STATUS_OK)
 			st = end;
 	}
-	bool counted = s->pass_index < s->npasses;
-	uint32_t pass = s->pass_index;
+	if (s->pass_index < s->npasses)
+		s->passes_done++;
 	s->pass_open = false;
 	s->backend_pass = false;
-	s->pass_index++;
-	if (counted)
-		s->passes_done++;
-	if (pass == 0)
-		s->in_first_pass = s->in_pass;
 	og_session_notify();
-	if (st != GPA_STATUS_OK)
-		return st;
-	if (counted && pass > 0 && s->in_pass != s->in_first_pass)
-		return og_error(GPA_STATUS_ERROR_VARIABLE_NUMBER_OF_SAMPLES_IN_PASSES,
-		                "GPA_EndPass: pass %u had %u samples but pass 0 had %u; every pass "
-		                "must sample the same workload with the same sample IDs",
-		                pass, s->in_pass, s->in_first_pass);
-	return GPA_STATUS_OK;
+	return st;
 }
 
-GPA_Status og_sample_begin(struct og_context *ctx, uint32_t sample_id)
+GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_t id)
 {
-	struct og_session *s = ctx->open_session;
-	if (!s)
-		return og_error(GPA_STATUS_ERROR_SAMPLING_NOT_STARTED,
-		                "GPA_BeginSample: no session is open; call GPA_BeginSession first");
-	if (!s->pass_open)
-		return og_error(GPA_STATUS_ERROR_PASS_NOT_STARTED,
-		                "GPA_BeginSample: no pass is open; call GPA_BeginPass first");
-	if (s->sample_open)
-		return og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
-		                "GPA_BeginSample(%u): sample %u is still open; samples cannot nest, "
-		                "call GPA_EndSample first", sample_id, s->samples[s->cur].id);
-	if (s->pass_index >= s->npasses)
-		return GPA_STATUS_OK;
-	if (s->period_ns)
+	uint32_t pass = s->pass_index;
+	if (s->period_ns && pass < s->npasses)
 		return og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
 		                "GPA_BeginSample(%u): session %u samples every %.3f ms by itself "
 		                "between GPA_BeginPass and GPA_EndPass; read its samples 0, 1, ... "
-		                "instead of beginning your own", sample_id, s->id,
-		                (double)s->period_ns / 1e6);
-	size_t index;
-	if (index_find(s, sample_id, &index)) {
-		if (s->samples[index].last_pass == (int32_t)s->pass_index)
-			return og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
-			                "GPA_BeginSample(%u): this sample ID was already used in pass %u; "
-			                "IDs must be unique within a pass",
-			                sample_id, s->pass_index);
-	} else if (!add_sample(s, sample_id, &index)) {
-		return og_error(GPA_STATUS_ERROR_FAILED, "GPA_BeginSample: out of memory");
+		                "instead of beginning your own", id, s->id, (double)s->period_ns / 1e6);
+	if (pass >= s->npasses) {
+		if (!map_put(&s->extra, id, 0))
+			return og_error(GPA_STATUS_ERROR_FAILED, "beginning sample %u: out of memory", id);
+		s->extra_samples++;
+		s->sample_open = true;
+		s->cur_id = id;
+		return GPA_STATUS_OK;
 	}
+	size_t index;
+	if (!index_find(s, id, &index) && !add_sample(s, id, &index))
+		return og_error(GPA_STATUS_ERROR_FAILED, "beginning sample %u: out of memory", id);
 	GPA_Status st = ctx->ops->begin_sample(ctx->state);
-	s->samples[index].last_pass = (int32_t)s->pass_index;
-	s->in_pass++;
+	s->samples[index].begun |= 1ull << pass;
+	s->pass_samples[pass]++;
 	if (st != GPA_STATUS_OK) {
 		/* Counted as begun (the pass's sample count stays right) but failed. */
 		s->samples[index].failed = true;
@@ -490,30 +493,17 @@ GPA_Status og_sample_begin(struct og_context *ctx, uint32_t sample_id)
 	}
 	s->sample_open = true;
 	s->cur = index;
+	s->cur_id = id;
 	s->cur_begin_ns = og_clock_monotonic_ns();
 	return GPA_STATUS_OK;
 }
 
-GPA_Status og_sample_end(struct og_context *ctx)
+GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
 {
-	struct og_session *s = ctx->open_session;
-	if (!s)
-		return og_error(GPA_STATUS_ERROR_SAMPLING_NOT_STARTED,
-		                "GPA_EndSample: no session is open; call GPA_BeginSession first");
-	if (!s->pass_open)
-		return og_error(GPA_STATUS_ERROR_PASS_NOT_STARTED,
-		                "GPA_EndSample: no pass is open; call GPA_BeginPass first");
-	if (s->pass_index >= s->npasses)
-		return GPA_STATUS_OK;
-	if (s->period_ns)
-		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_STARTED,
-		                "GPA_EndSample: session %u samples by itself every %.3f ms; there is "
-		                "no sample of yours to end", s->id, (double)s->period_ns / 1e6);
-	if (!s->sample_open)
-		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_STARTED,
-		                "GPA_EndSample: no sample is open; call GPA_BeginSample first");
-	struct sample *smp = &s->samples[s->cur];
 	s->sample_open = false;
+	if (s->pass_index >= s->npasses)
+		return GPA_STATUS_OK; /* an extra pass counts nothing */
+	struct sample *smp = &s->samples[s->cur];
 	size_t n = s->pass[s->pass_index].n;
 	uint64_t end_ns = og_clock_monotonic_ns();
 	GPA_Status st = ctx->ops->end_sample(ctx->state, s->deltas);
@@ -521,8 +511,7 @@ GPA_Status og_sample_end(struct og_context *ctx)
 		/* The first pass that gets this far gives the sample its times. */
 		smp->time = (struct og_sample_time){ s->cur_begin_ns, end_ns, 0 };
 		struct og_sample_time kt;
-		if (st == GPA_STATUS_OK && ctx->ops->sample_time &&
-		    ctx->ops->sample_time(ctx->state, &kt))
+		if (st == GPA_STATUS_OK && ctx->ops->sample_time && ctx->ops->sample_time(ctx->state, &kt))
 			smp->time = kt;
 	}
 	if (st != GPA_STATUS_OK) {
@@ -563,17 +552,57 @@ struct og_periodic *og_session_periodic(const struct og_session *s)
 	return s->periodic;
 }
 
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Drops the oldest k samples of a periodic session, keeping what the
+ * session's total needs of them.  Without memory for that, keeps them. */
+static void drop_front(struct og_session *s, size_t k)
+{
+	if (!s->dropped_sum && !(s->dropped_sum = calloc(s->nslots + 1, sizeof(uint64_t))))
+		return;
+	for (size_t i = 0; i < k; i++) {
+		const struct sample *smp = &s->samples[i];
+		if (!s->dropped && !i)
+			s->dropped_time.begin_ns = smp->time.begin_ns;
+		s->dropped_time.end_ns = smp->time.end_ns;
+		s->dropped_time.flags |= smp->time.flags | (smp->failed ? OG_SAMPLE_FAILED : 0);
+		if (smp->failed || !(smp->passes & 1))
+			continue;
+		for (size_t slot = 0; slot < s->nslots; slot++)
+			s->dropped_sum[slot] = add_sat(s->dropped_sum[slot], s->values[i * s->nslots + slot]);
+		if (smp->coverage < s->dropped_coverage)
+			s->dropped_coverage = smp->coverage;
+		s->dropped_counted++;
+	}
+	memmove(s->samples, s->samples + k, (s->nsamples - k) * sizeof(*s->samples));
+	memmove(s->values, s->values + k * s->nslots, (s->nsamples - k) * s->nslots * sizeof(uint64_t));
+	s->nsamples -= k;
+	s->dropped += k;
+	/* The computed-results cache is by index: start it over. */
+	for (size_t i = 0; i < s->nsamples; i++)
+		s->samples[i].computed = 0;
+}
+
 GPA_Status og_session_append(struct og_session *s, const uint64_t *deltas,
                              const struct og_sample_time *t, double coverage)
 {
 	size_t index;
-	if (!add_sample(s, (uint32_t)s->nsamples, &index))
+	if (s->window && s->nsamples >= 2 * (size_t)s->window)
+		drop_front(s, s->nsamples - s->window);
+	if (s->dropped + s->nsamples >= UINT32_MAX)
+		return og_error(GPA_STATUS_ERROR_FAILED,
+		                "periodic sampling of session %u stopped: it has 2^32 samples, all "
+		                "the IDs there are; begin a new session", s->id);
+	if (!add_sample(s, (uint32_t)(s->dropped + s->nsamples), &index))
 		return og_error(GPA_STATUS_ERROR_FAILED,
 		                "periodic sampling of session %u stopped at sample %zu: out of memory "
 		                "(the samples so far stay readable; sample less often)",
 		                s->id, s->nsamples);
 	struct sample *smp = &s->samples[index];
-	smp->last_pass = 0;
+	smp->begun = 1;
 	smp->time = *t;
 	if (t->flags & OG_SAMPLE_FAILED) {
 		smp->failed = true;
@@ -583,7 +612,7 @@ GPA_Status og_session_append(struct og_session *s, const uint64_t *deltas,
 		smp->passes = 1;
 		smp->coverage = coverage > 0.0 && coverage < 1.0 ? coverage : 1.0;
 	}
-	s->in_pass++;
+	s->pass_samples[0]++;
 	og_session_notify();
 	return GPA_STATUS_OK;
 }
@@ -596,7 +625,19 @@ void og_session_flag_last(struct og_session *s, uint32_t flags)
 
 size_t og_session_complete(const struct og_session *s)
 {
-	return s->nsamples;
+	return s->dropped + s->nsamples;
+}
+
+GPA_Status og_session_no_sample(const char *func, const struct og_session *s, uint32_t id)
+{
+	if (s->period_ns && id < s->dropped)
+		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
+		                "%s: sample %u of session %u was dropped: the session keeps its newest "
+		                "%u samples (OpenGPA_SetPeriodicWindow); read samples as they come "
+		                "(OpenGPA_WaitForSamples) or widen the window", func, id, s->id,
+		                s->window);
+	return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND, "%s: sample %u is not in session %u%s",
+	                func, id, s->id, s->period_ns && !og_session_ready(s) ? " (yet)" : "");
 }
 
 /* ---- queries ----------------------------------------------------------- */
@@ -609,20 +650,113 @@ struct og_session *og_session_find(struct og_context *ctx, uint32_t id)
 	return s && s->id == id ? s : NULL;
 }
 
-bool og_pass_is_open(const struct og_session *s)
+uint32_t og_session_id(const struct og_session *s)
 {
+	return s->id;
+}
+
+bool og_session_ended(const struct og_session *s)
+{
+	return s->ended;
+}
+
+size_t og_session_npasses(const struct og_session *s)
+{
+	return s->npasses;
+}
+
+bool og_session_pass_open(const struct og_session *s, uint32_t *pass)
+{
+	if (s->pass_open && pass)
+		*pass = s->pass_index;
 	return s->pass_open;
+}
+
+bool og_session_sample_open(const struct og_session *s, uint32_t *id)
+{
+	if (s->sample_open && id)
+		*id = s->cur_id;
+	return s->sample_open;
+}
+
+uint32_t og_session_passes_begun(const struct og_session *s)
+{
+	return s->passes_begun;
+}
+
+uint32_t og_session_passes_done(const struct og_session *s)
+{
+	return s->passes_done;
+}
+
+int32_t og_session_highest_pass(const struct og_session *s)
+{
+	return s->highest_pass;
+}
+
+uint32_t og_session_pass_samples(const struct og_session *s, uint32_t pass)
+{
+	if (pass < s->npasses)
+		return s->pass_samples[pass];
+	return s->pass_open && pass == s->pass_index ? s->extra_samples : 0;
+}
+
+bool og_session_in_pass(const struct og_session *s, uint32_t id, uint32_t pass)
+{
+	size_t index;
+	if (pass >= s->npasses)
+		return s->pass_open && pass == s->pass_index && map_find(&s->extra, id, &index);
+	return index_find(s, id, &index) && (s->samples[index].begun >> pass & 1);
+}
+
+bool og_session_pass0_sample(const struct og_session *s, uint32_t k, uint32_t *id)
+{
+	/* Usually every sample began in pass 0, in order: samples[k] (after
+	 * the ones a periodic window dropped). */
+	if (s->pass_samples[0] == s->dropped + s->nsamples) {
+		if (k < s->dropped || k - s->dropped >= s->nsamples)
+			return false;
+		*id = s->samples[k - s->dropped].id;
+		return true;
+	}
+	for (size_t i = 0; i < s->nsamples; i++)
+		if ((s->samples[i].begun & 1) && k-- == 0) {
+			*id = s->samples[i].id;
+			return true;
+		}
+	return false;
+}
+
+const uint32_t *og_session_counters(const struct og_session *s, size_t *n)
+{
+	*n = s->ncounters;
+	return s->counters;
+}
+
+/* OG_SAMPLES_TOTAL names every sample at once, unless the client has a
+ * sample of its own with that ID. */
+static bool is_total(const struct og_session *s, uint32_t sample_id)
+{
+	size_t index;
+	return sample_id == OG_SAMPLES_TOTAL && !index_find(s, sample_id, &index);
 }
 
 bool og_session_has_sample(const struct og_session *s, uint32_t sample_id)
 {
 	size_t index;
-	return index_find(s, sample_id, &index);
+	return index_find(s, sample_id, &index) || (is_total(s, sample_id) && s->nsamples > 0);
 }
 
 GPA_Status og_session_sample_coverage(struct og_session *s, uint32_t sample_id, double *coverage)
 {
 	size_t index;
+	if (is_total(s, sample_id)) {
+		*coverage = s->dropped_coverage;
+		for (size_t i = 0; i < s->nsamples; i++)
+			if (!s->samples[i].failed && s->samples[i].coverage < *coverage)
+				*coverage = s->samples[i].coverage;
+		return GPA_STATUS_OK;
+	}
 	if (!index_find(s, sample_id, &index))
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
 		                "session %u has no sample %u", s->id, sample_id);
@@ -639,39 +773,35 @@ bool og_session_has_counter(const struct og_session *s, uint32_t counter)
 	return s->has_counter[counter] != 0;
 }
 
-GPA_Status og_session_sample_count(struct og_session *s, uint32_t *count)
-{
-	if (s->pass_index == 0 && !s->pass_open)
-		return og_error(GPA_STATUS_ERROR_NOT_FOUND,
-		                "GPA_GetSampleCount: session %u has no pass yet", s->id);
-	/* Pass 0 defines the samples; while it is open, count what it has so far. */
-	*count = s->pass_index == 0 ? s->in_pass : s->in_first_pass;
-	return GPA_STATUS_OK;
-}
-
 bool og_session_ready(const struct og_session *s)
 {
 	return s->ended || s->passes_done >= s->npasses;
 }
 
-static uint64_t all_passes(const struct og_session *s)
-{
-	uint32_t done = s->passes_done < s->npasses ? s->passes_done : (uint32_t)s->npasses;
-	return done >= 64 ? ~0ull : (1ull << done) - 1;
-}
-
 GPA_Status og_session_sample_ready(struct og_session *s, uint32_t sample_id, bool *ready)
 {
+	*ready = false;
+	if (is_total(s, sample_id) && s->nsamples) {
+		*ready = og_session_ready(s) || s->period_ns;
+		return GPA_STATUS_OK;
+	}
 	size_t index;
-	if (!index_find(s, sample_id, &index))
-		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
-		                "sample %u is not in session %u", sample_id, s->id);
-	*ready = og_session_ready(s) || s->period_ns; /* periodic: stored = complete */
-	if (*ready && (s->samples[index].passes & all_passes(s)) != all_passes(s) &&
-	    !s->samples[index].failed)
+	const struct sample *smp = index_find(s, sample_id, &index) ? &s->samples[index] : NULL;
+	bool pending = false;
+	for (uint32_t p = 0; p < s->npasses; p++) {
+		uint64_t bit = 1ull << p;
+		if (smp && ((smp->passes & bit) || (smp->failed && (smp->begun & bit))))
+			continue; /* this pass has its result (or its failure) */
+		if (smp && s->sample_open && s->pass_open && s->pass_index == p && s->cur == index) {
+			pending = true; /* open in this very pass: its result is still to come */
+			continue;
+		}
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND_IN_ALL_PASSES,
-		                "sample %u of session %u is missing from some passes; sample the same "
-		                "IDs in every pass", sample_id, s->id);
+		                "sample %u of session %u is missing from pass %u (a pass that never "
+		                "ran included); sample the same IDs in every pass",
+		                sample_id, s->id, p);
+	}
+	*ready = !pending;
 	return GPA_STATUS_OK;
 }
 
@@ -692,7 +822,8 @@ static GPA_Status wait_ready(uint64_t serial, uint32_t id, const uint32_t *sampl
 			                "session %u was overwritten while waiting for its results; read "
 			                "results sooner or raise the ring size (OPENGPA_SESSION_RING)", id);
 		size_t index;
-		if (og_session_ready(s) || (sample && s->period_ns && index_find(s, *sample, &index))) {
+		if (og_session_ready(s) ||
+		    (sample && s->period_ns && (index_find(s, *sample, &index) || is_total(s, *sample)))) {
 			*ctxp = ctx;
 			*sp = s;
 			return GPA_STATUS_OK;
@@ -750,7 +881,7 @@ GPA_Status og_session_wait_samples(uint64_t serial, uint32_t id, uint32_t count,
 		bool ready = og_session_ready(s);
 		/* A periodic session's samples are complete as they come; the
 		 * client's samples once the session is. */
-		size_t have = s->period_ns || ready ? s->nsamples : 0;
+		size_t have = s->period_ns || ready ? s->dropped + s->nsamples : 0;
 		*available = have > UINT32_MAX ? UINT32_MAX : (uint32_t)have;
 		if (have >= count || ready)
 			return GPA_STATUS_OK;
@@ -773,6 +904,22 @@ GPA_Status og_session_sample_time(struct og_session *s, uint32_t sample_id,
                                   struct og_sample_time *t)
 {
 	size_t index;
+	if (is_total(s, sample_id) && s->nsamples) {
+		/* From the first sample's begin to the last's end, and every
+		 * sample's flags (the dropped ones' too). */
+		*t = (struct og_sample_time){ s->dropped ? s->dropped_time.begin_ns
+		                                         : s->samples[0].time.begin_ns,
+			                      s->dropped_time.end_ns, s->dropped_time.flags };
+		for (size_t i = 0; i < s->nsamples; i++) {
+			const struct sample *smp = &s->samples[i];
+			if (smp->time.begin_ns < t->begin_ns)
+				t->begin_ns = smp->time.begin_ns;
+			if (smp->time.end_ns > t->end_ns)
+				t->end_ns = smp->time.end_ns;
+			t->flags |= smp->time.flags | (smp->failed ? OG_SAMPLE_FAILED : 0);
+		}
+		return GPA_STATUS_OK;
+	}
 	if (!index_find(s, sample_id, &index))
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
 		                "session %u has no sample %u", s->id, sample_id);
@@ -832,10 +979,44 @@ static const double *batch_row(struct og_context *ctx, struct og_session *s, siz
 	return row;
 }
 
+/* A counter over every sample: each raw input summed over the samples that
+ * counted it, then the counter's expression, as if one sample had spanned
+ * them all (a periodic session's whole pass). */
+static GPA_Status total_result(struct og_context *ctx, struct og_session *s, uint32_t counter,
+                               double *value, uint64_t *exact, bool *is_exact)
+{
+	const struct og_counter *c = &ctx->cat.counters[counter];
+	for (size_t i = 0; i < c->ninputs; i++) {
+		struct raw_slot where = s->slot_of_raw[c->inputs[i]];
+		bool kept = where.slot != UINT32_MAX && s->dropped_sum;
+		uint64_t sum = kept ? s->dropped_sum[where.slot] : 0;
+		size_t counted = kept ? s->dropped_counted : 0;
+		for (size_t k = 0; where.slot != UINT32_MAX && k < s->nsamples; k++) {
+			const struct sample *smp = &s->samples[k];
+			if (smp->failed || !(smp->passes & (1ull << where.pass)))
+				continue;
+			sum = add_sat(sum, s->values[k * s->nslots + where.slot]);
+			counted++;
+		}
+		if (!counted)
+			return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND_IN_ALL_PASSES,
+			                "counter %s of session %u: no sample counted its pass %u, so it "
+			                "has no total", c->name, s->id, where.pass);
+		ctx->scratch[c->inputs[i]] = sum;
+	}
+	*is_exact = c->exact_raw;
+	if (c->exact_raw)
+		*exact = ctx->scratch[c->raw];
+	*value = og_expr_eval(c->expr, ctx->scratch, ctx->cat.const_values);
+	return GPA_STATUS_OK;
+}
+
 GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
                              uint32_t counter, double *value, uint64_t *exact, bool *is_exact)
 {
 	size_t index;
+	if (is_total(s, sample_id))
+		return total_result(ctx, s, counter, value, exact, is_exact);
 	if (!index_find(s, sample_id, &index))
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
 		                "sample %u is not in session %u", sample_id, s->id);
@@ -849,9 +1030,10 @@ GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint3
 	for (size_t i = 0; i < c->ninputs; i++) {
 		uint32_t pass = s->slot_of_raw[c->inputs[i]].pass;
 		if (s->slot_of_raw[c->inputs[i]].slot == UINT32_MAX || !(smp->passes & (1ull << pass)))
-			return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND_IN_ALL_PASSES,
+			return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
 			                "counter %s of sample %u (session %u) needs pass %u, which did not "
-			                "sample it", c->name, sample_id, s->id, pass);
+			                "sample it; sample the same IDs in every pass", c->name, sample_id,
+			                s->id, pass);
 	}
 	const uint64_t *vals = &s->values[index * s->nslots];
 	*is_exact = c->exact_raw;

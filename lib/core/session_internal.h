@@ -5,10 +5,9 @@
 
 #include "core/core.h"
 
-uint32_t og_session_id(const struct og_session *s);
-
-/* plan.c: packs the enabled counters' raw inputs into passes. */
-GPA_Status og_plan_build(struct og_context *ctx, struct og_plan *plan);
+/* plan.c: packs the selection's raw inputs into passes. */
+GPA_Status og_plan_build(struct og_context *ctx, const struct og_selection *sel,
+                         struct og_plan *plan);
 
 /* ---- periodic sampling: session_periodic.c, over session.c's samples ---- */
 

@@ -39,6 +39,7 @@ _Static_assert(OG_SAMPLE_OVERFLOW == OPENGPA_SAMPLE_OVERFLOW, "sample flag");
 _Static_assert(OG_SAMPLE_LATE == OPENGPA_SAMPLE_LATE, "sample flag");
 _Static_assert(OG_SAMPLE_FINAL == OPENGPA_SAMPLE_FINAL, "sample flag");
 _Static_assert(OG_SAMPLE_FAILED == OPENGPA_SAMPLE_FAILED, "sample flag");
+_Static_assert(OG_SAMPLES_TOTAL == OPENGPA_SAMPLES_TOTAL, "total sample id");
 
 /* An hour: longer periods are a unit mistake (seconds given as ns * 1e9). */
 #define MAX_PERIOD_NS 3600000000000ull
@@ -68,10 +69,29 @@ struct og_periodic {
 	GPA_Status status;  /* why the sampling stopped early, for EndPass */
 };
 
+/* Stops the sampling thread and waits for it; the registry lock is held
+ * (the wait releases it while the thread finishes its tick). */
+static void stop_thread(struct og_periodic *p)
+{
+	if (!p->started)
+		return;
+	p->stop = true;
+	pthread_cond_broadcast(&p->wake);
+	while (!p->exited)
+		pthread_cond_wait(&p->wake, &og_registry()->lock);
+	pthread_join(p->thread, NULL);
+	p->started = false;
+}
+
+/* Also when a context closes with the pass still open: the thread must be
+ * gone before p is, or it samples through freed memory (the qemu-mips run
+ * of core-periodic caught it, as a bus error, after a failed test left a
+ * pass open). */
 void og_periodic_free(struct og_periodic *p)
 {
 	if (!p)
 		return;
+	stop_thread(p);
 	pthread_cond_destroy(&p->wake);
 	free(p);
 }
@@ -112,18 +132,28 @@ GPA_Status og_context_set_period(struct og_context *ctx, uint64_t period_ns)
 	return GPA_STATUS_OK;
 }
 
-/* Appends "name, " to buf while it fits, else marks the cut once. */
-static void append_name(char *buf, size_t len, const char *name, bool *cut)
+GPA_Status og_context_set_window(struct og_context *ctx, uint32_t samples)
+{
+	if (samples == 1)
+		return og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+		                "a periodic window of 1 sample would drop each sample as the next "
+		                "completes; keep 2 or more (0 keeps them all)");
+	ctx->periodic_window = samples;
+	return GPA_STATUS_OK;
+}
+
+/* Appends sep and text to buf while they fit, else "..." once. */
+static void append_text(char *buf, size_t len, const char *sep, const char *text, bool *cut)
 {
 	size_t used = strlen(buf);
 	if (*cut)
 		return;
-	if (used + strlen(name) + 8 >= len) {
+	if (used + strlen(sep) + strlen(text) + 4 >= len) {
 		snprintf(buf + used, len - used, "...");
 		*cut = true;
 		return;
 	}
-	snprintf(buf + used, len - used, "%s%s", used && buf[used - 1] != ' ' ? ", " : "", name);
+	snprintf(buf + used, len - used, "%s%s", sep, text);
 }
 
 GPA_Status og_periodic_check_plan(struct og_context *ctx, const struct og_plan *plan)
@@ -135,16 +165,19 @@ GPA_Status og_periodic_check_plan(struct og_context *ctx, const struct og_plan *
 	bool cut = false;
 	for (size_t p = 0; p < plan->npasses && !cut; p++) {
 		char head[40];
-		snprintf(head, sizeof head, "%spass %zu: ", p ? "; " : "", p);
-		append_name(passes, sizeof passes, head, &cut);
-		for (size_t i = 0; i < ctx->nenabled; i++) {
-			const struct og_counter *c = &ctx->cat.counters[ctx->enabled[i]];
+		snprintf(head, sizeof head, "pass %zu:", p);
+		append_text(passes, sizeof passes, p ? "; " : "", head, &cut);
+		const char *sep = " ";
+		for (size_t i = 0; i < ctx->sel.nenabled; i++) {
+			const struct og_counter *c = &ctx->cat.counters[ctx->sel.enabled[i]];
 			int pass = 0;
 			for (size_t k = 0; k < c->ninputs; k++)
 				if (plan->raw_pass[c->inputs[k]] > pass)
 					pass = plan->raw_pass[c->inputs[k]];
-			if ((size_t)pass == p)
-				append_name(passes, sizeof passes, c->name, &cut);
+			if ((size_t)pass == p) {
+				append_text(passes, sizeof passes, sep, c->name, &cut);
+				sep = ", ";
+			}
 		}
 	}
 	return og_error(GPA_STATUS_ERROR_NOT_ENOUGH_PASSES,
@@ -343,12 +376,13 @@ GPA_Status og_periodic_start(struct og_context *ctx, struct og_session *s)
 	if (p->mode.kernel_timed) {
 		p->begin_ns = og_clock_monotonic_ns();
 	} else {
-		timer_begin(p);
-		if (!p->open) {
-			GPA_Status why = p->status;
+		st = p->ops->begin_sample(p->state); /* logged when it fails */
+		p->begin_ns = og_clock_monotonic_ns();
+		if (st != GPA_STATUS_OK) {
 			og_periodic_free(p);
-			return why;
+			return st;
 		}
+		p->open = true;
 	}
 	p->interval_ns = p->mode.kernel_timed ? drain_interval(&p->mode) : p->period_ns;
 	p->due_ns = og_clock_monotonic_ns() + p->interval_ns;
@@ -370,14 +404,7 @@ GPA_Status og_periodic_stop(struct og_context *ctx, struct og_session *s)
 {
 	(void)ctx;
 	struct og_periodic *p = og_session_periodic(s);
-	struct og_registry *r = og_registry();
-	if (p->started) {
-		p->stop = true;
-		pthread_cond_broadcast(&p->wake);
-		while (!p->exited)
-			pthread_cond_wait(&p->wake, &r->lock);
-		pthread_join(p->thread, NULL);
-	}
+	stop_thread(p);
 	/* The rest of the pass, read on the caller's thread. */
 	if (p->mode.kernel_timed) {
 		bool halted = p->halted;

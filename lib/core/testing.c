@@ -22,6 +22,15 @@ void og_testing_set_backend(const struct og_backend_ops *ops)
 void og_testing_reset(void)
 {
 	og_lock();
+	/* Whatever a test left open, of either front end. */
+	struct og_registry *r = og_registry();
+	while (r->contexts)
+		og_context_close(r->contexts);
+	for (int f = 0; f < OG_FRONT_COUNT; f++)
+		r->callback[f] = (struct og_log_callback){ 0 };
+	r->debug_callback = NULL;
+	r->debug_mask = 0;
+	r->table_initialized = false;
 	struct og_settings *set = og_settings();
 	free(set->backend);
 	free(set->backend_options);

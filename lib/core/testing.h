@@ -17,7 +17,9 @@ void og_testing_set_sys(const struct og_sys *sys);
  * "test" (NULL = none): lets tests plug in a backend of their own. */
 void og_testing_set_backend(const struct og_backend_ops *ops);
 
-/* Returns the settings to their defaults (tests run one after another). */
+/* Closes every context (of every front end, open sessions and all), forgets
+ * the logging callbacks and GpaInitialize, and returns the settings to
+ * their defaults (tests run one after another). */
 void og_testing_reset(void);
 
 #endif

@@ -24,6 +24,7 @@
 #include <strings.h>
 
 #include "core/counterfile.h"
+#include "core/counterorder.h"
 #include "expr/expr.h"
 
 struct input {
@@ -73,14 +74,29 @@ static char *concat(const char *fmt, ...)
 	return s;
 }
 
-/* Names resolve as in the catalogue: ignoring case, raw counters and
- * constants anywhere in the file, counters only once compiled (earlier). */
+/* Whether entry e answers to `name`: its own name, or a counter's alias. */
+static bool answers_to(const struct og_cf_entry *e, const char *name, size_t len)
+{
+	if (strlen(e->name) == len && strncasecmp(e->name, name, len) == 0)
+		return true;
+	const char *list = e->kind == OG_CF_COUNTER ? e->field[OG_F_ALIAS] : NULL, *word;
+	size_t n;
+	while (list && og_cf_next_word(&list, &word, &n))
+		if (n == len && strncasecmp(word, name, len) == 0)
+			return true;
+	return false;
+}
+
+/* Names resolve as in the catalogue: ignoring case, raw counters, constants
+ * and counters (by name or alias) anywhere in the file (counters compile in
+ * the catalogue's order, counterorder.h, so the ones named are compiled
+ * first). */
 static bool resolve(void *ud, const char *name, size_t len, struct og_expr_ref *out)
 {
 	const struct input *in = ud;
 	for (size_t i = 0; i < in->file.count; i++) {
 		const struct og_cf_entry *e = &in->file.entries[i];
-		if (strlen(e->name) != len || strncasecmp(e->name, name, len) != 0)
+		if (!answers_to(e, name, len))
 			continue;
 		switch (e->kind) {
 		case OG_CF_RAW:
@@ -111,16 +127,20 @@ static void load(struct input *in, const char *path)
 	if (!og_cf_load(path, &in->file, err, sizeof(err)))
 		die("%s", err);
 	in->compiled = must(calloc(in->file.count + 1, sizeof(*in->compiled)));
-	for (size_t i = 0; i < in->file.count; i++) {
-		const struct og_cf_entry *e = &in->file.entries[i];
-		if (e->kind == OG_CF_COUNTER)
-			in->compiled[i] = og_expr_compile(e->field[OG_F_EXPRESSION], resolve, in, NULL, 0);
+	size_t *order = must(calloc(in->file.count + 1, sizeof(*order))), n = 0;
+	if (!og_cf_counter_order(&in->file, NULL, NULL, order, &n, err, sizeof(err)))
+		die("%s", err);
+	for (size_t k = 0; k < n; k++) {
+		const struct og_cf_entry *e = &in->file.entries[order[k]];
+		in->compiled[order[k]] = og_expr_compile(e->field[OG_F_EXPRESSION], resolve, in, NULL, 0);
 	}
+	free(order);
 }
 
 static bool is_leaf(const struct og_expr_op *op)
 {
-	return op->code == OG_OP_NUMBER || op->code == OG_OP_RAW || op->code == OG_OP_CONSTANT;
+	return op->code == OG_OP_NUMBER || op->code == OG_OP_RAW || op->code == OG_OP_CONSTANT ||
+	       op->code == OG_OP_SHARED;
 }
 
 static bool writable(const struct og_expr *e)
@@ -169,6 +189,7 @@ static char *leaf_text(struct slots *s, const struct og_expr_op *op)
 	switch (op->code) {
 	case OG_OP_RAW: return concat("(double)raw[at[%u]]", slot_of(s, op));
 	case OG_OP_CONSTANT: return concat("constants[at[%u]]", slot_of(s, op));
+	case OG_OP_SHARED: return concat("s%u", op->index);
 	default: return number_literal(op->number);
 	}
 }
@@ -196,13 +217,18 @@ static const char *op_name(enum og_expr_op_code code)
 		[OG_OP_CONSTANT] = "OG_OP_CONSTANT", [OG_OP_ADD] = "OG_OP_ADD",
 		[OG_OP_SUB] = "OG_OP_SUB", [OG_OP_MUL] = "OG_OP_MUL", [OG_OP_DIV] = "OG_OP_DIV",
 		[OG_OP_NEG] = "OG_OP_NEG", [OG_OP_MIN] = "OG_OP_MIN", [OG_OP_MAX] = "OG_OP_MAX",
+		[OG_OP_SHARE] = "OG_OP_SHARE", [OG_OP_SHARED] = "OG_OP_SHARED",
 	};
 	return names[code];
 }
 
-/* The C expression that computes r's postfix, leaves read through at[]. */
-static char *expression_text(const struct record *r, struct slots *slots)
+/* The C expression that computes r's postfix, leaves read through at[].
+ * A value the postfix keeps (SHARE) becomes a local, declared in *locals
+ * (NULL when there is none) before the expression that reads it, in the
+ * order the postfix computes them. */
+static char *expression_text(const struct record *r, struct slots *slots, char **locals)
 {
+	*locals = NULL;
 	const struct og_expr_op *ops;
 	size_t n = og_expr_postfix(r->expr, &ops);
 	char *stack[OG_EXPR_MAX_DEPTH];
@@ -218,6 +244,12 @@ static char *expression_text(const struct record *r, struct slots *slots)
 			char *x = stack[depth - 1];
 			stack[depth - 1] = concat("(-%s)", x);
 			free(x);
+		} else if (op->code == OG_OP_SHARE) {
+			char *x = stack[depth - 1], *before = *locals;
+			*locals = concat("%s\t\tconst double s%u = %s;\n", before ? before : "", op->index, x);
+			free(before);
+			free(x);
+			stack[depth - 1] = concat("s%u", op->index);
 		} else {
 			if (depth < 2)
 				die("%s: %s: malformed postfix", r->in->origin, r->entry->name);
@@ -239,8 +271,8 @@ static void write_shape(FILE *out, size_t k, const struct record *r, struct slot
 	fprintf(out, "/* %s */\nstatic const struct og_expr_op shape_%zu[] = {\n", r->entry->name, k);
 	for (size_t i = 0; i < n; i++) {
 		const struct og_expr_op *op = &ops[i];
-		uint32_t index = op->code == OG_OP_RAW || op->code == OG_OP_CONSTANT
-		               ? slot_of(slots, op) : 0;
+		uint32_t index = op->code == OG_OP_RAW || op->code == OG_OP_CONSTANT ? slot_of(slots, op)
+		               : op->code == OG_OP_SHARE || op->code == OG_OP_SHARED ? op->index : 0;
 		char *number = number_literal(op->code == OG_OP_NUMBER ? op->number : 0.0);
 		fprintf(out, "\t{ %s, %u, %s },\n", op_name(op->code), index, number);
 		free(number);
@@ -262,9 +294,15 @@ static uint32_t write_set(FILE *out, uint32_t set, struct record *records, size_
 	for (size_t i = 0; i < n; i++) {
 		records[i].set = set;
 		records[i].position = (uint32_t)i;
-		char *text = expression_text(&records[i], &slots);
-		fprintf(out, "\t/* %s */\n\tout[%zu] = og_arith_result(%s);\n", records[i].entry->name, i,
-		        text);
+		char *locals;
+		char *text = expression_text(&records[i], &slots, &locals);
+		if (locals)
+			fprintf(out, "\t/* %s */\n\t{\n%s\t\tout[%zu] = og_arith_result(%s);\n\t}\n",
+			        records[i].entry->name, locals, i, text);
+		else
+			fprintf(out, "\t/* %s */\n\tout[%zu] = og_arith_result(%s);\n",
+			        records[i].entry->name, i, text);
+		free(locals);
 		free(text);
 	}
 	fprintf(out, "}\n\n");

@@ -1,27 +1,46 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Checks that the shared library exports exactly the 40 GPA 2.x entry points
-(include/GPAFunctions.h) and the OpenGPA_* functions declared in
-include/opengpa.h, and nothing else.
+"""Checks that the shared library exports exactly what its public headers
+declare, and nothing else:
 
-usage: check_exports.py NM LIBRARY GPAFunctions.h opengpa.h
+- the GPA 2.x entry points of include/GPAFunctions.h (40, and the 2
+  internal-build ones under AMDT_INTERNAL) and include/GPUPerfAPI-Private.h;
+- the GPA 4.3 entry points of include/gpa4/gpu_performance_api/
+  gpu_perf_api_functions.h (72 Gpa* names), and GPA 3.0-3.7's
+  GPA_GetFuncTable (include/gpa3/.../gpu_perf_api.h);
+- the OpenGPA_* functions of include/opengpa.h.
+
+usage: check_exports.py NM LIBRARY INCLUDE_DIR
 """
+import os
 import re
 import subprocess
 import sys
 
 
+def names(path, pattern):
+    with open(path) as f:
+        return set(re.findall(pattern, f.read(), re.M))
+
+
 def main():
-    nm, lib, functions_h, opengpa_h = sys.argv[1:5]
-    with open(functions_h) as f:
-        gpa = set(re.findall(r'^GPA_FUNCTION_PREFIX\((GPA_\w+)\)', f.read(), re.M))
-    with open(opengpa_h) as f:
-        ext = set(re.findall(r'^GPALIB_DECL\s+GPA_Status\s+(OpenGPA_\w+)\s*\(', f.read(), re.M))
-    if len(gpa) != 40:
-        print(f'{functions_h}: expected 40 entry points, found {len(gpa)}')
-        return 1
+    nm, lib, include = sys.argv[1:4]
+    decl = r'^GPALIB_DECL\s.*?\b((?:GPA|OpenGPA)_\w+)\s*\('
+    gpa = names(os.path.join(include, 'GPAFunctions.h'), r'^GPA_FUNCTION_PREFIX\((GPA_\w+)\)')
+    private = names(os.path.join(include, 'GPUPerfAPI-Private.h'), decl)
+    ext = names(os.path.join(include, 'opengpa.h'), decl)
+    table = names(os.path.join(include, 'gpa4', 'gpu_performance_api', 'gpu_perf_api_functions.h'),
+                  r'^GPA_FUNCTION_PREFIX\((Gpa\w+)\)')
+    old_table = names(os.path.join(include, 'gpa3', 'gpu_performance_api', 'gpu_perf_api.h'),
+                      r'^GPA_LIB_DECL\s.*?\b(GPA_\w+)\s*\(')
+    expect = {'GPAFunctions.h': (gpa, 42), 'GPUPerfAPI-Private.h': (private, 4),
+              'gpa4 gpu_perf_api_functions.h': (table, 72), 'gpa3 gpu_perf_api.h': (old_table, 1)}
+    for header, (found, count) in expect.items():
+        if len(found) != count:
+            print(f'{header}: expected {count} entry points, found {len(found)}')
+            return 1
     if not ext:
-        print(f'{opengpa_h}: no OpenGPA_* declarations found')
+        print('opengpa.h: no OpenGPA_* declarations found')
         return 1
     out = subprocess.run([nm, '-D', '--defined-only', lib], check=True,
                          capture_output=True, text=True).stdout
@@ -35,7 +54,7 @@ def main():
         if kind == 'A':
             continue
         exported.add(name)
-    want = gpa | ext
+    want = gpa | private | ext | table | old_table
     missing = sorted(want - exported)
     extra = sorted(exported - want)
     for name in missing:
@@ -44,7 +63,8 @@ def main():
         print(f'{lib}: unexpected export {name}')
     if missing or extra:
         return 1
-    print(f'{lib}: exports exactly {len(gpa)} GPA_* and {len(ext)} OpenGPA_* functions')
+    print(f'{lib}: exports exactly {len(gpa | private | old_table)} GPA_*, {len(table)} Gpa* '
+          f'and {len(ext)} OpenGPA_* functions')
     return 0
 
 

@@ -168,6 +168,11 @@ static GPA_Status fake_begin_sample(void *state)
 		st->host->log(st->host->log_ctx, OG_LOG_ERROR, "fake: begin_sample misused by the core");
 		return GPA_STATUS_ERROR_FAILED;
 	}
+	if (fake_config.fail_begin_sample) {
+		st->host->log(st->host->log_ctx, OG_LOG_ERROR,
+		              "fake: begin_sample fails on purpose (clear fail_begin_sample)");
+		return GPA_STATUS_ERROR_FAILED;
+	}
 	st->in_sample = true;
 	return GPA_STATUS_OK;
 }
@@ -195,18 +200,16 @@ static GPA_Status fake_end_sample(void *state, uint64_t *deltas)
 	return GPA_STATUS_OK;
 }
 
+/* What both tables have. */
+#define FAKE_OPS \
+	.name = "test", .open = fake_open, .close = fake_close, .bind_raw = fake_bind_raw, \
+	.constant = fake_constant, .fits = fake_fits, .begin_pass = fake_begin_pass, \
+	.end_pass = fake_end_pass, .begin_sample = fake_begin_sample, \
+	.end_sample = fake_end_sample
+
 const struct og_backend_ops fake_backend_ops = {
-	.name = "test",
+	FAKE_OPS,
 	.summary = "fake device for the core's tests",
-	.open = fake_open,
-	.close = fake_close,
-	.bind_raw = fake_bind_raw,
-	.constant = fake_constant,
-	.fits = fake_fits,
-	.begin_pass = fake_begin_pass,
-	.end_pass = fake_end_pass,
-	.begin_sample = fake_begin_sample,
-	.end_sample = fake_end_sample,
 };
 
 /* ---- periodic hooks ------------------------------------------------------ */
@@ -296,17 +299,8 @@ static GPA_Status fake_end_periodic(void *state)
 }
 
 const struct og_backend_ops fake_periodic_ops = {
-	.name = "test",
+	FAKE_OPS,
 	.summary = "fake device for the core's tests, with periodic hooks",
-	.open = fake_open,
-	.close = fake_close,
-	.bind_raw = fake_bind_raw,
-	.constant = fake_constant,
-	.fits = fake_fits,
-	.begin_pass = fake_begin_pass,
-	.end_pass = fake_end_pass,
-	.begin_sample = fake_begin_sample,
-	.end_sample = fake_end_sample,
 	.period_floor = fake_period_floor,
 	.begin_periodic = fake_begin_periodic,
 	.read_periodic = fake_read_periodic,

@@ -26,6 +26,7 @@ struct fake_config {
 	uint64_t missing;           /* bit N: bind_raw says NOT_FOUND */
 	bool fail_open;             /* open() gives HARDWARE_NOT_SUPPORTED */
 	bool fail_begin_pass;       /* begin_pass() fails */
+	bool fail_begin_sample;     /* begin_sample() fails */
 	int fail_end_sample_pass;   /* with ..._ordinal: which end_sample fails (-1 = none) */
 	int fail_end_sample_ordinal;
 	/* An embedded counter set the device names, as real backends do.  Its

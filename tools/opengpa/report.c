@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "format.h"
+#include "timeline.h"
 
 void report_stats_add(struct report_stats *s, double v)
 {
@@ -37,35 +38,35 @@ static bool is_integer(GPA_Type type)
 	return type == GPA_TYPE_UINT64 || type == GPA_TYPE_UINT32;
 }
 
-/* Sample 0 of one counter; *count is exact for integer counters. */
-static GPA_Status read_value(gpa_uint32 session, const struct report_row *row, double *value,
-                             uint64_t *count)
+/* One sample of one counter; *count is exact for integer counters. */
+static GPA_Status read_value(gpa_uint32 session, gpa_uint32 sample, const struct report_row *row,
+                             double *value, uint64_t *count)
 {
 	GPA_Status st;
 	switch (row->type) {
 	case GPA_TYPE_UINT64: {
 		gpa_uint64 v = 0;
-		st = GPA_GetSampleUInt64(session, 0, row->index, &v);
+		st = GPA_GetSampleUInt64(session, sample, row->index, &v);
 		*count = v;
 		*value = (double)v;
 		return st;
 	}
 	case GPA_TYPE_UINT32: {
 		gpa_uint32 v = 0;
-		st = GPA_GetSampleUInt32(session, 0, row->index, &v);
+		st = GPA_GetSampleUInt32(session, sample, row->index, &v);
 		*count = v;
 		*value = v;
 		return st;
 	}
 	case GPA_TYPE_FLOAT32: {
 		gpa_float32 v = 0;
-		st = GPA_GetSampleFloat32(session, 0, row->index, &v);
+		st = GPA_GetSampleFloat32(session, sample, row->index, &v);
 		*value = v;
 		return st;
 	}
 	default: {
 		gpa_float64 v = 0;
-		st = GPA_GetSampleFloat64(session, 0, row->index, &v);
+		st = GPA_GetSampleFloat64(session, sample, row->index, &v);
 		*value = v;
 		return st;
 	}
@@ -79,7 +80,7 @@ int report_add_session(struct report *r, gpa_uint32 session)
 		if (row->reason)
 			continue;
 		double v = 0.0;
-		GPA_Status st = read_value(session, row, &v, &row->count);
+		GPA_Status st = read_value(session, r->sample, row, &v, &row->count);
 		/* One counter that could not be read is shown as such; a session
 		 * whose results are gone is an error. */
 		if (st == GPA_STATUS_ERROR_SESSION_NOT_FOUND)
@@ -92,7 +93,7 @@ int report_add_session(struct report *r, gpa_uint32 session)
 	/* Share of the run the counters were really counting (1 when the
 	 * backend time-shared nothing): the least over the repeats. */
 	gpa_float64 c = 1.0;
-	if (OpenGPA_GetSampleCoverage(session, 0, &c) == GPA_STATUS_OK && c < r->coverage)
+	if (OpenGPA_GetSampleCoverage(session, r->sample, &c) == GPA_STATUS_OK && c < r->coverage)
 		r->coverage = c;
 	return 0;
 }
@@ -114,18 +115,9 @@ static void format_value(const struct report *r, const struct report_row *row, c
 		snprintf(buf, len, "%.3f", row->values.mean);
 }
 
-static const char *unit(const struct report_row *row)
+const char *report_unit(const struct report_row *row)
 {
-	if (row->reason)
-		return "";
-	switch (row->usage_type) {
-	case GPA_USAGE_TYPE_PERCENTAGE: return "%";
-	case GPA_USAGE_TYPE_MILLISECONDS: return "ms";
-	case GPA_USAGE_TYPE_BYTES: return "B";
-	case GPA_USAGE_TYPE_KILOBYTES: return "KB";
-	case GPA_USAGE_TYPE_CYCLES: return "cycles";
-	default: return "";
-	}
+	return row->reason ? "" : tl_unit(row->usage_type);
 }
 
 /* The spread is shown for counters that were counted in several repeats. */
@@ -174,7 +166,7 @@ static void print_table(FILE *f, const struct report *r)
 		format_value(r, row, value, sizeof(value));
 		const char *note = row->reason && r->verbose ? row->reason : row->group;
 		double pct = has_spread(r, row) ? report_stats_rel(&row->values) : 0.0;
-		fprintf(f, "  %20s %-6s  %-32s", value, unit(row), row->name);
+		fprintf(f, "  %20s %-6s  %-32s", value, report_unit(row), row->name);
 		if (note && *note)
 			fprintf(f, " # %-*s", pct != 0.0 ? 20 : 0, note);
 		if (pct != 0.0)
@@ -206,7 +198,7 @@ static void print_separated(FILE *f, const struct report *r, const char *sep)
 		format_value(r, row, value, sizeof(value));
 		snprintf(spread, sizeof spread, "%.2f%%",
 		         has_spread(r, row) ? report_stats_rel(&row->values) : 0.0);
-		const char *fields[] = { value, unit(row), row->name, row->group ? row->group : "",
+		const char *fields[] = { value, report_unit(row), row->name, row->group ? row->group : "",
 		                         spread };
 		size_t nfields = r->repeats > 1 ? 5 : 4;
 		for (size_t k = 0; k < nfields; k++) {
@@ -216,6 +208,29 @@ static void print_separated(FILE *f, const struct report *r, const char *sep)
 		}
 		fputc('\n', f);
 	}
+}
+
+/* A counter's other names (Arm's machine names on Mali), so a reader of the
+ * report finds it by either: "aliases": ["MaliGPUActiveCy"]. */
+static void print_json_aliases(FILE *f, const struct report_row *row)
+{
+	const char *aliases = NULL;
+	if (row->reason || OpenGPA_GetCounterAlias(row->index, &aliases) != GPA_STATUS_OK ||
+	    !aliases || !*aliases)
+		return;
+	fprintf(f, ", \"aliases\": [");
+	for (const char *a = aliases, *sep = ""; *a;) {
+		size_t n = strcspn(a, " ");
+		if (n) {
+			char name[256];
+			snprintf(name, sizeof name, "%.*s", (int)n, a);
+			fputs(sep, f);
+			fmt_json_string(f, name);
+			sep = ", ";
+		}
+		a += n + (a[n] == ' ');
+	}
+	fputc(']', f);
 }
 
 static void print_json(FILE *f, const struct report *r)
@@ -241,12 +256,13 @@ static void print_json(FILE *f, const struct report *r)
 	        r->exit_status);
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct report_row *row = &r->rows[i];
-		fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
+		fprintf(f, "%s%s{\"name\": ", i ? "," : "", r->one_line ? " " : "\n  ");
 		fmt_json_string(f, row->name);
 		fprintf(f, ", \"group\": ");
 		fmt_json_string(f, row->group ? row->group : "");
 		fprintf(f, ", \"usage\": ");
 		fmt_json_string(f, row->usage ? row->usage : "");
+		print_json_aliases(f, row);
 		fprintf(f, ", \"supported\": %s", row->reason ? "false" : "true");
 		if (row->reason) {
 			fprintf(f, ", \"reason\": ");
@@ -262,7 +278,7 @@ static void print_json(FILE *f, const struct report *r)
 			fprintf(f, ", \"rel_stddev_percent\": %.2f", report_stats_rel(&row->values));
 		fprintf(f, "}");
 	}
-	fprintf(f, "\n]}\n");
+	fputs(r->one_line ? "]}\n" : "\n]}\n", f);
 }
 
 void report_print(FILE *f, const struct report *r, enum report_format format, const char *sep)

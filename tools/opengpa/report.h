@@ -48,9 +48,14 @@ struct report {
 	struct report_row *rows;
 	size_t nrows;
 	bool verbose;             /* -v: the reasons of <not supported> */
+	gpa_uint32 sample;        /* the sample read: 0, or OPENGPA_SAMPLES_TOTAL (-I) */
+	bool one_line;            /* --json on one line (after -I's lines) */
 };
 
-/* Adds one session's sample 0 to every supported row.  Returns 0, or 1
+/* The unit the report prints for a row ("ms", "%", "" for none). */
+const char *report_unit(const struct report_row *row);
+
+/* Adds one session's sample r->sample to every supported row.  Returns 0, or 1
  * after printing the error when the session's results are gone. */
 int report_add_session(struct report *r, gpa_uint32 session);
 

@@ -17,6 +17,7 @@
 
 #include "child.h"
 #include "cli.h"
+#include "timeline_run.h"
 
 int run_explain_passes(const char *who, bool once, unsigned repeat, const char *hint,
                        gpa_uint32 *passes)
@@ -93,26 +94,44 @@ int run_exit_status(const struct run_state *rs)
 	return rs->failing_status;
 }
 
-/* Ends what BeginPass/BeginSample opened; the first failure wins. */
-static GPA_Status close_pass(bool sample_open, bool pass_open, GPA_Status st)
+/* Ends what BeginPass/BeginSample opened; the first failure wins.  A
+ * periodic pass's last intervals are written once it has ended. */
+static GPA_Status close_pass(const struct run_request *rq, bool sample_open, bool pass_open,
+                             GPA_Status st)
 {
 	GPA_Status end;
 	if (sample_open && (end = GPA_EndSample()) != GPA_STATUS_OK && st == GPA_STATUS_OK)
 		st = end;
 	if (pass_open && (end = GPA_EndPass()) != GPA_STATUS_OK && st == GPA_STATUS_OK)
 		st = end;
+	if (rq->timeline)
+		timeline_pass_ended(rq->timeline);
 	return st;
 }
 
-/* Opens pass and sample 0 after `st` (the setup before them) succeeded. */
-static GPA_Status open_pass(GPA_Status st, bool *pass_open, bool *sample_open)
+static uint64_t monotonic_ns(void)
 {
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Opens the pass after `st` (the setup before it) succeeded, and sample 0;
+ * a periodic pass samples by itself, its intervals followed from `pid`'s
+ * start. */
+static GPA_Status open_pass(const struct run_request *rq, GPA_Status st, long pid,
+                            bool *pass_open, bool *sample_open)
+{
+	uint64_t start = monotonic_ns();
 	if (st == GPA_STATUS_OK)
 		st = GPA_BeginPass();
 	*pass_open = st == GPA_STATUS_OK;
-	if (st == GPA_STATUS_OK)
+	if (st == GPA_STATUS_OK && rq->timeline)
+		st = timeline_pass_begun(rq->timeline, start, pid) ? GPA_STATUS_ERROR_FAILED
+		                                                   : GPA_STATUS_OK;
+	else if (st == GPA_STATUS_OK)
 		st = GPA_BeginSample(0);
-	*sample_open = st == GPA_STATUS_OK;
+	*sample_open = st == GPA_STATUS_OK && !rq->timeline;
 	return st;
 }
 
@@ -138,7 +157,7 @@ static int run_pass(const struct run_request *rq, struct run_state *rs, bool per
 	}
 	bool pass_open = false, sample_open = false;
 	if (rq->count)
-		st = open_pass(st, &pass_open, &sample_open);
+		st = open_pass(rq, st, (long)child.pid, &pass_open, &sample_open);
 
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -147,8 +166,10 @@ static int run_pass(const struct run_request *rq, struct run_state *rs, bool per
 		kill(child.pid, SIGKILL); /* never let it run uncounted */
 	int status = child_wait(&child, &exec_errno);
 	*elapsed = seconds_since(&t0);
+	if (rq->timeline)
+		timeline_workload_ended(rq->timeline, exec_errno ? -1 : status);
 
-	st = close_pass(sample_open, pass_open, st);
+	st = close_pass(rq, sample_open, pass_open, st);
 	if (st != GPA_STATUS_OK) {
 		rs->stop = true;
 		return cli_fail("counting the command failed", st);
@@ -174,10 +195,11 @@ static int wait_pass(const struct run_request *rq, struct run_state *rs, double 
 	sigaddset(&stop, SIGTERM);
 	sigprocmask(SIG_BLOCK, &stop, &old);
 	bool pass_open, sample_open;
-	GPA_Status st = open_pass(GPA_STATUS_OK, &pass_open, &sample_open);
+	GPA_Status st = open_pass(rq, GPA_STATUS_OK, 0, &pass_open, &sample_open);
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (sample_open) {
+	bool counting = st == GPA_STATUS_OK && pass_open; /* a sample, or a periodic pass */
+	while (counting) {
 		double left = rq->duration - seconds_since(&t0);
 		if (rq->duration > 0.0 && left <= 0.0)
 			break;
@@ -193,7 +215,9 @@ static int wait_pass(const struct run_request *rq, struct run_state *rs, double 
 	}
 	*elapsed = seconds_since(&t0);
 	rs->runs++;
-	st = close_pass(sample_open, pass_open, st);
+	if (rq->timeline)
+		timeline_workload_ended(rq->timeline, -1);
+	st = close_pass(rq, sample_open, pass_open, st);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return st == GPA_STATUS_OK ? 0 : cli_fail("counting failed", st);
 }
@@ -215,6 +239,8 @@ int run_session(const struct run_request *rq, struct run_state *rs, gpa_uint32 *
 			st = GPA_GetPassCount(&passes);
 		if (st != GPA_STATUS_OK)
 			return cli_fail("cannot start counting", st);
+		if (rq->timeline)
+			timeline_session(rq->timeline, *session);
 	}
 	if (!rq->command && passes > 1 && rq->duration <= 0.0) {
 		GPA_EndSession();

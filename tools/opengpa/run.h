@@ -10,6 +10,8 @@
 
 #include "opengpa.h"
 
+struct timeline;
+
 /* What to run and count. */
 struct run_request {
 	char **command;  /* argv; NULL: count the scope for `duration` or until ^C */
@@ -17,6 +19,7 @@ struct run_request {
 	bool count;      /* false: nothing to count, the command only runs */
 	double duration; /* seconds per pass without a command; 0: until ^C */
 	unsigned total;  /* runs planned, for messages */
+	struct timeline *timeline; /* periodic: intervals follow (timeline_run.h); NULL */
 };
 
 /* Across every run of one opengpa invocation. */

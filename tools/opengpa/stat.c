@@ -19,6 +19,7 @@
 #include "report.h"
 #include "run.h"
 #include "stat.h"
+#include "timeline_run.h"
 
 /* Appends one row; NULL when out of memory. */
 static struct report_row *add_row(struct report *r, size_t *cap)
@@ -148,17 +149,22 @@ static int choose_counters(const struct stat_options *o, struct report *r)
  * losing a long run's counts.  A new output option opens (or checks) its
  * file here too, and closes it in close_outputs().
  */
-static int open_outputs(const struct stat_options *o, FILE **report)
+static int open_outputs(const struct stat_options *o, FILE **report, struct timeline *tl)
 {
 	*report = stderr; /* the table, -x and --json alike, as perf stat does */
 	if (o->output && !(*report = cli_open_output(o->output, o->append)))
 		return 1;
+	if (stat_period_ms(o) && timeline_open(tl, o, *report)) {
+		cli_close_output(*report, o->output);
+		return 1;
+	}
 	return 0;
 }
 
-static int close_outputs(const struct stat_options *o, FILE *report)
+static int close_outputs(const struct stat_options *o, FILE *report, struct timeline *tl)
 {
-	return cli_close_output(report, o->output);
+	int rc = stat_period_ms(o) ? timeline_close(tl) : 0;
+	return cli_close_output(report, o->output) | rc;
 }
 
 /* What was counted, for the report's header: the command, or the scope. */
@@ -228,15 +234,22 @@ static int resolve_events(const struct stat_options *o, const char *backend,
 }
 
 /* The counted part: context, counters, runs, report. */
-static int count(const struct stat_options *o, FILE *out, struct run_state *rs)
+static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
+                 struct timeline *tl)
 {
 	char options[512];
 	snprintf(options, sizeof options, "%s%s%s", o->options ? o->options : "",
 	         o->options && o->options[0] && o->scope[0] ? "," : "", o->scope);
 	const char *backend = o->scope[0] ? "perf" : o->backend;
+	if (stat_budget_apply(o))
+		return 1;
 	/* Named counters may be raw ones (L1D_TLB_REFILL): offer them all. */
 	if (cli_open(backend, options[0] ? options : o->options, o->hardware || o->nevents))
 		return 1;
+	if (stat_budget_check(o)) {
+		cli_close();
+		return 1;
+	}
 	struct stat_options chosen = *o;
 	char *joined = NULL;
 	bool open = true;
@@ -258,7 +271,14 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs)
 		rc = choose_counters(o, &r);
 	gpa_uint32 enabled = 0, passes = 1;
 	GPA_GetEnabledCount(&enabled);
-	if (!rc && enabled)
+	/* Intervals: one run, sampled by the library (a set that needs more
+	 * runs is refused by GPA_BeginSession, naming them). */
+	bool periodic = stat_period_ms(o) && enabled;
+	if (!rc && periodic && !o->nevents)
+		rc = timeline_fit_one_run(&r);
+	if (!rc && periodic)
+		rc = timeline_prepare(tl, &r);
+	if (!rc && enabled && !periodic)
 		rc = run_explain_passes("opengpa stat", o->passes_once, o->repeat,
 		                        can_multiplex() ? "--multiplex counts them in one run, as "
 		                                          "estimates" : NULL,
@@ -266,6 +286,7 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs)
 	struct run_request rq = {
 		.command = o->command, .scoped = o->scope[0] != 0, .count = enabled > 0,
 		.duration = o->duration, .total = o->repeat * passes,
+		.timeline = periodic ? tl : NULL,
 	};
 	/* Nothing countable and no command: nothing to wait for; the report
 	 * says why. */
@@ -285,6 +306,8 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs)
 		r.exit_status = run_exit_status(rs);
 		report_print(out, &r, o->json ? REPORT_JSON : o->sep ? REPORT_SEPARATED : REPORT_TABLE,
 		             o->sep);
+		if (periodic)
+			timeline_finish(tl, &r);
 	}
 	free(r.rows);
 	free(joined);
@@ -304,11 +327,12 @@ int cmd_stat(int argc, char **argv)
 	}
 	cli_set_verbose(o.verbose);
 	FILE *out = NULL;
-	if (open_outputs(&o, &out))
+	struct timeline tl;
+	if (open_outputs(&o, &out, &tl))
 		return 1;
 	struct run_state rs = { 0 };
-	int rc = count(&o, out, &rs);
-	if (close_outputs(&o, out) && !rc)
+	int rc = count(&o, out, &rs, &tl);
+	if (close_outputs(&o, out, &tl) && !rc)
 		rc = 1;
 	/* The command's status wins over opengpa's own failure, as in perf. */
 	int status = run_exit_status(&rs);

@@ -11,6 +11,8 @@
 #include "stat.h"
 
 #define STAT_MAX_REPEAT 1000000
+#define STAT_MAX_INTERVAL_MS 3600000u /* an hour */
+#define STAT_FILE_INTERVAL_MS 100u    /* timeline files without -I */
 
 /* -a, -C LIST, -p PID, -t TID: at most one, as a perf backend option. */
 static enum cli_error set_scope(struct stat_options *o, char flag, const char *arg, char *err,
@@ -96,6 +98,26 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 		if (o->verbose < 8)
 			o->verbose++;
 		return CLI_OK;
+	case STAT_OPT_INTERVAL: {
+		uint64_t ms;
+		if (!cli_parse_uint(value, 1, STAT_MAX_INTERVAL_MS, &ms))
+			return cli_refuse(err, errlen, "not a number of milliseconds (1 to %u)",
+			                  STAT_MAX_INTERVAL_MS);
+		o->interval_ms = (unsigned)ms;
+		return CLI_OK;
+	}
+	case STAT_OPT_TRACE:
+	case STAT_OPT_CSV:
+	case STAT_OPT_HTML: {
+		const char **slot = key == STAT_OPT_TRACE ? &o->trace
+		                    : key == STAT_OPT_CSV ? &o->csv : &o->html;
+		if (!*value)
+			return cli_refuse(err, errlen, "no file named");
+		*slot = value;
+		return CLI_OK;
+	}
+	case STAT_OPT_TARGET: return stat_parse_target(o, value, err, errlen);
+	case STAT_OPT_CONSTANT: return stat_parse_constant(o, value, err, errlen);
 	case STAT_OPT_HELP: o->help = true; return CLI_OK;
 	}
 	return CLI_ERR_UNHANDLED;
@@ -123,6 +145,15 @@ int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t 
 		cli_refuse(err, errlen, "--append is for the file of -o FILE");
 		return 2;
 	}
+	/* --target with -e: the budget's counters are counted too. */
+	if (o->target && o->nevents) {
+		if (o->nevents == STAT_MAX_EVENT_ARGS) {
+			cli_refuse(err, errlen, "--target adds an -e of its own: at most %d others",
+			           STAT_MAX_EVENT_ARGS - 1);
+			return 2;
+		}
+		o->events[o->nevents++] = "CycleBudgetMax,CycleBudgetReal,CycleBudgetUsed";
+	}
 	if (o->repeat > 1 && operand >= argc && !(o->duration > 0.0)) {
 		cli_refuse(err, errlen, "-r without a command needs --duration SECONDS: each repeat "
 		           "needs an end");
@@ -139,6 +170,18 @@ int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t 
 		           cli_escape(o->backend, name, sizeof name));
 		return 2;
 	}
+	if (stat_period_ms(o) && o->repeat > 1) {
+		cli_refuse(err, errlen, "-I and the timeline files follow one run over time; -r "
+		           "repeats runs: give one or the other");
+		return 2;
+	}
 	o->command = operand < argc ? &argv[operand] : NULL;
 	return 0;
+}
+
+unsigned stat_period_ms(const struct stat_options *o)
+{
+	if (o->interval_ms)
+		return o->interval_ms;
+	return o->trace || o->csv || o->html ? STAT_FILE_INTERVAL_MS : 0;
 }

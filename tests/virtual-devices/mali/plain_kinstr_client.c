@@ -55,6 +55,13 @@ static int fail(const char *what)
 
 static uint16_t u16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
 static uint32_t u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static uint64_t le(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
 static uint64_t u64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 
 /* What the enumeration said, per block type (0 FE .. 5 CSG). */
@@ -281,13 +288,14 @@ int main(int argc, char **argv)
 	uint64_t gpu_id = 0, groups = 0, mask = 0;
 	uint32_t slices = 0;
 	for (int pos = 0; pos + 4 <= got;) {
-		uint32_t key = u32(props + pos);
+		/* The blob is little-endian whatever the CPU (the samples are the
+		 * kernel's own stores, in CPU order). */
+		uint32_t key = (uint32_t)le(props + pos, 4);
 		int n = 1 << (key & 3);
 		pos += 4;
 		if (pos + n > got)
 			break;
-		uint64_t val = 0;
-		memcpy(&val, props + pos, (size_t)n);
+		uint64_t val = le(props + pos, n);
 		pos += n;
 		uint32_t id = key >> 2;
 		if (id == 55)

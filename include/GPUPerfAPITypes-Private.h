@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * GPUPerfAPITypes-Private.h — the enumerations GPA 2.x's private headers
+ * add: counter kinds, the debug logging levels and AMD hardware
+ * generations.  opengpa has no use for them; they are here so that code
+ * written against GPA 2.23's full header set compiles unchanged.
+ */
+#ifndef GPUPERFAPITYPES_PRIVATE_H
+#define GPUPERFAPITYPES_PRIVATE_H
+
+typedef enum {
+	GPA_COUNTER_TYPE_DYNAMIC,
+	GPA_COUNTER_TYPE_SESSION,
+	GPA_COUNTER_TYPE_API_DYNAMIC,
+	GPA_COUNTER_TYPE_API_SESSION,
+	GPA_COUNTER_TYPE__LAST
+} GPA_CounterType;
+
+/* The GPA_Logging_Type values spelled LOG, and (internal builds) the debug
+ * channel's own bits. */
+enum GPA_Log_Debug_Type {
+	GPA_LOG_NONE = 0x00,
+	GPA_LOG_ERROR = 0x01,
+	GPA_LOG_MESSAGE = 0x02,
+	GPA_LOG_ERROR_AND_MESSAGE = 0x03,
+	GPA_LOG_TRACE = 0x04,
+	GPA_LOG_ERROR_AND_TRACE = 0x05,
+	GPA_LOG_MESSAGE_AND_TRACE = 0x06,
+	GPA_LOG_ERROR_MESSAGE_AND_TRACE = 0x07,
+	GPA_LOG_ALL = 0xFF,
+#ifdef AMDT_INTERNAL
+	GPA_LOG_DEBUG_ERROR = 0x0100,
+	GPA_LOG_DEBUG_MESSAGE = 0x0200,
+	GPA_LOG_DEBUG_TRACE = 0x0400,
+	GPA_LOG_DEBUG_COUNTERDEFS = 0x0800,
+	GPA_LOG_DEBUG_ALL = 0xFF00,
+#endif
+};
+
+enum GPA_HW_GENERATION {
+	GPA_HW_GENERATION_NONE = 0,
+	GPA_HW_GENERATION_NVIDIA = 1,
+	GPA_HW_GENERATION_INTEL = 2,
+	GPA_HW_GENERATION_GFX6 = 3,
+	GPA_HW_GENERATION_SOUTHERNISLAND = GPA_HW_GENERATION_GFX6,
+	GPA_HW_GENERATION_GFX7 = 4,
+	GPA_HW_GENERATION_SEAISLAND = GPA_HW_GENERATION_GFX7,
+	GPA_HW_GENERATION_GFX8 = 5,
+	GPA_HW_GENERATION_VOLCANICISLAND = GPA_HW_GENERATION_GFX8,
+	GPA_HW_GENERATION_GFX9 = 6,
+	GPA_HW_GENERATION_LAST = 7,
+};
+
+#endif /* GPUPERFAPITYPES_PRIVATE_H */

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * handles.c — opaque handles for the 3.x/4.x front ends (core.h).
+ *
+ * A handle packs, into a pointer-sized value, the kind of object (bits
+ * 0-3), a slot of the registry's table and that slot's generation:
+ *
+ *   64-bit: generation (32 bits) | slot (24 bits) | 0000 | kind
+ *   32-bit: generation (12 bits) | slot (16 bits) | kind (4 bits)
+ *
+ * Generations start at 1, so no handle has the upper bits clear: values
+ * such as 0xBADF00D or a real pointer never name a live slot of the right
+ * kind and generation.  Deleting an object bumps its slot's generation, so
+ * its old handles fail.  On 32-bit targets a slot reused 4095 times wraps
+ * its generation, and a very old handle could then name a newer object of
+ * the same kind (docs/api-gpa3.md).
+ */
+#include <stdlib.h>
+
+#include "core/registry.h"
+
+#if UINTPTR_MAX > 0xFFFFFFFFu
+#define SLOT_BITS 24
+#define SLOT_SHIFT 8
+#define GEN_SHIFT 32
+#define GEN_MASK 0xFFFFFFFFu
+#else
+#define SLOT_BITS 16
+#define SLOT_SHIFT 4
+#define GEN_SHIFT 20
+#define GEN_MASK 0xFFFu
+#endif
+#define MAX_SLOTS (1u << SLOT_BITS)
+
+static void *pack(uint32_t slot, uint32_t generation, enum og_handle_kind kind)
+{
+	uintptr_t v = ((uintptr_t)generation << GEN_SHIFT) | ((uintptr_t)slot << SLOT_SHIFT) |
+	              (uintptr_t)kind;
+	return (void *)v;
+}
+
+static struct og_handle_slot *lookup(const void *handle, enum og_handle_kind kind)
+{
+	struct og_registry *r = og_registry();
+	uintptr_t v = (uintptr_t)handle;
+	uint32_t generation = (uint32_t)((v >> GEN_SHIFT) & GEN_MASK);
+	uint32_t slot = (uint32_t)((v >> SLOT_SHIFT) & (MAX_SLOTS - 1));
+	if ((v & 0xF) != (uintptr_t)kind || generation == 0 || slot >= r->nslots ||
+	    pack(slot, generation, kind) != handle)
+		return NULL;
+	struct og_handle_slot *s = &r->slots[slot];
+	return s->kind == kind && s->generation == generation ? s : NULL;
+}
+
+void *og_handle_new(enum og_handle_kind kind, void *object)
+{
+	struct og_registry *r = og_registry();
+	if (!r->free_slot) {
+		if (r->nslots == MAX_SLOTS)
+			return NULL;
+		uint32_t cap = r->nslots ? r->nslots * 2 : 16;
+		struct og_handle_slot *slots = realloc(r->slots, cap * sizeof(*slots));
+		if (!slots)
+			return NULL;
+		for (uint32_t i = r->nslots; i < cap; i++)
+			slots[i] = (struct og_handle_slot){ .next_free = i + 1 < cap ? i + 2 : 0 };
+		r->slots = slots;
+		r->free_slot = r->nslots + 1;
+		r->nslots = cap;
+	}
+	uint32_t slot = r->free_slot - 1;
+	struct og_handle_slot *s = &r->slots[slot];
+	r->free_slot = s->next_free;
+	s->generation = (s->generation + 1) & GEN_MASK;
+	if (s->generation == 0)
+		s->generation = 1;
+	s->kind = (uint8_t)kind;
+	s->object = object;
+	return pack(slot, s->generation, kind);
+}
+
+void *og_handle_get(enum og_handle_kind kind, const void *handle)
+{
+	const struct og_handle_slot *s = lookup(handle, kind);
+	return s ? s->object : NULL;
+}
+
+void og_handle_free(const void *handle)
+{
+	struct og_registry *r = og_registry();
+	for (enum og_handle_kind k = OG_HANDLE_CONTEXT; k <= OG_HANDLE_COMMAND_LIST; k++) {
+		struct og_handle_slot *s = lookup(handle, k);
+		if (!s)
+			continue;
+		s->kind = 0;
+		s->object = NULL;
+		s->next_free = r->free_slot;
+		r->free_slot = (uint32_t)(s - r->slots) + 1;
+		return;
+	}
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* timeline.c — what every timeline writer shares (timeline.h). */
+#include "timeline.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "opengpa.h"
+
+void tl_begin(struct tl_output *o, const struct tl_run *run)
+{
+	o->format->begin(o, run);
+	fflush(o->f);
+}
+
+void tl_sample(struct tl_output *o, const struct tl_run *run, const struct tl_sample *s)
+{
+	o->format->sample(o, run, s);
+	fflush(o->f);
+}
+
+void tl_end(struct tl_output *o, const struct tl_run *run, const struct tl_end *e)
+{
+	o->format->end(o, run, e);
+	fflush(o->f);
+}
+
+double tl_seconds(const struct tl_run *run, uint64_t t)
+{
+	return t >= run->start_ns ? (double)(t - run->start_ns) / 1e9
+	                          : -(double)(run->start_ns - t) / 1e9;
+}
+
+const char *tl_command_line(const struct tl_run *run, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; run->command && run->command[i] && used + 1 < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? " " : "", run->command[i]);
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	return buf;
+}
+
+const char *tl_unit(GPA_Usage_Type usage)
+{
+	switch (usage) {
+	case GPA_USAGE_TYPE_PERCENTAGE: return "%";
+	case GPA_USAGE_TYPE_MILLISECONDS: return "ms";
+	case GPA_USAGE_TYPE_BYTES: return "B";
+	case GPA_USAGE_TYPE_KILOBYTES: return "KB";
+	case GPA_USAGE_TYPE_CYCLES: return "cycles";
+	default: return "";
+	}
+}
+
+const char *tl_unit_or_usage(const struct tl_series *s)
+{
+	if (s->unit && s->unit[0])
+		return s->unit;
+	return s->usage && s->usage[0] ? s->usage : "value";
+}
+
+const char *tl_value(const struct tl_series *s, double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "%s", "");
+	else if (s->integer)
+		snprintf(buf, len, "%.0f", v);
+	else if (s->unit && strcmp(s->unit, "%") == 0)
+		snprintf(buf, len, "%.2f", v);
+	else
+		snprintf(buf, len, "%.3f", v);
+	return buf;
+}
+
+const char *tl_flag_words(uint32_t flags, const char *sep, char *buf, size_t len)
+{
+	static const struct {
+		uint32_t bit;
+		const char *word;
+	} words[] = {
+		{ OPENGPA_SAMPLE_LATE, "late" },
+		{ OPENGPA_SAMPLE_OVERFLOW, "overflow" },
+		{ OPENGPA_SAMPLE_FAILED, "failed" },
+		{ OPENGPA_SAMPLE_FINAL, "final" },
+	};
+	size_t used = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		if (!(flags & words[i].bit) || used + 1 >= len)
+			continue;
+		int n = snprintf(buf + used, len - used, "%s%s", used ? sep : "", words[i].word);
+		if (n > 0)
+			used += (size_t)n;
+	}
+	return buf;
+}

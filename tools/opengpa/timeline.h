@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * timeline.h — counters over time, written interval by interval as they
+ * come: the terminal's `-I` lines (table, separated values, JSON lines), a
+ * Chrome trace-event file, CSV and a self-contained HTML report.
+ *
+ * The writers are pure: they are handed the run's description, then each
+ * sample, then the totals, and write to a FILE.  They never call the GPA
+ * API, so the command (timeline_run.c reads the samples) and the examples
+ * share them, and the tests feed them whatever they like.  Each writer
+ * leaves its file readable after every sample (flushed, and for the trace
+ * valid to its viewers even without the closing bracket).
+ */
+#ifndef OPENGPA_TOOLS_TIMELINE_H
+#define OPENGPA_TOOLS_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "GPUPerfAPITypes.h"
+
+/* One counter: a column, a track, a line of a chart. */
+struct tl_series {
+	const char *name;
+	const char *group; /* the counter's group ("CPU", "Fragment Queue") */
+	const char *unit;  /* short unit ("ms", "%", "cycles"), "" when none */
+	const char *usage; /* GPA usage ("items", "ratio"...), names unitless values */
+	bool integer;      /* a count: printed without decimals */
+};
+
+/* What was counted, and how. */
+struct tl_run {
+	char *const *command;  /* argv of the workload, or a one-word label */
+	const char *device, *backend;
+	long pid;              /* the workload's process; 0 when there is none */
+	uint64_t period_ns;
+	bool kernel_timed;     /* the kernel took the samples */
+	uint64_t start_ns;     /* CLOCK_MONOTONIC instant printed as 0 s */
+	const struct tl_series *series;
+	size_t nseries;
+};
+
+/* One interval. */
+struct tl_sample {
+	uint32_t index;
+	uint64_t begin_ns, end_ns; /* CLOCK_MONOTONIC */
+	uint32_t flags;            /* OPENGPA_SAMPLE_* */
+	const double *values;      /* nseries; NAN where it could not be read */
+};
+
+/* The end of the run. */
+struct tl_end {
+	uint64_t end_ns;      /* when the workload ended */
+	int exit_status;      /* the workload's, -1 when there was none */
+	uint32_t nsamples;
+	const double *totals; /* nseries: the whole run; NAN where not counted */
+	/* Per series over the intervals that have a value; NAN without any. */
+	const double *min, *mean, *max;
+};
+
+struct tl_output;
+
+struct tl_format {
+	const char *name;
+	void (*begin)(struct tl_output *o, const struct tl_run *run);
+	void (*sample)(struct tl_output *o, const struct tl_run *run, const struct tl_sample *s);
+	void (*end)(struct tl_output *o, const struct tl_run *run, const struct tl_end *e);
+};
+
+/* A format writing to one file. */
+struct tl_output {
+	const struct tl_format *format;
+	FILE *f;
+	const char *sep; /* the separated-values interval lines' separator */
+	uint64_t count;  /* what the writer wrote so far (events, rows) */
+};
+
+extern const struct tl_format tl_trace;            /* trace.c */
+extern const struct tl_format tl_csv;              /* csv.c */
+extern const struct tl_format tl_html;             /* html.c */
+extern const struct tl_format tl_interval_table;   /* interval.c: perf stat -I */
+extern const struct tl_format tl_interval_separated;
+extern const struct tl_format tl_interval_json;
+
+/* begin, sample, end on an output, each followed by a flush. */
+void tl_begin(struct tl_output *o, const struct tl_run *run);
+void tl_sample(struct tl_output *o, const struct tl_run *run, const struct tl_sample *s);
+void tl_end(struct tl_output *o, const struct tl_run *run, const struct tl_end *e);
+
+/* Seconds of t since the run's start (negative before it). */
+double tl_seconds(const struct tl_run *run, uint64_t t);
+/* The command as one line ("sleep 1"), cut to fit buf. */
+const char *tl_command_line(const struct tl_run *run, char *buf, size_t len);
+/* The short unit of a GPA usage type: "ms", "%", "B", "KB", "cycles", or
+ * "" for items and ratios. */
+const char *tl_unit(GPA_Usage_Type usage);
+/* The series' unit, or its usage when it has none ("items"): what to name
+ * a value with. */
+const char *tl_unit_or_usage(const struct tl_series *s);
+/* A value as the report prints it: integers whole, percentages with two
+ * decimals, others with three; "" for NAN. */
+const char *tl_value(const struct tl_series *s, double v, char *buf, size_t len);
+/* The sample flags in words, joined by sep ("late|final"); "" for none. */
+const char *tl_flag_words(uint32_t flags, const char *sep, char *buf, size_t len);
+
+#endif

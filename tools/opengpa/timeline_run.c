@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * timeline_run.c — a periodic `opengpa stat` run (timeline_run.h): the
+ * library takes the samples; a reader thread of the command's waits for
+ * each one (OpenGPA_WaitForSamples), reads its values and times and hands
+ * it to every output while the command still runs.  Only the reader writes
+ * to the outputs during the pass; the main thread takes over after it has
+ * gone, so nothing interleaves.
+ */
+#include "timeline_run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* How long the reader sleeps in one wait: it wakes for every sample, this
+ * only bounds how late it notices a pass that ended without one. */
+#define READER_WAIT_MS 250
+/* Samples the library keeps for the reader (OpenGPA_SetPeriodicWindow): it
+ * writes each as it comes, so memory stays flat however long the run; it
+ * would have to fall this far behind to miss one. */
+#define READER_WINDOW 4096
+
+static void add_output(struct timeline *tl, const struct tl_format *format, FILE *f,
+                       const char *path, const char *sep)
+{
+	tl->out[tl->nout] = (struct tl_output){ .format = format, .f = f, .sep = sep };
+	tl->path[tl->nout++] = path;
+}
+
+int timeline_open(struct timeline *tl, const struct stat_options *o, FILE *report)
+{
+	memset(tl, 0, sizeof *tl);
+	tl->period_ms = stat_period_ms(o);
+	tl->exit_status = -1;
+	if (o->interval_ms)
+		add_output(tl, o->json ? &tl_interval_json
+		               : o->sep ? &tl_interval_separated : &tl_interval_table,
+		           report, NULL, o->sep);
+	const struct {
+		const char *path;
+		const struct tl_format *format;
+	} files[] = { { o->trace, &tl_trace }, { o->csv, &tl_csv }, { o->html, &tl_html } };
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		if (!files[i].path)
+			continue;
+		FILE *f = cli_open_output(files[i].path, false);
+		if (!f) {
+			timeline_close(tl);
+			return 1;
+		}
+		add_output(tl, files[i].format, f, files[i].path, NULL);
+	}
+	return 0;
+}
+
+int timeline_fit_one_run(struct report *r)
+{
+	gpa_uint32 passes = 1;
+	if (GPA_GetPassCount(&passes) != GPA_STATUS_OK || passes <= 1)
+		return 0;
+	GPA_DisableAllCounters();
+	size_t kept = 0, countable = 0, fit = 0;
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct report_row row = r->rows[i];
+		if (!row.reason) {
+			countable++;
+			if (GPA_EnableCounter(row.index) != GPA_STATUS_OK ||
+			    GPA_GetPassCount(&passes) != GPA_STATUS_OK || passes > 1) {
+				GPA_DisableCounter(row.index);
+				continue;
+			}
+			fit++;
+		}
+		r->rows[kept++] = row;
+	}
+	r->nrows = kept;
+	cli_clear_error();
+	fprintf(stderr, "opengpa stat: intervals need every counter in one run, and this device's "
+	        "%zu counters do not fit on its hardware together: counting the %zu that do, in "
+	        "order; choose others with -e (opengpa list)\n", countable, fit);
+	return 0;
+}
+
+int timeline_prepare(struct timeline *tl, struct report *r)
+{
+	GPA_Status st = OpenGPA_SetSamplingPeriod((gpa_uint64)tl->period_ms * 1000000u);
+	if (st == GPA_STATUS_OK)
+		st = OpenGPA_SetPeriodicWindow(READER_WINDOW);
+	if (st != GPA_STATUS_OK)
+		return cli_fail("cannot sample every interval", st);
+	size_t n = r->nrows + 1;
+	tl->series = calloc(n, sizeof *tl->series);
+	tl->row = calloc(n, sizeof *tl->row);
+	tl->type = calloc(n, sizeof *tl->type);
+	tl->index = calloc(n, sizeof *tl->index);
+	tl->values = calloc(n, sizeof *tl->values);
+	tl->min = calloc(n, sizeof *tl->min);
+	tl->max = calloc(n, sizeof *tl->max);
+	tl->sum = calloc(n, sizeof *tl->sum);
+	tl->nvalues = calloc(n, sizeof *tl->nvalues);
+	if (!tl->series || !tl->row || !tl->type || !tl->index || !tl->values || !tl->min ||
+	    !tl->max || !tl->sum || !tl->nvalues)
+		return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+	size_t k = 0;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct report_row *row = &r->rows[i];
+		if (row->reason)
+			continue; /* <not supported>: the report says so */
+		tl->series[k] = (struct tl_series){
+			.name = row->name, .group = row->group ? row->group : "",
+			.unit = report_unit(row), .usage = row->usage ? row->usage : "",
+			.integer = row->type == GPA_TYPE_UINT64 || row->type == GPA_TYPE_UINT32,
+		};
+		tl->row[k] = i;
+		tl->type[k] = row->type;
+		tl->index[k] = row->index;
+		k++;
+	}
+	GPA_GetDeviceDesc(&tl->run.device);
+	OpenGPA_GetBackend(&tl->run.backend);
+	tl->run.command = r->command;
+	tl->run.series = tl->series;
+	tl->run.nseries = k;
+	tl->run.period_ns = (uint64_t)tl->period_ms * 1000000u;
+	/* The report's values: each counter over the whole run. */
+	r->sample = OPENGPA_SAMPLES_TOTAL;
+	r->one_line = true;
+	return 0;
+}
+
+void timeline_session(struct timeline *tl, gpa_uint32 session)
+{
+	tl->session = session;
+}
+
+static double read_value(gpa_uint32 session, gpa_uint32 sample, gpa_uint32 index, GPA_Type type)
+{
+	GPA_Status st;
+	double v;
+	switch (type) {
+	case GPA_TYPE_UINT64: {
+		gpa_uint64 u = 0;
+		st = GPA_GetSampleUInt64(session, sample, index, &u);
+		v = (double)u;
+		break;
+	}
+	case GPA_TYPE_UINT32: {
+		gpa_uint32 u = 0;
+		st = GPA_GetSampleUInt32(session, sample, index, &u);
+		v = u;
+		break;
+	}
+	case GPA_TYPE_FLOAT32: {
+		gpa_float32 f = 0;
+		st = GPA_GetSampleFloat32(session, sample, index, &f);
+		v = f;
+		break;
+	}
+	default: {
+		gpa_float64 f = 0;
+		st = GPA_GetSampleFloat64(session, sample, index, &f);
+		v = f;
+		break;
+	}
+	}
+	return st == GPA_STATUS_OK ? v : NAN;
+}
+
+/* Interval k to every output. */
+static void write_interval(struct timeline *tl, uint32_t k)
+{
+	struct tl_sample s = { .index = k, .values = tl->values };
+	gpa_uint64 begin = 0, end = 0;
+	gpa_uint32 flags = 0;
+	if (OpenGPA_GetSampleTime(tl->session, k, &begin, &end) != GPA_STATUS_OK) {
+		tl->missed++; /* left the window before the reader got to it */
+		return;
+	}
+	OpenGPA_GetSampleFlags(tl->session, k, &flags);
+	s.begin_ns = begin;
+	s.end_ns = end;
+	s.flags = flags;
+	for (size_t i = 0; i < tl->run.nseries; i++) {
+		double v = s.flags & OPENGPA_SAMPLE_FAILED
+		                   ? NAN
+		                   : read_value(tl->session, k, tl->index[i], tl->type[i]);
+		tl->values[i] = v;
+		if (isnan(v))
+			continue;
+		if (!tl->nvalues[i] || v < tl->min[i])
+			tl->min[i] = v;
+		if (!tl->nvalues[i] || v > tl->max[i])
+			tl->max[i] = v;
+		tl->sum[i] += v;
+		tl->nvalues[i]++;
+	}
+	for (size_t o = 0; o < tl->nout; o++)
+		tl_sample(&tl->out[o], &tl->run, &s);
+}
+
+/* Follows the session until its pass has ended and every interval is out. */
+static void *reader(void *arg)
+{
+	struct timeline *tl = arg;
+	for (;;) {
+		gpa_uint32 avail = 0, count = 0;
+		bool ready = false;
+		if (OpenGPA_WaitForSamples(tl->session, tl->next + 1, READER_WAIT_MS, &avail) !=
+		    GPA_STATUS_OK)
+			break;
+		for (; tl->next < avail; tl->next++)
+			write_interval(tl, tl->next);
+		/* Ready: the pass ended, the count is final. */
+		if (GPA_IsSessionReady(&ready, tl->session) == GPA_STATUS_OK && ready &&
+		    GPA_GetSampleCount(tl->session, &count) == GPA_STATUS_OK && tl->next >= count)
+			break;
+	}
+	return NULL;
+}
+
+int timeline_pass_begun(struct timeline *tl, uint64_t start_ns, long pid)
+{
+	tl->run.start_ns = start_ns;
+	tl->run.pid = pid ? pid : (long)getpid();
+	gpa_uint64 period = 0;
+	gpa_uint8 kernel = 0; /* known once the pass samples */
+	if (OpenGPA_GetSamplingPeriod(tl->session, &period, &kernel) == GPA_STATUS_OK)
+		tl->run.kernel_timed = kernel != 0;
+	for (size_t o = 0; o < tl->nout; o++)
+		tl_begin(&tl->out[o], &tl->run);
+	tl->begun = true;
+	/* The command's signals (^C) stay with the main thread. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int e = pthread_create(&tl->reader, NULL, reader, tl);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e) {
+		fprintf(stderr, "opengpa: cannot start the interval reader: %s\n", strerror(e));
+		return 1;
+	}
+	tl->reading = true;
+	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+void timeline_workload_ended(struct timeline *tl, int status)
+{
+	tl->end_ns = now_ns();
+	tl->exit_status = status;
+}
+
+void timeline_pass_ended(struct timeline *tl)
+{
+	if (!tl->end_ns)
+		tl->end_ns = now_ns();
+	if (tl->reading)
+		pthread_join(tl->reader, NULL);
+	tl->reading = false;
+	if (tl->missed)
+		fprintf(stderr, "opengpa: %u intervals were not written: opengpa's reader fell more "
+		        "than %d intervals behind (a very busy machine); the totals count them\n",
+		        tl->missed, READER_WINDOW);
+	tl->missed = 0;
+}
+
+void timeline_finish(struct timeline *tl, const struct report *r)
+{
+	if (!tl->begun)
+		return;
+	size_t n = tl->run.nseries;
+	double *totals = calloc(n + 1, sizeof *totals), *mean = calloc(n + 1, sizeof *mean);
+	double *min = calloc(n + 1, sizeof *min), *max = calloc(n + 1, sizeof *max);
+	if (totals && mean && min && max) {
+		for (size_t i = 0; i < n; i++) {
+			const struct report_row *row = &r->rows[tl->row[i]];
+			totals[i] = row->values.n ? (tl->series[i].integer ? (double)row->count
+			                                                   : row->values.mean)
+			                          : NAN;
+			bool any = tl->nvalues[i] > 0;
+			min[i] = any ? tl->min[i] : NAN;
+			max[i] = any ? tl->max[i] : NAN;
+			mean[i] = any ? tl->sum[i] / tl->nvalues[i] : NAN;
+		}
+		struct tl_end e = { .end_ns = tl->end_ns, .exit_status = tl->exit_status,
+			            .nsamples = tl->next, .totals = totals, .min = min,
+			            .mean = mean, .max = max };
+		for (size_t o = 0; o < tl->nout; o++)
+			tl_end(&tl->out[o], &tl->run, &e);
+	}
+	free(totals);
+	free(mean);
+	free(min);
+	free(max);
+}
+
+/* A file that got nothing (the run never began: bad counters, a refused
+ * period) is removed rather than left empty and invalid; only a regular
+ * file, never a device or a pipe the user named. */
+static void remove_if_unwritten(FILE *f, const char *path)
+{
+	struct stat st;
+	if (fflush(f) == 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		unlink(path);
+}
+
+int timeline_close(struct timeline *tl)
+{
+	timeline_pass_ended(tl);
+	int rc = 0;
+	for (size_t o = 0; o < tl->nout; o++) {
+		if (!tl->path[o])
+			continue;
+		if (!tl->begun)
+			remove_if_unwritten(tl->out[o].f, tl->path[o]);
+		if (cli_close_output(tl->out[o].f, tl->path[o]))
+			rc = 1;
+	}
+	tl->nout = 0;
+	free(tl->series);
+	free(tl->row);
+	free(tl->type);
+	free(tl->index);
+	free(tl->values);
+	free(tl->min);
+	free(tl->max);
+	free(tl->sum);
+	free(tl->nvalues);
+	tl->series = NULL;
+	tl->row = NULL;
+	tl->type = NULL;
+	tl->index = NULL;
+	tl->values = tl->min = tl->max = tl->sum = NULL;
+	tl->nvalues = NULL;
+	return rc;
+}

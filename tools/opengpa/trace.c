@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace.c — Chrome trace-event JSON (the "JSON Array Format" of Google's
+ * Trace Event Format), which Perfetto's UI and chrome://tracing open:
+ *
+ *   process_name / thread_name metadata ("M") naming the workload's process;
+ *   the workload's run as one slice, a "B" event when counting starts and
+ *   an "E" event when the workload ends;
+ *   one counter track per counter: a "C" event per interval at the
+ *   interval's begin, its one argument named with the unit ("ms": 1.5), so
+ *   the viewers show "TaskClock ms";
+ *   an instant event ("i") where an interval is late, merged or failed.
+ *
+ * Timestamps are the samples' CLOCK_MONOTONIC times in µs.  Events are
+ * separated by a comma written before each, so a file cut short (opengpa
+ * killed) is an array missing only its "]", which the format allows.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "format.h"
+#include "opengpa.h"
+#include "timeline.h"
+
+static double micros(uint64_t ns)
+{
+	return (double)ns / 1000.0;
+}
+
+/* The opening of the next event: its separator and its common fields. */
+static void event(struct tl_output *o, const char *ph, const char *name, const char *cat,
+                  long pid, bool tid)
+{
+	fputs(o->count++ ? ",\n{" : "\n{", o->f);
+	fputs("\"name\":", o->f);
+	fmt_json_string(o->f, name);
+	if (cat) {
+		fputs(",\"cat\":", o->f);
+		fmt_json_string(o->f, cat);
+	}
+	fprintf(o->f, ",\"ph\":\"%s\",\"pid\":%ld", ph, pid);
+	if (tid)
+		fprintf(o->f, ",\"tid\":%ld", pid);
+}
+
+static void trace_begin(struct tl_output *o, const struct tl_run *run)
+{
+	char line[512];
+	tl_command_line(run, line, sizeof line);
+	fputc('[', o->f);
+	event(o, "M", "process_name", NULL, run->pid, true);
+	fputs(",\"args\":{\"name\":", o->f);
+	fmt_json_string(o->f, line);
+	fputs("}}", o->f);
+	event(o, "M", "thread_name", NULL, run->pid, true);
+	fputs(",\"args\":{\"name\":", o->f);
+	fmt_json_string(o->f, run->command && run->command[0] ? run->command[0] : "workload");
+	fputs("}}", o->f);
+	event(o, "B", line, "workload", run->pid, true);
+	fprintf(o->f, ",\"ts\":%.3f,\"args\":{\"device\":", micros(run->start_ns));
+	fmt_json_string(o->f, run->device ? run->device : "");
+	fputs(",\"backend\":", o->f);
+	fmt_json_string(o->f, run->backend ? run->backend : "");
+	fprintf(o->f, ",\"period_ms\":%.6g,\"kernel_timed\":%s}}", (double)run->period_ns / 1e6,
+	        run->kernel_timed ? "true" : "false");
+}
+
+static void trace_sample(struct tl_output *o, const struct tl_run *run, const struct tl_sample *s)
+{
+	double ts = micros(s->begin_ns);
+	for (size_t i = 0; i < run->nseries; i++) {
+		const struct tl_series *c = &run->series[i];
+		if (isnan(s->values[i]) || isinf(s->values[i]))
+			continue;
+		event(o, "C", c->name, c->group, run->pid, false);
+		fprintf(o->f, ",\"ts\":%.3f,\"args\":{", ts);
+		fmt_json_string(o->f, tl_unit_or_usage(c));
+		fprintf(o->f, ":%.17g}}", s->values[i]);
+	}
+	uint32_t notable = s->flags & (OPENGPA_SAMPLE_LATE | OPENGPA_SAMPLE_OVERFLOW |
+	                               OPENGPA_SAMPLE_FAILED);
+	if (notable) {
+		char words[64], name[160];
+		tl_flag_words(notable, ", ", words, sizeof words);
+		snprintf(name, sizeof name, "interval %u: %s (%.3f ms)", (unsigned)s->index, words,
+		         (double)(s->end_ns - s->begin_ns) / 1e6);
+		event(o, "i", name, "opengpa", run->pid, true);
+		fprintf(o->f, ",\"s\":\"p\",\"ts\":%.3f}", ts);
+	}
+}
+
+static void trace_end(struct tl_output *o, const struct tl_run *run, const struct tl_end *e)
+{
+	char line[512];
+	event(o, "E", tl_command_line(run, line, sizeof line), "workload", run->pid, true);
+	fprintf(o->f, ",\"ts\":%.3f,\"args\":{\"intervals\":%u", micros(e->end_ns),
+	        (unsigned)e->nsamples);
+	if (e->exit_status >= 0)
+		fprintf(o->f, ",\"exit_status\":%d", e->exit_status);
+	fputs("}}\n]\n", o->f);
+}
+
+const struct tl_format tl_trace = {
+	.name = "trace",
+	.begin = trace_begin,
+	.sample = trace_sample,
+	.end = trace_end,
+};
