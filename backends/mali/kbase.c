@@ -361,7 +361,8 @@ static uint64_t kbase_period_floor(void *state, const char **why)
 static GPA_Status kbase_begin_periodic(void *state, struct og_periodic_mode *mode)
 {
 	struct kbase *k = state;
-	/* The kernel keeps the period in a u32 of ns: longer periods are
+	/* The kernel keeps the period in a u32 of ns (kinstr_prfcnt's request
+	 * carries a u64, which the kernel stores in a u32): longer periods are
 	 * samples from the core's timer thread (next_sample), timed by the
 	 * kernel still. */
 	if (mode->period_ns > UINT32_MAX)

@@ -278,7 +278,7 @@ static void layout(struct ring *r, bool fw_csg, uint32_t item_size)
 	assert_true(og_kinstr_layout_init(&r->l, &e, 0xF, item_size, r->size, why, sizeof why));
 }
 
-static void bad_sample(struct ring *r, size_t offset, const char *needle)
+static void bad_sample(struct ring *r, uint64_t offset, const char *needle)
 {
 	struct og_kinstr_sample s;
 	char why[320] = "";
