@@ -53,10 +53,20 @@ _Static_assert(OG_MALI_V5_WORDS % CHUNK_WORDS == 0, "blocks are whole chunks");
 #define ZIP_LOW(a, b) SHUFFLE(a, b, 0, 4, 1, 5)
 #define ZIP_HIGH(a, b) SHUFFLE(a, b, 2, 6, 3, 7)
 #endif
+/* A 64-bit total is its two 32-bit halves in memory order: low half first
+ * on a little-endian CPU, high half first on a big-endian one. */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define FIRST_SECOND(lo, hi) (hi), (lo)
+#else
+#define FIRST_SECOND(lo, hi) (lo), (hi)
+#endif
+#define ZIP_LOW_(...) ZIP_LOW(__VA_ARGS__)
+#define ZIP_HIGH_(...) ZIP_HIGH(__VA_ARGS__)
 #define STORE_WIDE2(p, lo, hi)                                               \
 	do {                                                                 \
 		vec a_ = QUARTERS(lo), b_ = QUARTERS(hi);                    \
-		vec z0_ = ZIP_LOW(a_, b_), z1_ = ZIP_HIGH(a_, b_);           \
+		vec z0_ = ZIP_LOW_(FIRST_SECOND(a_, b_));                    \
+		vec z1_ = ZIP_HIGH_(FIRST_SECOND(a_, b_));                   \
 		memcpy((p), &z0_, sizeof z0_);                               \
 		memcpy((p) + LANES / 2, &z1_, sizeof z1_);                   \
 	} while (0)

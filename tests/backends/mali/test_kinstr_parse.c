@@ -224,6 +224,13 @@ static uint8_t *item(struct ring *r, size_t offset, size_t i)
 	return r->map + offset + i * r->l.item_size;
 }
 
+/* An item's header as the kernel stores it: two u16 in CPU order. */
+static void set_header(uint8_t *it, uint16_t type, uint16_t version)
+{
+	struct og_kinstr_item_header h = { type, version };
+	memcpy(it, &h, sizeof h);
+}
+
 /* A well-formed sample at `offset`: FE, TILER, 2 L2, 4 cores (dense), the
  * values after the metadata, each value = its block * 1000 + index. */
 static size_t write_sample(struct ring *r, size_t offset, bool fw_csg)
@@ -333,13 +340,13 @@ static void test_sample_rules(void **unused)
 	bad_sample(&r, UINT64_MAX - 10, "runs past");
 	/* Items of the wrong kind, unknown type, version. */
 	write_sample(&r, 0, false);
-	item(&r, 0, 0)[0] = 0x01;
+	set_header(item(&r, 0, 0), OG_KINSTR_META_CLOCK, OG_KINSTR_API_VERSION);
 	bad_sample(&r, 0, "where 0x2000 was due");
 	write_sample(&r, 0, false);
-	item(&r, 0, 4)[0] = 0x05;
+	set_header(item(&r, 0, 4), 0x2005, OG_KINSTR_API_VERSION);
 	bad_sample(&r, 0, "unknown type 0x2005");
 	write_sample(&r, 0, false);
-	item(&r, 0, 1)[2] = 1;
+	set_header(item(&r, 0, 1), OG_KINSTR_META_CLOCK, 1);
 	bad_sample(&r, 0, "version 1");
 	/* The sentinel missing (one block too many listed). */
 	write_sample(&r, 0, false);

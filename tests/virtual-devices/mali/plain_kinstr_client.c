@@ -141,13 +141,15 @@ static int start_session(int dev, const struct blocks *b, uint32_t types, bool s
 {
 	uint8_t req[32 * 8] = { 0 };
 	uint32_t n = 0;
-	req[0] = 0x00, req[1] = 0x10; /* MODE: manual */
+	uint16_t type = 0x1000; /* MODE, in CPU order as every field; manual */
+	memcpy(req, &type, 2);
 	n++;
 	for (uint32_t t = 0; t < 6; t++) {
 		if (!(types >> t & 1))
 			continue;
 		uint8_t *it = req + 32 * n++;
-		it[0] = 0x01, it[1] = 0x10; /* ENABLE */
+		type = 0x1001; /* ENABLE */
+		memcpy(it, &type, 2);
 		it[8] = (uint8_t)t;
 		it[9] = b->set;
 		uint64_t lo = sc_probe ? 0xF : ~0ull, hi = sc_probe ? 0 : ~0ull;

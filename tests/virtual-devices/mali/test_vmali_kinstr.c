@@ -23,6 +23,9 @@
 #include "vmali_testlib.h"
 
 static uint16_t rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+/* The kernel's structs are in CPU byte order. */
+static void wr16(uint8_t *p, uint16_t v) { memcpy(p, &v, 2); }
+static void wr64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 static uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 
@@ -77,7 +80,7 @@ static uint32_t requests(uint8_t *buf, uint8_t mode, uint64_t period, uint32_t t
 	uint32_t n = 0;
 	memset(buf, 0, 32 * 10);
 	uint8_t *it = buf;
-	it[0] = 0x00, it[1] = 0x10; /* 0x1000 MODE */
+	wr16(it, 0x1000); /* MODE */
 	it[8] = mode;
 	memcpy(it + 16, &period, 8);
 	n++;
@@ -85,7 +88,7 @@ static uint32_t requests(uint8_t *buf, uint8_t mode, uint64_t period, uint32_t t
 		if (!(types >> t & 1))
 			continue;
 		it = buf + 32 * n++;
-		it[0] = 0x01, it[1] = 0x10; /* 0x1001 ENABLE */
+		wr16(it, 0x1001); /* ENABLE */
 		it[8] = (uint8_t)t;
 		it[9] = set;
 		memset(it + 16, 0xFF, 16);
@@ -237,7 +240,7 @@ static void test_setup_rules(void **unused)
 	struct vmali_config c = cfg_of(0x6000, false, 40, 0xFF, 2);
 	dev_open(&d, &c);
 	uint8_t req[32 * 40];
-	struct client cl;
+	struct client cl = { -1, 0, 0, NULL };
 	uint32_t n = requests(req, 0, 0, 0xF, 0);
 	struct vmali_kinstr_setup_in in;
 
@@ -253,14 +256,14 @@ static void test_setup_rules(void **unused)
 
 	/* No sentinel at the end. */
 	memset(req + 32 * (n - 1), 0, 32);
-	req[32 * (n - 1) + 0] = 0x01, req[32 * (n - 1) + 1] = 0x10;
+	wr16(req + 32 * (n - 1), 0x1001);
 	assert_int_equal(setup(&d, req, n, &cl), -EINVAL);
 	/* An item of version 1, an unknown item type. */
 	n = requests(req, 0, 0, 0xF, 0);
-	req[32 + 2] = 1;
+	wr16(req + 32 + 2, 1);
 	assert_int_equal(setup(&d, req, n, &cl), -EINVAL);
 	n = requests(req, 0, 0, 0xF, 0);
-	req[32] = 0x07;
+	wr16(req + 32, 0x1007);
 	assert_int_equal(setup(&d, req, n, &cl), -EINVAL);
 	/* A mode that is not manual or periodic; periodic without a period. */
 	n = requests(req, 2, 0, 0xF, 0);
@@ -297,12 +300,12 @@ static void test_manual_samples(void **unused)
 	struct vmali_config c = cfg_of(0xa002, true, 21, 0x2D, 2); /* cores 0,2,3,5 */
 	dev_open(&d, &c);
 	uint8_t req[32 * 10];
-	struct client cl;
+	struct client cl = { -1, 0, 0, NULL };
 	/* Front end and shader cores only, and of the front end only the
 	 * first 16 values: the rest read zero. */
 	uint32_t n = requests(req, 0, 0, (1u << 0) | (1u << 3), 0);
 	memset(req + 32 + 16, 0, 16);
-	req[32 + 16] = 0xFF, req[32 + 17] = 0xFF;
+	wr64(req + 32 + 16, 0xFFFF);
 	assert_true(setup(&d, req, n, &cl) >= 0);
 	struct vmali_kinstr_sample_access a;
 
@@ -412,7 +415,7 @@ static void test_full_ring(void **unused)
 		struct vmali_config c = cfg_of(0x6000, false, early ? 35 : 40, 0xF, 1);
 		dev_open(&d, &c);
 		uint8_t req[32 * 10];
-		struct client cl;
+		struct client cl = { -1, 0, 0, NULL };
 		assert_true(setup(&d, req, requests(req, 0, 0, 0xF, 0), &cl) >= 0);
 		assert_int_equal(cmd(&d, &cl, 1, 0), 0);
 		int room = early ? 32 : 31;
@@ -445,7 +448,7 @@ static void test_early_driver(void **unused)
 	struct vmali_config c = cfg_of(0xa007, true, 12, 0x2D, 1);
 	dev_open(&d, &c);
 	uint8_t req[32 * 10];
-	struct client cl;
+	struct client cl = { -1, 0, 0, NULL };
 	assert_true(setup(&d, req, requests(req, 0, 0, 1u << 3, 0), &cl) >= 0);
 	assert_int_equal(cmd(&d, &cl, 1, 0), 0);
 	assert_int_equal(cmd(&d, &cl, 4, 42), 0);
@@ -472,7 +475,7 @@ static void test_periodic(void **unused)
 	struct vmali_config c = cfg_of(0x6000, false, 40, 0xF, 1);
 	dev_open(&d, &c);
 	uint8_t req[32 * 10];
-	struct client cl;
+	struct client cl = { -1, 0, 0, NULL };
 	/* A period below the floor is raised to 100 us. */
 	assert_true(setup(&d, req, requests(req, 1, 1000, 0xF, 0), &cl) >= 0);
 	assert_int_equal(cmd(&d, &cl, 3, 0), -EINVAL); /* no manual samples */

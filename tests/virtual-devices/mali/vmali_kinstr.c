@@ -49,6 +49,16 @@ static bool available(const struct vmali *vm)
 	return vmali_uk_at_least(&vm->cfg, 34, 10) && !vm->faults.kinstr_absent;
 }
 
+/* A device-fd call this driver does not have (ENOTTY, as the kernel's
+ * ioctl switch), or one without an argument (EFAULT): errno set. */
+static bool refused(const struct vmali *vm, const void *arg)
+{
+	int e = !available(vm) ? ENOTTY : !arg ? EFAULT : 0;
+	if (e) /* a call that succeeds leaves errno alone */
+		errno = e;
+	return e != 0;
+}
+
 /* Instances kinstr_prfcnt lists: shader cores present, the rest all. */
 static uint32_t listed(const struct vmali_geom *g, uint32_t t)
 {
@@ -112,14 +122,8 @@ static uint32_t enum_items(const struct vmali *vm, uint8_t *buf, uint32_t item_s
 
 int vmali_kinstr_enum_info(struct vmali *vm, void *arg)
 {
-	if (!available(vm)) {
-		errno = ENOTTY;
+	if (refused(vm, arg))
 		return -1;
-	}
-	if (!arg) {
-		errno = EFAULT;
-		return -1;
-	}
 	struct vmali_kinstr_enum_info q;
 	memcpy(&q, arg, sizeof(q));
 	uint32_t size = vm->faults.enum_item_size ? vm->faults.enum_item_size
@@ -228,14 +232,8 @@ void vmali_kinstr_free(struct vmali_kinstr *k)
 
 int vmali_kinstr_setup(struct vmali *vm, void *arg)
 {
-	if (!available(vm)) {
-		errno = ENOTTY;
+	if (refused(vm, arg))
 		return -1;
-	}
-	if (!arg) {
-		errno = EFAULT;
-		return -1;
-	}
 	struct vmali_kinstr_setup_in in;
 	memcpy(&in, arg, sizeof(in));
 	uint32_t enum_count = enum_items(vm, NULL, VMALI_KINSTR_ENUM_ITEM_SIZE);
