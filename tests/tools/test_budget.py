@@ -20,8 +20,6 @@ import subprocess
 import sys
 import tempfile
 
-from cli_harness import without_emulation_noise
-
 # Cross builds run the command under qemu-user: meson names the wrapper.
 opengpa = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [sys.argv[1]]
 vmali = sys.argv[2] if len(sys.argv) > 2 else ""
@@ -49,13 +47,15 @@ def stat(*args, cores=0x7, width=1920, height=1080, frames=1):
         f.write("frame width=%d height=%d overdraw=1.5 frag_instr=20\n" % (width, height))
     env = dict(os.environ, LD_PRELOAD=vmali, VMALI_CORE_MASK=hex(cores),
                VMALI_WORKLOAD="@" + workload, VMALI_FRAMES_PER_DUMP=str(frames))
-    r = subprocess.run([*opengpa, "stat", "--backend", "mali", *args], capture_output=True,
-                       text=True, env=env, timeout=60)
-    r.stderr = without_emulation_noise(r.stderr)
-    return r
+    return subprocess.run([*opengpa, "stat", "--backend", "mali", *args], capture_output=True,
+                          text=True, env=env, timeout=60)
 
 
 def values(report):
+    # The report is the JSON object; under qemu-user the child (a host
+    # binary) may print the loader's complaint about the target's
+    # LD_PRELOAD library first.
+    report = report[report.find("{"):]
     return {c["name"]: c["value"] for c in json.loads(report)["counters"]}
 
 
@@ -107,7 +107,6 @@ env_r = subprocess.run([*opengpa, "stat", "--backend", "mali", "--target", "1280
                        env=dict(os.environ, LD_PRELOAD=vmali, VMALI_CORE_MASK="0x1",
                                 OPENGPA_CONSTANTS="DeviceMaxClockHz=600e6,"
                                                   "CycleBudgetUtilization=0.5"), timeout=60)
-env_r.stderr = without_emulation_noise(env_r.stderr)
 v = values(env_r.stderr) if env_r.returncode == 0 else {}
 check("OPENGPA_CONSTANTS", env_r.returncode == 0 and
       abs(v["CycleBudgetReal"] - 0.5 * 600e6 / (1280 * 720 * 30)) < 1e-9, env_r.stderr)
@@ -131,8 +130,8 @@ r = stat("--constant", "DeviceMaxClockHz", "--", "true")
 check("--constant without a value", r.returncode == 2 and "not NAME=NUMBER" in r.stderr, r.stderr)
 r = subprocess.run([*opengpa, "stat", "--backend", "perf", "--target", "1920x1080@60", "--", "true"],
                    capture_output=True, text=True, timeout=60)
-if "ENOSYS" in r.stderr:
-    print("SKIP: --target on perf: no perf_event_open here (qemu-user)")
+if "ENOSYS" in r.stderr and "perf_event_open" in r.stderr:
+    print("note: --target on perf not checked: no perf_event_open here (qemu-user)")
 else:
     check("--target on perf", r.returncode == 1 and "has no cycle budget" in r.stderr, r.stderr)
 r = subprocess.run([*opengpa, "stat", "--backend", "mali", "--", "true"], capture_output=True,
