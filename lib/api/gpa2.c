@@ -562,9 +562,11 @@ static GPA_Status get_sample(const char *func, gpa_uint32 sessionID, gpa_uint32 
 		                "(yet)", func, sampleID, sessionID);
 	/* GPA 2.x: results block until available (a periodic session's
 	 * samples are, once complete). */
-	GPA_Status st = og_sample_wait(ctx->serial, sessionID, sampleID, &ctx, &s);
-	if (st != GPA_STATUS_OK)
-		return st;
+	if (!og_session_ready(s)) {
+		GPA_Status st = og_sample_wait(ctx->serial, sessionID, sampleID, &ctx, &s);
+		if (st != GPA_STATUS_OK)
+			return st;
+	}
 	return og_session_result(ctx, s, sampleID, counter, value, exact, is_exact);
 }
 

@@ -341,16 +341,25 @@ static struct og_native_binding *binding_for(struct og_catalog *cat, uint32_t se
 		if (cat->native[i].fn == ns->fn)
 			return &cat->native[i];
 	/* cat->native has room for one binding per built-in file. */
-	uint32_t *at = malloc((ns->nslots ? ns->nslots : 1) * sizeof(*at));
-	if (!at)
+	struct og_native_binding b = {
+		.fn = ns->fn, .nraw = ns->nraw_slots, .nconst = ns->nconst_slots,
+		.ncounters = ns->ncounters, .index = (uint32_t)cat->nnative,
+		.at_raw = malloc((ns->nraw_slots + 1) * sizeof(uint32_t)),
+		.at_const = malloc((ns->nconst_slots + 1) * sizeof(uint32_t)),
+		.k = calloc(ns->nconst_slots + 1, sizeof(double)),
+	};
+	if (!b.at_raw || !b.at_const || !b.k) {
+		free(b.at_raw);
+		free(b.at_const);
+		free(b.k);
 		return NULL;
-	for (uint32_t s = 0; s < ns->nslots; s++)
-		at[s] = UINT32_MAX;
-	struct og_native_binding *b = &cat->native[cat->nnative];
-	*b = (struct og_native_binding){ .fn = ns->fn, .at = at, .nslots = ns->nslots,
-	                                 .ncounters = ns->ncounters, .index = (uint32_t)cat->nnative };
-	cat->nnative++;
-	return b;
+	}
+	for (uint32_t s = 0; s < b.nraw; s++)
+		b.at_raw[s] = UINT32_MAX;
+	for (uint32_t s = 0; s < b.nconst; s++)
+		b.at_const[s] = UINT32_MAX;
+	cat->native[cat->nnative++] = b;
+	return &cat->native[cat->nnative - 1];
 }
 
 /* Lets counter c of built-in file `file` come from its generated set when
@@ -365,9 +374,25 @@ static void bind_native(struct og_catalog *cat, struct og_counter *c, const stru
 	if (!n)
 		return;
 	struct og_native_binding *b = binding_for(cat, n->set);
-	if (b && og_native_matches(n, c->expr, b->at, b->nslots)) {
+	if (b && og_native_matches(n, c->expr, b->at_raw, b->nraw, b->at_const, b->nconst)) {
 		c->native = b;
 		c->native_pos = n->position;
+		c->native_fn = n->fn;
+	}
+}
+
+/* Constant slots get their values (a slot no accepted counter assigned
+ * reads constant 0; raw slots stay UINT32_MAX: a session's row leaves them
+ * 0). */
+static void finish_bindings(struct og_catalog *cat)
+{
+	for (size_t i = 0; i < cat->nnative; i++) {
+		struct og_native_binding *b = &cat->native[i];
+		for (uint32_t s = 0; s < b->nconst; s++) {
+			if (b->at_const[s] == UINT32_MAX)
+				b->at_const[s] = 0;
+			b->k[s] = b->at_const[s] < cat->nconst ? cat->const_values[b->at_const[s]] : 0.0;
+		}
 	}
 }
 
@@ -419,10 +444,7 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 		bind_native(cat, &cat->counters[cat->ncounters - 1], d->file);
 	}
 	cat->nderived = cat->ncounters;
-	for (size_t i = 0; i < cat->nnative; i++)
-		for (uint32_t s = 0; s < cat->native[i].nslots; s++)
-			if (cat->native[i].at[s] == UINT32_MAX)
-				cat->native[i].at[s] = 0;
+	finish_bindings(cat);
 	for (uint32_t i = 0; hardware_counters && i < cat->nraw; i++) {
 		const struct og_raw *raw = &cat->raws[i];
 		if (!raw->available)
@@ -584,8 +606,11 @@ void og_catalog_free(struct og_catalog *cat)
 		free(cat->unavailable[i].reason);
 		free_made(cat->unavailable[i].made);
 	}
-	for (size_t i = 0; i < cat->nnative; i++)
-		free(cat->native[i].at);
+	for (size_t i = 0; i < cat->nnative; i++) {
+		free(cat->native[i].at_raw);
+		free(cat->native[i].at_const);
+		free(cat->native[i].k);
+	}
 	free(cat->native);
 	for (size_t f = 0; f < cat->nfiles; f++)
 		og_cf_free(&cat->files[f]);

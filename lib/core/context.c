@@ -308,6 +308,16 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 	return GPA_STATUS_OK;
 }
 
+/* The ring's slots: a power of two, at least `size`, so that finding a
+ * session is a mask, not a division. */
+static uint32_t ring_mask_for(uint32_t size)
+{
+	uint32_t cap = 1;
+	while (cap < size)
+		cap *= 2;
+	return cap - 1;
+}
+
 static unsigned ring_size_from_env(void)
 {
 	const char *v = secure_getenv("OPENGPA_SESSION_RING");
@@ -353,7 +363,8 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 			       "counters; they take the passes GPA_GetPassCount says", ctx->ops->name);
 			ctx->multiplex = false;
 		}
-		ctx->ring = calloc(ctx->ring_size, sizeof(*ctx->ring));
+		ctx->ring_mask = ring_mask_for(ctx->ring_size);
+		ctx->ring = calloc(ctx->ring_mask + 1, sizeof(*ctx->ring));
 		ctx->scratch = calloc(ctx->cat.nraw + 1, sizeof(*ctx->scratch));
 		if (!ctx->ring || !ctx->scratch || og_selection_init(&ctx->sel, ctx) != GPA_STATUS_OK)
 			st = og_error(GPA_STATUS_ERROR_FAILED, "opening a context: out of memory");
@@ -403,7 +414,7 @@ void og_context_close(struct og_context *ctx)
 	}
 	og_xsession_delete_all(ctx);
 	og_handle_free(ctx->handle);
-	for (uint32_t i = 0; ctx->ring && i < ctx->ring_size; i++)
+	for (uint32_t i = 0; ctx->ring && i <= ctx->ring_mask; i++)
 		og_session_free(ctx->ring[i]);
 	if (ctx->ops)
 		ctx->ops->close(ctx->state);
@@ -507,22 +518,24 @@ GPA_Status og_context_set_ring_size(struct og_context *ctx, uint32_t size)
 	if (size < 1 || size > 4096)
 		return og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
 		                "session ring size %u is out of range: choose 1 to 4096", size);
-	struct og_session **ring = calloc(size, sizeof(*ring));
+	uint32_t mask = ring_mask_for(size);
+	struct og_session **ring = calloc(mask + 1, sizeof(*ring));
 	if (!ring)
 		return og_error(GPA_STATUS_ERROR_FAILED, "out of memory");
-	/* Keep the newest sessions that fit; their slot is (id - 1) % size. */
-	for (uint32_t i = 0; i < ctx->ring_size; i++) {
+	/* Keep the newest sessions that fit. */
+	for (uint32_t i = 0; i <= ctx->ring_mask; i++) {
 		struct og_session *s = ctx->ring[i];
 		if (!s)
 			continue;
 		uint32_t id = og_session_id(s);
 		if (id + size >= ctx->next_session_id)
-			ring[(id - 1) % size] = s;
+			ring[(id - 1) & mask] = s;
 		else
 			og_session_free(s);
 	}
 	free(ctx->ring);
 	ctx->ring = ring;
 	ctx->ring_size = size;
+	ctx->ring_mask = mask;
 	return GPA_STATUS_OK;
 }

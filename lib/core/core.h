@@ -144,8 +144,10 @@ struct og_context {
 	uint64_t plan_epoch; /* changes when every plan must be made again */
 	uint64_t period_ns; /* sessions begun now sample periodically; 0 = not */
 
+	/* The newest ring_size sessions, session id at ring[(id - 1) & ring_mask]
+	 * (the array has a power of two of slots, at least ring_size). */
 	struct og_session **ring;
-	uint32_t ring_size;
+	uint32_t ring_size, ring_mask;
 	uint32_t next_session_id;
 	struct og_session *open_session; /* the active session, of either model */
 
@@ -274,6 +276,12 @@ GPA_Status og_session_sample_time(struct og_session *s, uint32_t sample_id,
  * kernel times it. */
 uint64_t og_session_period(const struct og_session *s);
 bool og_session_kernel_timed(const struct og_session *s);
+
+/* Every counter of the session for one sample: out[k] for the session's
+ * k-th counter (og_session_counters).  Lock held, session ready.  Errors as
+ * og_session_result's, for the first counter that has no value. */
+GPA_Status og_session_read(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
+                           union og_value *out);
 
 /* Result of one counter for one sample, after the type checks.  Lock held,
  * session ready.  SAMPLE_NOT_FOUND when the sample is not in the session or

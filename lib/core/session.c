@@ -6,7 +6,15 @@
  * A session copies the plan and the enabled counters when it begins, so
  * results stay readable after the client enables other counters.  Each
  * sample keeps one uint64 per raw counter of the plan ("slots"), filled by
- * the pass that counts it; results are computed from those when queried.
+ * the pass that counts it; results are computed from those when queried,
+ * and nothing else is kept per sample.
+ *
+ * The slots are laid out for reading.  When a session counts (nearly) all
+ * the raw counters of a built-in set whose generated code it uses, those
+ * raw counters take the slots of a block in the set's own leaf order, so
+ * the generated code reads a sample's row in place (native.h): a batch
+ * read is one call of the set's function, a single read one call of the
+ * counter's.  Passes scatter their counts into the slots as samples end.
  *
  * The functions here keep the books; the front ends check the caller's
  * order of calls first, each in its own API's order and statuses (2.x
@@ -23,6 +31,7 @@
 
 #include "core/registry.h"
 #include "core/session_internal.h"
+#include "expr/arith.h"
 
 /* uint32 id -> index, open addressing; vals hold index + 1, 0 = empty. */
 struct id_map {
@@ -31,14 +40,37 @@ struct id_map {
 	size_t cap, count;
 };
 
+/* 48 bytes, beside the sample's row of raw counts. */
 struct sample {
+	uint64_t begun;   /* bit p: begun in pass p */
+	uint64_t passes;  /* bit p: ended in pass p */
+	uint64_t begin_ns, end_ns; /* of the first pass that counted it */
 	uint32_t id;
-	uint64_t begun;    /* bit p: begun in pass p */
-	uint64_t passes;   /* bit p: ended in pass p */
-	bool failed;       /* the backend could not read it */
-	double coverage;   /* least share of it the counters really counted */
-	uint64_t computed; /* bit n: native binding n's results are in s->results */
-	struct og_sample_time time; /* of the first pass that counted it */
+	uint32_t flags;   /* OG_SAMPLE_* of that pass */
+	float coverage;   /* least share of it the counters really counted */
+	bool failed;      /* the backend could not read it */
+};
+
+/* How the session reads one of its counters. */
+enum recipe_kind {
+	READ_RAW,    /* a raw count: slot */
+	READ_NATIVE, /* generated code: block, position in its set */
+	READ_EXPR,   /* the interpreter */
+};
+
+struct recipe {
+	uint64_t need; /* bit p: a raw input of pass p */
+	uint8_t kind;
+	bool integer;  /* an integer counter: og_value.u, at most max */
+	uint32_t slot; /* READ_RAW */
+	uint32_t block, position; /* READ_NATIVE */
+	uint64_t max;
+};
+
+/* A built-in set's raw leaves in its own order at row[base ...]. */
+struct block {
+	const struct og_native_binding *set;
+	uint32_t base;
 };
 
 struct og_session {
@@ -59,12 +91,27 @@ struct og_session {
 	} *slot_of_raw;
 	size_t nslots;
 	struct {
-		size_t first_slot; /* the pass's raws have consecutive slots */
 		size_t n;
 		uint32_t *backend_ids;
 		size_t *group_sizes; /* multiplexed pass; NULL otherwise */
 		size_t ngroups;
+		/* Where its counts go: row[dst[k]] = deltas[src[k]] (a raw counter
+		 * can fill more than one slot). */
+		uint32_t *src, *dst;
+		size_t npairs;
 	} pass[OG_MAX_PASSES];
+
+	/* Reading: a recipe per counter (enable order), the set blocks. */
+	struct recipe *recipes;
+	uint32_t *position; /* per catalogue counter: its place in counters[] */
+	uint64_t need_all;
+	struct block blocks[4];
+	size_t nblocks;
+	/* The counters are exactly blocks[0]'s set in its order: its function
+	 * writes a batch read's answer. */
+	bool direct;
+	union og_value *set_out; /* the blocks' outputs, one set's width each */
+	size_t set_stride;
 
 	/* Progress. */
 	bool pass_open;
@@ -94,15 +141,6 @@ struct og_session {
 	struct id_map index;
 	uint64_t *deltas; /* one pass's values from the backend */
 
-	/* Counters a built-in set's generated code computes (catalog.h) are
-	 * computed a whole set per sample, on the first read of one of them,
-	 * and kept: results[sample * nbatched + result_col[counter]]. */
-	uint32_t *result_col; /* per catalogue counter; UINT32_MAX: interpreted */
-	size_t nbatched;
-	double *results;      /* allocated on the first read, results_rows rows */
-	size_t results_rows;
-	double *set_out;      /* one set's outputs */
-
 	/* Periodic sampling (session_periodic.c); period_ns 0 = the client's
 	 * samples.  Samples [0, nsamples) are complete; the timer thread or the
 	 * kernel adds the next. */
@@ -120,7 +158,11 @@ void og_session_free(struct og_session *s)
 	for (size_t p = 0; p < s->npasses; p++) {
 		free(s->pass[p].backend_ids);
 		free(s->pass[p].group_sizes);
+		free(s->pass[p].src);
+		free(s->pass[p].dst);
 	}
+	free(s->recipes);
+	free(s->position);
 	free(s->counters);
 	free(s->has_counter);
 	free(s->slot_of_raw);
@@ -131,8 +173,6 @@ void og_session_free(struct og_session *s)
 	free(s->extra.keys);
 	free(s->extra.vals);
 	free(s->deltas);
-	free(s->result_col);
-	free(s->results);
 	free(s->set_out);
 	og_periodic_free(s->periodic);
 	free(s);
@@ -253,7 +293,7 @@ static bool add_sample(struct og_session *s, uint32_t id, size_t *index)
 	}
 	if (!index_insert(s, id, s->nsamples))
 		return false;
-	s->samples[s->nsamples] = (struct sample){ .id = id, .coverage = 1.0 };
+	s->samples[s->nsamples] = (struct sample){ .id = id, .coverage = 1.0f };
 	memset(&s->values[s->nsamples * s->nslots], 0, s->nslots * sizeof(uint64_t));
 	*index = s->nsamples++;
 	return true;
@@ -261,37 +301,123 @@ static bool add_sample(struct og_session *s, uint32_t id, size_t *index)
 
 /* ---- begin / end ----------------------------------------------------- */
 
-/* Gives each enabled counter with generated code a results column, when
- * computing its whole set pays: the generated code costs about a quarter
- * of interpreting one counter per counter of the set (bench/mali: 1.6 ns
- * against 6.9 ns), so a session that enables fewer than a quarter of a set
- * interprets them. */
-static bool plan_batches(struct og_session *s, const struct og_catalog *cat)
+/* ---- layout and recipes ----------------------------------------------- */
+
+/* A set's block pays when the session needs at least 4/5 of its raw leaves:
+ * the other slots of the block are kept (and cost memory) for nothing. */
+static bool block_pays(const struct og_native_binding *b, const int8_t *raw_pass)
 {
-	s->result_col = malloc((cat->ncounters + 1) * sizeof(*s->result_col));
-	if (!s->result_col)
-		return false;
-	for (size_t c = 0; c < cat->ncounters; c++)
-		s->result_col[c] = UINT32_MAX;
-	/* sample.computed has a bit for each of the first 64 bindings. */
-	uint32_t enabled_in[64] = { 0 };
-	for (size_t i = 0; i < s->ncounters; i++) {
-		const struct og_counter *c = &cat->counters[s->counters[i]];
-		if (c->native && c->native->index < 64)
-			enabled_in[c->native->index]++;
-	}
-	uint32_t widest = 0;
-	for (size_t i = 0; i < s->ncounters; i++) {
-		const struct og_counter *c = &cat->counters[s->counters[i]];
-		if (!c->native || c->native->index >= 64 ||
-		    4 * enabled_in[c->native->index] < c->native->ncounters)
+	uint32_t needed = 0;
+	for (uint32_t j = 0; j < b->nraw; j++)
+		needed += b->at_raw[j] != UINT32_MAX && raw_pass[b->at_raw[j]] >= 0;
+	return b->nraw && 5 * needed >= 4 * b->nraw;
+}
+
+/* Slots: each planned raw counter gets one (its primary, slot_of_raw), and
+ * also every block leaf it is; then each pass's (delta -> slot) pairs. */
+static bool lay_out(struct og_session *s, const struct og_catalog *cat, const struct og_plan *plan)
+{
+	size_t nextra = 0, cap_extra = 0;
+	struct { uint32_t raw, slot; } *extra = NULL;
+	for (size_t i = 0; i < cat->nnative && s->nblocks < 4; i++) {
+		const struct og_native_binding *b = &cat->native[i];
+		bool used = false;
+		for (size_t k = 0; k < s->ncounters; k++)
+			used |= cat->counters[s->counters[k]].native == b;
+		if (!used || !block_pays(b, plan->raw_pass))
 			continue;
-		s->result_col[s->counters[i]] = (uint32_t)s->nbatched++;
-		if (c->native->ncounters > widest)
-			widest = c->native->ncounters;
+		uint32_t base = (uint32_t)s->nslots;
+		s->blocks[s->nblocks++] = (struct block){ b, base };
+		s->nslots += b->nraw;
+		for (uint32_t j = 0; j < b->nraw; j++) {
+			uint32_t r = b->at_raw[j];
+			if (r == UINT32_MAX || plan->raw_pass[r] < 0)
+				continue;
+			if (s->slot_of_raw[r].slot == UINT32_MAX) {
+				s->slot_of_raw[r] = (struct raw_slot){ base + j, (uint32_t)plan->raw_pass[r] };
+				continue;
+			}
+			if (nextra == cap_extra) {
+				cap_extra = cap_extra ? 2 * cap_extra : 16;
+				void *grown = realloc(extra, cap_extra * sizeof(*extra));
+				if (!grown) {
+					free(extra);
+					return false;
+				}
+				extra = grown;
+			}
+			extra[nextra].raw = r;
+			extra[nextra++].slot = base + j;
+		}
 	}
-	s->set_out = malloc((widest + 1) * sizeof(*s->set_out));
-	return s->set_out != NULL;
+	for (size_t r = 0; r < cat->nraw; r++)
+		if (plan->raw_pass[r] >= 0 && s->slot_of_raw[r].slot == UINT32_MAX)
+			s->slot_of_raw[r] = (struct raw_slot){ (uint32_t)s->nslots++,
+			                                       (uint32_t)plan->raw_pass[r] };
+	bool ok = true;
+	for (size_t p = 0; ok && p < plan->npasses; p++) {
+		const struct og_pass *pp = &plan->passes[p];
+		size_t cap = pp->n + nextra + 1;
+		s->pass[p].src = malloc(cap * sizeof(uint32_t));
+		s->pass[p].dst = malloc(cap * sizeof(uint32_t));
+		if (!(ok = s->pass[p].src && s->pass[p].dst))
+			break;
+		size_t n = 0;
+		for (size_t i = 0; i < pp->n; i++) {
+			s->pass[p].src[n] = (uint32_t)i;
+			s->pass[p].dst[n++] = s->slot_of_raw[pp->raws[i]].slot;
+			for (size_t e = 0; e < nextra; e++)
+				if (extra[e].raw == pp->raws[i]) {
+					s->pass[p].src[n] = (uint32_t)i;
+					s->pass[p].dst[n++] = extra[e].slot;
+				}
+		}
+		s->pass[p].npairs = n;
+	}
+	free(extra);
+	return ok;
+}
+
+static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
+{
+	s->recipes = calloc(s->ncounters + 1, sizeof(*s->recipes));
+	s->position = malloc((cat->ncounters + 1) * sizeof(*s->position));
+	if (!s->recipes || !s->position)
+		return false;
+	size_t width = 0;
+	for (size_t b = 0; b < s->nblocks; b++)
+		if (s->blocks[b].set->ncounters > width)
+			width = s->blocks[b].set->ncounters;
+	s->set_stride = width;
+	s->set_out = calloc(s->nblocks * width + 1, sizeof(*s->set_out));
+	if (!s->set_out)
+		return false;
+	s->direct = s->nblocks == 1 && s->ncounters == s->blocks[0].set->ncounters;
+	for (size_t k = 0; k < s->ncounters; k++) {
+		const struct og_counter *c = &cat->counters[s->counters[k]];
+		struct recipe *r = &s->recipes[k];
+		s->position[s->counters[k]] = (uint32_t)k;
+		r->integer = c->type != GPA_TYPE_FLOAT32 && c->type != GPA_TYPE_FLOAT64;
+		r->max = c->type == GPA_TYPE_UINT32 ? UINT32_MAX : UINT64_MAX;
+		for (size_t i = 0; i < c->ninputs; i++)
+			r->need |= 1ull << s->slot_of_raw[c->inputs[i]].pass;
+		s->need_all |= r->need;
+		r->kind = READ_EXPR;
+		for (size_t b = 0; b < s->nblocks; b++)
+			if (c->native == s->blocks[b].set) {
+				r->kind = READ_NATIVE;
+				r->block = (uint32_t)b;
+				r->position = c->native_pos;
+			}
+		if (!(r->kind == READ_NATIVE && r->block == 0 && r->position == k))
+			s->direct = false;
+		/* A raw count is read as it is (the set's function copies it too). */
+		if (c->exact_raw && (r->integer || r->kind == READ_EXPR)) {
+			r->kind = READ_RAW;
+			r->slot = s->slot_of_raw[c->raw].slot;
+		}
+	}
+	return true;
 }
 
 static struct og_session *session_create(struct og_context *ctx, const struct og_selection *sel,
@@ -317,7 +443,6 @@ static struct og_session *session_create(struct og_context *ctx, const struct og
 	size_t maxn = 0;
 	for (size_t p = 0; p < plan->npasses; p++) {
 		const struct og_pass *pp = &plan->passes[p];
-		s->pass[p].first_slot = s->nslots;
 		s->pass[p].n = pp->n;
 		s->pass[p].backend_ids = malloc((pp->n + 1) * sizeof(uint32_t));
 		s->npasses = p + 1;
@@ -331,20 +456,25 @@ static struct og_session *session_create(struct og_context *ctx, const struct og
 			memcpy(s->pass[p].group_sizes, pp->group_sizes, pp->ngroups * sizeof(size_t));
 			s->pass[p].ngroups = pp->ngroups;
 		}
-		for (size_t i = 0; i < pp->n; i++)
-			s->slot_of_raw[pp->raws[i]] = (struct raw_slot){ (uint32_t)(s->nslots + i), (uint32_t)p };
-		s->nslots += pp->n;
 		if (pp->n > maxn)
 			maxn = pp->n;
 	}
 	s->deltas = calloc(maxn + 1, sizeof(*s->deltas));
-	if (!s->deltas || !plan_batches(s, cat))
+	if (!s->deltas || !lay_out(s, cat, plan) || !plan_reads(s, cat))
 		goto oom;
 	s->owner = pthread_self();
 	return s;
 oom:
 	og_session_free(s);
 	return NULL;
+}
+
+/* A sample's counts of pass p into its row. */
+static void scatter(struct og_session *s, size_t index, uint32_t p, const uint64_t *deltas)
+{
+	uint64_t *row = &s->values[index * s->nslots];
+	for (size_t k = 0; k < s->pass[p].npairs; k++)
+		row[s->pass[p].dst[k]] = deltas[s->pass[p].src[k]];
 }
 
 GPA_Status og_session_start(struct og_context *ctx, struct og_selection *sel,
@@ -368,15 +498,23 @@ GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id)
 	GPA_Status st = og_selection_plan(ctx, &ctx->sel, &plan);
 	if (st == GPA_STATUS_OK && ctx->period_ns)
 		st = og_periodic_check_plan(ctx, plan);
-	struct og_session *s;
+	struct og_session *s = NULL;
 	if (st == GPA_STATUS_OK)
 		st = og_session_start(ctx, &ctx->sel, &s);
 	if (st != GPA_STATUS_OK)
 		return st;
 	s->period_ns = ctx->period_ns;
 	s->id = ctx->next_session_id++;
-	/* The ring slot's previous session is overwritten: the oldest one. */
-	struct og_session **slot = &ctx->ring[(s->id - 1) % ctx->ring_size];
+	/* The oldest session leaves the ring: the one ring_size IDs back (and
+	 * whatever older one held this slot). */
+	if (s->id > ctx->ring_size) {
+		struct og_session **old = &ctx->ring[(s->id - ctx->ring_size - 1) & ctx->ring_mask];
+		if (*old && (*old)->id == s->id - ctx->ring_size) {
+			og_session_free(*old);
+			*old = NULL;
+		}
+	}
+	struct og_session **slot = &ctx->ring[(s->id - 1) & ctx->ring_mask];
 	og_session_free(*slot);
 	*slot = s;
 	*id = s->id;
@@ -492,27 +630,27 @@ GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
 	if (s->pass_index >= s->npasses)
 		return GPA_STATUS_OK; /* an extra pass counts nothing */
 	struct sample *smp = &s->samples[s->cur];
-	size_t n = s->pass[s->pass_index].n;
 	uint64_t end_ns = og_clock_monotonic_ns();
 	GPA_Status st = ctx->ops->end_sample(ctx->state, s->deltas);
-	if (!smp->passes && !smp->time.end_ns) {
+	if (!smp->passes && !smp->end_ns) {
 		/* The first pass that gets this far gives the sample its times. */
-		smp->time = (struct og_sample_time){ s->cur_begin_ns, end_ns, 0 };
-		struct og_sample_time kt;
-		if (st == GPA_STATUS_OK && ctx->ops->sample_time && ctx->ops->sample_time(ctx->state, &kt))
-			smp->time = kt;
+		struct og_sample_time t = { s->cur_begin_ns, end_ns, 0 };
+		if (st == GPA_STATUS_OK && ctx->ops->sample_time)
+			ctx->ops->sample_time(ctx->state, &t);
+		smp->begin_ns = t.begin_ns;
+		smp->end_ns = t.end_ns;
+		smp->flags = t.flags;
 	}
 	if (st != GPA_STATUS_OK) {
 		smp->failed = true;
 		return st;
 	}
-	memcpy(&s->values[s->cur * s->nslots + s->pass[s->pass_index].first_slot], s->deltas,
-	       n * sizeof(uint64_t));
+	scatter(s, s->cur, s->pass_index, s->deltas);
 	smp->passes |= 1ull << s->pass_index;
 	if (ctx->ops->sample_coverage) {
 		double c = ctx->ops->sample_coverage(ctx->state);
 		if (c < smp->coverage)
-			smp->coverage = c > 0.0 ? c : 0.0;
+			smp->coverage = c > 0.0 ? (float)c : 0.0f;
 	}
 	return GPA_STATUS_OK;
 }
@@ -551,14 +689,15 @@ GPA_Status og_session_append(struct og_session *s, const uint64_t *deltas,
 		                s->id, s->nsamples);
 	struct sample *smp = &s->samples[index];
 	smp->begun = 1;
-	smp->time = *t;
+	smp->begin_ns = t->begin_ns;
+	smp->end_ns = t->end_ns;
+	smp->flags = t->flags;
 	if (t->flags & OG_SAMPLE_FAILED) {
 		smp->failed = true;
 	} else {
-		memcpy(&s->values[index * s->nslots + s->pass[0].first_slot], deltas,
-		       s->pass[0].n * sizeof(uint64_t));
+		scatter(s, index, 0, deltas);
 		smp->passes = 1;
-		smp->coverage = coverage > 0.0 && coverage < 1.0 ? coverage : 1.0;
+		smp->coverage = coverage > 0.0 && coverage < 1.0 ? (float)coverage : 1.0f;
 	}
 	s->pass_samples[0]++;
 	og_session_notify();
@@ -568,7 +707,7 @@ GPA_Status og_session_append(struct og_session *s, const uint64_t *deltas,
 void og_session_flag_last(struct og_session *s, uint32_t flags)
 {
 	if (s->nsamples)
-		s->samples[s->nsamples - 1].time.flags |= flags;
+		s->samples[s->nsamples - 1].flags |= flags;
 }
 
 size_t og_session_complete(const struct og_session *s)
@@ -582,7 +721,7 @@ struct og_session *og_session_find(struct og_context *ctx, uint32_t id)
 {
 	if (id == 0 || !ctx->ring_size)
 		return NULL;
-	struct og_session *s = ctx->ring[(id - 1) % ctx->ring_size];
+	struct og_session *s = ctx->ring[(id - 1) & ctx->ring_mask];
 	return s && s->id == id ? s : NULL;
 }
 
@@ -842,22 +981,23 @@ GPA_Status og_session_sample_time(struct og_session *s, uint32_t sample_id,
 	if (is_total(s, sample_id) && s->nsamples) {
 		/* From the first sample's begin to the last's end, and every
 		 * sample's flags. */
-		*t = (struct og_sample_time){ s->samples[0].time.begin_ns, 0, 0 };
+		*t = (struct og_sample_time){ s->samples[0].begin_ns, 0, 0 };
 		for (size_t i = 0; i < s->nsamples; i++) {
 			const struct sample *smp = &s->samples[i];
-			if (smp->time.begin_ns < t->begin_ns)
-				t->begin_ns = smp->time.begin_ns;
-			if (smp->time.end_ns > t->end_ns)
-				t->end_ns = smp->time.end_ns;
-			t->flags |= smp->time.flags | (smp->failed ? OG_SAMPLE_FAILED : 0);
+			if (smp->begin_ns < t->begin_ns)
+				t->begin_ns = smp->begin_ns;
+			if (smp->end_ns > t->end_ns)
+				t->end_ns = smp->end_ns;
+			t->flags |= smp->flags | (smp->failed ? OG_SAMPLE_FAILED : 0);
 		}
 		return GPA_STATUS_OK;
 	}
 	if (!index_find(s, sample_id, &index))
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
 		                "session %u has no sample %u", s->id, sample_id);
-	*t = s->samples[index].time;
-	if (s->samples[index].failed)
+	const struct sample *smp = &s->samples[index];
+	*t = (struct og_sample_time){ smp->begin_ns, smp->end_ns, smp->flags };
+	if (smp->failed)
 		t->flags |= OG_SAMPLE_FAILED;
 	return GPA_STATUS_OK;
 }
@@ -865,51 +1005,6 @@ GPA_Status og_session_sample_time(struct og_session *s, uint32_t sample_id,
 bool og_session_kernel_timed(const struct og_session *s)
 {
 	return s->kernel_timed;
-}
-
-/* Row `index` of s->results with the outputs of counter c's set in it, or
- * NULL without memory (the caller then interprets c). */
-static const double *batch_row(struct og_context *ctx, struct og_session *s, size_t index,
-                               const struct og_counter *c)
-{
-	if (index >= s->results_rows) {
-		/* A periodic session keeps growing after the first read. */
-		size_t rows = s->nsamples > 2 * s->results_rows ? s->nsamples : 2 * s->results_rows;
-		double *results = realloc(s->results, (rows * s->nbatched + 1) * sizeof(*results));
-		if (!results)
-			return NULL;
-		s->results = results;
-		s->results_rows = rows;
-	}
-	struct sample *smp = &s->samples[index];
-	const struct og_native_binding *set = c->native;
-	uint64_t bit = 1ull << set->index;
-	double *row = &s->results[index * s->nbatched];
-	if (smp->computed & bit)
-		return row;
-	/* Every input this sample has of the set's enabled counters.  Inputs
-	 * it lacks keep stale values: the counters that read them fail in
-	 * og_session_result before their column is read. */
-	const uint64_t *vals = &s->values[index * s->nslots];
-	const struct og_counter *all = ctx->cat.counters;
-	for (size_t i = 0; i < s->ncounters; i++) {
-		const struct og_counter *e = &all[s->counters[i]];
-		if (e->native != set)
-			continue;
-		for (size_t k = 0; k < e->ninputs; k++) {
-			struct raw_slot where = s->slot_of_raw[e->inputs[k]];
-			if (where.slot != UINT32_MAX && (smp->passes & (1ull << where.pass)))
-				ctx->scratch[e->inputs[k]] = vals[where.slot];
-		}
-	}
-	og_native_run(set, ctx->scratch, ctx->cat.const_values, s->set_out);
-	for (size_t i = 0; i < s->ncounters; i++) {
-		uint32_t col = s->result_col[s->counters[i]];
-		if (col != UINT32_MAX && all[s->counters[i]].native == set)
-			row[col] = s->set_out[all[s->counters[i]].native_pos];
-	}
-	smp->computed |= bit;
-	return row;
 }
 
 static uint64_t add_sat(uint64_t a, uint64_t b)
@@ -948,41 +1043,146 @@ static GPA_Status total_result(struct og_context *ctx, struct og_session *s, uin
 	return GPA_STATUS_OK;
 }
 
-GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
-                             uint32_t counter, double *value, uint64_t *exact, bool *is_exact)
+/* The sample's index, if it has a value for every counter in `need` (or
+ * the error that says why not). */
+static GPA_Status readable(struct og_context *ctx, const struct og_session *s, uint32_t sample_id,
+                           uint64_t need, size_t *index)
 {
-	size_t index;
-	if (is_total(s, sample_id))
-		return total_result(ctx, s, counter, value, exact, is_exact);
-	if (!index_find(s, sample_id, &index))
+	if (!index_find(s, sample_id, index))
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
 		                "sample %u is not in session %u", sample_id, s->id);
-	const struct sample *smp = &s->samples[index];
-	const struct og_counter *c = &ctx->cat.counters[counter];
+	const struct sample *smp = &s->samples[*index];
 	if (smp->failed)
 		return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
 		                "sample %u of session %u could not be read from the device (see the "
 		                "earlier message); the session's other samples are fine",
 		                sample_id, s->id);
-	for (size_t i = 0; i < c->ninputs; i++) {
-		uint32_t pass = s->slot_of_raw[c->inputs[i]].pass;
-		if (s->slot_of_raw[c->inputs[i]].slot == UINT32_MAX || !(smp->passes & (1ull << pass)))
+	if ((smp->passes & need) == need)
+		return GPA_STATUS_OK;
+	for (size_t k = 0; k < s->ncounters; k++) {
+		uint64_t missing = s->recipes[k].need & need & ~smp->passes;
+		if (missing)
 			return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
-			                "counter %s of sample %u (session %u) needs pass %u, which did not "
-			                "sample it; sample the same IDs in every pass", c->name, sample_id,
-			                s->id, pass);
+			                "counter %s of sample %u (session %u) needs pass %d, which did not "
+			                "sample it; sample the same IDs in every pass",
+			                ctx->cat.counters[s->counters[k]].name, sample_id, s->id,
+			                __builtin_ctzll(missing));
 	}
-	const uint64_t *vals = &s->values[index * s->nslots];
-	*is_exact = c->exact_raw;
-	if (c->exact_raw)
-		*exact = vals[s->slot_of_raw[c->raw].slot];
-	const double *row = s->result_col[counter] != UINT32_MAX ? batch_row(ctx, s, index, c) : NULL;
-	if (row) {
-		*value = row[s->result_col[counter]];
+	return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND, "sample %u of session %u lacks a pass",
+	                sample_id, s->id);
+}
+
+/* The interpreter, for counters without generated code in a block: the
+ * expression reads raw counters by catalogue index. */
+static double interpret(struct og_context *ctx, const struct og_session *s, const uint64_t *row,
+                        const struct og_counter *c)
+{
+	for (size_t i = 0; i < c->ninputs; i++)
+		ctx->scratch[c->inputs[i]] = row[s->slot_of_raw[c->inputs[i]].slot];
+	return og_expr_eval(c->expr, ctx->scratch, ctx->cat.const_values);
+}
+
+GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
+                             uint32_t counter, double *value, uint64_t *exact, bool *is_exact)
+{
+	if (is_total(s, sample_id))
+		return total_result(ctx, s, counter, value, exact, is_exact);
+	const struct recipe *r = &s->recipes[s->position[counter]];
+	size_t index;
+	GPA_Status st = readable(ctx, s, sample_id, r->need, &index);
+	if (st != GPA_STATUS_OK)
+		return st;
+	const uint64_t *row = &s->values[index * s->nslots];
+	*is_exact = r->kind == READ_RAW;
+	switch (r->kind) {
+	case READ_RAW:
+		*exact = row[r->slot];
+		*value = og_arith_result((double)*exact);
+		break;
+	case READ_NATIVE: {
+		const struct block *b = &s->blocks[r->block];
+		*value = ctx->cat.counters[counter].native_fn(row + b->base, b->set->k);
+		break;
+	}
+	default:
+		*value = interpret(ctx, s, row, &ctx->cat.counters[counter]);
+		break;
+	}
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_session_read(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
+                           union og_value *out)
+{
+	if (is_total(s, sample_id)) {
+		for (size_t k = 0; k < s->ncounters; k++) {
+			double v;
+			uint64_t exact;
+			bool is_exact;
+			GPA_Status st = total_result(ctx, s, s->counters[k], &v, &exact, &is_exact);
+			if (st != GPA_STATUS_OK)
+				return st;
+			const struct recipe *r = &s->recipes[k];
+			if (r->integer)
+				out[k].u = is_exact ? og_arith_clamp_u64(exact, r->max)
+				                    : og_arith_to_u64(v, r->max);
+			else
+				out[k].d = v;
+		}
 		return GPA_STATUS_OK;
 	}
-	for (size_t i = 0; i < c->ninputs; i++)
-		ctx->scratch[c->inputs[i]] = vals[s->slot_of_raw[c->inputs[i]].slot];
-	*value = og_expr_eval(c->expr, ctx->scratch, ctx->cat.const_values);
+	size_t index;
+	GPA_Status st = readable(ctx, s, sample_id, s->need_all, &index);
+	if (st != GPA_STATUS_OK)
+		return st;
+	const uint64_t *row = &s->values[index * s->nslots];
+	/* The whole set, in its order: its function writes the answer. */
+	if (s->direct) {
+		s->blocks[0].set->fn(row + s->blocks[0].base, s->blocks[0].set->k, out);
+		return GPA_STATUS_OK;
+	}
+	for (size_t b = 0; b < s->nblocks; b++)
+		og_native_run(s->blocks[b].set, row + s->blocks[b].base, &s->set_out[b * s->set_stride]);
+	for (size_t k = 0; k < s->ncounters; k++) {
+		const struct recipe *r = &s->recipes[k];
+		double v;
+		switch (r->kind) {
+		case READ_RAW:
+			if (r->integer)
+				out[k].u = og_arith_clamp_u64(row[r->slot], r->max);
+			else
+				out[k].d = og_arith_result((double)row[r->slot]);
+			continue;
+		case READ_NATIVE:
+			out[k] = s->set_out[r->block * s->set_stride + r->position];
+			continue;
+		default:
+			v = interpret(ctx, s, row, &ctx->cat.counters[s->counters[k]]);
+			if (r->integer)
+				out[k].u = og_arith_to_u64(v, r->max);
+			else
+				out[k].d = v;
+			continue;
+		}
+	}
 	return GPA_STATUS_OK;
+}
+
+GPA_Status og_session_sample_raws(const struct og_context *ctx, const struct og_session *s,
+                                  uint32_t sample_id, uint64_t *by_backend_id, size_t n)
+{
+	size_t index;
+	if (!index_find(s, sample_id, &index))
+		return GPA_STATUS_ERROR_SAMPLE_NOT_FOUND;
+	for (size_t r = 0; r < ctx->cat.nraw; r++) {
+		uint32_t id = ctx->cat.raws[r].backend_id;
+		if (s->slot_of_raw[r].slot != UINT32_MAX && id < n)
+			by_backend_id[id] = s->values[index * s->nslots + s->slot_of_raw[r].slot];
+	}
+	return GPA_STATUS_OK;
+}
+
+size_t og_session_raw_count(const struct og_session *s)
+{
+	return s->nslots;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "core/registry.h"
+#include "core/session_internal.h"
 #include "core/testing.h"
 
 void og_testing_set_sys(const struct og_sys *sys)
@@ -39,4 +40,25 @@ void og_testing_reset(void)
 	free(set->counter_files);
 	*set = (struct og_settings){ .hardware_counters = -1 };
 	og_unlock();
+}
+
+GPA_Status og_testing_sample_raws(uint32_t id, uint32_t sample, uint64_t *by_backend_id, size_t n)
+{
+	og_lock();
+	struct og_context *ctx = og_context_current();
+	struct og_session *s = ctx ? og_session_find(ctx, id) : NULL;
+	GPA_Status st = s ? og_session_sample_raws(ctx, s, sample, by_backend_id, n)
+	                  : GPA_STATUS_ERROR_SESSION_NOT_FOUND;
+	og_unlock();
+	return st;
+}
+
+size_t og_testing_session_raw_count(uint32_t id)
+{
+	og_lock();
+	struct og_context *ctx = og_context_current();
+	struct og_session *s = ctx ? og_session_find(ctx, id) : NULL;
+	size_t n = s ? og_session_raw_count(s) : 0;
+	og_unlock();
+	return n;
 }
