@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "core/core.h"
+#include "core/readers.h"
 #include "opengpa.h"
 
 _Static_assert(sizeof(OpenGPA_Result) == sizeof(union og_value), "one 8-byte value");
@@ -50,15 +51,21 @@ GPA_Status OpenGPA_GetSessionCounters(gpa_uint32 sessionID, gpa_uint32 capacity,
 	return leave(GPA_STATUS_OK);
 }
 
-GPA_Status OpenGPA_GetSampleResults(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint32 count,
-                                    OpenGPA_Result *pResults)
+/* What is not simply there to read: under the lock, which says what is
+ * wrong or waits. */
+static GPA_Status get_results(uint32_t sessionID, uint32_t sampleID, uint32_t count,
+                              union og_value *out)
 {
+	static const char func[] = "OpenGPA_GetSampleResults";
+	OpenGPA_Result *pResults = (OpenGPA_Result *)out;
 	og_lock();
+	og_reader_join(); /* this thread's next reads need no lock */
 	if (!pResults)
-		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: pResults is NULL", __func__));
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER,
+		                      "%s: pResults is NULL", func));
 	struct og_context *ctx;
 	struct og_session *s;
-	GPA_Status st = find(__func__, sessionID, &ctx, &s);
+	GPA_Status st = find(func, sessionID, &ctx, &s);
 	if (st != GPA_STATUS_OK)
 		return leave(st);
 	size_t n;
@@ -66,14 +73,21 @@ GPA_Status OpenGPA_GetSampleResults(gpa_uint32 sessionID, gpa_uint32 sampleID, g
 	if (count < n)
 		return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
 		                      "%s: room for %u results but session %u counts %zu counters "
-		                      "(OpenGPA_GetSessionCounters)", __func__, count, sessionID, n));
+		                      "(OpenGPA_GetSessionCounters)", func, count, sessionID, n));
 	/* A periodic session's sample not taken yet is not found, not waited for. */
 	if (og_session_period(s) && !og_session_has_sample(s, sampleID))
 		return leave(og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
-		                      "%s: sample %u is not in session %u (yet)", __func__, sampleID,
+		                      "%s: sample %u is not in session %u (yet)", func, sampleID,
 		                      sessionID));
 	if (!og_session_ready(s) && (st = og_sample_wait(ctx->serial, sessionID, sampleID, &ctx, &s)) !=
 	                                GPA_STATUS_OK)
 		return leave(st);
 	return leave(og_session_read(ctx, s, sampleID, (union og_value *)pResults));
+}
+
+GPA_Status OpenGPA_GetSampleResults(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint32 count,
+                                    OpenGPA_Result *pResults)
+{
+	return og_session_get_results(sessionID, sampleID, count, (union og_value *)pResults,
+	                              get_results);
 }

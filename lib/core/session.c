@@ -29,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/readers.h"
 #include "core/registry.h"
 #include "core/session_internal.h"
 #include "expr/arith.h"
@@ -62,9 +63,12 @@ struct recipe {
 	uint64_t need; /* bit p: a raw input of pass p */
 	uint8_t kind;
 	bool integer;  /* an integer counter: og_value.u, at most max */
-	uint32_t slot; /* READ_RAW */
-	uint32_t block, position; /* READ_NATIVE */
+	uint8_t type;  /* GPA_Type */
+	uint32_t slot; /* READ_RAW: the raw's slot; READ_NATIVE: the block's base */
+	uint32_t block, position; /* READ_NATIVE: in blocks[], in its set */
 	uint64_t max;
+	og_native_counter_fn *fn; /* READ_NATIVE: the counter's own function */
+	const double *k;         /* and the set's constants */
 };
 
 /* A built-in set's raw leaves in its own order at row[base ...]. */
@@ -73,15 +77,34 @@ struct block {
 	uint32_t base;
 };
 
+/* The most block outputs an unlocked batch read keeps on its stack. */
+#define UNLOCKED_SET_OUT 512
+
+/* og_session.unlocked: how og_session_get_sample may read it. */
+enum {
+	UNLOCKED_NO,       /* open, or periodic: under the lock */
+	UNLOCKED_SAMPLES,  /* ended: each sample's passes are checked */
+	UNLOCKED_COMPLETE, /* ended, and every sample has every pass */
+};
+
 struct og_session {
+	/* What og_session_fast_result reads, together. */
 	uint32_t id;
+	uint8_t unlocked; /* UNLOCKED_*: stored with release when it ends */
+	bool sparse;      /* see index below */
+	uint32_t ncatalog; /* the catalogue's counters: recipe_of[]'s length */
+	uint32_t first_id; /* samples[0].id (dense ids) */
+	const struct recipe **recipe_of;
+	struct recipe *recipes;
+	uint64_t *values; /* nsamples * nslots */
+	size_t nsamples, nslots;
+
 	bool ended;
 	pthread_t owner;
 
 	/* What the session counts, fixed at begin. */
 	uint32_t *counters; /* enabled counter indices, enable order */
 	size_t ncounters;
-	uint8_t *has_counter; /* per catalogue counter */
 	size_t npasses;
 	/* Per catalogue raw: where its value is kept and which pass counts it;
 	 * slot UINT32_MAX when the session does not count it. */
@@ -89,7 +112,6 @@ struct og_session {
 		uint32_t slot;
 		uint32_t pass;
 	} *slot_of_raw;
-	size_t nslots;
 	struct {
 		size_t n;
 		uint32_t *backend_ids;
@@ -101,9 +123,9 @@ struct og_session {
 		size_t npairs;
 	} pass[OG_MAX_PASSES];
 
-	/* Reading: a recipe per counter (enable order), the set blocks. */
-	struct recipe *recipes;
-	uint32_t *position; /* per catalogue counter: its place in counters[] */
+	/* Reading: a recipe per counter (enable order) and, per catalogue
+	 * counter, its recipe (recipe_of, NULL when the session does not count
+	 * it); the set blocks. */
 	uint64_t need_all;
 	struct block blocks[4];
 	size_t nblocks;
@@ -112,6 +134,7 @@ struct og_session {
 	bool direct;
 	union og_value *set_out; /* the blocks' outputs, one set's width each */
 	size_t set_stride;
+	bool interpreted; /* a counter is read by the interpreter */
 
 	/* Progress. */
 	bool pass_open;
@@ -130,14 +153,12 @@ struct og_session {
 	struct id_map extra;
 	uint32_t extra_samples;
 
-	/* Samples, in the order they first appeared, and their values. */
+	/* Samples, in the order they first appeared (their values above).
+	 * Sample id -> index: most clients number samples 0, 1, 2...: while
+	 * every id is first_id plus its index the lookup is arithmetic (dense);
+	 * the first id out of line builds a hash index (sparse). */
 	struct sample *samples;
-	uint64_t *values; /* nsamples * nslots */
-	size_t nsamples, cap;
-	/* Sample id -> index.  Most clients number samples 0, 1, 2...: while
-	 * every id is the first one plus its index the lookup is arithmetic
-	 * (dense); the first id out of line builds a hash index (sparse). */
-	bool sparse;
+	size_t cap;
 	struct id_map index;
 	uint64_t *deltas; /* one pass's values from the backend */
 
@@ -162,9 +183,8 @@ void og_session_free(struct og_session *s)
 		free(s->pass[p].dst);
 	}
 	free(s->recipes);
-	free(s->position);
+	free(s->recipe_of);
 	free(s->counters);
-	free(s->has_counter);
 	free(s->slot_of_raw);
 	free(s->samples);
 	free(s->values);
@@ -253,7 +273,7 @@ static void map_clear(struct id_map *m)
 static bool index_find(const struct og_session *s, uint32_t id, size_t *index)
 {
 	if (!s->sparse) {
-		uint32_t offset = id - (s->nsamples ? s->samples[0].id : 0); /* wraps like the ids */
+		uint32_t offset = id - s->first_id; /* wraps like the ids */
 		if (offset >= s->nsamples)
 			return false;
 		*index = offset;
@@ -266,7 +286,9 @@ static bool index_find(const struct og_session *s, uint32_t id, size_t *index)
 static bool index_insert(struct og_session *s, uint32_t id, size_t index)
 {
 	if (!s->sparse) {
-		if (index == 0 || id == s->samples[0].id + (uint32_t)index)
+		if (index == 0)
+			s->first_id = id;
+		if (id == s->first_id + (uint32_t)index)
 			return true; /* still dense */
 		if (!map_reserve(&s->index, index + 1))
 			return false;
@@ -381,8 +403,9 @@ static bool lay_out(struct og_session *s, const struct og_catalog *cat, const st
 static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
 {
 	s->recipes = calloc(s->ncounters + 1, sizeof(*s->recipes));
-	s->position = malloc((cat->ncounters + 1) * sizeof(*s->position));
-	if (!s->recipes || !s->position)
+	s->recipe_of = calloc(cat->ncounters + 1, sizeof(*s->recipe_of));
+	s->ncatalog = (uint32_t)cat->ncounters;
+	if (!s->recipes || !s->recipe_of)
 		return false;
 	size_t width = 0;
 	for (size_t b = 0; b < s->nblocks; b++)
@@ -396,8 +419,9 @@ static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
 	for (size_t k = 0; k < s->ncounters; k++) {
 		const struct og_counter *c = &cat->counters[s->counters[k]];
 		struct recipe *r = &s->recipes[k];
-		s->position[s->counters[k]] = (uint32_t)k;
+		s->recipe_of[s->counters[k]] = r;
 		r->integer = c->type != GPA_TYPE_FLOAT32 && c->type != GPA_TYPE_FLOAT64;
+		r->type = (uint8_t)c->type;
 		r->max = c->type == GPA_TYPE_UINT32 ? UINT32_MAX : UINT64_MAX;
 		for (size_t i = 0; i < c->ninputs; i++)
 			r->need |= 1ull << s->slot_of_raw[c->inputs[i]].pass;
@@ -408,6 +432,9 @@ static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
 				r->kind = READ_NATIVE;
 				r->block = (uint32_t)b;
 				r->position = c->native_pos;
+				r->slot = s->blocks[b].base;
+				r->fn = c->native_fn;
+				r->k = s->blocks[b].set->k;
 			}
 		if (!(r->kind == READ_NATIVE && r->block == 0 && r->position == k))
 			s->direct = false;
@@ -416,6 +443,7 @@ static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
 			r->kind = READ_RAW;
 			r->slot = s->slot_of_raw[c->raw].slot;
 		}
+		s->interpreted |= r->kind == READ_EXPR;
 	}
 	return true;
 }
@@ -429,14 +457,11 @@ static struct og_session *session_create(struct og_context *ctx, const struct og
 		return NULL;
 	s->highest_pass = -1;
 	s->counters = malloc((sel->nenabled + 1) * sizeof(*s->counters));
-	s->has_counter = calloc(cat->ncounters + 1, 1);
 	s->slot_of_raw = malloc((cat->nraw + 1) * sizeof(*s->slot_of_raw));
-	if (!s->counters || !s->has_counter || !s->slot_of_raw)
+	if (!s->counters || !s->slot_of_raw)
 		goto oom;
 	memcpy(s->counters, sel->enabled, sel->nenabled * sizeof(*s->counters));
 	s->ncounters = sel->nenabled;
-	for (size_t i = 0; i < sel->nenabled; i++)
-		s->has_counter[sel->enabled[i]] = 1;
 	for (size_t r = 0; r < cat->nraw; r++)
 		s->slot_of_raw[r] = (struct raw_slot){ UINT32_MAX, 0 };
 
@@ -505,18 +530,26 @@ GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id)
 		return st;
 	s->period_ns = ctx->period_ns;
 	s->id = ctx->next_session_id++;
-	/* The oldest session leaves the ring: the one ring_size IDs back (and
-	 * whatever older one held this slot). */
-	if (s->id > ctx->ring_size) {
-		struct og_session **old = &ctx->ring[(s->id - ctx->ring_size - 1) & ctx->ring_mask];
-		if (*old && (*old)->id == s->id - ctx->ring_size) {
-			og_session_free(*old);
-			*old = NULL;
+	/* The oldest session leaves the ring: the one ring->size IDs back (and
+	 * whatever older one held this slot).  Readers without the lock may
+	 * still look at them until og_readers_sync. */
+	struct og_ring *ring = ctx->ring;
+	struct og_session *gone[2] = { NULL, NULL };
+	if (s->id > ring->size) {
+		struct og_session **old = &ring->slot[(s->id - ring->size - 1) & ring->mask];
+		if (*old && (*old)->id == s->id - ring->size) {
+			gone[0] = *old;
+			__atomic_store_n(old, NULL, __ATOMIC_RELAXED);
 		}
 	}
-	struct og_session **slot = &ctx->ring[(s->id - 1) & ctx->ring_mask];
-	og_session_free(*slot);
-	*slot = s;
+	struct og_session **slot = &ring->slot[(s->id - 1) & ring->mask];
+	gone[1] = *slot;
+	__atomic_store_n(slot, s, __ATOMIC_RELEASE);
+	if (gone[0] || gone[1]) {
+		og_readers_sync();
+		og_session_free(gone[0]);
+		og_session_free(gone[1]);
+	}
 	*id = s->id;
 	return GPA_STATUS_OK;
 }
@@ -524,6 +557,16 @@ GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id)
 void og_session_end(struct og_context *ctx, struct og_session *s)
 {
 	s->ended = true;
+	if (!s->period_ns) {
+		/* Release: a reader without the lock that sees it sees the
+		 * samples (og_session_fast_result). */
+		uint8_t how = UNLOCKED_COMPLETE;
+		uint64_t all = s->npasses >= 64 ? UINT64_MAX : (1ull << s->npasses) - 1;
+		for (size_t i = 0; i < s->nsamples && how == UNLOCKED_COMPLETE; i++)
+			if (s->samples[i].failed || (s->samples[i].passes & all) != all)
+				how = UNLOCKED_SAMPLES;
+		__atomic_store_n(&s->unlocked, how, __ATOMIC_RELEASE);
+	}
 	if (ctx->open_session == s)
 		ctx->open_session = NULL;
 	og_session_notify();
@@ -719,9 +762,9 @@ size_t og_session_complete(const struct og_session *s)
 
 struct og_session *og_session_find(struct og_context *ctx, uint32_t id)
 {
-	if (id == 0 || !ctx->ring_size)
+	if (id == 0 || !ctx->ring)
 		return NULL;
-	struct og_session *s = ctx->ring[(id - 1) & ctx->ring_mask];
+	struct og_session *s = ctx->ring->slot[(id - 1) & ctx->ring->mask];
 	return s && s->id == id ? s : NULL;
 }
 
@@ -844,7 +887,7 @@ GPA_Status og_session_sample_coverage(struct og_session *s, uint32_t sample_id, 
 
 bool og_session_has_counter(const struct og_session *s, uint32_t counter)
 {
-	return s->has_counter[counter] != 0;
+	return s->recipe_of[counter] != NULL;
 }
 
 bool og_session_ready(const struct og_session *s)
@@ -1087,7 +1130,7 @@ GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint3
 {
 	if (is_total(s, sample_id))
 		return total_result(ctx, s, counter, value, exact, is_exact);
-	const struct recipe *r = &s->recipes[s->position[counter]];
+	const struct recipe *r = s->recipe_of[counter];
 	size_t index;
 	GPA_Status st = readable(ctx, s, sample_id, r->need, &index);
 	if (st != GPA_STATUS_OK)
@@ -1099,16 +1142,136 @@ GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint3
 		*exact = row[r->slot];
 		*value = og_arith_result((double)*exact);
 		break;
-	case READ_NATIVE: {
-		const struct block *b = &s->blocks[r->block];
-		*value = ctx->cat.counters[counter].native_fn(row + b->base, b->set->k);
+	case READ_NATIVE:
+		*value = r->fn(row + r->slot, r->k);
 		break;
-	}
 	default:
 		*value = interpret(ctx, s, row, &ctx->cat.counters[counter]);
 		break;
 	}
 	return GPA_STATUS_OK;
+}
+
+/* og_session_get_sample's generated code, in a read section it ends: out
+ * of line, so that the caller calls nothing but in its tail. */
+static __attribute__((noinline)) GPA_Status native_result(const struct recipe *r,
+                                                          const uint64_t *row, GPA_Type type,
+                                                          void *result)
+{
+	double d = r->fn(row + r->slot, r->k);
+	og_read_exit(og_this_reader);
+	switch (type) {
+	case GPA_TYPE_FLOAT64:
+		*(double *)result = d;
+		break;
+	case GPA_TYPE_FLOAT32:
+		*(float *)result = (float)d;
+		break;
+	case GPA_TYPE_UINT32:
+		*(uint32_t *)result = (uint32_t)og_arith_to_u64(d, UINT32_MAX);
+		break;
+	default:
+		*(uint64_t *)result = og_arith_to_u64(d, UINT64_MAX);
+		break;
+	}
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_session_get_sample(uint32_t id, uint32_t sample_id, uint32_t counter,
+                                 GPA_Type type, void *result, og_get_sample_fn *locked)
+{
+	struct og_reader *rd = og_read_enter();
+	if (!rd || !result)
+		goto locked;
+	/* What GPA_GetSample*'s checks look at, in any order: a false answer
+	 * leaves them to the locked path. */
+	const struct og_context *ctx = __atomic_load_n(&og_registry()->current, __ATOMIC_ACQUIRE);
+	if (!ctx)
+		goto out;
+	const struct og_ring *ring = __atomic_load_n(&ctx->ring, __ATOMIC_ACQUIRE);
+	const struct og_session *s =
+		__atomic_load_n(&ring->slot[(id - 1) & ring->mask], __ATOMIC_ACQUIRE);
+	if (!s || s->id != id)
+		goto out;
+	/* Ended (acquire): its samples are final. */
+	uint8_t how = __atomic_load_n(&s->unlocked, __ATOMIC_ACQUIRE);
+	if (how == UNLOCKED_NO || counter >= s->ncatalog ||
+	    !__atomic_load_n(&ctx->sel.is_enabled[counter], __ATOMIC_RELAXED))
+		goto out;
+	const struct recipe *r = s->recipe_of[counter];
+	size_t index;
+	if (!r || r->type != type || !index_find(s, sample_id, &index))
+		goto out;
+	if (how != UNLOCKED_COMPLETE) {
+		const struct sample *smp = &s->samples[index];
+		if (smp->failed || (smp->passes & r->need) != r->need)
+			goto out;
+	}
+	const uint64_t *row = &s->values[index * s->nslots];
+	/* The type is the counter's: an integer type is an integer counter,
+	 * clamped to the type. */
+	if (r->kind == READ_NATIVE)
+		return native_result(r, row, type, result);
+	if (r->kind == READ_RAW) {
+		uint64_t u = row[r->slot];
+		og_read_exit(rd);
+		switch (type) {
+		case GPA_TYPE_FLOAT64:
+			*(double *)result = og_arith_result((double)u);
+			break;
+		case GPA_TYPE_FLOAT32:
+			*(float *)result = (float)og_arith_result((double)u);
+			break;
+		case GPA_TYPE_UINT32:
+			*(uint32_t *)result = (uint32_t)og_arith_clamp_u64(u, UINT32_MAX);
+			break;
+		default:
+			*(uint64_t *)result = u;
+			break;
+		}
+		return GPA_STATUS_OK;
+	}
+	/* The interpreter uses the context's scratch: under the lock. */
+out:
+	og_read_exit(rd);
+locked:
+	return locked(id, sample_id, counter, type, result);
+}
+
+/* Every counter from a complete row: the blocks' functions (their outputs
+ * in set_out), then the recipes.  ctx only for the interpreter. */
+static void read_row(struct og_context *ctx, const struct og_session *s, const uint64_t *row,
+                     union og_value *out, union og_value *set_out)
+{
+	/* The whole set, in its order: its function writes the answer. */
+	if (s->direct) {
+		s->blocks[0].set->fn(row + s->blocks[0].base, s->blocks[0].set->k, out);
+		return;
+	}
+	for (size_t b = 0; b < s->nblocks; b++)
+		og_native_run(s->blocks[b].set, row + s->blocks[b].base, &set_out[b * s->set_stride]);
+	for (size_t k = 0; k < s->ncounters; k++) {
+		const struct recipe *r = &s->recipes[k];
+		double v;
+		switch (r->kind) {
+		case READ_RAW:
+			if (r->integer)
+				out[k].u = og_arith_clamp_u64(row[r->slot], r->max);
+			else
+				out[k].d = og_arith_result((double)row[r->slot]);
+			continue;
+		case READ_NATIVE:
+			out[k] = set_out[r->block * s->set_stride + r->position];
+			continue;
+		default:
+			v = interpret(ctx, s, row, &ctx->cat.counters[s->counters[k]]);
+			if (r->integer)
+				out[k].u = og_arith_to_u64(v, r->max);
+			else
+				out[k].d = v;
+			continue;
+		}
+	}
 }
 
 GPA_Status og_session_read(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
@@ -1135,37 +1298,44 @@ GPA_Status og_session_read(struct og_context *ctx, struct og_session *s, uint32_
 	GPA_Status st = readable(ctx, s, sample_id, s->need_all, &index);
 	if (st != GPA_STATUS_OK)
 		return st;
-	const uint64_t *row = &s->values[index * s->nslots];
-	/* The whole set, in its order: its function writes the answer. */
-	if (s->direct) {
-		s->blocks[0].set->fn(row + s->blocks[0].base, s->blocks[0].set->k, out);
-		return GPA_STATUS_OK;
-	}
-	for (size_t b = 0; b < s->nblocks; b++)
-		og_native_run(s->blocks[b].set, row + s->blocks[b].base, &s->set_out[b * s->set_stride]);
-	for (size_t k = 0; k < s->ncounters; k++) {
-		const struct recipe *r = &s->recipes[k];
-		double v;
-		switch (r->kind) {
-		case READ_RAW:
-			if (r->integer)
-				out[k].u = og_arith_clamp_u64(row[r->slot], r->max);
-			else
-				out[k].d = og_arith_result((double)row[r->slot]);
-			continue;
-		case READ_NATIVE:
-			out[k] = s->set_out[r->block * s->set_stride + r->position];
-			continue;
-		default:
-			v = interpret(ctx, s, row, &ctx->cat.counters[s->counters[k]]);
-			if (r->integer)
-				out[k].u = og_arith_to_u64(v, r->max);
-			else
-				out[k].d = v;
-			continue;
-		}
-	}
+	read_row(ctx, s, &s->values[index * s->nslots], out, s->set_out);
 	return GPA_STATUS_OK;
+}
+
+GPA_Status og_session_get_results(uint32_t id, uint32_t sample_id, uint32_t count,
+                                  union og_value *out, og_get_results_fn *locked)
+{
+	struct og_reader *rd = og_read_enter();
+	if (!rd || !out)
+		goto locked;
+	const struct og_context *ctx = __atomic_load_n(&og_registry()->current, __ATOMIC_ACQUIRE);
+	if (!ctx)
+		goto out;
+	const struct og_ring *ring = __atomic_load_n(&ctx->ring, __ATOMIC_ACQUIRE);
+	const struct og_session *s =
+		__atomic_load_n(&ring->slot[(id - 1) & ring->mask], __ATOMIC_ACQUIRE);
+	if (!s || s->id != id)
+		goto out;
+	uint8_t how = __atomic_load_n(&s->unlocked, __ATOMIC_ACQUIRE);
+	size_t index;
+	/* The interpreter uses the context's scratch, and the blocks' outputs
+	 * go to the stack: both only so far. */
+	if (how == UNLOCKED_NO || count < s->ncounters || s->interpreted ||
+	    s->nblocks * s->set_stride > UNLOCKED_SET_OUT || !index_find(s, sample_id, &index))
+		goto out;
+	if (how != UNLOCKED_COMPLETE) {
+		const struct sample *smp = &s->samples[index];
+		if (smp->failed || (smp->passes & s->need_all) != s->need_all)
+			goto out;
+	}
+	union og_value set_out[UNLOCKED_SET_OUT];
+	read_row(NULL, s, &s->values[index * s->nslots], out, set_out);
+	og_read_exit(rd);
+	return GPA_STATUS_OK;
+out:
+	og_read_exit(rd);
+locked:
+	return locked(id, sample_id, count, out);
 }
 
 GPA_Status og_session_sample_raws(const struct og_context *ctx, const struct og_session *s,

@@ -2,6 +2,7 @@
 /* testing.c — the hooks of core/testing.h. */
 #include <stdlib.h>
 
+#include "core/readers.h"
 #include "core/registry.h"
 #include "core/session_internal.h"
 #include "core/testing.h"
@@ -31,6 +32,7 @@ void og_testing_reset(void)
 		r->callback[f] = (struct og_log_callback){ 0 };
 	r->debug_callback = NULL;
 	r->debug_mask = 0;
+	og_log_changed();
 	r->table_initialized = false;
 	struct og_settings *set = og_settings();
 	free(set->backend);
@@ -61,4 +63,9 @@ size_t og_testing_session_raw_count(uint32_t id)
 	size_t n = s ? og_session_raw_count(s) : 0;
 	og_unlock();
 	return n;
+}
+
+bool og_testing_reads_unlocked(void)
+{
+	return og_this_reader && !__atomic_load_n(&og_read_locked, __ATOMIC_RELAXED);
 }

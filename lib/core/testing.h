@@ -29,4 +29,9 @@ void og_testing_reset(void);
 GPA_Status og_testing_sample_raws(uint32_t id, uint32_t sample, uint64_t *by_backend_id, size_t n);
 size_t og_testing_session_raw_count(uint32_t id);
 
+/* Whether this thread's GPA_GetSample* calls now read without the lock
+ * (core/readers.h): false before its first read, with trace logging on, or
+ * where membarrier(2) is refused. */
+bool og_testing_reads_unlocked(void);
+
 #endif
