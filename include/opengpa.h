@@ -12,6 +12,8 @@
  *   backend for the next context  OpenGPA_SetBackend            OPENGPA_BACKEND, OPENGPA_BACKEND_OPTIONS
  *   raw hardware counters         OpenGPA_SetHardwareCounters   OPENGPA_HARDWARE_COUNTERS=1
  *   extra counter files           OpenGPA_AddCounterFile        OPENGPA_COUNTER_PATH=a:b:dir
+ *   a device constant's value     OpenGPA_SetConstant           OPENGPA_CONSTANTS=NAME=VALUE,...
+ *   cycle budget target           OpenGPA_SetCycleBudgetTarget  OPENGPA_CYCLE_BUDGET=WxH@FPS
  *   session ring size             OpenGPA_SetSessionRingSize    OPENGPA_SESSION_RING=N
  *   kernel multiplexing           OpenGPA_SetMultiplexing       OPENGPA_MULTIPLEX=1
  *   periodic samples              OpenGPA_SetSamplingPeriod     (none: the 2.x calls cannot use them)
@@ -48,7 +50,9 @@ GPALIB_DECL GPA_Status OpenGPA_SetBackend(const char *name, const char *options)
  * them: their count, then each one's name and a one-line summary of what
  * it counts through which kernel interface.  Need no context.  Whether one
  * is usable here is whether a context opens on it (`opengpa list
- * --backends` tries each). */
+ * --backends` tries each).  Backends this build left out come last, their
+ * summary saying why ("left out of this build: libdrm not found..."); a
+ * context never opens on them. */
 GPALIB_DECL GPA_Status OpenGPA_GetBackendCount(gpa_uint32 *pCount);
 GPALIB_DECL GPA_Status OpenGPA_GetBackendInfo(gpa_uint32 index, const char **ppName,
                                               const char **ppSummary);
@@ -67,6 +71,25 @@ GPALIB_DECL GPA_Status OpenGPA_SetHardwareCounters(gpa_uint8 enable);
 /* Load this counter file (or every *.counters file of this directory) into
  * contexts opened after this call, after the built-in sets. */
 GPALIB_DECL GPA_Status OpenGPA_AddCounterFile(const char *path);
+
+/* Give a constant of the counter files this value in contexts opened after
+ * this call, in place of what the backend reports or the file says: for
+ * example DeviceMaxClockHz, the GPU clock the cycle budget assumes, on a
+ * driver that does not report it.  `name` is as the files write it
+ * (letters, digits, '_'; any case); at most 64 constants are set at once.
+ * docs/models.md lists the constants the models use. */
+GPALIB_DECL GPA_Status OpenGPA_SetConstant(const char *name, gpa_float64 value);
+
+/* The target of the cycle budget (Arm's Mali guide, section 4.4) for
+ * contexts opened after this call: on Mali GPUs they offer CycleBudgetMax
+ * and CycleBudgetReal, the shader-core cycles each pixel may cost at this
+ * resolution and frame rate (at 100 % and at the guide's 85 % utilisation),
+ * and CycleBudgetUsed, the share of the real budget each sample's cycles per
+ * pixel used, in percent.  A game engine reads them from each frame's
+ * sample.  Width and height 1 to 65536, fps above 0 and at most 10000;
+ * 0, 0, 0 removes the target.  docs/models.md has the method. */
+GPALIB_DECL GPA_Status OpenGPA_SetCycleBudgetTarget(gpa_uint32 width, gpa_uint32 height,
+                                                    gpa_float64 fps);
 
 /* Number of sessions whose results the current context keeps (>= 1; the
  * default is 4).  Only between sessions; keeps the newest sessions. */
@@ -165,6 +188,14 @@ GPALIB_DECL GPA_Status OpenGPA_GetUnavailableCounterInfo(gpa_uint32 index, const
  * the backend's floor (the message names it) and while a session is open.
  * GPA_BeginSession then refuses counter sets that need more than one pass. */
 GPALIB_DECL GPA_Status OpenGPA_SetSamplingPeriod(gpa_uint64 periodNs);
+
+/* How many samples periodic sessions begun after this call keep: 0 (the
+ * default) keeps every one, as GPA keeps a session's samples; N >= 2 keeps
+ * the newest N to 2N, so a long run at a short period does not grow
+ * without bound.  A dropped sample gives SAMPLE_NOT_FOUND; the session's
+ * total (OPENGPA_SAMPLES_TOTAL) still counts it.  Current context, between
+ * sessions. */
+GPALIB_DECL GPA_Status OpenGPA_SetPeriodicWindow(gpa_uint32 samples);
 
 /* The session's period (0 for a session of the client's samples) and
  * whether the kernel times its samples (1) or the library's thread (0). */

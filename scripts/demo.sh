@@ -5,10 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh demo
 build=${OPENGPA_BUILD_DIR:-build}
-[ -d "$build" ] || meson setup "$build"
-ninja -C "$build"
+# A release build of the command and the library it runs, nothing else: no
+# tests, no benchmarks, no virtual devices.
+[ -d "$build" ] || meson setup "$build" --buildtype=release -Dtests=disabled
+ninja -C "$build" tools/opengpa/opengpa
 
 # The workload: compress the freshly built library, a few MB of real work.
 exec "$build/tools/opengpa/opengpa" stat -- \

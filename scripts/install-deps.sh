@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Installs the Debian 12 packages opengpa needs to build and test.
-# Run as root (or with sudo available).  Installs nothing that is present.
+# Installs the Debian 12 packages opengpa needs to build and test; with
+# "demo", only what building the library and the command needs
+# (scripts/demo.sh).  Run as root (or with sudo available).  Installs nothing
+# that is present.
 set -euo pipefail
 
 packages=(
   build-essential   # gcc, make, libc headers
   meson ninja-build pkg-config python3
-  libcmocka-dev     # the test suite
   libdrm-dev        # the panfrost backend's DRM headers
-  binutils          # nm, for the exported-symbol test
-  libhsa-runtime-dev  # hsa.h, to compile GPUPerfAPI-HSA.h as an HSA client does
   libpfm4-dev       # optional: CPU PMU events by name in the perf backend
-  cmake             # the install test builds a find_package(OpenGPA) client
-  chromium          # opens opengpa stat --html's report headless (tests/tools/test_timeline.py)
 )
+if [ "${1:-}" != demo ]; then
+  packages+=(
+    libcmocka-dev     # the test suite
+    binutils          # nm, for the exported-symbol test
+    cmake             # the install test builds a find_package(OpenGPA) client
+    debhelper lintian # the Debian packages (scripts/test-debian.sh)
+    chromium          # opens opengpa stat --html's report headless (tests/tools/test_timeline.py)
+    libhsa-runtime-dev  # hsa.h, to compile GPUPerfAPI-HSA.h as an HSA client does
+    clang libclang-rt-14-dev # libFuzzer, for scripts/fuzz.sh (CI runs it)
+  )
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -8,10 +8,12 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 
 build=${OPENGPA_BUILD_DIR:-build-test}
+# Optimised with debug information: backtraces name the line.
+setup=(-Dwerror=true -Dtests=enabled -Dbuildtype=debugoptimized)
 if [ -d "$build" ]; then
-  meson setup --reconfigure "$build" -Dwerror=true -Dtests=enabled
+  meson setup --reconfigure "$build" "${setup[@]}"
 else
-  meson setup "$build" -Dwerror=true -Dtests=enabled
+  meson setup "$build" "${setup[@]}"
 fi
 ninja -C "$build"
 status=0
@@ -25,23 +27,22 @@ if DESTDIR="$dest" meson install -C "$build" --quiet && bash scripts/check-insta
   install_ok=0
 fi
 
-# One closing line with the totals, counted from meson's own log.
-python3 - "$build/meson-logs/testlog.json" "$install_ok" <<'PY'
-import json, sys
-passed = failed = skipped = 0
-with open(sys.argv[1]) as log:
-    for line in log:
-        result = json.loads(line)["result"]
-        if result in ("OK", "EXPECTEDFAIL"):
-            passed += 1
-        elif result == "SKIP":
-            skipped += 1
-        else:
-            failed += 1
-if sys.argv[2] == "0":
-    passed += 1
-else:
-    failed += 1
-print("tests: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
-PY
-[ "$status" -eq 0 ] && [ "$install_ok" -eq 0 ]
+# In CI, the fuzz targets of tests/fuzz run under libFuzzer as well (the
+# build above runs them on a fixed series of inputs): FUZZ_SECONDS each.
+logs=("$build/meson-logs/testlog.json")
+if [ "${CI:-}" = true ]; then
+  FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash scripts/fuzz.sh || status=$?
+  logs+=("${OPENGPA_FUZZ_DIR:-build-fuzz}/meson-logs/testlog.json")
+fi
+
+# The Debian packages, built, checked and used from an empty root (about
+# 40 s): in CI, or when asked with OPENGPA_TEST_DEBIAN=1.
+debian_ok=skip
+if [ "${CI:-}" = true ] || [ "${OPENGPA_TEST_DEBIAN:-}" = 1 ]; then
+  debian_ok=1
+  bash scripts/test-debian.sh && debian_ok=0
+fi
+
+# One closing line with the totals, counted from meson's own logs.
+python3 scripts/test-summary.py "$install_ok" "$debian_ok" -- "${logs[@]}"
+[ "$status" -eq 0 ] && [ "$install_ok" -eq 0 ] && [ "$debian_ok" != 1 ]

@@ -8,15 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const known_options[] = { "pid", "tid", "cpu", "exec", NULL };
+static const char *const known_options[] = { "pid", "tid", "cpu", "exec", "spe_interval",
+	                                      "spe_pages", NULL };
 
 static GPA_Status apply_option(struct og_perf_state *st, const char *key, const char *value)
 {
 	const struct og_backend_host *h = &st->host;
-	GPA_Status s = og_perf_scope_option(h, &st->scope, key, value);
+	GPA_Status s = og_perf_spe_option(st, key, value);
+	if (s != GPA_STATUS_ERROR_NOT_FOUND)
+		return s;
+	s = og_perf_scope_option(h, &st->scope, key, value);
 	if (s == GPA_STATUS_ERROR_NOT_FOUND)
 		h->log(h->log_ctx, OG_LOG_ERROR,
-		       "perf: unknown option '%s'; the perf backend knows pid, tid, cpu, exec", key);
+		       "perf: unknown option '%s'; the perf backend knows pid, tid, cpu, exec, "
+		       "spe_interval, spe_pages", key);
 	return s;
 }
 
@@ -36,7 +41,7 @@ static GPA_Status apply_open_options(struct og_perf_state *st, const char *optio
 			continue;
 		if (s != GPA_STATUS_OK)
 			return s;
-		scopes += strcmp(*k, "exec") != 0;
+		scopes += strcmp(*k, "pid") == 0 || strcmp(*k, "tid") == 0 || strcmp(*k, "cpu") == 0;
 	}
 	if (scopes > 1) {
 		h->log(h->log_ctx, OG_LOG_ERROR,
@@ -53,7 +58,7 @@ static GPA_Status perf_open(const struct og_backend_host *host, const char *opti
 	if (unknown) {
 		host->log(host->log_ctx, OG_LOG_ERROR,
 		          "perf: unknown option at '%s'; the perf backend knows pid=N, tid=N, "
-		          "cpu=all|LIST, exec=0|1",
+		          "cpu=all|LIST, exec=0|1, spe_interval=N, spe_pages=N",
 		          unknown);
 		return GPA_STATUS_ERROR_FAILED;
 	}
@@ -73,6 +78,7 @@ static GPA_Status perf_open(const struct og_backend_host *host, const char *opti
 	}
 	memset(info, 0, sizeof *info);
 	og_perf_device_info(host, info);
+	st->spe_sources = og_perf_spe_sources_of(info);
 	og_perf_pfm_open(st);
 	*state = st;
 	return GPA_STATUS_OK;
@@ -142,7 +148,7 @@ static GPA_Status perf_bind_raw(void *state, const char *name, const char *sourc
 {
 	struct og_perf_state *st = state;
 	struct og_perf_bound b;
-	int event;
+	int event = -1;
 	*why_not = NULL;
 	memset(&b, 0, sizeof b);
 	if (strlen(source) >= sizeof b.source) {
@@ -152,9 +158,15 @@ static GPA_Status perf_bind_raw(void *state, const char *name, const char *sourc
 		return GPA_STATUS_ERROR_FAILED;
 	}
 	strcpy(b.source, source);
-	int named = parse_named(st, name, source, &b, &event);
+	bool spe = strncmp(source, "spe:", 4) == 0;
+	int named = spe ? 1 : parse_named(st, name, source, &b, &event);
 	if (named < 0)
 		return GPA_STATUS_ERROR_FAILED;
+	if (spe) {
+		GPA_Status s = og_perf_spe_source(st, name, source, &b, why_not);
+		if (s != GPA_STATUS_OK)
+			return s;
+	}
 	if (named == 0) {
 		GPA_Status s = og_perf_pmu_source(st, name, source, &b, why_not);
 		if (s != GPA_STATUS_OK)
@@ -223,13 +235,16 @@ static bool perf_fits(void *state, const uint32_t *raw_ids, size_t n)
 {
 	struct og_perf_state *st = state;
 	size_t hw = 0, fds = 0;
+	bool spe = false;
 	for (size_t i = 0; i < n; i++) {
 		if (raw_ids[i] >= st->nbound)
 			return false;
 		enum og_perf_kind k = st->bound[raw_ids[i]].kind;
 		hw += k == OG_PERF_KIND_HW;
 		fds += k == OG_PERF_KIND_HW || k == OG_PERF_KIND_SW || k == OG_PERF_KIND_OTHER;
+		spe |= k == OG_PERF_KIND_SPE;
 	}
+	fds += spe; /* one SPE event of its own, whatever it counts */
 	/* Software events cost an fd but never a PMU counter. */
 	return n <= OG_PERF_MAX_GROUP && fds < OG_PERF_MAX_GROUP && hw <= st->hw_slots;
 }

@@ -144,6 +144,9 @@ void og_perf_device_info(const struct og_backend_host *host, struct og_device_in
 			info->counter_sets[0] = set;
 			info->counter_sets[1] = "perf-generic";
 		}
+		/* SPE's counters on any Arm core: where the CPU or kernel has no
+		 * SPE, they are listed as not countable with the reason. */
+		info->counter_sets[set ? 2 : 1] = "arm-spe";
 		const char *name = arm_part_name(midr);
 		if (name)
 			snprintf(info->description, sizeof info->description, "%s r%up%u", name,
@@ -183,4 +186,34 @@ unsigned og_perf_online_cpus(const struct og_backend_host *host)
 		p = *end == ',' ? end + 1 : end;
 	}
 	return (unsigned)total;
+}
+
+int og_perf_spe_sources_of(const struct og_device_info *info)
+{
+	bool arm = false;
+	for (int i = 0; i < OG_MAX_COUNTER_SETS && info->counter_sets[i]; i++)
+		arm |= strcmp(info->counter_sets[i], "arm-spe") == 0;
+	uint32_t impl = info->device_id >> 24, part = (info->device_id >> 4) & 0xfff;
+	if (!arm)
+		return 0;
+	/* The data source encoding Arm's TRMs give these cores (and the
+	 * kernel's perf tool reads the same way); other cores' is their own. */
+	if (impl == MIDR_IMPL_MICROSOFT && part == 0xd49)
+		return 1;
+	if (impl != MIDR_IMPL_ARM)
+		return 0;
+	switch (part) {
+	case 0xd0c: /* Neoverse N1 */
+	case 0xd49: /* Neoverse N2 */
+	case 0xd40: /* Neoverse V1 */
+	case 0xd4f: /* Neoverse V2 */
+	case 0xd81: /* Cortex-A720 */
+	case 0xd87: /* Cortex-A725 */
+	case 0xd4c: /* Cortex-X1C */
+	case 0xd4e: /* Cortex-X3 */
+	case 0xd85: /* Cortex-X925 */
+		return 1;
+	default:
+		return 0;
+	}
 }

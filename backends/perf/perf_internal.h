@@ -39,6 +39,7 @@ enum og_perf_kind {
 	OG_PERF_KIND_TIME_ENABLED, /* the group's enabled time, ns: no fd of its own */
 	OG_PERF_KIND_TIME_RUNNING, /* the group's running time, ns: no fd of its own */
 	OG_PERF_KIND_TIME_WALL,    /* CLOCK_MONOTONIC between the two reads, ns */
+	OG_PERF_KIND_SPE,          /* a count from SPE samples (perf_spe.c): no counter */
 };
 
 /* One event this backend knows by name (sw:NAME, hw:NAME). */
@@ -135,6 +136,7 @@ struct og_perf_pass {
 	bool need_wall;        /* time:wall asked for, or CPUs to check */
 	uint64_t begin_wall, end_wall;
 	double coverage;       /* of the last sample: least running/enabled */
+	struct og_perf_spe *spe; /* SPE sessions of the pass, NULL without spe: raws */
 };
 
 /* host->sys->list_dir, or -1 with ENOSYS when the table has none. */
@@ -143,6 +145,7 @@ int og_perf_list_dir(const struct og_backend_host *host, const char *path,
 
 struct og_perf_catalogue;
 struct og_perf_note;
+struct og_perf_spe;
 
 struct og_perf_state {
 	struct og_backend_host host;
@@ -171,6 +174,15 @@ struct og_perf_state {
 	/* Texts made at run time for why_not answers, which must live until
 	 * close (perf_named.c). */
 	struct og_perf_note *notes;
+
+	/* SPE (perf_spe.c): the backend options, how this CPU's data source
+	 * packets read, and the probe of the arm_spe PMU (done once). */
+	uint64_t spe_interval;
+	unsigned spe_pages;
+	int spe_sources;      /* enum og_spe_sources */
+	bool spe_probed;
+	const char *spe_why;  /* NULL: SPE opens here */
+	uint32_t spe_type;
 
 	/* The current pass, NULL between passes. */
 	struct og_perf_pass *pass;
@@ -267,6 +279,24 @@ GPA_Status og_perf_pfm_encode(struct og_perf_state *st, const char *event,
 void og_perf_pfm_each(struct og_perf_state *st,
                       void (*fn)(void *arg, const char *event, const char *name, const char *desc),
                       void *arg);
+
+/* SPE sampling as raw counters (perf_spe.c): sources "spe:QUANTITY". */
+GPA_Status og_perf_spe_source(struct og_perf_state *st, const char *name, const char *source,
+                              struct og_perf_bound *b, const char **why_not);
+/* Options spe_interval=N and spe_pages=N: OK, FAILED (logged), NOT_FOUND
+ * for another key. */
+GPA_Status og_perf_spe_option(struct og_perf_state *st, const char *key, const char *value);
+/* The pass's SPE sessions, one per target, when it has spe: raws. */
+GPA_Status og_perf_spe_pass_open(struct og_perf_state *st);
+void og_perf_spe_pass_close(struct og_perf_state *st);
+/* At a snapshot: the samples so far are drained; at the start of a sample
+ * they are thrown away, at its end they are the sample's. */
+void og_perf_spe_read(struct og_perf_state *st, bool end);
+/* The sample's value of raw counter raw_id, an spe: source. */
+uint64_t og_perf_spe_value(const struct og_perf_state *st, uint32_t raw_id);
+/* How this CPU's SPE data source packets read (perf_cpu.c): 1 for the
+ * encoding Arm's Neoverse and recent Cortex cores share, 0 otherwise. */
+int og_perf_spe_sources_of(const struct og_device_info *info);
 
 /* Does the kernel open this bound event in the current scope? errno or 0. */
 int og_perf_try_bound(const struct og_perf_state *st, const struct og_perf_bound *b);

@@ -26,6 +26,7 @@
 #include "GPUPerfAPI.h"
 #include "backend.h"
 #include "opengpa.h"
+#include "raw_group.h"
 
 extern const struct og_backend_ops og_backend_perf;
 
@@ -56,39 +57,18 @@ struct raw_group {
 
 static int raw_open(struct raw_group *g)
 {
-	static const uint64_t configs[] = { PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
-		                            PERF_COUNT_SW_CONTEXT_SWITCHES,
-		                            PERF_COUNT_SW_CPU_MIGRATIONS };
-	for (int i = 0; i < 4; i++) {
-		struct perf_event_attr a;
-		memset(&a, 0, sizeof a);
-		a.size = sizeof a;
-		a.type = PERF_TYPE_SOFTWARE;
-		a.config = configs[i];
-		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED |
-		                PERF_FORMAT_TOTAL_TIME_RUNNING;
-		a.disabled = i == 0;
-		g->fds[i] = (int)syscall(SYS_perf_event_open, &a, 0, -1, i ? g->fds[0] : -1, 0);
-		if (g->fds[i] < 0) {
-			perror("bench-perf: perf_event_open");
-			while (i-- > 0)
-				close(g->fds[i]);
-			return 1;
-		}
-	}
-	return ioctl(g->fds[0], PERF_EVENT_IOC_ENABLE, 0) != 0;
+	return raw_group_open(g->fds);
 }
 
 static void raw_close(struct raw_group *g)
 {
-	for (int i = 3; i >= 0; i--)
-		close(g->fds[i]);
+	raw_group_close(g->fds);
 }
 
 /* ns per two group read()s. */
 static double raw_round(struct raw_group *g, unsigned n)
 {
-	uint64_t buf[3 + 2 * 4];
+	uint64_t buf[RAW_GROUP_READ_WORDS];
 	double t0 = now_ns();
 	for (unsigned i = 0; i < n; i++) {
 		if (read(g->fds[0], buf, sizeof buf) != (ssize_t)sizeof buf ||

@@ -90,6 +90,20 @@ GPA_Status OpenGPA_AddCounterFile(const char *path)
 	return leave(GPA_STATUS_OK);
 }
 
+GPA_Status OpenGPA_SetConstant(const char *name, gpa_float64 value)
+{
+	og_lock();
+	if (!name)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: name is NULL", __func__));
+	return leave(og_constant_set(name, value));
+}
+
+GPA_Status OpenGPA_SetCycleBudgetTarget(gpa_uint32 width, gpa_uint32 height, gpa_float64 fps)
+{
+	og_lock();
+	return leave(og_cycle_budget_set(width, height, fps));
+}
+
 GPA_Status OpenGPA_SetSessionRingSize(gpa_uint32 count)
 {
 	og_lock();
@@ -282,9 +296,7 @@ GPA_Status OpenGPA_GetSampleCoverage(gpa_uint32 sessionID, gpa_uint32 sampleID,
 		                      "out of the ring; see OpenGPA_SetSessionRingSize)",
 		                      __func__, sessionID));
 	if (!og_session_has_sample(s, sampleID))
-		return leave(og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
-		                      "%s: sample %u is not in session %u", __func__, sampleID,
-		                      sessionID));
+		return leave(og_session_no_sample(__func__, s, sampleID));
 	/* Like the results: wait until the sample is readable. */
 	GPA_Status st = og_sample_wait(ctx->serial, sessionID, sampleID, &ctx, &s);
 	if (st == GPA_STATUS_OK)
@@ -303,6 +315,17 @@ GPA_Status OpenGPA_SetSamplingPeriod(gpa_uint64 periodNs)
 		                      "%s: a session is open; change the period between sessions",
 		                      __func__));
 	return leave(og_context_set_period(ctx, periodNs));
+}
+
+GPA_Status OpenGPA_SetPeriodicWindow(gpa_uint32 samples)
+{
+	og_lock();
+	CURRENT(ctx);
+	if (ctx->open_session)
+		return leave(og_error(GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED,
+		                      "%s: a session is open; change the window between sessions",
+		                      __func__));
+	return leave(og_context_set_window(ctx, samples));
 }
 
 static GPA_Status no_session(const char *func, gpa_uint32 id)
@@ -353,8 +376,7 @@ static GPA_Status sample_time(const char *func, gpa_uint32 sessionID, gpa_uint32
 	if (!s)
 		return no_session(func, sessionID);
 	if (!og_session_has_sample(s, sampleID))
-		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND, "%s: sample %u is not in session %u",
-		                func, sampleID, sessionID);
+		return og_session_no_sample(func, s, sampleID);
 	GPA_Status st = og_sample_wait(ctx->serial, sessionID, sampleID, &ctx, &s);
 	if (st == GPA_STATUS_OK)
 		st = og_session_sample_time(s, sampleID, t);

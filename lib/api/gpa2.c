@@ -561,8 +561,7 @@ static GPA_Status get_sample_locked(const char *func, gpa_uint32 sessionID,
 	/* A periodic session (an extension) has its samples as they complete:
 	 * one not there yet is not found rather than waited for. */
 	if (og_session_period(s) && !og_session_has_sample(s, sampleID))
-		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND, "%s: sample %u is not in session %u "
-		                "(yet)", func, sampleID, sessionID);
+		return og_session_no_sample(func, s, sampleID);
 	/* GPA 2.x: results block until available (a periodic session's
 	 * samples are, once complete). */
 	if (!og_session_ready(s)) {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/counterorder.h"
 #include "core/namemap.h"
 
 /* Name map values: the kind in the top bits, the index below. */
@@ -20,6 +21,7 @@ struct draft {
 	const struct og_cf_file *file;
 	struct og_expr *expr;
 	char *reason; /* why it is unavailable; NULL when available */
+	bool skipped; /* a user's counter for another device: neither offered nor listed */
 };
 
 struct builder {
@@ -33,6 +35,11 @@ struct builder {
 	size_t errlen;
 	/* Resolver state for the expression being compiled. */
 	char *missing; /* first unavailable dependency, described */
+	/* Names of skipped counters, and the first one the expression named. */
+	struct og_namemap skipped;
+	const char *skipped_name;
+	/* Postfix operations compiled so far, against OG_CATALOG_MAX_OPS. */
+	size_t compiled_ops;
 };
 
 static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -84,8 +91,11 @@ static bool resolve(void *ud, const char *name, size_t len, struct og_expr_ref *
 {
 	struct builder *b = ud;
 	uint32_t v;
-	if (!og_namemap_find(&b->names, name, len, &v))
+	if (!og_namemap_find(&b->names, name, len, &v)) {
+		if (!b->skipped_name && og_namemap_find(&b->skipped, name, len, &v))
+			b->skipped_name = b->drafts[v].decl->name;
 		return false;
+	}
 	uint32_t index = v & INDEX_MASK;
 	switch ((enum name_kind)(v >> KIND_SHIFT)) {
 	case NAME_RAW: {
@@ -97,15 +107,26 @@ static bool resolve(void *ud, const char *name, size_t len, struct og_expr_ref *
 		return true;
 	}
 	case NAME_CONSTANT:
-		if (!b->cat->constants[index].known)
-			note_missing(b, format("this device does not provide constant %s",
-			                       b->cat->constants[index].decl->name));
+		if (!b->cat->constants[index].known) {
+			/* Its description says what it is; the user can give it. */
+			const struct og_cf_entry *decl = b->cat->constants[index].decl;
+			note_missing(b, format("this device does not provide constant %s (%s); set it with "
+			                       "OpenGPA_SetConstant or OPENGPA_CONSTANTS=%s=VALUE",
+			                       decl->name, decl->field[OG_F_DESCRIPTION]
+			                                       ? decl->field[OG_F_DESCRIPTION] : "",
+			                       decl->name));
+		}
 		*out = (struct og_expr_ref){ .kind = OG_REF_CONSTANT, .index = index };
 		return true;
 	case NAME_COUNTER: {
 		const struct draft *d = &b->drafts[index];
 		if (d->reason || !d->expr) {
-			note_missing(b, format("counter %s is not available", d->decl->name));
+			/* With the first cause, so a chain of counters ends in what to do. */
+			const char *why = d->reason ? d->reason : "";
+			note_missing(b, strncmp(why, "counter ", 8) == 0 || !*why
+			                    ? (*why ? format("%s", why)
+			                            : format("counter %s is not available", d->decl->name))
+			                    : format("counter %s is not available (%s)", d->decl->name, why));
 			/* Keep parsing: a constant stands in for the missing counter. */
 			*out = (struct og_expr_ref){ .kind = OG_REF_CONSTANT, .index = 0 };
 			if (b->cat->nconst == 0)
@@ -212,8 +233,9 @@ static GPA_Status add_raw(struct builder *b, const struct og_cf_file *file, cons
 		if (!add_unavailable(cat, e, format("%s", why ? why : "not countable here")))
 			return fail(b, "out of memory");
 	} else {
+		char q[96];
 		return fail(b, "%s:%u: raw %s: the %s backend rejects source '%s'", file->origin,
-		            e->line, e->name, b->binder->backend, raw->source);
+		            e->line, e->name, b->binder->backend, og_cf_quote(raw->source, q, sizeof(q)));
 	}
 	return GPA_STATUS_OK;
 }
@@ -226,35 +248,54 @@ static GPA_Status add_constant(struct builder *b, const struct og_cf_file *file,
 	c->decl = e;
 	c->known = e->field[OG_F_VALUE] != NULL;
 	c->value = e->value;
-	if (!c->known)
+	if (b->binder->override && b->binder->override(b->binder->ud, e->name, &c->value))
+		c->known = true;
+	else if (!c->known)
 		c->known = b->binder->constant(b->binder->ud, e->name, &c->value) == GPA_STATUS_OK;
 	cat->const_values[cat->nconst] = c->known ? c->value : 0.0;
 	cat->nconst++;
 	return add_name(b, file, e, e->name, NAME_CONSTANT, cat->nconst - 1);
 }
 
+/* Compiles counter e of file into draft `index` (the drafts keep file order,
+ * whatever order the counters compile in). */
 static GPA_Status add_counter(struct builder *b, const struct og_cf_file *file,
-                              const struct og_cf_entry *e, bool user)
+                              const struct og_cf_entry *e, size_t index, bool user)
 {
-	struct draft *d = &b->drafts[b->ndrafts];
+	struct draft *d = &b->drafts[index];
 	*d = (struct draft){ .decl = e, .file = file };
 	char msg[256];
 	b->missing = NULL;
+	b->skipped_name = NULL;
 	d->expr = og_expr_compile(e->field[OG_F_EXPRESSION], resolve, b, msg, sizeof(msg));
 	if (!d->expr) {
 		free(b->missing);
 		b->missing = NULL;
 		/* An unknown name in a user's file may be a counter of another device. */
 		if (user && strstr(msg, "unknown name")) {
-			if (b->binder->log)
+			d->skipped = true;
+			if (b->binder->log && b->skipped_name)
+				b->binder->log(b->binder->ud, true,
+				               "%s:%u: counter %s skipped: it names counter %s, which was "
+				               "skipped", file->origin, e->line, e->name, b->skipped_name);
+			else if (b->binder->log)
 				b->binder->log(b->binder->ud, true,
 				               "%s:%u: counter %s skipped: %s (not a counter, raw counter or "
 				               "constant of this device)",
 				               file->origin, e->line, e->name, msg);
-			return GPA_STATUS_OK; /* skipped entirely: its name stays free */
+			/* Its name stays free; counters that name it are skipped too. */
+			if (!og_namemap_put(&b->skipped, e->name, strlen(e->name), (uint32_t)index))
+				return fail(b, "out of memory");
+			return GPA_STATUS_OK;
 		}
 		return fail(b, "%s:%u: counter %s: expression %s", file->origin, e->line, e->name, msg);
 	}
+	const struct og_expr_op *ops;
+	b->compiled_ops += og_expr_postfix(d->expr, &ops);
+	if (b->compiled_ops > OG_CATALOG_MAX_OPS)
+		return fail(b, "%s:%u: counter %s: the counter files compile to more than %d "
+		               "operations in all, the limit of one context (docs/counter-files.md, "
+		               "\"Limits\")", file->origin, e->line, e->name, OG_CATALOG_MAX_OPS);
 	if (b->missing) {
 		d->reason = b->missing;
 		b->missing = NULL;
@@ -264,8 +305,7 @@ static GPA_Status add_counter(struct builder *b, const struct og_cf_file *file,
 			b->binder->log(b->binder->ud, false, "%s:%u: counter %s is not offered: %s",
 			               file->origin, e->line, e->name, d->reason);
 	}
-	b->ndrafts++;
-	GPA_Status st = add_name(b, file, e, e->name, NAME_COUNTER, b->ndrafts - 1);
+	GPA_Status st = add_name(b, file, e, e->name, NAME_COUNTER, index);
 	/* Aliases are names too: found by lookup, resolvable in expressions,
 	 * unique ignoring case against every other name and alias. */
 	const char *list = e->field[OG_F_ALIAS], *alias;
@@ -277,9 +317,39 @@ static GPA_Status add_counter(struct builder *b, const struct og_cf_file *file,
 			               "aliases are unique ignoring case)",
 			            file->origin, e->line, (int)len, alias, e->name);
 		if (!og_namemap_put(&b->names, alias, len, ((uint32_t)NAME_COUNTER << KIND_SHIFT) |
-		                                                (uint32_t)(b->ndrafts - 1)))
+		                                                (uint32_t)index))
 			return fail(b, "out of memory");
 	}
+	return st;
+}
+
+static bool name_taken(void *ud, const char *name, size_t len)
+{
+	const struct builder *b = ud;
+	uint32_t v;
+	return og_namemap_find(&b->names, name, len, &v);
+}
+
+/* The counters of one file: each compiled after the counters of the file it
+ * names (counterorder.h), into drafts laid out in file order. */
+static GPA_Status add_counters(struct builder *b, const struct og_cf_file *file, bool user)
+{
+	size_t *order = malloc((file->count + 1) * sizeof(*order));
+	size_t *draft_of = malloc((file->count + 1) * sizeof(*draft_of)); /* by entry */
+	size_t n = 0;
+	char msg[512];
+	GPA_Status st = GPA_STATUS_OK;
+	if (!order || !draft_of)
+		st = fail(b, "out of memory");
+	else if (!og_cf_counter_order(file, name_taken, b, order, &n, msg, sizeof(msg)))
+		st = fail(b, "%s", msg);
+	for (size_t i = 0; st == GPA_STATUS_OK && i < file->count; i++)
+		if (file->entries[i].kind == OG_CF_COUNTER)
+			draft_of[i] = b->ndrafts++;
+	for (size_t k = 0; st == GPA_STATUS_OK && k < n; k++)
+		st = add_counter(b, file, &file->entries[order[k]], draft_of[order[k]], user);
+	free(order);
+	free(draft_of);
 	return st;
 }
 
@@ -422,6 +492,8 @@ static GPA_Status publish_all(struct builder *b, bool hardware_counters)
 
 	for (size_t i = 0; i < b->ndrafts; i++) {
 		struct draft *d = &b->drafts[i];
+		if (d->skipped)
+			continue;
 		if (!d->expr) {
 			if (!add_unavailable(cat, d->decl, d->reason))
 				return fail(b, "out of memory");
@@ -547,9 +619,8 @@ GPA_Status og_catalog_build(struct og_catalog *cat, struct og_cf_file *files, si
 			else if (e->kind == OG_CF_CONSTANT)
 				st = add_constant(&b, file, e);
 		}
-		for (size_t i = 0; st == GPA_STATUS_OK && i < file->count; i++)
-			if (file->entries[i].kind == OG_CF_COUNTER)
-				st = add_counter(&b, file, &file->entries[i], user);
+		if (st == GPA_STATUS_OK)
+			st = add_counters(&b, file, user);
 	}
 	if (st == GPA_STATUS_OK)
 		st = publish_all(&b, hardware_counters);
@@ -560,6 +631,7 @@ GPA_Status og_catalog_build(struct og_catalog *cat, struct og_cf_file *files, si
 	}
 	free(b.drafts);
 	og_namemap_free(&b.names);
+	og_namemap_free(&b.skipped);
 	if (st != GPA_STATUS_OK) {
 		/* files belong to the catalogue, even on failure */
 		og_catalog_free(cat);

@@ -17,6 +17,13 @@
 #include "expr/expr.h"
 #include "expr/native.h"
 
+/* Most postfix operations all of one context's counters may compile to
+ * (each at most OG_EXPR_MAX_OPS): with the counter-file size cap, what
+ * bounds the memory and time a context's counter files can take (about 50
+ * bytes an operation; the built-in sets use a few thousand).
+ * docs/counter-files.md, "Limits". */
+#define OG_CATALOG_MAX_OPS (1 << 18)
+
 struct og_raw {
 	const struct og_cf_entry *decl; /* NULL for a raw counter the backend discovered */
 	char *name, *source, *description, *group;
@@ -88,6 +95,9 @@ struct og_binder {
 	GPA_Status (*bind_raw)(void *ud, const char *name, const char *source, uint32_t *id,
 	                       const char **why_not);
 	GPA_Status (*constant)(void *ud, const char *name, double *value);
+	/* Optional: a value the user gave the constant, which replaces both the
+	 * file's and the backend's (OpenGPA_SetConstant). */
+	bool (*override)(void *ud, const char *name, double *value);
 	void (*log)(void *ud, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 };
 

@@ -19,9 +19,33 @@
 OG_BACKEND_LIST(X)
 #undef X
 
+/* A backend this build left out (meson's summary says which and why) is
+ * still listed, last, with why: naming it, or `opengpa list --backends`,
+ * tells the user what the build lacks rather than that no such backend
+ * exists.  Its open says so; the core calls nothing else on it. */
+#define X(b, why)                                                                                 \
+	static GPA_Status left_out_##b(const struct og_backend_host *host, const char *options,   \
+	                               void **state, struct og_device_info *info)                 \
+	{                                                                                         \
+		(void)options, (void)state, (void)info;                                           \
+		host->log(host->log_ctx, OG_LOG_ERROR,                                            \
+		          "%s: left out of this build of opengpa: %s; rebuild with it", #b, why); \
+		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;                                   \
+	}                                                                                         \
+	static const struct og_backend_ops og_left_out_##b = {                                    \
+		.name = #b,                                                                       \
+		.summary = "left out of this build: " why,                                        \
+		.open = left_out_##b,                                                             \
+	};
+OG_BACKENDS_LEFT_OUT(X)
+#undef X
+
 static const struct og_backend_ops *const backends[] = {
 #define X(name) &og_backend_##name,
 	OG_BACKEND_LIST(X)
+#undef X
+#define X(b, why) &og_left_out_##b,
+	OG_BACKENDS_LEFT_OUT(X)
 #undef X
 	NULL,
 };
@@ -78,6 +102,7 @@ void og_context_make_current(struct og_context *ctx)
 struct file_list {
 	struct og_cf_file *files;
 	size_t count, cap;
+	size_t user_bytes; /* of the user's files read so far */
 };
 
 static struct og_cf_file *file_slot(struct file_list *fl)
@@ -122,12 +147,22 @@ static GPA_Status add_embedded(struct file_list *fl, const char *name)
 static GPA_Status add_user_file(struct file_list *fl, const char *path)
 {
 	struct og_cf_file *f = file_slot(fl);
-	char err[512];
+	char err[512], q[256];
 	if (!f)
-		return og_error(GPA_STATUS_ERROR_FAILED, "out of memory loading %s", path);
+		return og_error(GPA_STATUS_ERROR_FAILED, "out of memory loading %s",
+		                og_cf_quote(path, q, sizeof(q)));
+	/* Each file is capped (og_cf_load); so are all of them together. */
+	struct stat st;
+	size_t size = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
+	if (size > OG_CF_MAX_TOTAL_BYTES - fl->user_bytes)
+		return og_error(GPA_STATUS_ERROR_FAILED,
+		                "counter file %s: with it the extra counter files would hold more than "
+		                "%u bytes in all (docs/counter-files.md, \"Limits\"); load fewer",
+		                og_cf_quote(path, q, sizeof(q)), OG_CF_MAX_TOTAL_BYTES);
 	if (!og_cf_load(path, f, err, sizeof(err)))
 		return og_error(GPA_STATUS_ERROR_FAILED, "counter file %s (fix the file or remove it "
 		                                         "from OPENGPA_COUNTER_PATH)", err);
+	fl->user_bytes += size;
 	fl->count++;
 	return GPA_STATUS_OK;
 }
@@ -137,14 +172,17 @@ static GPA_Status add_user_file(struct file_list *fl, const char *path)
 static GPA_Status add_user_path(struct file_list *fl, const char *path)
 {
 	struct stat st;
+	char q[256];
 	if (stat(path, &st) != 0)
-		return og_error(GPA_STATUS_ERROR_FAILED, "counter path %s: %s", path, strerror(errno));
+		return og_error(GPA_STATUS_ERROR_FAILED, "counter path %s: %s",
+		                og_cf_quote(path, q, sizeof(q)), strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return add_user_file(fl, path);
 	struct dirent **names = NULL;
 	int n = scandir(path, &names, NULL, alphasort);
 	if (n < 0)
-		return og_error(GPA_STATUS_ERROR_FAILED, "counter directory %s: %s", path, strerror(errno));
+		return og_error(GPA_STATUS_ERROR_FAILED, "counter directory %s: %s",
+		                og_cf_quote(path, q, sizeof(q)), strerror(errno));
 	GPA_Status status = GPA_STATUS_OK;
 	for (int i = 0; i < n; i++) {
 		const char *name = names[i]->d_name;
@@ -265,6 +303,12 @@ static GPA_Status bind_constant(void *ud, const char *name, double *value)
 	                          : GPA_STATUS_ERROR_NOT_FOUND;
 }
 
+static bool bind_override(void *ud, const char *name, double *value)
+{
+	(void)ud;
+	return og_constant_lookup(name, value);
+}
+
 __attribute__((format(printf, 3, 4))) static void bind_log(void *ud, bool error, const char *fmt, ...)
 {
 	(void)ud;
@@ -292,7 +336,7 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 	                                                      : NULL;
 	struct og_binder binder = {
 		.ud = ctx, .backend = ctx->ops->name, .bind_raw = bind_raw,
-		.constant = bind_constant, .log = bind_log,
+		.constant = bind_constant, .override = bind_override, .log = bind_log,
 	};
 	char err[512];
 	st = og_catalog_build(&ctx->cat, fl.files, fl.count, nbuiltin, &binder, extra,
@@ -358,7 +402,9 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 		og_context_close(ctx);
 		return st;
 	}
-	st = build_catalog(ctx, how ? how : &defaults);
+	st = og_constants_check_env();
+	if (st == GPA_STATUS_OK)
+		st = build_catalog(ctx, how ? how : &defaults);
 	if (st == GPA_STATUS_OK) {
 		unsigned ring_size = ring_size_from_env();
 		ctx->multiplex = env_true("OPENGPA_MULTIPLEX");

@@ -64,6 +64,15 @@ GPA_Status og_set_log_callback(unsigned mask, GPA_LoggingCallbackPtrType callbac
 GPA_Status og_set_debug_callback(unsigned mask, GPA_LoggingDebugCallbackPtrType callback);
 
 /* Settings for contexts opened later (extension API; override OPENGPA_*). */
+/* A device constant the user set (OpenGPA_SetConstant, the cycle-budget
+ * target): it replaces the backend's value, or the counter file's. */
+#define OG_CONSTANT_NAME_MAX 64
+#define OG_CONSTANT_OVERRIDES_MAX 64
+struct og_constant_override {
+	char name[OG_CONSTANT_NAME_MAX];
+	double value;
+};
+
 struct og_settings {
 	char *backend;         /* NULL: OPENGPA_BACKEND, else "auto" */
 	char *backend_options; /* NULL: OPENGPA_BACKEND_OPTIONS */
@@ -72,8 +81,21 @@ struct og_settings {
 	size_t ncounter_files;
 	const struct og_sys *sys; /* NULL: the real kernel (tests put virtual devices here) */
 	const struct og_backend_ops *test_backend; /* backend "test", for the core's tests */
+	struct og_constant_override constants[OG_CONSTANT_OVERRIDES_MAX];
+	size_t nconstants;
 };
 struct og_settings *og_settings(void);
+
+/* ---- constants the user sets (constants.c) ------------------------------
+ * Lock held.  The settings win over OPENGPA_CYCLE_BUDGET and
+ * OPENGPA_CONSTANTS, which og_constants_check_env checks when a context
+ * opens. */
+GPA_Status og_constant_set(const char *name, double value);
+/* The cycle-budget target as its three constants; 0, 0, 0 clears it. */
+GPA_Status og_cycle_budget_set(double width, double height, double fps);
+GPA_Status og_constants_check_env(void);
+/* The value the user gave constant `name`, if any. */
+bool og_constant_lookup(const char *name, double *value);
 
 /* ---- handles (handles.c) ----------------------------------------------- */
 
@@ -152,6 +174,7 @@ struct og_context {
 	bool multiplex; /* one pass of time-shared groups (OpenGPA_SetMultiplexing) */
 	uint64_t plan_epoch; /* changes when every plan must be made again */
 	uint64_t period_ns; /* sessions begun now sample periodically; 0 = not */
+	uint32_t periodic_window; /* samples a periodic session keeps; 0 = all */
 
 	/* The newest ring->size sessions (2.x), read without the lock too
 	 * (readers.h): replaced whole, slots stored with release. */
@@ -193,6 +216,8 @@ GPA_Status og_context_set_multiplex(struct og_context *ctx, bool enable);
 /* Periodic sampling for sessions begun later (0 = off); checks the
  * backend's floor.  session_periodic.c. */
 GPA_Status og_context_set_period(struct og_context *ctx, uint64_t period_ns);
+/* How many samples periodic sessions begun later keep (0 = all). */
+GPA_Status og_context_set_window(struct og_context *ctx, uint32_t samples);
 
 /* ---- sessions (session.c) -------------------------------------------- */
 
@@ -276,6 +301,10 @@ GPA_Status og_session_wait_samples(uint64_t serial, uint32_t id, uint32_t count,
                                    uint32_t timeout_ms, uint32_t *available);
 /* Wakes og_session_wait() callers; lock held. */
 void og_session_notify(void);
+
+/* Logs why sample `id` is not in the session (never there, not yet, or
+ * dropped by the periodic window) and returns SAMPLE_NOT_FOUND. */
+GPA_Status og_session_no_sample(const char *func, const struct og_session *s, uint32_t id);
 
 /* Times and OG_SAMPLE_* flags of a sample (its first counted pass). */
 GPA_Status og_session_sample_time(struct og_session *s, uint32_t sample_id,

@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const field_names[OG_F__COUNT] = {
 	[OG_F_DESCRIPTION] = "description", [OG_F_VALUE] = "value",
@@ -67,6 +70,59 @@ const char *og_usage_keyword(GPA_Usage_Type usage)
 const char *og_type_keyword(GPA_Type type)
 {
 	return (unsigned)type < GPA_TYPE__LAST && type_keywords[type] ? type_keywords[type] : "?";
+}
+
+/* Byte c as og_cf_quote writes it; returns the length (1, 2 or 4). */
+static size_t quote_byte(unsigned char c, char out[4])
+{
+	static const char hex[] = "0123456789abcdef";
+	if (c == '\\') {
+		out[0] = out[1] = '\\';
+		return 2;
+	}
+	if (c >= 0x20 && c <= 0x7e) {
+		out[0] = (char)c;
+		return 1;
+	}
+	out[0] = '\\';
+	out[1] = 'x';
+	out[2] = hex[c >> 4];
+	out[3] = hex[c & 15];
+	return 4;
+}
+
+const char *og_cf_quote(const char *text, char *buf, size_t len)
+{
+	if (!len)
+		return buf;
+	size_t need = 0;
+	char one[4];
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+		need += quote_byte(*p, one);
+	/* When it does not all fit, what fits leaves room for "...". */
+	size_t room = need < len ? need : (len > 4 ? len - 4 : 0);
+	size_t at = 0;
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		size_t n = quote_byte(*p, one);
+		if (at + n > room)
+			break;
+		memcpy(buf + at, one, n);
+		at += n;
+	}
+	if (need >= len && len > 4) {
+		memcpy(buf + at, "...", 3);
+		at += 3;
+	}
+	buf[at] = '\0';
+	return buf;
+}
+
+/* A whole string as og_cf_quote shows it; NULL without memory. */
+static char *quoted_copy(const char *text)
+{
+	size_t len = 4 * strlen(text) + 1;
+	char *s = malloc(len);
+	return s ? (char *)og_cf_quote(text, s, len) : NULL;
 }
 
 struct reader {
@@ -173,13 +229,16 @@ static bool check_aliases(struct reader *rd, const struct og_cf_entry *e)
 	size_t len;
 	while (og_cf_next_word(&list, &word, &len)) {
 		char name[256];
-		if (len >= sizeof(name))
-			return fail(rd, "%s: alias '%.40s...' is too long", e->name, word);
+		char q[96];
+		if (len >= sizeof(name)) {
+			snprintf(name, 48, "%s", word);
+			return fail(rd, "%s: alias '%s' is too long", e->name, og_cf_quote(name, q, sizeof q));
+		}
 		memcpy(name, word, len);
 		name[len] = '\0';
 		if (!valid_name(name))
 			return fail(rd, "%s: alias '%s' is not a valid name ([A-Za-z_][A-Za-z0-9_]*)",
-			            e->name, name);
+			            e->name, og_cf_quote(name, q, sizeof q));
 		if (strcasecmp(name, e->name) == 0)
 			return fail(rd, "%s: alias '%s' is the counter's own name", e->name, name);
 		const char *earlier = e->field[OG_F_ALIAS], *w;
@@ -197,6 +256,7 @@ static bool finish_entry(struct reader *rd, struct og_cf_entry *e)
 	unsigned saved = rd->line;
 	rd->line = e->line;
 	bool ok = true;
+	char q[96];
 	for (int f = 0; f < OG_F__COUNT && ok; f++)
 		if ((kinds[e->kind].required & BIT(f)) && (!e->field[f] || !*e->field[f]))
 			ok = fail(rd, "%s %s has no '%s:'", kinds[e->kind].keyword, e->name, field_names[f]);
@@ -206,7 +266,7 @@ static bool finish_entry(struct reader *rd, struct og_cf_entry *e)
 		if (u < 0)
 			ok = fail(rd, "%s: unknown usage '%s' (one of ratio, percentage, cycles, "
 			              "milliseconds, bytes, items, kilobytes)",
-			          e->name, e->field[OG_F_USAGE]);
+			          e->name, og_cf_quote(e->field[OG_F_USAGE], q, sizeof q));
 		e->usage = (GPA_Usage_Type)u;
 	} else {
 		e->usage = GPA_USAGE_TYPE_ITEMS;
@@ -216,7 +276,7 @@ static bool finish_entry(struct reader *rd, struct og_cf_entry *e)
 		int t = lookup(type_keywords, GPA_TYPE__LAST, e->field[OG_F_TYPE]);
 		if (t < 0)
 			ok = fail(rd, "%s: unknown type '%s' (one of float32, float64, uint32, uint64)",
-			          e->name, e->field[OG_F_TYPE]);
+			          e->name, og_cf_quote(e->field[OG_F_TYPE], q, sizeof q));
 		e->type = (GPA_Type)t;
 	}
 	if (ok && e->field[OG_F_ALIAS])
@@ -226,7 +286,8 @@ static bool finish_entry(struct reader *rd, struct og_cf_entry *e)
 		errno = 0;
 		e->value = strtod(e->field[OG_F_VALUE], &end);
 		if (end == e->field[OG_F_VALUE] || *end || errno || !isfinite(e->value))
-			ok = fail(rd, "%s: value '%s' is not a number", e->name, e->field[OG_F_VALUE]);
+			ok = fail(rd, "%s: value '%s' is not a number", e->name,
+			          og_cf_quote(e->field[OG_F_VALUE], q, sizeof q));
 	}
 	rd->line = saved;
 	return ok;
@@ -235,11 +296,14 @@ static bool finish_entry(struct reader *rd, struct og_cf_entry *e)
 bool og_cf_parse(const char *origin, const char *text, struct og_cf_file *out, char *err,
                  size_t errlen)
 {
-	struct reader rd = { .origin = origin, .err = err, .errlen = errlen };
+	struct reader rd = { .origin = "counter file", .err = err, .errlen = errlen };
 	memset(out, 0, sizeof(*out));
 	if (err && errlen)
 		err[0] = '\0';
-	out->origin = strdup(origin);
+	/* The name as messages show it: a path may hold any byte. */
+	out->origin = quoted_copy(origin);
+	if (out->origin)
+		rd.origin = out->origin;
 	char *copy = strdup(text);
 	if (!out->origin || !copy) {
 		free(copy);
@@ -297,12 +361,15 @@ bool og_cf_parse(const char *origin, const char *text, struct og_cf_file *out, c
 				if (strcmp(kw, kinds[k].keyword) == 0)
 					kind = k;
 			if (kind < 0) {
+				char q[96];
 				ok = fail(&rd, "unknown keyword '%s' (expected constant, raw, counter or "
-				               "backend at the start of a line)", kw);
+				               "backend at the start of a line)", og_cf_quote(kw, q, sizeof q));
 				break;
 			}
 			if (!valid_name(name)) {
-				ok = fail(&rd, "'%s' is not a valid name ([A-Za-z_][A-Za-z0-9_]*)", name);
+				char q[96];
+				ok = fail(&rd, "'%s' is not a valid name ([A-Za-z_][A-Za-z0-9_]*)",
+				          og_cf_quote(name, q, sizeof q));
 				break;
 			}
 			if (out->count == cap) {
@@ -387,33 +454,116 @@ void og_cf_free(struct og_cf_file *file)
 	memset(file, 0, sizeof(*file));
 }
 
+static bool load_failed(char *err, size_t errlen, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static bool load_failed(char *err, size_t errlen, const char *path, const char *fmt, ...)
+{
+	if (!err || !errlen)
+		return false;
+	char q[256];
+	int n = snprintf(err, errlen, "%s: ", og_cf_quote(path, q, sizeof q));
+	if (n >= 0 && (size_t)n < errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return false;
+}
+
+static const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO"
+	     : S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device"
+	     : S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+/* What a counter file must be, from its metadata: a regular file of at most
+ * OG_CF_MAX_BYTES. */
+static bool acceptable(const struct stat *st, const char *path, char *err, size_t errlen)
+{
+	if (!S_ISREG(st->st_mode))
+		return load_failed(err, errlen, path, "is %s, not a counter file (counter files are "
+		                                      "regular text files)", file_kind(st->st_mode));
+	if (st->st_size > (off_t)OG_CF_MAX_BYTES)
+		return load_failed(err, errlen, path, "is %lld bytes; a counter file may have at most "
+		                                      "%u (docs/counter-files.md, \"Limits\")",
+		                   (long long)st->st_size, OG_CF_MAX_BYTES);
+	return true;
+}
+
 bool og_cf_load(const char *path, struct og_cf_file *out, char *err, size_t errlen)
 {
-	struct reader rd = { .origin = path, .err = err, .errlen = errlen };
 	memset(out, 0, sizeof(*out));
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return fail(&rd, "cannot open: %s", strerror(errno));
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	bool ok = mem != NULL;
-	char buf[4096];
-	size_t n;
-	while (ok && (n = fread(buf, 1, sizeof(buf), f)) > 0)
-		ok = fwrite(buf, 1, n, mem) == n;
-	ok = ok && !ferror(f);
-	int saved_errno = errno;
-	fclose(f);
-	if (mem)
-		fclose(mem);
+	if (err && errlen)
+		err[0] = '\0';
+	/* Looked at before it is opened, so that opening cannot block (a FIFO
+	 * with no writer) or act (some devices do on open); then opened without
+	 * blocking and looked at again, in case the path changed in between. */
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return load_failed(err, errlen, path, "cannot open: %s", strerror(errno));
+	if (!acceptable(&st, path, err, errlen))
+		return false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return load_failed(err, errlen, path, "cannot open: %s", strerror(errno));
+	if (fstat(fd, &st) != 0 || !acceptable(&st, path, err, errlen)) {
+		if (err && errlen && !err[0])
+			load_failed(err, errlen, path, "cannot read: %s", strerror(errno));
+		close(fd);
+		return false;
+	}
+	/* Never more than the cap, whatever the size said: a file may grow, and
+	 * /proc files say 0. */
+	size_t cap = (size_t)st.st_size + 1, len = 0;
+	if (cap > OG_CF_MAX_BYTES + 1)
+		cap = OG_CF_MAX_BYTES + 1;
+	char *text = malloc(cap + 1);
+	int saved_errno = 0;
+	bool ok = text != NULL;
+	while (ok) {
+		if (len == cap) {
+			if (cap == OG_CF_MAX_BYTES + 1)
+				break;
+			size_t grown = 2 * cap > OG_CF_MAX_BYTES + 1 ? OG_CF_MAX_BYTES + 1 : 2 * cap;
+			char *t = realloc(text, grown + 1);
+			if (!t) {
+				ok = false;
+				break;
+			}
+			text = t;
+			cap = grown;
+		}
+		ssize_t n = read(fd, text + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			saved_errno = errno;
+			ok = false;
+		} else if (n == 0) {
+			break;
+		} else {
+			len += (size_t)n;
+		}
+	}
+	close(fd);
 	if (!ok) {
 		free(text);
-		return fail(&rd, "cannot read: %s", strerror(saved_errno));
+		return load_failed(err, errlen, path, "cannot read: %s",
+		                   saved_errno ? strerror(saved_errno) : "out of memory");
 	}
+	if (len > OG_CF_MAX_BYTES) {
+		free(text);
+		return load_failed(err, errlen, path, "has more than %u bytes; a counter file may have at "
+		                                      "most that (docs/counter-files.md, \"Limits\")",
+		                   OG_CF_MAX_BYTES);
+	}
+	text[len] = '\0';
 	if (strlen(text) != len) {
 		free(text);
-		return fail(&rd, "contains a NUL byte: not a counter file");
+		return load_failed(err, errlen, path, "contains a NUL byte: not a counter file");
 	}
 	ok = og_cf_parse(path, text, out, err, errlen);
 	free(text);

@@ -54,8 +54,22 @@ bool og_cf_parse(const char *origin, const char *text, struct og_cf_file *out, c
                  size_t errlen);
 void og_cf_free(struct og_cf_file *file);
 
-/* Reads and parses a file from disk; err as above (including I/O errors). */
+/* Counter files are small text: the largest built-in set is about 80 KB.
+ * og_cf_load refuses anything that is not a regular file, or is larger
+ * than this, before reading it (docs/counter-files.md, "Limits"). */
+#define OG_CF_MAX_BYTES (4u << 20)
+/* And all the extra files one context loads, together. */
+#define OG_CF_MAX_TOTAL_BYTES (16u << 20)
+
+/* Reads and parses a file from disk; err as above (including I/O errors,
+ * and a path that is not a regular file of at most OG_CF_MAX_BYTES). */
 bool og_cf_load(const char *path, struct og_cf_file *out, char *err, size_t errlen);
+
+/* Text from a file as a message may quote it: printable ASCII as it is, a
+ * backslash doubled, every other byte as \xNN (a binary file's control
+ * characters never reach a terminal or log); cut with "..." to fit len.
+ * Returns buf. */
+const char *og_cf_quote(const char *text, char *buf, size_t len);
 
 /* Steps through a blank-separated list such as an `alias:` field: points
  * *word and *len at the next word and advances *list past it, or returns

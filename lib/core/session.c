@@ -169,6 +169,15 @@ struct og_session {
 	struct og_periodic *periodic; /* while the pass is sampled */
 	bool kernel_timed;
 	bool ending; /* EndPass is stopping the sampling, lock released */
+	/* The window (OpenGPA_SetPeriodicWindow): 0 keeps every sample; else
+	 * the oldest are dropped, `window` at a time once 2 * window are kept,
+	 * their counts summed into what the total still needs. */
+	uint32_t window;
+	size_t dropped;           /* samples 0 .. dropped - 1 are gone */
+	uint64_t *dropped_sum;    /* per slot, over the dropped samples that counted */
+	size_t dropped_counted;
+	struct og_sample_time dropped_time; /* first begin, every flag */
+	double dropped_coverage;
 };
 
 
@@ -188,6 +197,7 @@ void og_session_free(struct og_session *s)
 	free(s->slot_of_raw);
 	free(s->samples);
 	free(s->values);
+	free(s->dropped_sum);
 	free(s->index.keys);
 	free(s->index.vals);
 	free(s->extra.keys);
@@ -529,6 +539,8 @@ GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id)
 	if (st != GPA_STATUS_OK)
 		return st;
 	s->period_ns = ctx->period_ns;
+	s->window = ctx->period_ns ? ctx->periodic_window : 0;
+	s->dropped_coverage = 1.0;
 	s->id = ctx->next_session_id++;
 	/* The oldest session leaves the ring: the one ring->size IDs back (and
 	 * whatever older one held this slot).  Readers without the lock may
@@ -721,11 +733,50 @@ struct og_periodic *og_session_periodic(const struct og_session *s)
 	return s->periodic;
 }
 
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Drops the oldest k samples of a periodic session, keeping what the
+ * session's total needs of them.  Without memory for that, keeps them. */
+static void drop_front(struct og_session *s, size_t k)
+{
+	if (!s->dropped_sum && !(s->dropped_sum = calloc(s->nslots + 1, sizeof(uint64_t))))
+		return;
+	for (size_t i = 0; i < k; i++) {
+		const struct sample *smp = &s->samples[i];
+		if (!s->dropped && !i)
+			s->dropped_time.begin_ns = smp->begin_ns;
+		s->dropped_time.end_ns = smp->end_ns;
+		s->dropped_time.flags |= smp->flags | (smp->failed ? OG_SAMPLE_FAILED : 0);
+		if (smp->failed || !(smp->passes & 1))
+			continue;
+		for (size_t slot = 0; slot < s->nslots; slot++)
+			s->dropped_sum[slot] = add_sat(s->dropped_sum[slot], s->values[i * s->nslots + slot]);
+		if (smp->coverage < s->dropped_coverage)
+			s->dropped_coverage = smp->coverage;
+		s->dropped_counted++;
+	}
+	memmove(s->samples, s->samples + k, (s->nsamples - k) * sizeof(*s->samples));
+	memmove(s->values, s->values + k * s->nslots, (s->nsamples - k) * s->nslots * sizeof(uint64_t));
+	s->nsamples -= k;
+	s->dropped += k;
+	if (s->nsamples)
+		s->first_id = s->samples[0].id; /* periodic ids are dense */
+}
+
 GPA_Status og_session_append(struct og_session *s, const uint64_t *deltas,
                              const struct og_sample_time *t, double coverage)
 {
 	size_t index;
-	if (!add_sample(s, (uint32_t)s->nsamples, &index))
+	if (s->window && s->nsamples >= 2 * (size_t)s->window)
+		drop_front(s, s->nsamples - s->window);
+	if (s->dropped + s->nsamples >= UINT32_MAX)
+		return og_error(GPA_STATUS_ERROR_FAILED,
+		                "periodic sampling of session %u stopped: it has 2^32 samples, all "
+		                "the IDs there are; begin a new session", s->id);
+	if (!add_sample(s, (uint32_t)(s->dropped + s->nsamples), &index))
 		return og_error(GPA_STATUS_ERROR_FAILED,
 		                "periodic sampling of session %u stopped at sample %zu: out of memory "
 		                "(the samples so far stay readable; sample less often)",
@@ -755,7 +806,19 @@ void og_session_flag_last(struct og_session *s, uint32_t flags)
 
 size_t og_session_complete(const struct og_session *s)
 {
-	return s->nsamples;
+	return s->dropped + s->nsamples;
+}
+
+GPA_Status og_session_no_sample(const char *func, const struct og_session *s, uint32_t id)
+{
+	if (s->period_ns && id < s->dropped)
+		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
+		                "%s: sample %u of session %u was dropped: the session keeps its newest "
+		                "%u samples (OpenGPA_SetPeriodicWindow); read samples as they come "
+		                "(OpenGPA_WaitForSamples) or widen the window", func, id, s->id,
+		                s->window);
+	return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND, "%s: sample %u is not in session %u%s",
+	                func, id, s->id, s->period_ns && !og_session_ready(s) ? " (yet)" : "");
 }
 
 /* ---- queries ----------------------------------------------------------- */
@@ -829,11 +892,12 @@ bool og_session_in_pass(const struct og_session *s, uint32_t id, uint32_t pass)
 
 bool og_session_pass0_sample(const struct og_session *s, uint32_t k, uint32_t *id)
 {
-	/* Usually every sample began in pass 0, in order: samples[k]. */
-	if (s->pass_samples[0] == s->nsamples) {
-		if (k >= s->nsamples)
+	/* Usually every sample began in pass 0, in order: samples[k] (after
+	 * the ones a periodic window dropped). */
+	if (s->pass_samples[0] == s->dropped + s->nsamples) {
+		if (k < s->dropped || k - s->dropped >= s->nsamples)
 			return false;
-		*id = s->samples[k].id;
+		*id = s->samples[k - s->dropped].id;
 		return true;
 	}
 	for (size_t i = 0; i < s->nsamples; i++)
@@ -868,7 +932,7 @@ GPA_Status og_session_sample_coverage(struct og_session *s, uint32_t sample_id, 
 {
 	size_t index;
 	if (is_total(s, sample_id)) {
-		*coverage = 1.0;
+		*coverage = s->dropped_coverage;
 		for (size_t i = 0; i < s->nsamples; i++)
 			if (!s->samples[i].failed && s->samples[i].coverage < *coverage)
 				*coverage = s->samples[i].coverage;
@@ -998,7 +1062,7 @@ GPA_Status og_session_wait_samples(uint64_t serial, uint32_t id, uint32_t count,
 		bool ready = og_session_ready(s);
 		/* A periodic session's samples are complete as they come; the
 		 * client's samples once the session is. */
-		size_t have = s->period_ns || ready ? s->nsamples : 0;
+		size_t have = s->period_ns || ready ? s->dropped + s->nsamples : 0;
 		*available = have > UINT32_MAX ? UINT32_MAX : (uint32_t)have;
 		if (have >= count || ready)
 			return GPA_STATUS_OK;
@@ -1023,8 +1087,10 @@ GPA_Status og_session_sample_time(struct og_session *s, uint32_t sample_id,
 	size_t index;
 	if (is_total(s, sample_id) && s->nsamples) {
 		/* From the first sample's begin to the last's end, and every
-		 * sample's flags. */
-		*t = (struct og_sample_time){ s->samples[0].begin_ns, 0, 0 };
+		 * sample's flags (the dropped ones' too). */
+		*t = (struct og_sample_time){ s->dropped ? s->dropped_time.begin_ns
+		                                         : s->samples[0].begin_ns,
+			                      s->dropped_time.end_ns, s->dropped_time.flags };
 		for (size_t i = 0; i < s->nsamples; i++) {
 			const struct sample *smp = &s->samples[i];
 			if (smp->begin_ns < t->begin_ns)
@@ -1050,11 +1116,6 @@ bool og_session_kernel_timed(const struct og_session *s)
 	return s->kernel_timed;
 }
 
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 /* A counter over every sample: each raw input summed over the samples that
  * counted it, then the counter's expression, as if one sample had spanned
  * them all (a periodic session's whole pass). */
@@ -1064,8 +1125,9 @@ static GPA_Status total_result(struct og_context *ctx, struct og_session *s, uin
 	const struct og_counter *c = &ctx->cat.counters[counter];
 	for (size_t i = 0; i < c->ninputs; i++) {
 		struct raw_slot where = s->slot_of_raw[c->inputs[i]];
-		uint64_t sum = 0;
-		size_t counted = 0;
+		bool kept = where.slot != UINT32_MAX && s->dropped_sum;
+		uint64_t sum = kept ? s->dropped_sum[where.slot] : 0;
+		size_t counted = kept ? s->dropped_counted : 0;
 		for (size_t k = 0; where.slot != UINT32_MAX && k < s->nsamples; k++) {
 			const struct sample *smp = &s->samples[k];
 			if (smp->failed || !(smp->passes & (1ull << where.pass)))

@@ -69,10 +69,29 @@ struct og_periodic {
 	GPA_Status status;  /* why the sampling stopped early, for EndPass */
 };
 
+/* Stops the sampling thread and waits for it; the registry lock is held
+ * (the wait releases it while the thread finishes its tick). */
+static void stop_thread(struct og_periodic *p)
+{
+	if (!p->started)
+		return;
+	p->stop = true;
+	pthread_cond_broadcast(&p->wake);
+	while (!p->exited)
+		pthread_cond_wait(&p->wake, &og_registry()->lock);
+	pthread_join(p->thread, NULL);
+	p->started = false;
+}
+
+/* Also when a context closes with the pass still open: the thread must be
+ * gone before p is, or it samples through freed memory (the qemu-mips run
+ * of core-periodic caught it, as a bus error, after a failed test left a
+ * pass open). */
 void og_periodic_free(struct og_periodic *p)
 {
 	if (!p)
 		return;
+	stop_thread(p);
 	pthread_cond_destroy(&p->wake);
 	free(p);
 }
@@ -110,6 +129,16 @@ GPA_Status og_context_set_period(struct og_context *ctx, uint64_t period_ns)
 		                "sampling period %llu ns is over an hour; the period is in "
 		                "nanoseconds (1 s = 1000000000)", (unsigned long long)period_ns);
 	ctx->period_ns = period_ns;
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_context_set_window(struct og_context *ctx, uint32_t samples)
+{
+	if (samples == 1)
+		return og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+		                "a periodic window of 1 sample would drop each sample as the next "
+		                "completes; keep 2 or more (0 keeps them all)");
+	ctx->periodic_window = samples;
 	return GPA_STATUS_OK;
 }
 
@@ -347,12 +376,13 @@ GPA_Status og_periodic_start(struct og_context *ctx, struct og_session *s)
 	if (p->mode.kernel_timed) {
 		p->begin_ns = og_clock_monotonic_ns();
 	} else {
-		timer_begin(p);
-		if (!p->open) {
-			GPA_Status why = p->status;
+		st = p->ops->begin_sample(p->state); /* logged when it fails */
+		p->begin_ns = og_clock_monotonic_ns();
+		if (st != GPA_STATUS_OK) {
 			og_periodic_free(p);
-			return why;
+			return st;
 		}
+		p->open = true;
 	}
 	p->interval_ns = p->mode.kernel_timed ? drain_interval(&p->mode) : p->period_ns;
 	p->due_ns = og_clock_monotonic_ns() + p->interval_ns;
@@ -374,14 +404,7 @@ GPA_Status og_periodic_stop(struct og_context *ctx, struct og_session *s)
 {
 	(void)ctx;
 	struct og_periodic *p = og_session_periodic(s);
-	struct og_registry *r = og_registry();
-	if (p->started) {
-		p->stop = true;
-		pthread_cond_broadcast(&p->wake);
-		while (!p->exited)
-			pthread_cond_wait(&p->wake, &r->lock);
-		pthread_join(p->thread, NULL);
-	}
+	stop_thread(p);
 	/* The rest of the pass, read on the caller's thread. */
 	if (p->mode.kernel_timed) {
 		bool halted = p->halted;

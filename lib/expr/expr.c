@@ -10,6 +10,15 @@
  * counter" where the stack machine had three operations and stack traffic.
  * The first load and the percentage clamp around most ratios cost no
  * dispatch (see og_expr_eval).  Measured in bench/mali and bench/expr.
+ *
+ * A counter another one names is inlined once per expression: its code is
+ * copied the first time, and each later use, direct or through another
+ * counter, reads the value it left (SHARE/SHARED, expr.h).  Every compiled
+ * expression remembers where the code of each counter it inlined lies in
+ * its postfix (its regions), so that an expression inlining it can skip the
+ * code of a counter it already has.  Compile time and size therefore grow
+ * with the number of distinct counters an expression depends on, whatever
+ * the number of paths to them.
  */
 #include "expr.h"
 #include "arith.h"
@@ -27,7 +36,8 @@
 
 static bool is_leaf(const struct og_expr_op *op)
 {
-	return op->code == OG_OP_NUMBER || op->code == OG_OP_RAW || op->code == OG_OP_CONSTANT;
+	return op->code == OG_OP_NUMBER || op->code == OG_OP_RAW || op->code == OG_OP_CONSTANT ||
+	       op->code == OG_OP_SHARED;
 }
 
 static double fold(enum og_expr_op_code code, double x, double y)
@@ -54,7 +64,7 @@ static double fold(enum og_expr_op_code code, double x, double y)
  * so only the operations below take one. */
 #define ACC_OPERATIONS(X) \
 	X(LOAD) X(ADD) X(SUB) X(RSUB) X(MUL) X(DIV) X(RDIV) X(MIN) X(RMIN) X(MAX) X(RMAX)
-#define LEAF_KINDS(X, op) X(op, RAW) X(op, CONSTANT) X(op, NUMBER)
+#define LEAF_KINDS(X, op) X(op, RAW) X(op, CONSTANT) X(op, NUMBER) X(op, SHARED)
 #define TEMP_OPERATIONS(X) X(ADD) X(RSUB) X(MUL) X(RDIV) X(RMIN) X(RMAX)
 
 #define ACC_OPERATION_NAME(op) A_##op,
@@ -69,7 +79,7 @@ enum insn_code {
 	ACC_OPERATIONS(LEAF_INSN_NAMES) /* = operation * LEAF_KIND_COUNT + kind */
 	TEMP_OPERATIONS(TEMP_INSN_NAME)
 	I_NEG,
-	I_SAVE, /* temp[index] = accumulator */
+	I_SAVE, /* temp[index] = accumulator; a SHARE saves to OG_EXPR_MAX_DEPTH + its slot */
 	INSN_CODE_COUNT
 };
 
@@ -79,6 +89,13 @@ struct insn {
 	double number;
 };
 
+/* The code of a counter inside a postfix: ops [start, end) leave its value
+ * on the stack. */
+struct region {
+	const struct og_expr *of;
+	uint32_t start, end;
+};
+
 /* Percentages are max(min(E * 100, 100), 0): a final multiplication by a
  * number and clamp by numbers form the epilogue, applied after the code
  * without a dispatch (with 1, +inf and -inf for the parts absent, which
@@ -86,11 +103,68 @@ struct insn {
 struct og_expr {
 	struct og_expr_op *ops; /* postfix, in the same allocation */
 	size_t nops;
-	size_t ncode;   /* >= 1, and code[0] is a LOAD of a leaf */
+	/* Every counter inlined, by start then outermost first. */
+	struct region *regions;
+	size_t nregions;
+	const struct og_expr **slot_of; /* shared slot -> whose value it holds */
+	size_t nslots;
+	size_t ncode;   /* >= 1, and code[0] is a LOAD of a raw counter, constant or number */
 	bool has_epilogue;
 	double scale, high, low;
 	struct insn code[];
 };
+
+/* Counters inlined so far into the expression being compiled -> the shared
+ * slot meant to hold each one's value: open addressing on the pointer. */
+struct known {
+	const struct og_expr **key;
+	uint32_t *slot;
+	size_t cap, count;
+};
+
+static size_t known_hash(const struct og_expr *e, size_t cap)
+{
+	return (size_t)(((uintptr_t)e >> 4) * 0x9E3779B97F4A7C15ull) & (cap - 1);
+}
+
+static bool known_find(const struct known *k, const struct og_expr *e, uint32_t *slot)
+{
+	if (!k->cap)
+		return false;
+	for (size_t i = known_hash(e, k->cap); k->key[i]; i = (i + 1) & (k->cap - 1))
+		if (k->key[i] == e) {
+			*slot = k->slot[i];
+			return true;
+		}
+	return false;
+}
+
+static bool known_put(struct known *k, const struct og_expr *e, uint32_t slot)
+{
+	if (2 * (k->count + 1) > k->cap) {
+		size_t cap = k->cap ? 2 * k->cap : 64;
+		struct known grown = { calloc(cap, sizeof(*grown.key)), calloc(cap, sizeof(*grown.slot)),
+		                       cap, 0 };
+		if (!grown.key || !grown.slot) {
+			free(grown.key);
+			free(grown.slot);
+			return false;
+		}
+		for (size_t i = 0; i < k->cap; i++)
+			if (k->key[i])
+				known_put(&grown, k->key[i], k->slot[i]);
+		free(k->key);
+		free(k->slot);
+		*k = grown;
+	}
+	size_t i = known_hash(e, k->cap);
+	while (k->key[i])
+		i = (i + 1) & (k->cap - 1);
+	k->key[i] = e;
+	k->slot[i] = slot;
+	k->count++;
+	return true;
+}
 
 struct parser {
 	const char *text;
@@ -99,6 +173,12 @@ struct parser {
 	void *ud;
 	struct og_expr_op *ops;
 	size_t count, cap;
+	/* Counters inlined so far: where their code is, where their values go. */
+	struct region *regions;
+	size_t nregions, regions_cap;
+	const struct og_expr **slot_of;
+	size_t nslots, slots_cap;
+	struct known known;
 	bool failed;
 	unsigned nesting; /* parse_unary recursion: parentheses and unary minus */
 	char *err;
@@ -124,10 +204,20 @@ static void fail(struct parser *ps, const char *at, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Ops while compiling, SHAREs nothing uses yet included; finish() checks
+ * the final count against OG_EXPR_MAX_OPS. */
+#define MAX_WORKING_OPS (2 * OG_EXPR_MAX_OPS)
+
 static void emit(struct parser *ps, struct og_expr_op op)
 {
 	if (ps->failed)
 		return;
+	if (ps->count == MAX_WORKING_OPS) {
+		fail(ps, ps->p, "the expression compiles to more than %d operations, with the code of "
+		                "the counters it names (docs/counter-files.md, \"Limits\")",
+		     OG_EXPR_MAX_OPS);
+		return;
+	}
 	if (ps->count == ps->cap) {
 		size_t cap = ps->cap ? ps->cap * 2 : 16;
 		struct og_expr_op *ops = realloc(ps->ops, cap * sizeof(*ops));
@@ -176,11 +266,24 @@ static bool accept(struct parser *ps, char c)
 	return true;
 }
 
+/* c as a message shows it: 'x', or its code when it is not printable ASCII
+ * (the text may come from a binary file). */
+static const char *quote_char(char c, char buf[8])
+{
+	unsigned char u = (unsigned char)c;
+	if (u >= 0x20 && u < 0x7f)
+		snprintf(buf, 8, "'%c'", c);
+	else
+		snprintf(buf, 8, "byte %02x", u);
+	return buf;
+}
+
 static void expect(struct parser *ps, char c, const char *context)
 {
+	char found[8];
 	if (!accept(ps, c))
-		fail(ps, ps->p, *ps->p ? "expected '%c' %s, found '%c'" : "expected '%c' %s, found the end",
-		     c, context, *ps->p);
+		fail(ps, ps->p, *ps->p ? "expected '%c' %s, found %s" : "expected '%c' %s, found the end",
+		     c, context, quote_char(*ps->p, found));
 }
 
 static bool is_name_start(char c)
@@ -211,10 +314,109 @@ static void parse_number(struct parser *ps)
 	emit(ps, (struct og_expr_op){ .code = OG_OP_NUMBER, .number = v });
 }
 
+static bool grow(void **array, size_t *cap, size_t count, size_t size)
+{
+	if (count < *cap)
+		return true;
+	size_t n = *cap ? 2 * *cap : 16;
+	void *p = realloc(*array, n * size);
+	if (!p)
+		return false;
+	*array = p;
+	*cap = n;
+	return true;
+}
+
+/* Counter e's value is on the stack, computed by ops [start, count): records
+ * the region and keeps the value in a new shared slot (a SHARE that
+ * finish() drops if nothing reads it). */
+static void keep_value(struct parser *ps, const struct og_expr *e, size_t start)
+{
+	if (ps->failed)
+		return;
+	if (!grow((void **)&ps->regions, &ps->regions_cap, ps->nregions, sizeof(*ps->regions)) ||
+	    !grow((void **)&ps->slot_of, &ps->slots_cap, ps->nslots, sizeof(*ps->slot_of)) ||
+	    !known_put(&ps->known, e, (uint32_t)ps->nslots)) {
+		fail(ps, ps->p, "out of memory");
+		return;
+	}
+	ps->regions[ps->nregions++] = (struct region){ e, (uint32_t)start, (uint32_t)ps->count };
+	ps->slot_of[ps->nslots] = e;
+	emit(ps, (struct og_expr_op){ .code = OG_OP_SHARE, .index = (uint32_t)ps->nslots });
+	ps->nslots++;
+}
+
+static void emit_shared(struct parser *ps, uint32_t slot)
+{
+	emit(ps, (struct og_expr_op){ .code = OG_OP_SHARED, .index = slot });
+}
+
+/* Copies e's postfix, except the code of counters whose value this
+ * expression already has (read from their slots instead); each counter
+ * whose code is copied gets a slot of this expression. */
+static void copy_code(struct parser *ps, const struct og_expr *e)
+{
+	struct open {
+		const struct region *r;
+		size_t start; /* in ps */
+	} *open = malloc((e->nregions + 1) * sizeof(*open));
+	if (!open) {
+		fail(ps, ps->p, "out of memory");
+		return;
+	}
+	size_t depth = 0, r = 0, i = 0;
+	for (;;) {
+		/* Regions that end here, innermost first: their values are ready. */
+		while (depth && open[depth - 1].r->end == i) {
+			depth--;
+			keep_value(ps, open[depth].r->of, open[depth].start);
+		}
+		if (i == e->nops || ps->failed)
+			break;
+		while (r < e->nregions && e->regions[r].start < i)
+			r++;
+		/* Regions that start here, outermost first. */
+		bool skipped = false;
+		for (; r < e->nregions && e->regions[r].start == i; r++) {
+			uint32_t slot;
+			if (known_find(&ps->known, e->regions[r].of, &slot)) {
+				emit_shared(ps, slot);
+				i = e->regions[r].end;
+				skipped = true;
+				break;
+			}
+			open[depth++] = (struct open){ &e->regions[r], ps->count };
+		}
+		if (skipped)
+			continue;
+		const struct og_expr_op *op = &e->ops[i++];
+		if (op->code == OG_OP_SHARE)
+			continue; /* re-made above, where its region ends */
+		if (op->code == OG_OP_SHARED) {
+			uint32_t slot;
+			if (known_find(&ps->known, e->slot_of[op->index], &slot))
+				emit_shared(ps, slot);
+			else
+				fail(ps, ps->p, "internal error: a shared value read before it is kept");
+			continue;
+		}
+		emit(ps, *op);
+	}
+	free(open);
+}
+
 static void inline_expr(struct parser *ps, const struct og_expr *e)
 {
-	for (size_t i = 0; i < e->nops; i++)
-		emit(ps, e->ops[i]);
+	uint32_t slot;
+	if (e->nops == 1) {
+		emit(ps, e->ops[0]); /* one leaf: as cheap to repeat as to share */
+	} else if (known_find(&ps->known, e, &slot)) {
+		emit_shared(ps, slot);
+	} else {
+		size_t start = ps->count;
+		copy_code(ps, e);
+		keep_value(ps, e, start);
+	}
 }
 
 static void parse_name(struct parser *ps)
@@ -349,7 +551,7 @@ static size_t program_depth(const struct og_expr_op *ops, size_t count)
 	for (size_t i = 0; i < count; i++) {
 		if (is_leaf(&ops[i]))
 			depth++;
-		else if (ops[i].code != OG_OP_NEG)
+		else if (ops[i].code != OG_OP_NEG && ops[i].code != OG_OP_SHARE)
 			depth--;
 		if (depth > max)
 			max = depth;
@@ -389,7 +591,8 @@ static void put(struct codegen *g, enum insn_code code, uint32_t index, double n
 static void put_with_leaf(struct codegen *g, enum acc_operation a, const struct og_expr_op *leaf)
 {
 	enum leaf_kind kind = leaf->code == OG_OP_RAW ? K_RAW
-	                    : leaf->code == OG_OP_CONSTANT ? K_CONSTANT : K_NUMBER;
+	                    : leaf->code == OG_OP_CONSTANT ? K_CONSTANT
+	                    : leaf->code == OG_OP_SHARED ? K_SHARED : K_NUMBER;
 	put(g, (enum insn_code)(a * LEAF_KIND_COUNT + kind), leaf->index, leaf->number);
 }
 
@@ -449,6 +652,10 @@ static size_t generate(const struct og_expr_op *ops, size_t count, struct insn *
 			if (g.stack[g.depth - 1].place == LEAF)
 				load(&g, g.depth - 1);
 			put(&g, I_NEG, 0, 0.0);
+		} else if (ops[i].code == OG_OP_SHARE) {
+			if (g.stack[g.depth - 1].place == LEAF)
+				load(&g, g.depth - 1);
+			put(&g, I_SAVE, OG_EXPR_MAX_DEPTH + ops[i].index, 0.0);
 		} else {
 			generate_binary(&g, ops[i].code);
 		}
@@ -485,6 +692,102 @@ static size_t split_epilogue(struct og_expr *e)
 	return n;
 }
 
+static int by_start_outermost_first(const void *a, const void *b)
+{
+	const struct region *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end;
+}
+
+/* Drops the SHAREs whose value nothing reads, numbers the slots left from
+ * 0, moves the regions with the ops, and checks the limits. */
+static void finish(struct parser *ps)
+{
+	if (ps->failed)
+		return;
+	uint32_t *renumber = malloc((ps->nslots + 1) * sizeof(*renumber));
+	size_t *removed = malloc((ps->count + 1) * sizeof(*removed)); /* SHAREs dropped before op i */
+	if (!renumber || !removed) {
+		free(renumber);
+		free(removed);
+		fail(ps, ps->text, "out of memory");
+		return;
+	}
+	for (size_t k = 0; k < ps->nslots; k++)
+		renumber[k] = UINT32_MAX;
+	for (size_t i = 0; i < ps->count; i++)
+		if (ps->ops[i].code == OG_OP_SHARED)
+			renumber[ps->ops[i].index] = 0; /* read: kept */
+	size_t kept = 0;
+	for (size_t k = 0; k < ps->nslots; k++)
+		if (renumber[k] != UINT32_MAX) {
+			ps->slot_of[kept] = ps->slot_of[k];
+			renumber[k] = (uint32_t)kept++;
+		}
+	size_t n = 0;
+	for (size_t i = 0; i < ps->count; i++) {
+		removed[i] = i - n;
+		struct og_expr_op op = ps->ops[i];
+		if (op.code == OG_OP_SHARE || op.code == OG_OP_SHARED) {
+			if (renumber[op.index] == UINT32_MAX)
+				continue;
+			op.index = renumber[op.index];
+		}
+		ps->ops[n++] = op;
+	}
+	removed[ps->count] = ps->count - n;
+	for (size_t r = 0; r < ps->nregions; r++) {
+		ps->regions[r].start -= (uint32_t)removed[ps->regions[r].start];
+		ps->regions[r].end -= (uint32_t)removed[ps->regions[r].end];
+	}
+	qsort(ps->regions, ps->nregions, sizeof(*ps->regions), by_start_outermost_first);
+	ps->count = n;
+	ps->nslots = kept;
+	free(renumber);
+	free(removed);
+	if (n > OG_EXPR_MAX_OPS)
+		fail(ps, ps->text, "the expression compiles to more than %d operations, with the code "
+		                   "of the counters it names (docs/counter-files.md, \"Limits\")",
+		     OG_EXPR_MAX_OPS);
+	else if (kept > OG_EXPR_MAX_SHARED)
+		fail(ps, ps->text, "the expression uses more than %d counters more than once "
+		                   "(docs/counter-files.md, \"Limits\")", OG_EXPR_MAX_SHARED);
+}
+
+/* The compiled expression in one allocation: code, postfix, regions, slots. */
+static struct og_expr *build(const struct parser *ps)
+{
+	size_t max_insns = 2 * ps->count;
+	struct og_expr *e = malloc(sizeof(*e) + max_insns * sizeof(struct insn) +
+	                           ps->count * sizeof(struct og_expr_op) +
+	                           ps->nregions * sizeof(struct region) +
+	                           ps->nslots * sizeof(const struct og_expr *));
+	if (!e)
+		return NULL;
+	e->ops = (struct og_expr_op *)(void *)&e->code[max_insns];
+	e->nops = ps->count;
+	memcpy(e->ops, ps->ops, ps->count * sizeof(*e->ops));
+	e->regions = (struct region *)(void *)&e->ops[e->nops];
+	e->nregions = ps->nregions;
+	if (ps->nregions)
+		memcpy(e->regions, ps->regions, ps->nregions * sizeof(*e->regions));
+	e->slot_of = (const struct og_expr **)(void *)&e->regions[e->nregions];
+	e->nslots = ps->nslots;
+	if (ps->nslots)
+		memcpy(e->slot_of, ps->slot_of, ps->nslots * sizeof(*e->slot_of));
+	size_t body = split_epilogue(e);
+	e->ncode = generate(e->ops, body, e->code);
+	/* og_expr_eval loads code[0] without a dispatch, knowing it reads no
+	 * temporary: a shared value is only ever read after code that keeps it. */
+	uint8_t first = e->code[0].code;
+	if (first != I_LOAD_RAW && first != I_LOAD_CONSTANT && first != I_LOAD_NUMBER) {
+		free(e);
+		return NULL;
+	}
+	return e;
+}
+
 struct og_expr *og_expr_compile(const char *text, og_expr_resolve_fn resolve, void *ud,
                                 char *err, size_t errlen)
 {
@@ -500,27 +803,26 @@ struct og_expr *og_expr_compile(const char *text, og_expr_resolve_fn resolve, vo
 	};
 	parse_expr(&ps);
 	skip_blanks(&ps);
-	if (!ps.failed && *ps.p)
-		fail(&ps, ps.p, *ps.p == ')' ? "unbalanced ')'" : "unexpected '%c' after a complete expression",
-		     *ps.p);
+	if (!ps.failed && *ps.p) {
+		char c[8];
+		fail(&ps, ps.p, *ps.p == ')' ? "unbalanced ')'" : "unexpected %s after a complete expression",
+		     quote_char(*ps.p, c));
+	}
+	finish(&ps);
 	if (!ps.failed && program_depth(ps.ops, ps.count) > OG_EXPR_MAX_DEPTH)
 		fail(&ps, text, "expression nests deeper than %d operands", OG_EXPR_MAX_DEPTH);
 
 	struct og_expr *e = NULL;
 	if (!ps.failed) {
-		size_t max_insns = 2 * ps.count;
-		e = malloc(sizeof(*e) + max_insns * sizeof(struct insn) + ps.count * sizeof(struct og_expr_op));
-		if (e) {
-			e->ops = (struct og_expr_op *)(void *)&e->code[max_insns];
-			e->nops = ps.count;
-			memcpy(e->ops, ps.ops, ps.count * sizeof(struct og_expr_op));
-			size_t body = split_epilogue(e);
-			e->ncode = generate(e->ops, body, e->code);
-		} else if (err && errlen) {
+		e = build(&ps);
+		if (!e && err && errlen)
 			snprintf(err, errlen, "column 1: out of memory");
-		}
 	}
 	free(ps.ops);
+	free(ps.regions);
+	free(ps.slot_of);
+	free(ps.known.key);
+	free(ps.known.slot);
 	return e;
 }
 
@@ -558,6 +860,10 @@ size_t og_expr_describe(const struct og_expr *e, char *buf, size_t len)
 		buf[0] = '\0';
 	for (size_t i = 0; i < e->ncode; i++) {
 		const struct insn *in = &e->code[i];
+		if (in->code == I_SAVE && in->index >= OG_EXPR_MAX_DEPTH) {
+			append(buf, len, &n, "%sKEEP %" PRIu32, i ? "; " : "", in->index - OG_EXPR_MAX_DEPTH);
+			continue;
+		}
 		append(buf, len, &n, "%s%s", i ? "; " : "", insn_text[in->code]);
 		if (in->code < I_ADD_TEMP && in->code % LEAF_KIND_COUNT == K_NUMBER)
 			append(buf, len, &n, " %.17g", in->number);
@@ -573,6 +879,7 @@ size_t og_expr_describe(const struct og_expr *e, char *buf, size_t len)
 #define OPERAND_CONSTANT (constants[in->index])
 #define OPERAND_NUMBER (in->number)
 #define OPERAND_TEMP (temp[in->index])
+#define OPERAND_SHARED (temp[OG_EXPR_MAX_DEPTH + in->index])
 
 #define APPLY_LOAD(acc, x) (x)
 #define APPLY_ADD(acc, x) ((acc) + (x))
@@ -593,8 +900,9 @@ size_t og_expr_describe(const struct og_expr *e, char *buf, size_t len)
 
 double og_expr_eval(const struct og_expr *e, const uint64_t *raw, const double *constants)
 {
-	/* Every temporary is saved before it is read. */
-	double temp[OG_EXPR_MAX_DEPTH];
+	/* Every temporary is saved before it is read: stack values, then the
+	 * values a SHARE keeps (SAVE to OG_EXPR_MAX_DEPTH + slot). */
+	double temp[OG_EXPR_MAX_DEPTH + OG_EXPR_MAX_SHARED];
 	/* The first load is taken out of the loop: a conditional branch on its
 	 * kind costs less than a dispatch, and counters that are one raw counter,
 	 * or one times a number (40% of mali-g71's), then dispatch nothing. */

@@ -19,12 +19,23 @@
  * compile (no document's expression comes close). */
 #define OG_EXPR_MAX_DEPTH 64
 
+/* Most postfix operations one expression may compile to, counting the code
+ * of the counters it names (the largest built-in counter needs about 40).
+ * Keeps a hostile file from making one expression that is slow to compile
+ * or evaluate; docs/counter-files.md, "Limits". */
+#define OG_EXPR_MAX_OPS 16384
+
+/* Most values one expression may compute once and use again (counters it
+ * names more than once, directly or through other counters). */
+#define OG_EXPR_MAX_SHARED 192
+
 struct og_expr;
 
 enum og_expr_ref_kind {
 	OG_REF_RAW,      /* index into the raw value array */
 	OG_REF_CONSTANT, /* index into the constant array */
-	OG_REF_EXPR,     /* another compiled expression, inlined */
+	OG_REF_EXPR,     /* another compiled expression: its code is inlined the
+	                  * first time, its value reused after that */
 };
 
 struct og_expr_ref {
@@ -60,7 +71,14 @@ void og_expr_for_each_raw(const struct og_expr *e, void (*fn)(void *ud, uint32_t
  * their operands and push the result.  Expressions a counter names are
  * inlined into it; numbers are already folded.  The native code generator
  * (native_gen.c) turns it into C, and og_native_bind() matches that C's
- * postfix against a compiled expression. */
+ * postfix against a compiled expression.
+ *
+ * A counter named more than once (directly, or through the counters it
+ * names) is inlined once: SHARE keeps the value its code left on the stack
+ * in shared slot `index`, and each later use is a SHARED leaf.  So the code
+ * grows with the number of distinct counters an expression depends on, never
+ * with the number of paths to them (C2 = C1 + C1, C1 = C0 + C0 ... stays
+ * linear). */
 enum og_expr_op_code {
 	OG_OP_NUMBER,   /* number */
 	OG_OP_RAW,      /* raw[index] */
@@ -72,6 +90,8 @@ enum og_expr_op_code {
 	OG_OP_NEG,
 	OG_OP_MIN,
 	OG_OP_MAX,
+	OG_OP_SHARE,  /* shared[index] = top of the stack, which stays */
+	OG_OP_SHARED, /* shared[index], a leaf */
 };
 
 struct og_expr_op {
@@ -85,7 +105,8 @@ size_t og_expr_postfix(const struct og_expr *e, const struct og_expr_op **ops);
 
 /* Writes the compiled code as text, like snprintf (returns the length it
  * needed): instructions separated by "; " ("LOAD RAW 0; DIV RAW 1", "SAVE 0",
- * "RSUB TEMP 0", "NEG"), then " | * k MIN h MAX l" when the expression ends
+ * "RSUB TEMP 0", "NEG", "KEEP 0" for a SHARE, "ADD SHARED 0" for a use of
+ * it), then " | * k MIN h MAX l" when the expression ends
  * in a multiplication by a number or a clamp by numbers.  For tests and
  * debugging. */
 size_t og_expr_describe(const struct og_expr *e, char *buf, size_t len);

@@ -54,6 +54,11 @@ bool og_native_matches(const struct og_native_counter *n, const struct og_expr *
 			else if (at[want->index] != got->index)
 				return false;
 			break;
+		case OG_OP_SHARE:
+		case OG_OP_SHARED:
+			if (want->index != got->index)
+				return false;
+			break;
 		default:
 			break;
 		}

@@ -27,6 +27,7 @@
 #include <strings.h>
 
 #include "core/counterfile.h"
+#include "core/counterorder.h"
 #include "expr/expr.h"
 
 struct input {
@@ -77,14 +78,29 @@ static char *concat(const char *fmt, ...)
 	return s;
 }
 
-/* Names resolve as in the catalogue: ignoring case, raw counters and
- * constants anywhere in the file, counters only once compiled (earlier). */
+/* Whether entry e answers to `name`: its own name, or a counter's alias. */
+static bool answers_to(const struct og_cf_entry *e, const char *name, size_t len)
+{
+	if (strlen(e->name) == len && strncasecmp(e->name, name, len) == 0)
+		return true;
+	const char *list = e->kind == OG_CF_COUNTER ? e->field[OG_F_ALIAS] : NULL, *word;
+	size_t n;
+	while (list && og_cf_next_word(&list, &word, &n))
+		if (n == len && strncasecmp(word, name, len) == 0)
+			return true;
+	return false;
+}
+
+/* Names resolve as in the catalogue: ignoring case, raw counters, constants
+ * and counters (by name or alias) anywhere in the file (counters compile in
+ * the catalogue's order, counterorder.h, so the ones named are compiled
+ * first). */
 static bool resolve(void *ud, const char *name, size_t len, struct og_expr_ref *out)
 {
 	const struct input *in = ud;
 	for (size_t i = 0; i < in->file.count; i++) {
 		const struct og_cf_entry *e = &in->file.entries[i];
-		if (strlen(e->name) != len || strncasecmp(e->name, name, len) != 0)
+		if (!answers_to(e, name, len))
 			continue;
 		switch (e->kind) {
 		case OG_CF_RAW:
@@ -115,16 +131,20 @@ static void load(struct input *in, const char *path)
 	if (!og_cf_load(path, &in->file, err, sizeof(err)))
 		die("%s", err);
 	in->compiled = must(calloc(in->file.count + 1, sizeof(*in->compiled)));
-	for (size_t i = 0; i < in->file.count; i++) {
-		const struct og_cf_entry *e = &in->file.entries[i];
-		if (e->kind == OG_CF_COUNTER)
-			in->compiled[i] = og_expr_compile(e->field[OG_F_EXPRESSION], resolve, in, NULL, 0);
+	size_t *order = must(calloc(in->file.count + 1, sizeof(*order))), n = 0;
+	if (!og_cf_counter_order(&in->file, NULL, NULL, order, &n, err, sizeof(err)))
+		die("%s", err);
+	for (size_t k = 0; k < n; k++) {
+		const struct og_cf_entry *e = &in->file.entries[order[k]];
+		in->compiled[order[k]] = og_expr_compile(e->field[OG_F_EXPRESSION], resolve, in, NULL, 0);
 	}
+	free(order);
 }
 
 static bool is_leaf(const struct og_expr_op *op)
 {
-	return op->code == OG_OP_NUMBER || op->code == OG_OP_RAW || op->code == OG_OP_CONSTANT;
+	return op->code == OG_OP_NUMBER || op->code == OG_OP_RAW || op->code == OG_OP_CONSTANT ||
+	       op->code == OG_OP_SHARED;
 }
 
 static bool writable(const struct og_expr *e)
@@ -178,6 +198,7 @@ static char *leaf_text(struct slots *s, const struct og_expr_op *op)
 	switch (op->code) {
 	case OG_OP_RAW: return concat("(double)leaf[%u]", slot_of(s, op));
 	case OG_OP_CONSTANT: return concat("k[%u]", slot_of(s, op));
+	case OG_OP_SHARED: return concat("s%u", op->index);
 	default: return number_literal(op->number);
 	}
 }
@@ -269,18 +290,23 @@ static const char *op_name(enum og_expr_op_code code)
 		[OG_OP_CONSTANT] = "OG_OP_CONSTANT", [OG_OP_ADD] = "OG_OP_ADD",
 		[OG_OP_SUB] = "OG_OP_SUB", [OG_OP_MUL] = "OG_OP_MUL", [OG_OP_DIV] = "OG_OP_DIV",
 		[OG_OP_NEG] = "OG_OP_NEG", [OG_OP_MIN] = "OG_OP_MIN", [OG_OP_MAX] = "OG_OP_MAX",
+		[OG_OP_SHARE] = "OG_OP_SHARE", [OG_OP_SHARED] = "OG_OP_SHARED",
 	};
 	return names[code];
 }
 
 /* The C expression that computes r's postfix from the set's leaves, with
- * the policy's final check where the value could need it. */
-static char *expression_text(const struct record *r, struct slots *slots)
+ * the policy's final check where the value could need it.  A value the
+ * postfix keeps (SHARE) becomes a local, declared in *locals (NULL when
+ * there is none) before the expression that reads it, in the order the
+ * postfix computes them. */
+static char *expression_text(const struct record *r, struct slots *slots, char **locals)
 {
+	*locals = NULL;
 	const struct og_expr_op *ops;
 	size_t n = og_expr_postfix(r->expr, &ops);
 	char *stack[OG_EXPR_MAX_DEPTH];
-	struct range range[OG_EXPR_MAX_DEPTH];
+	struct range range[OG_EXPR_MAX_DEPTH], shared[OG_EXPR_MAX_SHARED];
 	size_t depth = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct og_expr_op *op = &ops[i];
@@ -288,7 +314,10 @@ static char *expression_text(const struct record *r, struct slots *slots)
 			if (depth == OG_EXPR_MAX_DEPTH)
 				die("%s: %s: postfix deeper than the compiler allows", r->in->origin,
 				    r->entry->name);
+			if (op->code == OG_OP_SHARED && op->index >= OG_EXPR_MAX_SHARED)
+				die("%s: %s: malformed postfix", r->in->origin, r->entry->name);
 			range[depth] = op->code == OG_OP_RAW ? (struct range){ 0, 0x1p64, false, true }
+			             : op->code == OG_OP_SHARED ? shared[op->index]
 			             : op->code == OG_OP_CONSTANT
 			                     ? (struct range){ -INFINITY, INFINITY, true, false }
 			                     : (struct range){ op->number, op->number, false,
@@ -300,6 +329,15 @@ static char *expression_text(const struct record *r, struct slots *slots)
 			range[depth - 1] = (struct range){ -range[depth - 1].hi, -range[depth - 1].lo,
 			                                   range[depth - 1].nan, range[depth - 1].whole };
 			free(x);
+		} else if (op->code == OG_OP_SHARE) {
+			if (depth < 1 || op->index >= OG_EXPR_MAX_SHARED)
+				die("%s: %s: malformed postfix", r->in->origin, r->entry->name);
+			shared[op->index] = range[depth - 1];
+			char *x = stack[depth - 1], *before = *locals;
+			*locals = concat("%s\tconst double s%u = %s;\n", before ? before : "", op->index, x);
+			free(before);
+			free(x);
+			stack[depth - 1] = concat("s%u", op->index);
 		} else {
 			if (depth < 2)
 				die("%s: %s: malformed postfix", r->in->origin, r->entry->name);
@@ -333,8 +371,8 @@ static void write_shape(FILE *out, size_t k, const struct record *r, struct slot
 	fprintf(out, "/* %s */\nstatic const struct og_expr_op shape_%zu[] = {\n", r->entry->name, k);
 	for (size_t i = 0; i < n; i++) {
 		const struct og_expr_op *op = &ops[i];
-		uint32_t index = op->code == OG_OP_RAW || op->code == OG_OP_CONSTANT
-		               ? slot_of(slots, op) : 0;
+		uint32_t index = op->code == OG_OP_RAW || op->code == OG_OP_CONSTANT ? slot_of(slots, op)
+		               : op->code == OG_OP_SHARE || op->code == OG_OP_SHARED ? op->index : 0;
 		char *number = number_literal(op->code == OG_OP_NUMBER ? op->number : 0.0);
 		fprintf(out, "\t{ %s, %u, %s },\n", op_name(op->code), index, number);
 		free(number);
@@ -370,12 +408,14 @@ static struct slots write_set(FILE *out, uint32_t set, struct record *records, s
 		records[i].set = set;
 		records[i].position = (uint32_t)i;
 		records[i].number = first_shape + i;
-		char *text = expression_text(&records[i], &slots);
+		char *locals;
+		char *text = expression_text(&records[i], &slots, &locals);
 		fprintf(out, "/* %s */\n"
 		             "static inline double c_%zu(const uint64_t *restrict leaf, "
 		             "const double *restrict k)\n{\n"
-		             "\t(void)leaf;\n\t(void)k;\n\treturn %s;\n}\n\n",
-		        records[i].entry->name, records[i].number, text);
+		             "\t(void)leaf;\n\t(void)k;\n%s\treturn %s;\n}\n\n",
+		        records[i].entry->name, records[i].number, locals ? locals : "", text);
+		free(locals);
 		free(text);
 	}
 	fprintf(out, "static void set_%u(const uint64_t *restrict leaf, const double *restrict k,\n"

@@ -200,18 +200,16 @@ static GPA_Status fake_end_sample(void *state, uint64_t *deltas)
 	return GPA_STATUS_OK;
 }
 
+/* What both tables have. */
+#define FAKE_OPS \
+	.name = "test", .open = fake_open, .close = fake_close, .bind_raw = fake_bind_raw, \
+	.constant = fake_constant, .fits = fake_fits, .begin_pass = fake_begin_pass, \
+	.end_pass = fake_end_pass, .begin_sample = fake_begin_sample, \
+	.end_sample = fake_end_sample
+
 const struct og_backend_ops fake_backend_ops = {
-	.name = "test",
+	FAKE_OPS,
 	.summary = "fake device for the core's tests",
-	.open = fake_open,
-	.close = fake_close,
-	.bind_raw = fake_bind_raw,
-	.constant = fake_constant,
-	.fits = fake_fits,
-	.begin_pass = fake_begin_pass,
-	.end_pass = fake_end_pass,
-	.begin_sample = fake_begin_sample,
-	.end_sample = fake_end_sample,
 };
 
 /* ---- periodic hooks ------------------------------------------------------ */
@@ -301,17 +299,8 @@ static GPA_Status fake_end_periodic(void *state)
 }
 
 const struct og_backend_ops fake_periodic_ops = {
-	.name = "test",
+	FAKE_OPS,
 	.summary = "fake device for the core's tests, with periodic hooks",
-	.open = fake_open,
-	.close = fake_close,
-	.bind_raw = fake_bind_raw,
-	.constant = fake_constant,
-	.fits = fake_fits,
-	.begin_pass = fake_begin_pass,
-	.end_pass = fake_end_pass,
-	.begin_sample = fake_begin_sample,
-	.end_sample = fake_end_sample,
 	.period_floor = fake_period_floor,
 	.begin_periodic = fake_begin_periodic,
 	.read_periodic = fake_read_periodic,

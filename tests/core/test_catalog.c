@@ -237,10 +237,10 @@ static void test_unknown_names(void **state)
 	struct og_catalog cat;
 	char err[256];
 	/* Built in: an error with file, line and column. */
-	const char *builtin[] = { RAW("A", "a") "\n" COUNTER("X", "float64", "A + Later")
+	const char *builtin[] = { RAW("A", "a") "\n" COUNTER("X", "float64", "A + Nope")
 	                          COUNTER("Later", "float64", "A") };
 	assert_int_equal(build(&cat, builtin, 1, 1, false, err, sizeof(err)), GPA_STATUS_ERROR_FAILED);
-	assert_non_null(strstr(err, "f0.counters:5: counter X: expression column 5: unknown name 'Later'"));
+	assert_non_null(strstr(err, "f0.counters:5: counter X: expression column 5: unknown name 'Nope'"));
 	/* A user's file: skipped with a message. */
 	const char *user[] = { RAW("A", "a"), COUNTER("X", "float64", "A + Nope") COUNTER("Y", "uint64", "A") };
 	assert_int_equal(build(&cat, user, 2, 1, false, err, sizeof(err)), GPA_STATUS_OK);
@@ -260,6 +260,127 @@ static void test_unknown_names(void **state)
 	og_catalog_free(&cat);
 }
 
+/* A counter may name counters defined after it in its file; they are
+ * compiled first, and the public order stays the file's. */
+static void test_forward_references(void **state)
+{
+	(void)state;
+	struct og_catalog cat;
+	char err[256];
+	const char *texts[] = { RAW("A", "a") COUNTER("X", "float64", "Later * 2 + Later")
+	                        COUNTER("Later", "float64", "A + 1") COUNTER("Y", "uint64", "X") };
+	assert_int_equal(build(&cat, texts, 1, 1, false, err, sizeof(err)), GPA_STATUS_OK);
+	assert_int_equal(cat.ncounters, 3);
+	assert_string_equal(cat.counters[0].name, "X");
+	assert_string_equal(cat.counters[1].name, "Later");
+	assert_string_equal(cat.counters[2].name, "Y");
+	uint64_t raws[1] = { 4 };
+	assert_true(og_expr_eval(cat.counters[0].expr, raws, cat.const_values) == 15);
+	assert_true(og_expr_eval(cat.counters[2].expr, raws, cat.const_values) == 15);
+	og_catalog_free(&cat);
+
+	/* A user's counter that names a skipped one is skipped, and says why. */
+	const char *user[] = { RAW("A", "a"), COUNTER("X", "float64", "Gone + 1")
+	                                      COUNTER("Gone", "float64", "A + Nope") };
+	assert_int_equal(build(&cat, user, 2, 1, false, err, sizeof(err)), GPA_STATUS_OK);
+	assert_int_equal(cat.ncounters, 0);
+	assert_int_equal(cat.nunavailable, 0);
+	assert_int_equal(nlog, 2);
+	assert_non_null(strstr(logbuf[0], "f1.counters:7: counter Gone skipped"));
+	assert_non_null(strstr(logbuf[1], "f1.counters:1: counter X skipped: it names counter Gone, "
+	                                  "which was skipped"));
+	og_catalog_free(&cat);
+}
+
+/* A counter that names itself, or closes a cycle through others, is an
+ * error that shows the cycle, in a built-in set and in a user's file. */
+static void test_cycles(void **state)
+{
+	(void)state;
+	struct og_catalog cat;
+	char err[256];
+	const char *self[] = { RAW("A", "a") COUNTER("Loop", "float64", "A + Loop") };
+	assert_int_equal(build(&cat, self, 1, 1, false, err, sizeof(err)), GPA_STATUS_ERROR_FAILED);
+	assert_non_null(strstr(err, "f0.counters:4: counter Loop depends on itself: Loop → Loop"));
+
+	const char *three[] = { RAW("A", "a") COUNTER("P", "float64", "Q + 1")
+	                        COUNTER("Q", "float64", "A * R") COUNTER("R", "float64", "max(P, A)") };
+	assert_int_equal(build(&cat, three, 1, 1, false, err, sizeof(err)), GPA_STATUS_ERROR_FAILED);
+	assert_non_null(strstr(err, "f0.counters:4: counter P depends on itself: P → Q → R → P"));
+
+	/* Through an alias, in a user's file: not an unknown name, not skipped. */
+	const char *user[] = { RAW("A", "a"),
+	                       "counter C\n    group: G\n    usage: items\n    type: float64\n"
+	                       "    description: D\n    alias: Cee\n    expression: D + 1\n"
+	                       COUNTER("D", "float64", "cee * A") };
+	assert_int_equal(build(&cat, user, 2, 1, false, err, sizeof(err)), GPA_STATUS_ERROR_FAILED);
+	assert_non_null(strstr(err, "f1.counters:1: counter C depends on itself: C → D → C"));
+	assert_int_equal(nlog, 0);
+}
+
+/* The doubling file of issue 13: 40 counters, each the previous one plus
+ * itself.  Each level's code is one keep and one add more than the last. */
+static void test_doubling_file(void **state)
+{
+	(void)state;
+	struct og_catalog cat;
+	char err[256], *text = calloc(1, 16384);
+	assert_non_null(text);
+	size_t at = (size_t)snprintf(text, 16384, RAW("C0", "a"));
+	for (int k = 1; k <= 40; k++) {
+		char expr[32], name[8];
+		snprintf(name, sizeof name, "C%d", k);
+		snprintf(expr, sizeof expr, "C%d + C%d", k - 1, k - 1);
+		at += (size_t)snprintf(text + at, 16384 - at, COUNTER("%s", "float64", "%s"), name, name,
+		                       expr);
+	}
+	assert_true(at < 4096 + 512);
+	const char *texts[] = { text };
+	assert_int_equal(build(&cat, texts, 1, 1, false, err, sizeof(err)), GPA_STATUS_OK);
+	assert_int_equal(cat.ncounters, 40);
+	const struct og_expr_op *ops;
+	assert_true(og_expr_postfix(cat.counters[39].expr, &ops) <= 2 + 3 * 40);
+	uint64_t raws[1] = { 3 };
+	assert_true(og_expr_eval(cat.counters[39].expr, raws, cat.const_values) ==
+	            3.0 * 1099511627776.0);
+	og_catalog_free(&cat);
+	free(text);
+}
+
+/* Every counter's code counts against one limit per context, so many
+ * counters that each stay under the per-expression limit cannot add up to
+ * unbounded memory; the message says which counter went over. */
+static void test_total_compiled_size(void **state)
+{
+	(void)state;
+	struct og_catalog cat;
+	char err[256];
+	/* Each counter: 8001 terms, about 16000 operations; 17 of them pass
+	 * 2^18. */
+	size_t terms = 8001, len = 4 * terms + 16;
+	char *sum = malloc(len);
+	assert_non_null(sum);
+	size_t at = 0;
+	for (size_t i = 0; i < terms; i++)
+		at += (size_t)snprintf(sum + at, len - at, "%sA", i ? "+" : "");
+	size_t size = 40 * (len + 128);
+	char *text = malloc(size);
+	assert_non_null(text);
+	at = (size_t)snprintf(text, size, RAW("A", "a"));
+	for (int k = 0; k < 40; k++) {
+		char name[8];
+		snprintf(name, sizeof name, "S%d", k);
+		at += (size_t)snprintf(text + at, size - at, COUNTER("%s", "float64", "%s"), name, name,
+		                       sum);
+	}
+	const char *texts[] = { text };
+	assert_int_equal(build(&cat, texts, 1, 1, false, err, sizeof(err)), GPA_STATUS_ERROR_FAILED);
+	assert_non_null(strstr(err, "counter S16: the counter files compile to more than 262144 "
+	                            "operations in all"));
+	free(sum);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +389,10 @@ int main(void)
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_hardware_counters),
 		cmocka_unit_test(test_unknown_names),
+		cmocka_unit_test(test_forward_references),
+		cmocka_unit_test(test_cycles),
+		cmocka_unit_test(test_doubling_file),
+		cmocka_unit_test(test_total_compiled_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

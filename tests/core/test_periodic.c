@@ -17,26 +17,14 @@
 
 #include <cmocka.h>
 
+#include "test_clock.h"
+
 #include "core/core.h"
 #include "core/testing.h"
 #include "fake_backend.h"
 #include "test_util.h"
 
 static int ctx_key;
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000L };
-	while (nanosleep(&t, &t) != 0)
-		;
-}
 
 static void open_with(const struct og_backend_ops *ops)
 {
@@ -63,14 +51,14 @@ static gpa_uint32 run_periodic(uint64_t period_ns, unsigned ms, unsigned least, 
 	assert_int_equal(OpenGPA_SetSamplingPeriod(period_ns), GPA_STATUS_OK);
 	gpa_uint32 session = 0;
 	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
-	*t0 = now_ns();
+	*t0 = tc_now_ns();
 	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
-	sleep_ms(ms);
+	tc_sleep_us((uint64_t)ms * 1000);
 	gpa_uint32 avail = 0;
 	for (int i = 0; i < 100 && avail < least; i++)
 		assert_int_equal(OpenGPA_WaitForSamples(session, least, 100, &avail), GPA_STATUS_OK);
 	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
-	*t1 = now_ns();
+	*t1 = tc_now_ns();
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
 	return session;
 }
@@ -268,17 +256,17 @@ static void test_kernel_overflow(void **state)
 	assert_int_equal(OpenGPA_SetSamplingPeriod(1000000), GPA_STATUS_OK);
 	gpa_uint32 session = 0;
 	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = tc_now_ns();
 	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
 	/* Keep the sampling thread from draining for 30 periods by holding
 	 * the lock it needs (what SIGSTOP does to a whole process, which the
 	 * virtual Mali's tests do). */
 	og_lock();
-	sleep_ms(30);
+	tc_sleep_us(30000);
 	og_unlock();
-	sleep_ms(10);
+	tc_sleep_us(10000);
 	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
-	uint64_t t1 = now_ns();
+	uint64_t t1 = tc_now_ns();
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
 	gpa_uint32 n = 0, overflowed = 0;
 	assert_int_equal(GPA_GetSampleCount(session, &n), GPA_STATUS_OK);
@@ -409,6 +397,26 @@ static void test_consumer_thread(void **state)
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
 }
 
+/* A context closed while its periodic pass runs (GPA_CloseContext refuses;
+ * a failed test's teardown does it) takes the sampling thread with it:
+ * afterwards nothing samples the closed backend through freed memory. */
+static void test_close_mid_pass(void **state)
+{
+	(void)state;
+	open_with(&fake_periodic_ops);
+	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetSamplingPeriod(FAKE_PERIOD_FLOOR_NS), GPA_STATUS_OK);
+	gpa_uint32 session = 0, avail = 0;
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_WaitForSamples(session, 2, 5000, &avail), GPA_STATUS_OK);
+	assert_int_equal(GPA_CloseContext(), GPA_STATUS_ERROR_SAMPLING_NOT_ENDED);
+	tu_teardown();
+	unsigned ended = fake_stats.end_samples;
+	usleep(20000); /* tens of periods */
+	assert_int_equal(fake_stats.end_samples, ended);
+}
+
 /* One failed sample is that sample's; many in a row stop the sampling,
  * EndPass says so, and the samples before stay readable. */
 static void test_failures(void **state)
@@ -440,7 +448,7 @@ static void test_failures(void **state)
 	gpa_uint32 avail = 0;
 	for (int i = 0; i < 100 && avail < 3 + 8; i++) /* a busy machine: up to 5 s */
 		assert_int_equal(OpenGPA_WaitForSamples(session, 3 + 8, 50, &avail), GPA_STATUS_OK);
-	sleep_ms(5);
+	tc_sleep_us(5000);
 	assert_int_equal(GPA_EndPass(), GPA_STATUS_ERROR_FAILED);
 	assert_true(tu_log_has("stopped after 8 failed samples in a row"));
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
@@ -449,6 +457,18 @@ static void test_failures(void **state)
 	assert_true(n >= 3 + 8 && n <= 3 + 8 + 1);
 	assert_int_equal(GPA_GetSampleUInt64(session, 1, FC_C0, &v), GPA_STATUS_OK);
 	assert_int_equal(v, fake_value(0, 1, 0));
+	tu_log_clear();
+
+	/* The first snapshot fails: BeginPass says so and no pass is open. */
+	fake_config.fail_begin_sample = true;
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_ERROR_FAILED);
+	assert_true(tu_log_has("begin_sample fails on purpose"));
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_ERROR_PASS_NOT_STARTED);
+	fake_config.fail_begin_sample = false;
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
 }
 
 /* A derived counter's total is its expression over the summed inputs; a
@@ -522,6 +542,51 @@ static void test_totals(void **state)
 	TU_NO_ERROR();
 }
 
+/* A window keeps the newest samples: the oldest are dropped (and say so),
+ * the total still counts them. */
+static void test_window(void **state)
+{
+	(void)state;
+	open_with(&fake_periodic_ops);
+	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetPeriodicWindow(1), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+	TU_ONE_ERROR();
+	assert_int_equal(OpenGPA_SetPeriodicWindow(8), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetSamplingPeriod(FAKE_PERIOD_FLOOR_NS), GPA_STATUS_OK);
+	gpa_uint32 session = 0, avail = 0;
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetPeriodicWindow(4), GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED);
+	TU_ONE_ERROR();
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	for (int i = 0; i < 100 && avail < 40; i++)
+		assert_int_equal(OpenGPA_WaitForSamples(session, 40, 100, &avail), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	gpa_uint32 n = 0;
+	assert_int_equal(GPA_GetSampleCount(session, &n), GPA_STATUS_OK);
+	assert_true(n >= 40);
+	gpa_uint64 v = 0, sum = 0;
+	/* The newest 8 at least are there; sample 0 is gone, and says why. */
+	for (gpa_uint32 k = n - 8; k < n; k++) {
+		assert_int_equal(GPA_GetSampleUInt64(session, k, FC_C0, &v), GPA_STATUS_OK);
+		assert_int_equal(v, fake_value(0, k, 0));
+	}
+	assert_int_equal(GPA_GetSampleUInt64(session, 0, FC_C0, &v), GPA_STATUS_ERROR_SAMPLE_NOT_FOUND);
+	assert_true(tu_log_has("was dropped: the session keeps its newest 8 samples"));
+	TU_ONE_ERROR();
+	for (gpa_uint32 k = 0; k < n; k++)
+		sum += fake_value(0, k, 0);
+	assert_int_equal(GPA_GetSampleUInt64(session, OPENGPA_SAMPLES_TOTAL, FC_C0, &v),
+	                 GPA_STATUS_OK);
+	assert_int_equal(v, sum);
+	gpa_uint64 b = 0, e = 0, kb = 0, ke = 0;
+	assert_int_equal(OpenGPA_GetSampleTime(session, OPENGPA_SAMPLES_TOTAL, &b, &e), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_GetSampleTime(session, n - 1, &kb, &ke), GPA_STATUS_OK);
+	assert_true(b < kb && e == ke);
+	assert_true(e - b >= (uint64_t)(n - 1) * FAKE_PERIOD_FLOOR_NS);
+	TU_NO_ERROR();
+}
+
 /* Ordinary samples have times too: inside the Begin/EndSample calls. */
 static void test_ordinary_times(void **state)
 {
@@ -531,11 +596,11 @@ static void test_ordinary_times(void **state)
 	gpa_uint32 session = 0;
 	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
 	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = tc_now_ns();
 	assert_int_equal(GPA_BeginSample(7), GPA_STATUS_OK);
-	sleep_ms(5);
+	tc_sleep_us(5000);
 	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
-	uint64_t t1 = now_ns();
+	uint64_t t1 = tc_now_ns();
 	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
 	gpa_uint64 b = 0, e = 0;
@@ -566,8 +631,10 @@ int main(void)
 		cmocka_unit_test_teardown(test_kernel_overflow, teardown),
 		cmocka_unit_test_teardown(test_read_while_running, teardown),
 		cmocka_unit_test_teardown(test_consumer_thread, teardown),
+		cmocka_unit_test_teardown(test_close_mid_pass, teardown),
 		cmocka_unit_test_teardown(test_failures, teardown),
 		cmocka_unit_test_teardown(test_totals, teardown),
+		cmocka_unit_test_teardown(test_window, teardown),
 		cmocka_unit_test_teardown(test_ordinary_times, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,6 +55,11 @@ static GPA_Status device_constant(void *ud, const char *name, double *value)
 		*value = device.beat_bytes * 8;
 	else if (!strcmp(name, "MaliConfigExtBusBeatSize"))
 		*value = device.beat_bytes;
+	else if (!strcmp(name, "DeviceMaxClockHz")) /* the cycle budget's, in both */
+		*value = 500e6 + 50e6 * device.cores;
+	else if (!strcmp(name, "CycleBudgetWidth") || !strcmp(name, "CycleBudgetHeight") ||
+	         !strcmp(name, "CycleBudgetFPS"))
+		*value = 60 + device.slices;
 	else
 		return GPA_STATUS_ERROR_NOT_FOUND;
 	return GPA_STATUS_OK;

@@ -377,6 +377,150 @@ static void test_code(void **state)
 	og_expr_free(e);
 }
 
+/* ---- Counters that name counters ---- */
+
+/* Counters C0, C1, ... (compiled in order), over raw counters a, b. */
+struct chain {
+	struct og_expr *c[256];
+	size_t n;
+};
+
+static bool resolve_chain(void *ud, const char *name, size_t len, struct og_expr_ref *out)
+{
+	struct chain *ch = ud;
+	if (len == 1 && (name[0] == 'a' || name[0] == 'b')) {
+		*out = (struct og_expr_ref){ .kind = OG_REF_RAW, .index = (uint32_t)(name[0] - 'a') };
+		return true;
+	}
+	char digits[8];
+	if (len < 2 || len > 6 || name[0] != 'C')
+		return false;
+	snprintf(digits, sizeof digits, "%.*s", (int)len - 1, name + 1);
+	size_t k = strtoul(digits, NULL, 10);
+	if (k >= ch->n)
+		return false;
+	*out = (struct og_expr_ref){ .kind = OG_REF_EXPR, .expr = ch->c[k] };
+	return true;
+}
+
+static void chain_add(struct chain *ch, const char *text)
+{
+	char err[160];
+	assert_true(ch->n < sizeof ch->c / sizeof ch->c[0]);
+	ch->c[ch->n] = og_expr_compile(text, resolve_chain, ch, err, sizeof err);
+	if (!ch->c[ch->n])
+		fail_msg("C%zu = %s does not compile: %s", ch->n, text, err);
+	ch->n++;
+}
+
+static void chain_free(struct chain *ch)
+{
+	for (size_t i = 0; i < ch->n; i++)
+		og_expr_free(ch->c[i]);
+	ch->n = 0;
+}
+
+static size_t ops_of(const struct og_expr *e)
+{
+	const struct og_expr_op *ops;
+	return og_expr_postfix(e, &ops);
+}
+
+static void test_shared_counters(void **state)
+{
+	(void)state;
+	static struct chain ch;
+	const uint64_t r[2] = { 3, 5 };
+	char text[64], code[256];
+
+	/* A counter named twice is computed once: its value is kept. */
+	chain_add(&ch, "a + b");
+	chain_add(&ch, "C0 * C0");
+	og_expr_describe(ch.c[1], code, sizeof code);
+	assert_string_equal(code, "LOAD RAW 0; ADD RAW 1; KEEP 0; MUL SHARED 0");
+	assert_true(og_expr_eval(ch.c[1], r, NULL) == 64);
+	/* Named once, it is inlined as before (and keeps nothing). */
+	chain_add(&ch, "C0 / 2");
+	og_expr_describe(ch.c[2], code, sizeof code);
+	assert_string_equal(code, "LOAD RAW 0; ADD RAW 1; DIV NUMBER 2");
+	chain_free(&ch);
+
+	/* Doubling: C(k+1) = Ck + Ck for 40 levels used to copy 2^40 times the
+	 * first counter's code; now each level adds a keep and an add. */
+	chain_add(&ch, "a + b");
+	for (int k = 0; k < 40; k++) {
+		snprintf(text, sizeof text, "C%d + C%d", k, k);
+		chain_add(&ch, text);
+		assert_true(ops_of(ch.c[k + 1]) <= 3 + 3 * (size_t)(k + 1));
+	}
+	assert_true(og_expr_eval(ch.c[40], r, NULL) == 8.0 * 1099511627776.0); /* 8 * 2^40 */
+	chain_free(&ch);
+
+	/* Fibonacci: each counter names the two before it, so a counter's code
+	 * holds every earlier one once (no copy per path). */
+	chain_add(&ch, "a");
+	chain_add(&ch, "b");
+	double fib[100] = { 3, 5 };
+	for (int k = 2; k < 100; k++) {
+		snprintf(text, sizeof text, "C%d + C%d", k - 1, k - 2);
+		chain_add(&ch, text);
+		fib[k] = fib[k - 1] + fib[k - 2];
+		assert_true(ops_of(ch.c[k]) <= 4 * (size_t)k);
+		assert_true(og_expr_eval(ch.c[k], r, NULL) == fib[k]);
+	}
+	chain_free(&ch);
+
+	/* A diamond through other counters: A's code appears once in D. */
+	chain_add(&ch, "a - b");  /* A */
+	chain_add(&ch, "C0 * 2"); /* B */
+	chain_add(&ch, "C0 * 3"); /* C */
+	chain_add(&ch, "C1 + C2 + C0");
+	const struct og_expr_op *ops;
+	size_t n = og_expr_postfix(ch.c[3], &ops), raws = 0;
+	for (size_t i = 0; i < n; i++)
+		raws += ops[i].code == OG_OP_RAW;
+	assert_int_equal(raws, 2);
+	assert_true(og_expr_eval(ch.c[3], r, NULL) == -2.0 * 2 + -2.0 * 3 - 2.0);
+	chain_free(&ch);
+}
+
+/* Limits that keep one expression's code bounded, with messages that say so. */
+static void test_expression_limits(void **state)
+{
+	(void)state;
+	size_t terms = OG_EXPR_MAX_OPS / 2 + 8, len = 4 * terms + 1;
+	char *text = malloc(len), err[200];
+	assert_non_null(text);
+	size_t at = 0;
+	for (size_t i = 0; i < terms; i++)
+		at += (size_t)snprintf(text + at, len - at, "%sa", i ? " + " : "");
+	struct og_expr *e = og_expr_compile(text, resolve, NULL, err, sizeof err);
+	assert_null(e);
+	assert_non_null(strstr(err, "compiles to more than 16384 operations"));
+	free(text);
+
+	/* More counters used more than once than there are slots for them. */
+	static struct chain ch;
+	char sum[8192];
+	at = 0;
+	for (size_t k = 0; k <= OG_EXPR_MAX_SHARED; k++) {
+		chain_add(&ch, "a + b"); /* each a counter of its own */
+		at += (size_t)snprintf(sum + at, sizeof sum - at, "%sC%zu * C%zu", k ? " + " : "", k, k);
+	}
+	e = og_expr_compile(sum, resolve_chain, &ch, err, sizeof err);
+	assert_null(e);
+	assert_non_null(strstr(err, "uses more than 192 counters more than once"));
+	/* One fewer fits. */
+	*strrchr(sum, '+') = '\0';
+	e = og_expr_compile(sum, resolve_chain, &ch, err, sizeof err);
+	if (!e)
+		fail_msg("%s", err);
+	const uint64_t r[2] = { 1, 2 };
+	assert_true(og_expr_eval(e, r, NULL) == 9.0 * OG_EXPR_MAX_SHARED);
+	og_expr_free(e);
+	chain_free(&ch);
+}
+
 /* ---- Property test: compiled code against a direct evaluation of the tree ---- */
 
 enum node_kind { N_RAW, N_CONSTANT, N_NUMBER, N_REF, N_NEG, N_ADD, N_SUB, N_MUL, N_DIV, N_MIN, N_MAX };
@@ -390,7 +534,7 @@ struct node {
 
 #define NRAW 6
 #define NCONST 4
-#define NREF 4
+#define NREF 6
 #define POOL 4096
 
 struct world {
@@ -400,6 +544,7 @@ struct world {
 	const struct node *ref_tree[NREF];
 	struct og_expr *ref_expr[NREF];
 	bool allow_refs;
+	unsigned ref_limit; /* references name e0 .. e(ref_limit - 1) */
 };
 
 static uint64_t next(struct world *w)
@@ -435,7 +580,7 @@ static const struct node *tree(struct world *w, int depth)
 			n->number = numbers[pick(w, sizeof(numbers) / sizeof(numbers[0]))];
 		} else {
 			n->kind = N_REF;
-			n->index = pick(w, NREF);
+			n->index = pick(w, w->ref_limit);
 		}
 		return n;
 	}
@@ -541,7 +686,9 @@ static const char *const instructions[] = {
 	"RDIV RAW", "RDIV CONSTANT", "RDIV NUMBER", "MIN RAW", "MIN CONSTANT", "MIN NUMBER",
 	"RMIN RAW", "RMIN CONSTANT", "RMIN NUMBER", "MAX RAW", "MAX CONSTANT", "MAX NUMBER",
 	"RMAX RAW", "RMAX CONSTANT", "RMAX NUMBER", "ADD TEMP", "RSUB TEMP", "MUL TEMP",
-	"RDIV TEMP", "RMIN TEMP", "RMAX TEMP", "NEG", "SAVE", "|",
+	"RDIV TEMP", "RMIN TEMP", "RMAX TEMP", "NEG", "SAVE", "LOAD SHARED", "ADD SHARED",
+	"SUB SHARED", "RSUB SHARED", "MUL SHARED", "DIV SHARED", "RDIV SHARED", "MIN SHARED",
+	"RMIN SHARED", "MAX SHARED", "RMAX SHARED", "KEEP", "|",
 };
 #define NINSTRUCTIONS (sizeof(instructions) / sizeof(instructions[0]))
 
@@ -556,7 +703,7 @@ static void note_instructions(const char *code, bool *used)
 			len = 1;
 		char item[64];
 		snprintf(item, sizeof(item), "%.*s", (int)len, p);
-		if (strcmp(item, "NEG") != 0 && strcmp(item, "|") != 0)
+		if (strcmp(item, "NEG") != 0 && strcmp(item, "|") != 0 && strchr(item, ' '))
 			*strrchr(item, ' ') = '\0'; /* the operand */
 		for (size_t i = 0; i < NINSTRUCTIONS; i++)
 			if (strcmp(item, instructions[i]) == 0)
@@ -582,8 +729,11 @@ static void test_matches_reference(void **state)
 	char text[16384], err[128], code[4096];
 	bool used[NINSTRUCTIONS] = { false };
 
-	/* Counters the expressions refer to; inlined, so evaluated unsanitised. */
+	/* Counters the expressions refer to, each naming earlier ones: inlined
+	 * once per expression (shared after that), evaluated unsanitised. */
 	for (int i = 0; i < NREF; i++) {
+		w.allow_refs = i > 0;
+		w.ref_limit = (unsigned)i;
 		w.ref_tree[i] = tree(&w, 3);
 		size_t at = 0;
 		render(&w, w.ref_tree[i], text, sizeof(text), &at);
@@ -593,6 +743,7 @@ static void test_matches_reference(void **state)
 	}
 	size_t base = w.used;
 	w.allow_refs = true;
+	w.ref_limit = NREF;
 
 	for (int t = 0; t < 20000; t++) {
 		w.used = base;
@@ -643,6 +794,8 @@ int main(void)
 		cmocka_unit_test(test_policy),
 		cmocka_unit_test(test_for_each_raw_and_depth),
 		cmocka_unit_test(test_code),
+		cmocka_unit_test(test_shared_counters),
+		cmocka_unit_test(test_expression_limits),
 		cmocka_unit_test(test_matches_reference),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,8 @@
 #include "cli_options.h"
 #include "list.h"
 #include "pcsweep.h"
+#include "predict.h"
+#include "spe.h"
 #include "stat.h"
 
 /* Parses argv with the command's own parser; returns its message ("" when
@@ -35,6 +37,12 @@ static const char *parse(const struct cli_command *cmd, int argc, char **argv)
 		static struct pcsweep_request req;
 		int operand;
 		pcsweep_parse(argc, argv, &req, &operand, err, sizeof err);
+	} else if (cmd == &cli_command_spe) {
+		struct spe_options o;
+		spe_parse(argc, argv, &o, err, sizeof err);
+	} else if (cmd == &cli_command_predict) {
+		struct predict_options o;
+		predict_parse(argc, argv, &o, err, sizeof err);
 	} else {
 		fail_msg("no parser for %s", cmd->name);
 	}
@@ -51,7 +59,8 @@ static bool not_recognised(const char *err)
 }
 
 static const struct cli_command *const commands[] = {
-	&cli_command_stat, &cli_command_list, &cli_command_pc_sweep,
+	&cli_command_stat, &cli_command_list, &cli_command_pc_sweep, &cli_command_spe,
+	&cli_command_predict,
 };
 
 /* Words every command's parse needs besides the option under test. */
@@ -158,6 +167,53 @@ static void test_nothing_undocumented_parses(void **unused)
 	}
 }
 
+/* perf's short options and what they mean (perf-stat(1), perf-list(1)).  A
+ * short letter of opengpa stat or list must be one of these, naming the same
+ * option; everything else opengpa adds is a long option. */
+static const struct {
+	char letter;
+	const char *longs; /* perf's long name(s) for it, space-separated */
+} perf_letters[] = {
+	{ 'a', "all-cpus" }, { 'A', "no-aggr" }, { 'b', "bpf-prog" }, { 'B', "big-num" },
+	{ 'c', "scale" }, { 'C', "cpu" }, { 'd', "detailed desc" }, { 'D', "delay" },
+	{ 'e', "event" }, { 'g', "group" }, { 'G', "cgroup" }, { 'h', "help" },
+	{ 'i', "no-inherit" }, { 'I', "interval-print" }, { 'j', "json json-output" },
+	{ 'M', "metrics" }, { 'n', "null" }, { 'o', "output" }, { 'p', "pid" }, { 'q', "quiet" },
+	{ 'r', "repeat" }, { 'S', "sync" }, { 't', "tid" }, { 'T', "transaction" },
+	{ 'v', "verbose long-desc" }, { 'x', "field-separator" },
+};
+
+static bool perf_means(char letter, const char *long_name)
+{
+	for (size_t i = 0; i < sizeof perf_letters / sizeof perf_letters[0]; i++) {
+		if (perf_letters[i].letter != letter)
+			continue;
+		size_t n = strlen(long_name);
+		for (const char *w = perf_letters[i].longs; *w; w += strcspn(w, " "), w += *w == ' ')
+			if (strncmp(w, long_name, n) == 0 && (w[n] == ' ' || w[n] == '\0'))
+				return true;
+	}
+	return false;
+}
+
+static void test_short_letters_are_perfs(void **unused)
+{
+	const struct cli_command *const perf_like[] = { &cli_command_stat, &cli_command_list };
+	for (size_t c = 0; c < 2; c++)
+		for (size_t i = 0; i < perf_like[c]->noptions; i++) {
+			const struct cli_option *opt = &perf_like[c]->options[i];
+			for (const char *s = opt->shorts; *s; s++) {
+				bool same = false;
+				for (const char *const *l = opt->longs; *l && !same; l++)
+					same = perf_means(*s, *l);
+				if (!same)
+					fail_msg("opengpa %s: -%c (%s) is not perf's -%c; give the option a long "
+					         "name only (docs/man/README.md)", perf_like[c]->name, *s,
+					         opt->term, *s);
+			}
+		}
+}
+
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))
 #define STAT(o, ...) stat_parse(ARGC("stat", __VA_ARGS__), ARGV("stat", __VA_ARGS__), (o), err, \
@@ -241,6 +297,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_documented_option_parses),
 		cmocka_unit_test(test_nothing_undocumented_parses),
+		cmocka_unit_test(test_short_letters_are_perfs),
 		cmocka_unit_test(test_stat_numbers_and_separators),
 		cmocka_unit_test(test_stat_command_line_shapes),
 	};

@@ -36,6 +36,18 @@ DATABASE = ("Arm's Mali GPU counter specification database "
             "(libGPUCounters specification/database/, commit 4ea7c01, March 2026)")
 LICENCE = "MIT, Copyright (c) Arm Limited (the database's LICENSE.md)"
 
+# Appended to every set (docs/models.md): the cycle budget, from the line
+# that starts it in this file on.
+CYCLE_BUDGET = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cycle-budget.counters")
+CYCLE_BUDGET_START = "# ---- The cycle budget"
+
+
+def cycle_budget_block():
+    with open(CYCLE_BUDGET, encoding="utf-8") as f:
+        text_ = f.read()
+    return text_[text_.index(CYCLE_BUDGET_START):]
+
+
 # The layout whose output is a cross-check of the hand-written set.
 REVIEWED = {"Mali-G71": "tests/counters/mali-g71.generated.counters"}
 
@@ -714,6 +726,7 @@ class Gpu:
             out.append("\n%s %s\n" % (e.kind, e.name))
             for key, value in e.fields:
                 out.append(wrap("    %s: " % key, value))
+        out.append("\n" + cycle_budget_block())
         return "".join(out)
 
 

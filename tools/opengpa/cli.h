@@ -39,5 +39,7 @@ int cli_close_output(FILE *f, const char *path);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_pc_sweep(int argc, char **argv);
+int cmd_spe(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 
 #endif

@@ -3,7 +3,7 @@
  * csv.c — one row per interval, one column per counter (RFC 4180: CRLF
  * line ends, fields quoted when they hold a comma, a quote or a line
  * break).  The header names each counter with its unit, "TaskClock (ms)";
- * each row has the interval's number, its begin and end in seconds since
+ * each row has the sample's number, its begin and end in seconds since
  * counting began and in CLOCK_MONOTONIC nanoseconds (to line it up with
  * other data), its flags, then the values (empty where not counted).
  */
@@ -23,7 +23,7 @@ static void field(struct tl_output *o, const char *text, bool first)
 
 static void csv_begin(struct tl_output *o, const struct tl_run *run)
 {
-	static const char *const fixed[] = { "interval", "begin_s", "end_s", "begin_ns", "end_ns",
+	static const char *const fixed[] = { "sample", "begin_s", "end_s", "begin_ns", "end_ns",
 		                             "flags" };
 	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
 		field(o, fixed[i], i == 0);

@@ -19,6 +19,8 @@ static const struct {
 	{ "list", cmd_list },
 	{ "stat", cmd_stat },
 	{ "pc_sweep", cmd_pc_sweep },
+	{ "spe", cmd_spe },
+	{ "predict", cmd_predict },
 };
 
 struct global_options {

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "format.h"
+#include "timeline.h"
 
 void report_stats_add(struct report_stats *s, double v)
 {
@@ -116,16 +117,7 @@ static void format_value(const struct report *r, const struct report_row *row, c
 
 const char *report_unit(const struct report_row *row)
 {
-	if (row->reason)
-		return "";
-	switch (row->usage_type) {
-	case GPA_USAGE_TYPE_PERCENTAGE: return "%";
-	case GPA_USAGE_TYPE_MILLISECONDS: return "ms";
-	case GPA_USAGE_TYPE_BYTES: return "B";
-	case GPA_USAGE_TYPE_KILOBYTES: return "KB";
-	case GPA_USAGE_TYPE_CYCLES: return "cycles";
-	default: return "";
-	}
+	return row->reason ? "" : tl_unit(row->usage_type);
 }
 
 /* The spread is shown for counters that were counted in several repeats. */
@@ -218,6 +210,29 @@ static void print_separated(FILE *f, const struct report *r, const char *sep)
 	}
 }
 
+/* A counter's other names (Arm's machine names on Mali), so a reader of the
+ * report finds it by either: "aliases": ["MaliGPUActiveCy"]. */
+static void print_json_aliases(FILE *f, const struct report_row *row)
+{
+	const char *aliases = NULL;
+	if (row->reason || OpenGPA_GetCounterAlias(row->index, &aliases) != GPA_STATUS_OK ||
+	    !aliases || !*aliases)
+		return;
+	fprintf(f, ", \"aliases\": [");
+	for (const char *a = aliases, *sep = ""; *a;) {
+		size_t n = strcspn(a, " ");
+		if (n) {
+			char name[256];
+			snprintf(name, sizeof name, "%.*s", (int)n, a);
+			fputs(sep, f);
+			fmt_json_string(f, name);
+			sep = ", ";
+		}
+		a += n + (a[n] == ' ');
+	}
+	fputc(']', f);
+}
+
 static void print_json(FILE *f, const struct report *r)
 {
 	const char *device = "", *backend = "";
@@ -247,6 +262,7 @@ static void print_json(FILE *f, const struct report *r)
 		fmt_json_string(f, row->group ? row->group : "");
 		fprintf(f, ", \"usage\": ");
 		fmt_json_string(f, row->usage ? row->usage : "");
+		print_json_aliases(f, row);
 		fprintf(f, ", \"supported\": %s", row->reason ? "false" : "true");
 		if (row->reason) {
 			fprintf(f, ", \"reason\": ");

@@ -1,20 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /* session.c — the command's side of the library: logging and the context. */
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "cli.h"
 #include "options.h"
 
-/* The command is single-threaded; the library calls back on this thread. */
+/* The library calls back on the thread that called it: the main thread,
+ * or during -I the interval reader (timeline_run.c), hence the lock. */
 static char first_error[512];
+static pthread_mutex_t first_error_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void on_log(GPA_Logging_Type type, const char *message)
 {
+	pthread_mutex_lock(&first_error_lock);
 	if ((type & GPA_LOGGING_ERROR) && first_error[0] == '\0')
 		snprintf(first_error, sizeof(first_error), "%s", message);
 	else if (type & (GPA_LOGGING_MESSAGE | GPA_LOGGING_TRACE))
 		fprintf(stderr, "opengpa: %s\n", message);
+	pthread_mutex_unlock(&first_error_lock);
 }
 
 void cli_install_logger(void)
@@ -37,7 +42,9 @@ void cli_set_verbose(unsigned level)
 
 void cli_clear_error(void)
 {
+	pthread_mutex_lock(&first_error_lock);
 	first_error[0] = '\0';
+	pthread_mutex_unlock(&first_error_lock);
 }
 
 const char *cli_last_error(void)
@@ -47,10 +54,12 @@ const char *cli_last_error(void)
 
 int cli_fail(const char *what, GPA_Status status)
 {
+	pthread_mutex_lock(&first_error_lock);
 	if (first_error[0])
 		fprintf(stderr, "opengpa: %s\n", first_error);
 	else
 		fprintf(stderr, "opengpa: %s: %s\n", what, GPA_GetStatusAsStr(status));
+	pthread_mutex_unlock(&first_error_lock);
 	return 1;
 }
 

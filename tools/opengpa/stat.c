@@ -241,9 +241,15 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 	snprintf(options, sizeof options, "%s%s%s", o->options ? o->options : "",
 	         o->options && o->options[0] && o->scope[0] ? "," : "", o->scope);
 	const char *backend = o->scope[0] ? "perf" : o->backend;
+	if (stat_budget_apply(o))
+		return 1;
 	/* Named counters may be raw ones (L1D_TLB_REFILL): offer them all. */
 	if (cli_open(backend, options[0] ? options : o->options, o->hardware || o->nevents))
 		return 1;
+	if (stat_budget_check(o)) {
+		cli_close();
+		return 1;
+	}
 	struct stat_options chosen = *o;
 	char *joined = NULL;
 	bool open = true;

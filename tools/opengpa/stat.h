@@ -6,7 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "options.h"
+
 #define STAT_MAX_EVENT_ARGS 64
+#define STAT_MAX_CONSTANTS 16
 
 /* Everything stat_parse() read; strings point into argv. */
 struct stat_options {
@@ -21,6 +24,13 @@ struct stat_options {
 	double duration; /* seconds per pass without a command; 0 = until ^C */
 	unsigned interval_ms;            /* -I: print every interval; 0 = not asked */
 	const char *trace, *csv, *html;  /* timeline files (--trace, --csv, --html) */
+	bool target;                     /* --target: the cycle budget of target_of */
+	double target_of[3];             /* width, height, frames per second */
+	struct {
+		char name[64];
+		double value;
+	} constants[STAT_MAX_CONSTANTS]; /* --constant NAME=VALUE */
+	size_t nconstants;
 	char **command;  /* argv of the command; NULL: count the scope instead */
 };
 
@@ -32,6 +42,17 @@ struct stat_options {
  * returns 0 at once with o->help set.
  */
 int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t errlen);
+
+/* --target and --constant (stat_budget_options.c). */
+enum cli_error stat_parse_target(struct stat_options *o, const char *value, char *err,
+                                 size_t errlen);
+enum cli_error stat_parse_constant(struct stat_options *o, const char *value, char *err,
+                                   size_t errlen);
+/* Hands them to the library before the context opens (stat_budget.c), and
+ * checks after that the device has the budget's counters.  0, or 1 after
+ * printing why. */
+int stat_budget_apply(const struct stat_options *o);
+int stat_budget_check(const struct stat_options *o);
 
 /* The sampling period of a periodic run in ms: -I's, or 100 when only a
  * timeline file asks for intervals; 0 when nothing does. */

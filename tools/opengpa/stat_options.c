@@ -116,6 +116,8 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 		*slot = value;
 		return CLI_OK;
 	}
+	case STAT_OPT_TARGET: return stat_parse_target(o, value, err, errlen);
+	case STAT_OPT_CONSTANT: return stat_parse_constant(o, value, err, errlen);
 	case STAT_OPT_HELP: o->help = true; return CLI_OK;
 	}
 	return CLI_ERR_UNHANDLED;
@@ -142,6 +144,15 @@ int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t 
 	if (o->append && !o->output) {
 		cli_refuse(err, errlen, "--append is for the file of -o FILE");
 		return 2;
+	}
+	/* --target with -e: the budget's counters are counted too. */
+	if (o->target && o->nevents) {
+		if (o->nevents == STAT_MAX_EVENT_ARGS) {
+			cli_refuse(err, errlen, "--target adds an -e of its own: at most %d others",
+			           STAT_MAX_EVENT_ARGS - 1);
+			return 2;
+		}
+		o->events[o->nevents++] = "CycleBudgetMax,CycleBudgetReal,CycleBudgetUsed";
 	}
 	if (o->repeat > 1 && operand >= argc && !(o->duration > 0.0)) {
 		cli_refuse(err, errlen, "-r without a command needs --duration SECONDS: each repeat "

@@ -44,6 +44,18 @@ const char *tl_command_line(const struct tl_run *run, char *buf, size_t len)
 	return buf;
 }
 
+const char *tl_unit(GPA_Usage_Type usage)
+{
+	switch (usage) {
+	case GPA_USAGE_TYPE_PERCENTAGE: return "%";
+	case GPA_USAGE_TYPE_MILLISECONDS: return "ms";
+	case GPA_USAGE_TYPE_BYTES: return "B";
+	case GPA_USAGE_TYPE_KILOBYTES: return "KB";
+	case GPA_USAGE_TYPE_CYCLES: return "cycles";
+	default: return "";
+	}
+}
+
 const char *tl_unit_or_usage(const struct tl_series *s)
 {
 	if (s->unit && s->unit[0])

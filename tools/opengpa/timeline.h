@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "GPUPerfAPITypes.h"
+
 /* One counter: a column, a track, a line of a chart. */
 struct tl_series {
 	const char *name;
@@ -91,6 +93,9 @@ void tl_end(struct tl_output *o, const struct tl_run *run, const struct tl_end *
 double tl_seconds(const struct tl_run *run, uint64_t t);
 /* The command as one line ("sleep 1"), cut to fit buf. */
 const char *tl_command_line(const struct tl_run *run, char *buf, size_t len);
+/* The short unit of a GPA usage type: "ms", "%", "B", "KB", "cycles", or
+ * "" for items and ratios. */
+const char *tl_unit(GPA_Usage_Type usage);
 /* The series' unit, or its usage when it has none ("items"): what to name
  * a value with. */
 const char *tl_unit_or_usage(const struct tl_series *s);

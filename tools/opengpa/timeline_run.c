@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +23,10 @@
 /* How long the reader sleeps in one wait: it wakes for every sample, this
  * only bounds how late it notices a pass that ended without one. */
 #define READER_WAIT_MS 250
+/* Samples the library keeps for the reader (OpenGPA_SetPeriodicWindow): it
+ * writes each as it comes, so memory stays flat however long the run; it
+ * would have to fall this far behind to miss one. */
+#define READER_WINDOW 4096
 
 static void add_output(struct timeline *tl, const struct tl_format *format, FILE *f,
                        const char *path, const char *sep)
@@ -87,6 +92,8 @@ int timeline_fit_one_run(struct report *r)
 int timeline_prepare(struct timeline *tl, struct report *r)
 {
 	GPA_Status st = OpenGPA_SetSamplingPeriod((gpa_uint64)tl->period_ms * 1000000u);
+	if (st == GPA_STATUS_OK)
+		st = OpenGPA_SetPeriodicWindow(READER_WINDOW);
 	if (st != GPA_STATUS_OK)
 		return cli_fail("cannot sample every interval", st);
 	size_t n = r->nrows + 1;
@@ -173,7 +180,10 @@ static void write_interval(struct timeline *tl, uint32_t k)
 	struct tl_sample s = { .index = k, .values = tl->values };
 	gpa_uint64 begin = 0, end = 0;
 	gpa_uint32 flags = 0;
-	OpenGPA_GetSampleTime(tl->session, k, &begin, &end);
+	if (OpenGPA_GetSampleTime(tl->session, k, &begin, &end) != GPA_STATUS_OK) {
+		tl->missed++; /* left the window before the reader got to it */
+		return;
+	}
 	OpenGPA_GetSampleFlags(tl->session, k, &flags);
 	s.begin_ns = begin;
 	s.end_ns = end;
@@ -261,6 +271,11 @@ void timeline_pass_ended(struct timeline *tl)
 	if (tl->reading)
 		pthread_join(tl->reader, NULL);
 	tl->reading = false;
+	if (tl->missed)
+		fprintf(stderr, "opengpa: %u intervals were not written: opengpa's reader fell more "
+		        "than %d intervals behind (a very busy machine); the totals count them\n",
+		        tl->missed, READER_WINDOW);
+	tl->missed = 0;
 }
 
 void timeline_finish(struct timeline *tl, const struct report *r)
@@ -293,13 +308,28 @@ void timeline_finish(struct timeline *tl, const struct report *r)
 	free(max);
 }
 
+/* A file that got nothing (the run never began: bad counters, a refused
+ * period) is removed rather than left empty and invalid; only a regular
+ * file, never a device or a pipe the user named. */
+static void remove_if_unwritten(FILE *f, const char *path)
+{
+	struct stat st;
+	if (fflush(f) == 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		unlink(path);
+}
+
 int timeline_close(struct timeline *tl)
 {
 	timeline_pass_ended(tl);
 	int rc = 0;
-	for (size_t o = 0; o < tl->nout; o++)
-		if (tl->path[o] && cli_close_output(tl->out[o].f, tl->path[o]))
+	for (size_t o = 0; o < tl->nout; o++) {
+		if (!tl->path[o])
+			continue;
+		if (!tl->begun)
+			remove_if_unwritten(tl->out[o].f, tl->path[o]);
+		if (cli_close_output(tl->out[o].f, tl->path[o]))
 			rc = 1;
+	}
 	tl->nout = 0;
 	free(tl->series);
 	free(tl->row);

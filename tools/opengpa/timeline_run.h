@@ -47,6 +47,7 @@ struct timeline {
 	pthread_t reader;
 	bool reading, begun;
 	uint32_t next;            /* the next interval to write */
+	unsigned missed;          /* intervals dropped before the reader came */
 	uint64_t end_ns;          /* when the workload ended */
 	int exit_status;
 };

@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "test_clock.h"
+
 #include "core/core.h"
 #include "core/testing.h"
 #include "opengpa.h"
@@ -34,20 +36,6 @@ static void on_log(GPA_Logging_Type type, const char *msg)
 	}
 	size_t used = strlen(messages);
 	snprintf(messages + used, sizeof messages - used, "%s\n", msg);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
-static void sleep_us(unsigned us)
-{
-	struct timespec t = { us / 1000000, (long)(us % 1000000) * 1000L };
-	while (nanosleep(&t, &t) != 0)
-		;
 }
 
 static uint64_t device_active(void)
@@ -148,25 +136,25 @@ static void periodic_pass(struct pass_result *r, uint64_t period, unsigned frame
 {
 	assert_int_equal(OpenGPA_SetSamplingPeriod(period), GPA_STATUS_OK);
 	assert_int_equal(GPA_BeginSession(&r->session), GPA_STATUS_OK);
-	r->t0 = now_ns();
+	r->t0 = tc_now_ns();
 	if (GPA_BeginPass() != GPA_STATUS_OK)
 		fail_msg("GPA_BeginPass: %s", last_error);
 	for (unsigned i = 0; i < rounds; i++) {
 		vmali_run_frames(vm, frames_every);
-		sleep_us((unsigned)(period / 1000));
+		tc_sleep_us(period / 1000);
 		if (hold_us && i == rounds / 2) {
 			/* What SIGSTOP does to the sampling thread (the CLI's tests
 			 * stop the whole process): it cannot drain, the kernel
 			 * keeps sampling into its ring. */
 			og_lock();
 			vmali_run_frames(vm, frames_every);
-			sleep_us(hold_us);
+			tc_sleep_us(hold_us);
 			og_unlock();
 		}
 	}
 	if (GPA_EndPass() != GPA_STATUS_OK)
 		fail_msg("GPA_EndPass: %s", last_error);
-	r->t1 = now_ns();
+	r->t1 = tc_now_ns();
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
 }
 
@@ -223,21 +211,28 @@ static void test_kernel_timed_adds_up(void **unused)
 	assert_true(want >= 20);
 }
 
+/* A periodic pass on a fresh device whose sampling thread is held off for
+ * hold_us in the middle; whatever the kernel merged, the samples add up to
+ * what the device ran. */
+static void held_pass(uint64_t period, unsigned hold_us, struct pass_result *r)
+{
+	setup_device(0);
+	static int key;
+	gpa_uint32 index = open_counting(&key);
+	uint64_t before = device_active();
+	periodic_pass(r, period, 1, 10, hold_us);
+	read_samples(r, index, period);
+	assert_int_equal(r->sum, device_active() - before);
+}
+
 /* The sampling thread cannot drain for more periods than the ring holds:
  * the kernel merges the rest into one sample, reported as an overflow, and
  * no count is lost. */
 static void test_ring_overflow(void **unused)
 {
 	(void)unused;
-	setup_device(0);
-	static int key;
-	gpa_uint32 index = open_counting(&key);
-	uint64_t before = device_active();
 	struct pass_result r = { 0 };
-	/* 1 ms periods, held off for 60: the ring has 32 buffers. */
-	periodic_pass(&r, 1000000, 1, 10, 60000);
-	read_samples(&r, index, 1000000);
-	assert_int_equal(r.sum, device_active() - before);
+	held_pass(1000000, 60000, &r); /* 60 periods; the ring has 32 buffers */
 	assert_true(r.overflowed >= 1);
 	assert_non_null(strstr(messages, "the reader's ring of 32 dumps was full"));
 	uint64_t want = (r.last - r.first) / 1000000;
@@ -249,16 +244,10 @@ static void test_ring_overflow(void **unused)
 static void test_short_hold_keeps_every_period(void **unused)
 {
 	(void)unused;
-	setup_device(0);
-	static int key;
-	gpa_uint32 index = open_counting(&key);
-	uint64_t before = device_active();
 	struct pass_result r = { 0 };
 	/* 10 periods of a 32-buffer ring: room for 200 ms more of a busy
 	 * machine keeping the thread away. */
-	periodic_pass(&r, 10000000, 1, 10, 100000);
-	read_samples(&r, index, 10000000);
-	assert_int_equal(r.sum, device_active() - before);
+	held_pass(10000000, 100000, &r);
 	assert_int_equal(r.overflowed, 0);
 }
 
@@ -298,11 +287,11 @@ static void test_ordinary_sample_times(void **unused)
 	gpa_uint32 session;
 	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
 	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = tc_now_ns();
 	assert_int_equal(GPA_BeginSample(3), GPA_STATUS_OK);
-	sleep_us(3000);
+	tc_sleep_us(3000);
 	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
-	uint64_t t1 = now_ns();
+	uint64_t t1 = tc_now_ns();
 	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
 	gpa_uint64 b, e;

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "test_clock.h"
+
 #include "GPUPerfAPI.h"
 #include "core/core.h"
 #include "core/testing.h"
@@ -28,20 +30,6 @@ static void on_log(GPA_Logging_Type type, const char *msg)
 {
 	if (type & GPA_LOGGING_ERROR)
 		snprintf(last_error, sizeof last_error, "%s", msg);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec t = { ms / 1000, (long)(ms % 1000) * 1000000L };
-	while (nanosleep(&t, &t) != 0)
-		;
 }
 
 static void test_periodic_over_v34k(void **unused)
@@ -69,7 +57,7 @@ static void test_periodic_over_v34k(void **unused)
 
 	gpa_uint32 session = 0;
 	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = tc_now_ns();
 	if (GPA_BeginPass() != GPA_STATUS_OK)
 		fail_msg("GPA_BeginPass: %s", last_error);
 	uint64_t ran = 0;
@@ -80,10 +68,10 @@ static void test_periodic_over_v34k(void **unused)
 		v34k_run(dev, 100000, V34K_USER, 0, 0);
 		og_unlock();
 		ran += 100000;
-		sleep_ms(1);
+		tc_sleep_us(1000);
 	}
 	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
-	uint64_t t1 = now_ns();
+	uint64_t t1 = tc_now_ns();
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
 
 	gpa_uint64 period = 0;
@@ -93,7 +81,7 @@ static void test_periodic_over_v34k(void **unused)
 	assert_int_equal(kernel, 0);
 	gpa_uint32 n = 0;
 	assert_int_equal(GPA_GetSampleCount(session, &n), GPA_STATUS_OK);
-	uint64_t sum_cycles = 0, sum_instr = 0, prev_end = 0, missed = 0;
+	uint64_t sum_cycles = 0, sum_instr = 0, prev_end = 0;
 	for (gpa_uint32 k = 0; k < n; k++) {
 		gpa_uint64 c = 0, i = 0, b = 0, e = 0;
 		gpa_uint32 flags = 0;
@@ -111,14 +99,16 @@ static void test_periodic_over_v34k(void **unused)
 		assert_int_equal(!!(flags & OPENGPA_SAMPLE_FINAL), k + 1 == n);
 		/* A late read makes a longer sample, flagged. */
 		assert_int_equal(!!(flags & OPENGPA_SAMPLE_LATE), e - b > 3000000);
-		if (flags & OPENGPA_SAMPLE_LATE)
-			missed += (e - b + 1000000) / 2000000 - 1;
 	}
 	assert_int_equal(sum_cycles, ran);
 	assert_int_equal(sum_instr, v34k_model_count(100000, 0, 1) * 40);
-	/* One per period but for the periods late samples cover. */
+	/* Never more than one per period.  The samples cover the pass without
+	 * a gap and none outlasts 1.5 periods unflagged (both checked above);
+	 * how many fit is the machine's to say: on a loaded machine or under
+	 * qemu a 1.4-period sample is neither late nor one period, so counting
+	 * them against the periods failed there. */
 	uint64_t whole = (prev_end - t0) / 2000000;
-	assert_true(n >= 2 && n <= whole + 1 && n + missed + 1 >= whole);
+	assert_true(n >= 2 && n <= whole + 1);
 
 	assert_int_equal(GPA_CloseContext(), GPA_STATUS_OK);
 	GPA_Destroy();

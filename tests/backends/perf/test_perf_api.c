@@ -13,9 +13,12 @@
 #include "GPUPerfAPI.h"
 #include "core/testing.h"
 #include "fake_perf.h"
+#include "fake_spe.h"
 #include "opengpa.h"
+#include "spe_bytes.h"
 
 static struct fake_perf K;
+static struct fake_spe P;
 static int device;
 
 static void open_arm(const char *midr, unsigned slots)
@@ -125,6 +128,89 @@ static void test_cobalt_r0p3_frontend_bound(void **unused)
 	close_all();
 }
 
+static double sample_value(gpa_uint32 session, const char *name)
+{
+	gpa_uint32 index;
+	gpa_float64 v = -1;
+	assert_int_equal(GPA_GetCounterIndex(name, &index), GPA_STATUS_OK);
+	assert_int_equal(GPA_GetSampleFloat64(session, 0, index, &v), GPA_STATUS_OK);
+	return v;
+}
+
+/* SPE's counters through the whole library: the arm-spe set is loaded on an
+ * Arm core, and a sample's records become GPA counters. */
+static void test_spe_counters(void **unused)
+{
+	(void)unused;
+	fake_perf_init(&K);
+	fake_spe_init(&P, &K);
+	fake_perf_set_file(&K, "/proc/cpuinfo", "processor\t: 0\nBogoMIPS\t: 50.00\n");
+	fake_perf_set_file(&K, "/sys/devices/system/cpu/cpu0/regs/identification/midr_el1",
+	                   "0x410fd4f0\n");
+	K.pmu = true;
+	K.hw_slots = 6;
+	og_testing_reset();
+	og_testing_set_sys(&P.sys);
+	assert_int_equal(GPA_Initialize(), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetBackend("perf", ""), GPA_STATUS_OK);
+	assert_int_equal(GPA_OpenContext(&device), GPA_STATUS_OK);
+	static const char *const names[] = { "SPELoadsFromDRAMPercentage", "SPELoadLatency99th",
+		                             "SPELoadLatencyMean", "SPEBranchMispredictPercentage",
+		                             "SPETLBWalkPercentage", "SPELoadPercentage" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		assert_int_equal(GPA_EnableCounterStr(names[i]), GPA_STATUS_OK);
+	gpa_uint32 session, passes = 0;
+	assert_int_equal(GPA_GetPassCount(&passes), GPA_STATUS_OK);
+	assert_int_equal(passes, 1);
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSample(0), GPA_STATUS_OK);
+	struct spe_bytes b = { .n = 0 };
+	for (int i = 0; i < 99; i++)
+		spe_load(&b, 0x1000, 10, 0, 0x0);        /* 99 L1 hits of 10 cycles */
+	spe_load(&b, 0x2000, 400, 1u << 5, 0xe);        /* one DRAM load with a walk */
+	spe_branch(&b, 0x3000, 1);
+	spe_branch(&b, 0x3004, 0);
+	spe_branch(&b, 0x3008, 0);
+	spe_branch(&b, 0x300c, 0);
+	fake_spe_write(fake_spe_event(&P, -1), b.b, b.n);
+	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	assert_float_equal(sample_value(session, "SPELoadsFromDRAMPercentage"), 1.0, 1e-9);
+	assert_float_equal(sample_value(session, "SPELoadLatency99th"), 10.0, 1e-9);
+	assert_float_equal(sample_value(session, "SPELoadLatencyMean"), (99 * 10 + 400) / 100.0,
+	                   1e-9);
+	assert_float_equal(sample_value(session, "SPEBranchMispredictPercentage"), 25.0, 1e-9);
+	assert_float_equal(sample_value(session, "SPETLBWalkPercentage"), 1.0, 1e-9);
+	assert_float_equal(sample_value(session, "SPELoadPercentage"), 100.0 * 100 / 104, 1e-9);
+	close_all();
+	assert_int_equal(P.opens, P.closes);
+	assert_int_equal(P.maps, P.unmaps);
+	fake_spe_free(&P);
+}
+
+/* Without an SPE PMU the SPE counters are listed as not countable, with
+ * the reason, and everything else is there. */
+static void test_spe_absent(void **unused)
+{
+	(void)unused;
+	open_arm("0x410fd4f0\n", 6);
+	gpa_uint32 index, n = 0;
+	assert_int_not_equal(GPA_GetCounterIndex("SPELoadLatency99th", &index), GPA_STATUS_OK);
+	assert_int_equal(GPA_GetCounterIndex("FrontendBound", &index), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_GetUnavailableCount(&n), GPA_STATUS_OK);
+	bool said = false;
+	for (gpa_uint32 i = 0; i < n; i++) {
+		const char *name = "", *why = "";
+		assert_int_equal(OpenGPA_GetUnavailableCounter(i, &name, &why), GPA_STATUS_OK);
+		if (strcmp(name, "SPELoadLatency99th") == 0)
+			said = strstr(why, "no SPE PMU") != NULL;
+	}
+	assert_true(said);
+	close_all();
+}
+
 static void test_small_pmu_two_passes(void **unused)
 {
 	(void)unused;
@@ -203,6 +289,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_n2_r0p3_one_pass),
 		cmocka_unit_test(test_cobalt_r0p3_frontend_bound),
+		cmocka_unit_test(test_spe_counters),
+		cmocka_unit_test(test_spe_absent),
 		cmocka_unit_test(test_small_pmu_two_passes),
 		cmocka_unit_test(test_small_pmu_multiplexed),
 		cmocka_unit_test(test_no_pmu_hides_hardware_counters),

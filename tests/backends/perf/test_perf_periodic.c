@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "test_clock.h"
+
 #include "GPUPerfAPI.h"
 #include "core/testing.h"
 #include "opengpa.h"
@@ -29,13 +31,6 @@ static void on_log(GPA_Logging_Type type, const char *msg)
 {
 	if (type & GPA_LOGGING_ERROR)
 		snprintf(last_error, sizeof last_error, "%s", msg);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
 static int teardown(void **unused)
@@ -94,19 +89,19 @@ static void test_periodic_adds_up(void **unused)
 	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
 	assert_int_equal(GPA_BeginSample(0), GPA_STATUS_OK);
 	assert_int_equal(GPA_SelectContext(&key_periodic), GPA_STATUS_OK);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = tc_now_ns();
 	if (GPA_BeginPass() != GPA_STATUS_OK)
 		fail_msg("GPA_BeginPass: %s", last_error);
 	for (size_t i = 0; i < pages; i++) {
 		mem[i * 4096] = 1;
 		if (i % 100 == 99) {
-			uint64_t until = now_ns() + 3000000; /* 3 ms busy: TaskClock moves */
-			while (now_ns() < until)
+			uint64_t until = tc_now_ns() + 3000000; /* 3 ms busy: TaskClock moves */
+			while (tc_now_ns() < until)
 				;
 		}
 	}
 	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
-	uint64_t t1 = now_ns();
+	uint64_t t1 = tc_now_ns();
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
 	munmap(mem, pages * 4096);
 
@@ -149,8 +144,10 @@ static void test_periodic_adds_up(void **unused)
 	print_message("%u samples: %llu faults of %llu, %.3f ms of %.3f\n", n,
 	              (unsigned long long)sum_faults, (unsigned long long)all_faults, sum_ms, all_ms);
 	/* The same thread's counts, the ordinary sample's only wider by the
-	 * library calls around the pass. */
-	assert_true(sum_faults >= pages && sum_faults <= all_faults && all_faults - sum_faults < 64);
+	 * library calls around the pass (a few faults; more under a sanitizer,
+	 * whose shadow memory faults too). */
+	uint64_t outside = all_faults >= sum_faults ? all_faults - sum_faults : UINT64_MAX;
+	assert_true(sum_faults >= pages && outside < 64 + all_faults / 20);
 	assert_true(sum_ms <= all_ms + 0.01 && all_ms - sum_ms < 5.0);
 }
 

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* predict.h — `opengpa predict`: its options as parsed, and the parser. */
+#ifndef OPENGPA_TOOLS_PREDICT_H
+#define OPENGPA_TOOLS_PREDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define PREDICT_MAX_DEVICE_FILES 16
+
+/* Everything predict_parse() read; strings point into argv. */
+struct predict_options {
+	const char *to, *on;            /* device specifications: "ID[,KEY=VALUE...]" */
+	const char *device_files[PREDICT_MAX_DEVICE_FILES];
+	size_t ndevice_files;
+	bool list_devices, json, help;
+	const char *backend, *options, *output;
+	/* Measured inputs given on the command line (0: not given). */
+	double usi, gpuu, fps, frames, passes_per_frame, gf_frame;
+	const char *profile;            /* PROFILE.json, or NULL */
+	char **command;                 /* -- COMMAND ..., or NULL */
+};
+
+/*
+ * Reads `opengpa predict` options from argv[1..argc) (argv[0] is
+ * "predict") into *o, which it clears first, and checks they make sense
+ * together: a target unless --list-devices, one source of measurements
+ * (a profile, a command, or --usi, --gpuu and --fps), numbers above 0 and
+ * a utilisation of at most 100 %.  Pure: no output, no allocation, no
+ * global state.  Returns 0, or 2 (a usage error) with the reason in err.
+ */
+int predict_parse(int argc, char **argv, struct predict_options *o, char *err, size_t errlen);
+
+#endif
