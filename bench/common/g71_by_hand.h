@@ -4,14 +4,16 @@
  * file order, written by hand in C from Arm's formulas: the yardstick the
  * benchmarks hold the library's evaluation against (bench/mali, bench/api).
  * raw[] is indexed by dump position (block * 64 + counter), k[] holds the
- * set's three constants (shader cores, L2 slices, bus width in bits).
+ * set's constants in file order: shader cores, L2 slices, bus width in
+ * bits, then the cycle budget's maximum clock (Hz), target width, height,
+ * frame rate and utilisation.
  */
 #ifndef OPENGPA_BENCH_G71_BY_HAND_H
 #define OPENGPA_BENCH_G71_BY_HAND_H
 
 #include <stdint.h>
 
-#define G71_BY_HAND_COUNTERS 84
+#define G71_BY_HAND_COUNTERS 88
 
 static inline double dv(double a, double b)
 {
@@ -71,6 +73,10 @@ static inline void by_hand(const uint64_t *raw, const double *k, double *out)
 	out[n++] = S(55) * 16; out[n++] = S(57) * 16; out[n++] = S(59) * 16;
 	out[n++] = S(61) * 16; out[n++] = S(62) * 16;
 	out[n++] = cores; out[n++] = slices; out[n++] = bus / 8;
+	/* The cycle budget (offered with a target and the clock). */
+	double clock = k[3], budget = dv(cores * clock, k[4] * k[5] * k[6]);
+	out[n++] = clock / 1000000; out[n++] = budget; out[n++] = k[7] * budget;
+	out[n++] = dv(100 * cores * dv(ga, px), k[7] * budget);
 #undef J
 #undef T
 #undef L

@@ -130,8 +130,13 @@ struct og_session {
 	struct block blocks[4];
 	size_t nblocks;
 	/* The counters are exactly blocks[0]'s set in its order: its function
-	 * writes a batch read's answer. */
+	 * writes a batch read's answer.  Or they all come from blocks[0]: runs
+	 * copy its outputs to the answer (out[to ...] = set[from ...], n each). */
 	bool direct;
+	struct run {
+		uint32_t from, to, n;
+	} *runs;
+	size_t nruns;
 	union og_value *set_out; /* the blocks' outputs, one set's width each */
 	size_t set_stride;
 	bool interpreted; /* a counter is read by the interpreter */
@@ -204,6 +209,7 @@ void og_session_free(struct og_session *s)
 	free(s->extra.vals);
 	free(s->deltas);
 	free(s->set_out);
+	free(s->runs);
 	og_periodic_free(s->periodic);
 	free(s);
 }
@@ -426,6 +432,7 @@ static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
 	if (!s->set_out)
 		return false;
 	s->direct = s->nblocks == 1 && s->ncounters == s->blocks[0].set->ncounters;
+	bool gather = s->nblocks == 1;
 	for (size_t k = 0; k < s->ncounters; k++) {
 		const struct og_counter *c = &cat->counters[s->counters[k]];
 		struct recipe *r = &s->recipes[k];
@@ -448,12 +455,26 @@ static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
 			}
 		if (!(r->kind == READ_NATIVE && r->block == 0 && r->position == k))
 			s->direct = false;
+		gather &= r->kind == READ_NATIVE && r->block == 0;
 		/* A raw count is read as it is (the set's function copies it too). */
 		if (c->exact_raw && (r->integer || r->kind == READ_EXPR)) {
 			r->kind = READ_RAW;
 			r->slot = s->slot_of_raw[c->raw].slot;
 		}
 		s->interpreted |= r->kind == READ_EXPR;
+	}
+	/* (An integer raw count read as READ_RAW is what the set writes too.) */
+	if (gather && !s->direct) {
+		if (!(s->runs = malloc(s->ncounters * sizeof(*s->runs))))
+			return false;
+		for (size_t k = 0; k < s->ncounters; k++) {
+			struct run *last = s->nruns ? &s->runs[s->nruns - 1] : NULL;
+			uint32_t from = s->recipes[k].position;
+			if (last && last->from + last->n == from)
+				last->n++;
+			else
+				s->runs[s->nruns++] = (struct run){ from, (uint32_t)k, 1 };
+		}
 	}
 	return true;
 }
@@ -1312,6 +1333,12 @@ static void read_row(struct og_context *ctx, const struct og_session *s, const u
 	}
 	for (size_t b = 0; b < s->nblocks; b++)
 		og_native_run(s->blocks[b].set, row + s->blocks[b].base, &set_out[b * s->set_stride]);
+	if (s->nruns) {
+		for (size_t i = 0; i < s->nruns; i++)
+			memcpy(&out[s->runs[i].to], &set_out[s->runs[i].from],
+			       s->runs[i].n * sizeof(*out));
+		return;
+	}
 	for (size_t k = 0; k < s->ncounters; k++) {
 		const struct recipe *r = &s->recipes[k];
 		double v;
