@@ -32,6 +32,7 @@ struct og_raw {
 	bool available;
 	const char *why_not; /* static text from the backend when !available */
 	uint32_t backend_id;
+	bool borrowed; /* the strings are a built-in set's (builtin.h), not copies */
 };
 
 struct og_constant {
@@ -75,6 +76,8 @@ struct og_counter {
 	size_t ninputs;
 	bool exact_raw;   /* expression is one raw counter: exact 64-bit result */
 	uint32_t raw;     /* that raw counter */
+	bool borrowed;    /* the strings are a built-in set's (builtin.h), not copies */
+	bool shared;      /* expr and inputs are shared by every context (catalog.c) */
 };
 
 /* An entry the catalogue could not offer on this device, and why. */
@@ -123,6 +126,10 @@ struct og_catalog {
 	struct og_native_binding *native;
 	size_t nnative;
 };
+
+/* For tests: build every catalogue from the counter files' text, a built-in
+ * first file included, rather than from its tables (builtin.h). */
+extern bool og_catalog_text_only;
 
 /* Takes ownership of files[] (and frees them with the catalogue).  Extra
  * raw counters the backend discovered may be passed in `extra`.  With

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "backend_list.h"
+#include "core/builtin.h"
 #include "core/embedded.h"
 #include "core/explicit.h"
 #include "core/readers.h"
@@ -127,6 +128,16 @@ static void file_list_free(struct file_list *fl)
 
 static GPA_Status add_embedded(struct file_list *fl, const char *name)
 {
+	/* As the build read it (core/builtin.h): nothing to parse. */
+	const struct og_builtin_set *set = og_catalog_text_only ? NULL : og_builtin_find(name);
+	if (set) {
+		struct og_cf_file *f = file_slot(fl);
+		if (!f)
+			return og_error(GPA_STATUS_ERROR_FAILED, "out of memory loading counter set %s", name);
+		*f = set->file;
+		fl->count++;
+		return GPA_STATUS_OK;
+	}
 	for (size_t i = 0; i < og_embedded_set_count; i++) {
 		if (strcmp(og_embedded_sets[i].name, name) != 0)
 			continue;

@@ -27,6 +27,14 @@ const struct og_native_counter *og_native_find(const char *origin, const char *n
 	               sizeof(og_native_counters[0]), compare);
 }
 
+const struct og_native_set *og_native_set_for(const char *origin)
+{
+	for (size_t i = 0; i < og_native_set_count; i++)
+		if (strcmp(og_native_sets[i].origin, origin) == 0)
+			return &og_native_sets[i];
+	return NULL;
+}
+
 bool og_native_matches(const struct og_native_counter *n, const struct og_expr *e,
                        uint32_t *at_raw, uint32_t nraw, uint32_t *at_const, uint32_t nconst)
 {

@@ -47,6 +47,10 @@ struct og_native_set {
 	uint32_t ncounters;   /* outputs */
 	uint32_t nraw_slots;  /* raw leaves */
 	uint32_t nconst_slots;
+	/* Per entry of the file: its counter's index in og_native_counters, or
+	 * UINT32_MAX (not a counter, or one left to the interpreter). */
+	const uint32_t *counter_of_entry;
+	uint32_t nentries;
 };
 
 struct og_native_counter {
@@ -70,6 +74,8 @@ extern const size_t og_native_counter_count;
 
 /* The generated counter `name` of embedded file `origin`, or NULL. */
 const struct og_native_counter *og_native_find(const char *origin, const char *name);
+/* The generated set of embedded file `origin`, or NULL. */
+const struct og_native_set *og_native_set_for(const char *origin);
 
 /* Whether n computes exactly e, given the slot assignments already in
  * at_raw[] and at_const[] (the context's raw and constant index of each

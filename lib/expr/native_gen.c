@@ -472,12 +472,6 @@ int main(int argc, char **argv)
 	}
 	set_first[nsets] = nrecords;
 
-	fprintf(out, "const struct og_native_set og_native_sets[] = {\n");
-	for (uint32_t k = 0; k < nsets; k++)
-		fprintf(out, "\t{ \"%s\", set_%u, %zu, %u, %u },\n", inputs[set_input[k]].origin, k,
-		        set_first[k + 1] - set_first[k], set_slots[k].nraw, set_slots[k].nconst);
-	fprintf(out, "\t{ 0 },\n};\nconst size_t og_native_set_count = %u;\n\n", nsets);
-
 	/* Shape k belongs to records[k] (file order); the table is sorted. */
 	struct record *sorted = must(calloc(nrecords + 1, sizeof(*sorted)));
 	memcpy(sorted, records, nrecords * sizeof(*records));
@@ -485,6 +479,29 @@ int main(int argc, char **argv)
 	for (size_t i = 1; i < nrecords; i++)
 		if (by_origin_then_name(&sorted[i - 1], &sorted[i]) == 0)
 			die("%s: counter %s is defined twice", sorted[i].in->origin, sorted[i].entry->name);
+	/* Each set's entries -> their place in the sorted table. */
+	for (uint32_t k = 0; k < nsets; k++) {
+		const struct input *in = &inputs[set_input[k]];
+		size_t n = in->file.count;
+		uint32_t *at = must(calloc(n + 1, sizeof(*at)));
+		for (size_t i = 0; i < n; i++)
+			at[i] = UINT32_MAX;
+		for (size_t j = 0; j < nrecords; j++)
+			if (sorted[j].in == in)
+				at[sorted[j].entry - in->file.entries] = (uint32_t)j;
+		fprintf(out, "static const uint32_t entries_%u[] = {", k);
+		for (size_t i = 0; i < n; i++)
+			fprintf(out, "%s%u,", i % 16 ? " " : "\n\t", at[i] == UINT32_MAX ? 0xFFFFFFFFu : at[i]);
+		fprintf(out, "\n};\n");
+		free(at);
+	}
+	fprintf(out, "\nconst struct og_native_set og_native_sets[] = {\n");
+	for (uint32_t k = 0; k < nsets; k++)
+		fprintf(out, "\t{ \"%s\", set_%u, %zu, %u, %u, entries_%u, %zu },\n",
+		        inputs[set_input[k]].origin, k, set_first[k + 1] - set_first[k],
+		        set_slots[k].nraw, set_slots[k].nconst, k, inputs[set_input[k]].file.count);
+	fprintf(out, "\t{ 0 },\n};\nconst size_t og_native_set_count = %u;\n\n", nsets);
+
 	fprintf(out, "const struct og_native_counter og_native_counters[] = {\n");
 	for (size_t k = 0; k < nrecords; k++) {
 		size_t shape = set_first[sorted[k].set] + sorted[k].position;
