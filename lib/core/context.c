@@ -126,6 +126,11 @@ static void file_list_free(struct file_list *fl)
 	free(fl->files);
 }
 
+/* The text is linked into tests and tools only (embedded.h): absent from
+ * libopengpa, where these are NULL. */
+#pragma weak og_embedded_sets
+#pragma weak og_embedded_set_count
+
 static GPA_Status add_embedded(struct file_list *fl, const char *name)
 {
 	/* As the build read it (core/builtin.h): nothing to parse. */
@@ -138,7 +143,7 @@ static GPA_Status add_embedded(struct file_list *fl, const char *name)
 		fl->count++;
 		return GPA_STATUS_OK;
 	}
-	for (size_t i = 0; i < og_embedded_set_count; i++) {
+	for (size_t i = 0; &og_embedded_set_count && i < og_embedded_set_count; i++) {
 		if (strcmp(og_embedded_sets[i].name, name) != 0)
 			continue;
 		struct og_cf_file *f = file_slot(fl);
