@@ -29,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/apictx.h"
 #include "core/readers.h"
 #include "core/registry.h"
 #include "core/session_internal.h"
@@ -41,7 +42,7 @@ struct id_map {
 	size_t cap, count;
 };
 
-/* 48 bytes, beside the sample's row of raw counts. */
+/* 56 bytes, beside the sample's row of raw counts. */
 struct sample {
 	uint64_t begun;   /* bit p: begun in pass p */
 	uint64_t passes;  /* bit p: ended in pass p */
@@ -49,7 +50,9 @@ struct sample {
 	uint32_t id;
 	uint32_t flags;   /* OG_SAMPLE_* of that pass */
 	float coverage;   /* least share of it the counters really counted */
+	uint32_t api_token; /* its API timer (apictx.h) until the result is in; 0: none */
 	bool failed;      /* the backend could not read it */
+	bool api_failed;  /* the API timer gave no result */
 };
 
 /* How the session reads one of its counters. */
@@ -63,6 +66,7 @@ struct recipe {
 	uint64_t need; /* bit p: a raw input of pass p */
 	uint8_t kind;
 	bool integer;  /* an integer counter: og_value.u, at most max */
+	bool api;      /* reads a raw counter the application's API measures */
 	uint8_t type;  /* GPA_Type */
 	uint32_t slot; /* READ_RAW: the raw's slot; READ_NATIVE: the block's base */
 	uint32_t block, position; /* READ_NATIVE: in blocks[], in its set */
@@ -114,6 +118,7 @@ struct og_session {
 	} *slot_of_raw;
 	struct {
 		size_t n;
+		size_t nbackend; /* of the n, the backend's (backend_ids); the rest the API's */
 		uint32_t *backend_ids;
 		size_t *group_sizes; /* multiplexed pass; NULL otherwise */
 		size_t ngroups;
@@ -183,6 +188,16 @@ struct og_session {
 	size_t dropped_counted;
 	struct og_sample_time dropped_time; /* first begin, every flag */
 	double dropped_coverage;
+
+	/* The application's API (apictx.h): NULL for a plain context.  Its raw
+	 * counters' values go to api_slot[k] (value api_value[k], an
+	 * enum og_api_value) when a sample's timer result is in; they are all
+	 * in api_pass.  Samples before api_scan have their results in. */
+	struct og_apictx *api;
+	bool uses_api;    /* a counter reads an API raw */
+	int32_t api_pass; /* -1: no pass has API raws */
+	uint32_t *api_slot, *api_value;
+	size_t napi, api_scan;
 };
 
 
@@ -196,6 +211,11 @@ void og_session_free(struct og_session *s)
 		free(s->pass[p].src);
 		free(s->pass[p].dst);
 	}
+	for (size_t i = 0; s->api && i < s->nsamples; i++)
+		if (s->samples[i].api_token)
+			og_apictx_release(s->api, s->samples[i].api_token);
+	free(s->api_slot);
+	free(s->api_value);
 	free(s->recipes);
 	free(s->recipe_of);
 	free(s->counters);
@@ -351,6 +371,21 @@ static bool block_pays(const struct og_native_binding *b, const int8_t *raw_pass
 	return b->nraw && 5 * needed >= 4 * b->nraw;
 }
 
+/* Where an API value goes (lay_out); false without memory. */
+static bool add_api_slot(struct og_session *s, uint32_t slot, uint32_t value)
+{
+	uint32_t *a = realloc(s->api_slot, (s->napi + 1) * sizeof(*a));
+	if (a)
+		s->api_slot = a;
+	uint32_t *v = a ? realloc(s->api_value, (s->napi + 1) * sizeof(*v)) : NULL;
+	if (!v)
+		return false;
+	s->api_value = v;
+	s->api_slot[s->napi] = slot;
+	s->api_value[s->napi++] = value;
+	return true;
+}
+
 /* Slots: each planned raw counter gets one (its primary, slot_of_raw), and
  * also every block leaf it is; then each pass's (delta -> slot) pairs. */
 static bool lay_out(struct og_session *s, const struct og_catalog *cat, const struct og_plan *plan)
@@ -392,6 +427,9 @@ static bool lay_out(struct og_session *s, const struct og_catalog *cat, const st
 		if (plan->raw_pass[r] >= 0 && s->slot_of_raw[r].slot == UINT32_MAX)
 			s->slot_of_raw[r] = (struct raw_slot){ (uint32_t)s->nslots++,
 			                                       (uint32_t)plan->raw_pass[r] };
+	/* The backend's counts arrive as deltas[b] for its b-th raw counter of
+	 * the pass; those the application's API measures come as the API's
+	 * values (collect()).  A raw counter may fill more than one slot. */
 	bool ok = true;
 	for (size_t p = 0; ok && p < plan->npasses; p++) {
 		const struct og_pass *pp = &plan->passes[p];
@@ -400,15 +438,21 @@ static bool lay_out(struct og_session *s, const struct og_catalog *cat, const st
 		s->pass[p].dst = malloc(cap * sizeof(uint32_t));
 		if (!(ok = s->pass[p].src && s->pass[p].dst))
 			break;
-		size_t n = 0;
-		for (size_t i = 0; i < pp->n; i++) {
-			s->pass[p].src[n] = (uint32_t)i;
-			s->pass[p].dst[n++] = s->slot_of_raw[pp->raws[i]].slot;
-			for (size_t e = 0; e < nextra; e++)
-				if (extra[e].raw == pp->raws[i]) {
-					s->pass[p].src[n] = (uint32_t)i;
-					s->pass[p].dst[n++] = extra[e].slot;
+		size_t n = 0, b = 0;
+		for (size_t i = 0; ok && i < pp->n; i++) {
+			uint32_t r = pp->raws[i];
+			for (size_t e = 0; ok && e <= nextra; e++) {
+				uint32_t slot = e == 0 ? s->slot_of_raw[r].slot : extra[e - 1].slot;
+				if (e > 0 && extra[e - 1].raw != r)
+					continue;
+				if (!cat->raws[r].api) {
+					s->pass[p].src[n] = (uint32_t)b;
+					s->pass[p].dst[n++] = slot;
+				} else {
+					ok = add_api_slot(s, slot, cat->raws[r].backend_id);
 				}
+			}
+			b += !cat->raws[r].api;
 		}
 		s->pass[p].npairs = n;
 	}
@@ -440,8 +484,11 @@ static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
 		r->integer = c->type != GPA_TYPE_FLOAT32 && c->type != GPA_TYPE_FLOAT64;
 		r->type = (uint8_t)c->type;
 		r->max = c->type == GPA_TYPE_UINT32 ? UINT32_MAX : UINT64_MAX;
-		for (size_t i = 0; i < c->ninputs; i++)
+		for (size_t i = 0; i < c->ninputs; i++) {
 			r->need |= 1ull << s->slot_of_raw[c->inputs[i]].pass;
+			r->api |= cat->raws[c->inputs[i]].api;
+		}
+		s->uses_api |= r->api;
 		s->need_all |= r->need;
 		r->kind = READ_EXPR;
 		for (size_t b = 0; b < s->nblocks; b++)
@@ -496,7 +543,12 @@ static struct og_session *session_create(struct og_context *ctx, const struct og
 	for (size_t r = 0; r < cat->nraw; r++)
 		s->slot_of_raw[r] = (struct raw_slot){ UINT32_MAX, 0 };
 
+	/* Each pass: the backend's raw counters, in plan order; those the
+	 * application's API measures (apictx.h) the backend never sees, and a
+	 * multiplexed pass's groups shrink by the ones they held. */
 	size_t maxn = 0;
+	s->api = ctx->api;
+	s->api_pass = -1;
 	for (size_t p = 0; p < plan->npasses; p++) {
 		const struct og_pass *pp = &plan->passes[p];
 		s->pass[p].n = pp->n;
@@ -504,16 +556,30 @@ static struct og_session *session_create(struct og_context *ctx, const struct og
 		s->npasses = p + 1;
 		if (!s->pass[p].backend_ids)
 			goto oom;
-		memcpy(s->pass[p].backend_ids, pp->backend_ids, pp->n * sizeof(uint32_t));
+		size_t nb = 0;
+		for (size_t i = 0; i < pp->n; i++)
+			if (!cat->raws[pp->raws[i]].api)
+				s->pass[p].backend_ids[nb++] = pp->backend_ids[i];
+		s->pass[p].nbackend = nb;
+		if (nb < pp->n)
+			s->api_pass = (int32_t)p; /* they all fit in the first pass: one pass has them */
 		if (pp->ngroups > 1) {
 			s->pass[p].group_sizes = malloc(pp->ngroups * sizeof(size_t));
 			if (!s->pass[p].group_sizes)
 				goto oom;
-			memcpy(s->pass[p].group_sizes, pp->group_sizes, pp->ngroups * sizeof(size_t));
-			s->pass[p].ngroups = pp->ngroups;
+			size_t at = 0, ng = 0;
+			for (size_t g = 0; g < pp->ngroups; g++) {
+				size_t kept = 0;
+				for (size_t i = at; i < at + pp->group_sizes[g]; i++)
+					kept += !cat->raws[pp->raws[i]].api;
+				at += pp->group_sizes[g];
+				if (kept)
+					s->pass[p].group_sizes[ng++] = kept;
+			}
+			s->pass[p].ngroups = ng;
 		}
-		if (pp->n > maxn)
-			maxn = pp->n;
+		if (nb > maxn)
+			maxn = nb;
 	}
 	s->deltas = calloc(maxn + 1, sizeof(*s->deltas));
 	if (!s->deltas || !lay_out(s, cat, plan) || !plan_reads(s, cat))
@@ -590,7 +656,9 @@ GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id)
 void og_session_end(struct og_context *ctx, struct og_session *s)
 {
 	s->ended = true;
-	if (!s->period_ns) {
+	/* A sample's API timer result can come in later, into its row: such a
+	 * session is read under the lock. */
+	if (!s->period_ns && !s->api) {
 		/* Release: a reader without the lock that sees it sees the
 		 * samples (og_session_fast_result). */
 		uint8_t how = UNLOCKED_COMPLETE;
@@ -612,9 +680,9 @@ GPA_Status og_pass_begin(struct og_context *ctx, struct og_session *s, uint32_t 
 		/* An extra pass: nothing to count, as in GPA 2.x. */
 		map_clear(&s->extra);
 		s->extra_samples = 0;
-	} else {
+	} else if (s->pass[pass].nbackend) {
 		const uint32_t *ids = s->pass[pass].backend_ids;
-		size_t n = s->pass[pass].n;
+		size_t n = s->pass[pass].nbackend;
 		GPA_Status st = s->pass[pass].ngroups > 1
 		                ? ctx->ops->begin_multiplexed_pass(ctx->state, ids, n,
 		                                                   s->pass[pass].group_sizes,
@@ -633,6 +701,8 @@ GPA_Status og_pass_begin(struct og_context *ctx, struct og_session *s, uint32_t 
 		}
 		if ((int32_t)pass > s->highest_pass)
 			s->highest_pass = (int32_t)pass;
+	} else if ((int32_t)pass > s->highest_pass) {
+		s->highest_pass = (int32_t)pass; /* only API raws: the backend has nothing to do */
 	}
 	s->pass_open = true;
 	s->pass_index = pass;
@@ -666,6 +736,74 @@ GPA_Status og_pass_end(struct og_context *ctx, struct og_session *s)
 	return st;
 }
 
+/* ---- results of the application's API timer ------------------------------ */
+
+/* Sample `index`'s API result, into its slots, once the API has it (or
+ * waiting for it).  True when nothing is pending for it any more. */
+static bool collect(struct og_session *s, size_t index, bool wait)
+{
+	struct sample *smp = &s->samples[index];
+	if (!smp->api_token)
+		return true;
+	uint64_t v[OG_API_NVALUES];
+	enum og_api_read r = og_apictx_read(s->api, smp->api_token, wait, v);
+	if (r == OG_API_PENDING)
+		return false;
+	if (r == OG_API_DONE)
+		for (size_t k = 0; k < s->napi; k++)
+			s->values[index * s->nslots + s->api_slot[k]] = v[s->api_value[k]];
+	else
+		smp->api_failed = true;
+	og_apictx_release(s->api, smp->api_token);
+	smp->api_token = 0;
+	return true;
+}
+
+/* Every result the API has, oldest first, up to the first it has not: the
+ * GPU finishes in order.  True when none is pending. */
+static bool collect_ready(struct og_session *s)
+{
+	while (s->api_scan < s->nsamples && collect(s, s->api_scan, false))
+		s->api_scan++;
+	return s->api_scan >= s->nsamples;
+}
+
+/* A driver's GPU time longer than the whole synchronised sample (with a
+ * wide margin for the two clocks and the calls around the queries) is the
+ * driver's error, not a measurement: the sample's GPU time fails. */
+static void check_api_span(struct og_session *s, size_t index, uint64_t span_ns)
+{
+	struct sample *smp = &s->samples[index];
+	for (size_t k = 0; k < s->napi && !smp->api_failed; k++) {
+		uint64_t v = s->values[index * s->nslots + s->api_slot[k]];
+		if (s->api_value[k] != OG_API_GPU_TIME_NS || v <= 2 * span_ns + 10000000u)
+			continue;
+		smp->api_failed = true;
+		og_log(OG_LOG_ERROR, "the API's timer says sample %u took %.3f ms on the GPU, but the "
+		       "whole synchronised sample lasted %.3f ms: the driver's timer result is "
+		       "wrong, so the sample has no GPUTime", smp->id, (double)v / 1e6,
+		       (double)span_ns / 1e6);
+	}
+}
+
+static bool uses_api(const struct og_context *ctx, const struct og_counter *c)
+{
+	for (size_t i = 0; i < c->ninputs; i++)
+		if (ctx->cat.raws[c->inputs[i]].api)
+			return true;
+	return false;
+}
+
+bool og_session_results_ready(struct og_session *s)
+{
+	return og_session_ready(s) && (!s->api || collect_ready(s));
+}
+
+bool og_session_pass_results_ready(struct og_session *s, uint32_t pass)
+{
+	return (int32_t)pass != s->api_pass || collect_ready(s);
+}
+
 GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_t id)
 {
 	uint32_t pass = s->pass_index;
@@ -685,13 +823,31 @@ GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_
 	size_t index;
 	if (!index_find(s, id, &index) && !add_sample(s, id, &index))
 		return og_error(GPA_STATUS_ERROR_FAILED, "beginning sample %u: out of memory", id);
-	GPA_Status st = ctx->ops->begin_sample(ctx->state);
-	s->samples[index].begun |= 1ull << pass;
+	/* On an application's API: results of earlier samples the GPU has
+	 * finished come in, then its queue drains (or is flushed) so the
+	 * snapshot comes after the commands before the sample. */
+	GPA_Status st = GPA_STATUS_OK;
+	if (s->api) {
+		collect_ready(s);
+		st = og_apictx_boundary(s->api, "BeginSample");
+	}
+	if (st == GPA_STATUS_OK && s->pass[pass].nbackend)
+		st = ctx->ops->begin_sample(ctx->state);
+	struct sample *smp = &s->samples[index];
+	smp->begun |= 1ull << pass;
 	s->pass_samples[pass]++;
 	if (st != GPA_STATUS_OK) {
 		/* Counted as begun (the pass's sample count stays right) but failed. */
-		s->samples[index].failed = true;
+		smp->failed = true;
 		return st;
+	}
+	/* The GPU timer starts after the snapshot.  If it cannot, only the
+	 * API's counters of this sample fail. */
+	if ((int32_t)pass == s->api_pass && !smp->api_token && !smp->api_failed) {
+		if (og_apictx_time_begin(s->api, "BeginSample", &smp->api_token) != GPA_STATUS_OK)
+			smp->api_failed = true;
+		else if (index < s->api_scan)
+			s->api_scan = index;
 	}
 	s->sample_open = true;
 	s->cur = index;
@@ -706,29 +862,48 @@ GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
 	if (s->pass_index >= s->npasses)
 		return GPA_STATUS_OK; /* an extra pass counts nothing */
 	struct sample *smp = &s->samples[s->cur];
+	size_t n = s->pass[s->pass_index].nbackend;
+	/* On an application's API: the GPU timer stops, then the queue drains
+	 * (or is flushed) so the snapshot comes after the sample's commands. */
+	GPA_Status timer = GPA_STATUS_OK, api = GPA_STATUS_OK;
+	if (smp->api_token && (int32_t)s->pass_index == s->api_pass &&
+	    (timer = og_apictx_time_end(s->api, "EndSample", smp->api_token)) != GPA_STATUS_OK) {
+		og_apictx_release(s->api, smp->api_token);
+		smp->api_token = 0;
+		smp->api_failed = true;
+	}
+	if (s->api)
+		api = og_apictx_boundary(s->api, "EndSample");
 	uint64_t end_ns = og_clock_monotonic_ns();
-	GPA_Status st = ctx->ops->end_sample(ctx->state, s->deltas);
+	GPA_Status st = n ? ctx->ops->end_sample(ctx->state, s->deltas) : GPA_STATUS_OK;
 	if (!smp->passes && !smp->end_ns) {
 		/* The first pass that gets this far gives the sample its times. */
-		struct og_sample_time t = { s->cur_begin_ns, end_ns, 0 };
-		if (st == GPA_STATUS_OK && ctx->ops->sample_time)
-			ctx->ops->sample_time(ctx->state, &t);
+		struct og_sample_time t = { s->cur_begin_ns, end_ns, 0 }, kt;
+		if (n && st == GPA_STATUS_OK && ctx->ops->sample_time &&
+		    ctx->ops->sample_time(ctx->state, &kt))
+			t = kt;
 		smp->begin_ns = t.begin_ns;
 		smp->end_ns = t.end_ns;
 		smp->flags = t.flags;
 	}
+	if (st == GPA_STATUS_OK)
+		st = api; /* counts taken without the API's sync do not belong to the sample */
 	if (st != GPA_STATUS_OK) {
 		smp->failed = true;
 		return st;
 	}
 	scatter(s, s->cur, s->pass_index, s->deltas);
 	smp->passes |= 1ull << s->pass_index;
-	if (ctx->ops->sample_coverage) {
+	if (n && ctx->ops->sample_coverage) {
 		double c = ctx->ops->sample_coverage(ctx->state);
 		if (c < smp->coverage)
 			smp->coverage = c > 0.0 ? (float)c : 0.0f;
 	}
-	return GPA_STATUS_OK;
+	/* Synchronised, the timer's result is there already, and it must fit
+	 * in the sample: its commands ran between the two drains. */
+	if (smp->api_token && og_apictx_sync(s->api) == OG_SYNC_FINISH && collect(s, s->cur, false))
+		check_api_span(s, s->cur, end_ns - s->cur_begin_ns);
+	return timer;
 }
 
 /* ---- periodic samples (session_periodic.c drives these) --------------- */
@@ -1003,7 +1178,8 @@ GPA_Status og_session_sample_ready(struct og_session *s, uint32_t sample_id, boo
 		                "ran included); sample the same IDs in every pass",
 		                sample_id, s->id, p);
 	}
-	*ready = !pending;
+	/* Its GPU time is in when the API's query (or event) says so. */
+	*ready = !pending && (!smp || collect(s, index, false));
 	return GPA_STATUS_OK;
 }
 
@@ -1144,6 +1320,15 @@ static GPA_Status total_result(struct og_context *ctx, struct og_session *s, uin
                                double *value, uint64_t *exact, bool *is_exact)
 {
 	const struct og_counter *c = &ctx->cat.counters[counter];
+	if (uses_api(ctx, c))
+		for (size_t k = 0; k < s->nsamples; k++) {
+			bool in = collect(s, k, true);
+			if (!in || (s->samples[k].api_failed && !s->samples[k].failed))
+				return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
+				                "counter %s of session %u has no total: sample %u has no GPU "
+				                "time from the API (the earlier message says why)", c->name,
+				                s->id, s->samples[k].id);
+		}
 	for (size_t i = 0; i < c->ninputs; i++) {
 		struct raw_slot where = s->slot_of_raw[c->inputs[i]];
 		bool kept = where.slot != UINT32_MAX && s->dropped_sum;
@@ -1218,6 +1403,13 @@ GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint3
 	GPA_Status st = readable(ctx, s, sample_id, r->need, &index);
 	if (st != GPA_STATUS_OK)
 		return st;
+	/* Its GPU time, waited for if it is not in yet. */
+	if (r->api && (!collect(s, index, true) || s->samples[index].api_failed))
+		return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
+		                "counter %s of sample %u (session %u) has no GPU time from the API%s "
+		                "(the earlier message says why); the sample's other counters are fine",
+		                ctx->cat.counters[counter].name, sample_id, s->id,
+		                s->samples[index].api_failed ? "" : " on this thread");
 	const uint64_t *row = &s->values[index * s->nslots];
 	*is_exact = r->kind == READ_RAW;
 	switch (r->kind) {
@@ -1387,6 +1579,17 @@ GPA_Status og_session_read(struct og_context *ctx, struct og_session *s, uint32_
 	GPA_Status st = readable(ctx, s, sample_id, s->need_all, &index);
 	if (st != GPA_STATUS_OK)
 		return st;
+	/* The GPU time of the API's counters, waited for: the first of them
+	 * says why it is missing, as reading it alone would. */
+	if (s->uses_api && (!collect(s, index, true) || s->samples[index].api_failed))
+		for (size_t k = 0; k < s->ncounters; k++)
+			if (s->recipes[k].api)
+				return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
+				                "counter %s of sample %u (session %u) has no GPU time from the "
+				                "API%s (the earlier message says why); the sample's other "
+				                "counters are fine", ctx->cat.counters[s->counters[k]].name,
+				                sample_id, s->id,
+				                s->samples[index].api_failed ? "" : " on this thread");
 	read_row(ctx, s, &s->values[index * s->nslots], out, s->set_out);
 	return GPA_STATUS_OK;
 }

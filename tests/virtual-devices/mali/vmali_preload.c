@@ -13,6 +13,8 @@
  *   VMALI_GPU_ID=0x6000  VMALI_CORE_MASK=0xFF  VMALI_L2_SLICES=1
  *   VMALI_BUS_WIDTH=128  VMALI_UK=11.31  VMALI_CSF=0|1
  *   VMALI_PANFROST_UNSTABLE=0|1  VMALI_FRAMES_PER_DUMP=1
+ *   VMALI_API_FRAMES=1 (frames run by the process's GL and OpenCL work
+ *   instead of at each dump: vmali_api.c)
  *   VMALI_NODES=kbase,panfrost  VMALI_WORKLOAD="frame ...; frame ..." or @file
  *   VMALI_FAULT_OPEN_EACCES=1  VMALI_FAULT_ENOMEM_ABOVE=n  VMALI_FAULT_NO_DUMPS=1
  *   VMALI_FAULT_BUFFER_SIZE_SKEW=n
@@ -49,6 +51,7 @@
 
 #include "sys.h"
 #include "vmali.h"
+#include "vmali_preload.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -149,6 +152,7 @@ static void init(void)
 	c.csf = env_ull("VMALI_CSF", 0, &bad) != 0;
 	c.panfrost_unstable_ioctls = env_ull("VMALI_PANFROST_UNSTABLE", 0, &bad) != 0;
 	c.frames_per_dump = (uint32_t)env_ull("VMALI_FRAMES_PER_DUMP", 0, &bad);
+	c.manual_frames = env_ull("VMALI_API_FRAMES", 0, &bad) != 0;
 	const char *uk = getenv("VMALI_UK");
 	if (uk && *uk) {
 		unsigned maj = 0, min = 0;
@@ -210,6 +214,15 @@ static struct vmali *dev_for_path(const char *path)
 	next();
 	if (!path || (strcmp(path, VMALI_PATH_KBASE) != 0 && strcmp(path, VMALI_PATH_PANFROST) != 0))
 		return __atomic_load_n(&g.vm, __ATOMIC_ACQUIRE);
+	pthread_once(&g.dev_once, init);
+	return g.vm;
+}
+
+/* vmali_api.c's draw calls come after the C library is up: the device may
+ * be configured then. */
+struct vmali *vmali_preload_device(void)
+{
+	next();
 	pthread_once(&g.dev_once, init);
 	return g.vm;
 }
