@@ -5,7 +5,7 @@
  * ring of one to three, the ring itself replaced, the context closed and
  * opened again, counters enabled and disabled.  Every status must be one
  * the call may return in some interleaving and every value read the right
- * one; under AddressSanitizer (docs/testing.md) a reader that touched
+ * one; built with -Db_sanitize=address a reader that touched
  * freed memory fails the test.  Also: the unlocked answers are the locked
  * ones, value for value, and trace logging takes the lock.
  */
