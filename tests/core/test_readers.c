@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -136,6 +137,14 @@ static void test_readers_while_freeing(void **state)
 			if (enabled == GPA_STATUS_OK)
 				assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
 		}
+	}
+	/* On a loaded machine the readers may not have run yet: keep the
+	 * sessions coming until they have read something (at most 20 s). */
+	for (unsigned more = 0; __atomic_load_n(&reads_ok, __ATOMIC_RELAXED) < 100 && more < 20000;
+	     more++) {
+		run_session();
+		struct timespec ms = { 0, 1000000 };
+		nanosleep(&ms, NULL);
 	}
 	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	for (unsigned i = 0; i < READERS; i++)
