@@ -34,6 +34,7 @@
 #include <time.h>
 
 #include "core/testing.h"
+#include "mali/mali_common.h"
 #include "g71_by_hand.h"
 #include "opengpa.h"
 #include "sys.h"
@@ -384,9 +385,18 @@ int main(int argc, char **argv)
 	}
 	open_g71();
 	gpa_uint32 s = record(SAMPLES);
-	static uint64_t dumps[SAMPLES][DUMP_WORDS];
-	for (unsigned i = 0; i < SAMPLES; i++)
-		check(og_testing_sample_raws(s, i, dumps[i], DUMP_WORDS), "og_testing_sample_raws");
+	/* The backend numbers a raw counter block * 128 + index
+	 * (OG_MALI_MAX_VALUES); the hand-written formulas read block * 64 +
+	 * index, the G71's dump positions. */
+	static uint64_t dumps[SAMPLES][DUMP_WORDS], by_id[4 * OG_MALI_MAX_VALUES];
+	for (unsigned i = 0; i < SAMPLES; i++) {
+		memset(by_id, 0, sizeof(by_id));
+		check(og_testing_sample_raws(s, i, by_id, 4 * OG_MALI_MAX_VALUES),
+		      "og_testing_sample_raws");
+		for (unsigned b = 0; b < 4; b++)
+			for (unsigned j = 0; j < 64; j++)
+				dumps[i][b * 64 + j] = by_id[b * OG_MALI_MAX_VALUES + j];
+	}
 	bench_single(s, dumps);
 	bench_batch(s, dumps);
 	check(GPA_CloseContext(), "GPA_CloseContext");
