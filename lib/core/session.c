@@ -436,7 +436,7 @@ GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id)
 	GPA_Status st = og_selection_plan(ctx, &ctx->sel, &plan);
 	if (st == GPA_STATUS_OK && ctx->period_ns)
 		st = og_periodic_check_plan(ctx, plan);
-	struct og_session *s;
+	struct og_session *s = NULL;
 	if (st == GPA_STATUS_OK)
 		st = og_session_start(ctx, &ctx->sel, &s);
 	if (st != GPA_STATUS_OK)

@@ -153,7 +153,11 @@ static void append_text(char *buf, size_t len, const char *sep, const char *text
 		*cut = true;
 		return;
 	}
-	snprintf(buf + used, len - used, "%s%s", sep, text);
+	/* Room checked above; copied rather than printed, which gcc -O3 would
+	 * warn may truncate. */
+	size_t ls = strlen(sep);
+	memcpy(buf + used, sep, ls);
+	memcpy(buf + used + ls, text, strlen(text) + 1);
 }
 
 GPA_Status og_periodic_check_plan(struct og_context *ctx, const struct og_plan *plan)
