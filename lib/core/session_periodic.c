@@ -153,11 +153,11 @@ static void append_text(char *buf, size_t len, const char *sep, const char *text
 		*cut = true;
 		return;
 	}
-	/* Room checked above; copied rather than printed, which gcc -O3 would
-	 * warn may truncate. */
-	size_t ls = strlen(sep);
-	memcpy(buf + used, sep, ls);
-	memcpy(buf + used + ls, text, strlen(text) + 1);
+	/* Fits (checked above): copied, not printed, so that GCC's
+	 * -Wformat-truncation at -O3 (armhf) has no bound to doubt. */
+	size_t ns = strlen(sep), nt = strlen(text);
+	memcpy(buf + used, sep, ns);
+	memcpy(buf + used + ns, text, nt + 1);
 }
 
 GPA_Status og_periodic_check_plan(struct og_context *ctx, const struct og_plan *plan)
