@@ -17,18 +17,18 @@
 #include "mali/mali_sum.h"
 
 /* The blocks a layout sums must be the ones the dump format puts there:
- * JM, tiler, the L2 slices in order, then one block per bit of the core
+ * front end (JM), tiler, the L2 slices in order, then one block per bit of the core
  * mask, absent cores skipped (docs/backends/mali.md). */
 static void check_layout(const struct og_mali_gpu *gpu, const struct og_mali_layout *l)
 {
 	FUZZ_CHECK(l->l2_count == gpu->l2_slices);
 	for (uint32_t s = 0; s < l->l2_count; s++)
-		FUZZ_CHECK(l->l2_at[s] == (2 + s) * OG_MALI_BLOCK_WORDS);
+		FUZZ_CHECK(l->l2_at[s] == (2 + s) * OG_MALI_V5_WORDS);
 	uint32_t k = 0;
 	for (uint32_t bit = 0; bit < 64; bit++)
 		if (gpu->core_mask >> bit & 1) {
 			FUZZ_CHECK(k < l->core_count);
-			FUZZ_CHECK(l->core_at[k++] == (2 + gpu->l2_slices + bit) * OG_MALI_BLOCK_WORDS);
+			FUZZ_CHECK(l->core_at[k++] == (2 + gpu->l2_slices + bit) * OG_MALI_V5_WORDS);
 		}
 	FUZZ_CHECK(k == l->core_count);
 }
@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	size_t bytes = layout.dump_bytes;
 	FUZZ_CHECK(bytes == og_mali_dump_bytes(&gpu));
-	FUZZ_CHECK(bytes % 4 == 0 && bytes <= (2 + OG_MALI_MAX_L2_SLICES + 64) * OG_MALI_BLOCK_BYTES);
+	FUZZ_CHECK(bytes % 4 == 0 && bytes <= (2 + OG_MALI_MAX_L2_SLICES + 64) * OG_MALI_V5_BLOCK_BYTES);
 	uint32_t *dump = malloc(bytes);
 	FUZZ_CHECK(dump != NULL);
 	for (size_t i = 0; i < bytes; i++)
@@ -82,15 +82,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(!og_mali_sum_dump(&layout, dump, bytes - 1, &t));
 	FUZZ_CHECK(og_mali_sum_dump(&layout, dump, bytes, &t));
 	check_layout(&gpu, &layout);
-	const uint32_t jm = 0, tiler = OG_MALI_BLOCK_WORDS;
-	for (uint32_t w = 0; w < OG_MALI_BLOCK_WORDS; w++) {
-		FUZZ_CHECK(og_mali_total(&t, OG_MALI_JM * OG_MALI_BLOCK_WORDS + w) ==
-		           plain_sum(dump, &jm, 1, w));
-		FUZZ_CHECK(og_mali_total(&t, OG_MALI_TILER * OG_MALI_BLOCK_WORDS + w) ==
+	const uint32_t fe = 0, tiler = OG_MALI_V5_WORDS;
+	for (uint32_t w = 0; w < OG_MALI_V5_WORDS; w++) {
+		FUZZ_CHECK(og_mali_total(&t, OG_MALI_FE * OG_MALI_MAX_VALUES + w) ==
+		           plain_sum(dump, &fe, 1, w));
+		FUZZ_CHECK(og_mali_total(&t, OG_MALI_TILER * OG_MALI_MAX_VALUES + w) ==
 		           plain_sum(dump, &tiler, 1, w));
-		FUZZ_CHECK(og_mali_total(&t, OG_MALI_L2 * OG_MALI_BLOCK_WORDS + w) ==
+		FUZZ_CHECK(og_mali_total(&t, OG_MALI_L2 * OG_MALI_MAX_VALUES + w) ==
 		           plain_sum(dump, layout.l2_at, layout.l2_count, w));
-		FUZZ_CHECK(og_mali_total(&t, OG_MALI_SC * OG_MALI_BLOCK_WORDS + w) ==
+		FUZZ_CHECK(og_mali_total(&t, OG_MALI_SC * OG_MALI_MAX_VALUES + w) ==
 		           plain_sum(dump, layout.core_at, layout.core_count, w));
 	}
 	free(dump);
