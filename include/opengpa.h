@@ -17,6 +17,8 @@
  *   session ring size             OpenGPA_SetSessionRingSize    OPENGPA_SESSION_RING=N
  *   kernel multiplexing           OpenGPA_SetMultiplexing       OPENGPA_MULTIPLEX=1
  *   periodic samples              OpenGPA_SetSamplingPeriod     (none: the 2.x calls cannot use them)
+ *   what a context pointer is     OpenGPA_SetContextApi         OPENGPA_API=auto|none|gl|gles|cl
+ *   sample synchronisation        OpenGPA_SetSampleSync         OPENGPA_SYNC=finish|flush|off
  *   log to stderr                 (none)                        OPENGPA_LOG=error|message|trace|all
  */
 #ifndef OPENGPA_H
@@ -50,7 +52,9 @@ GPALIB_DECL GPA_Status OpenGPA_SetBackend(const char *name, const char *options)
  * them: their count, then each one's name and a one-line summary of what
  * it counts through which kernel interface.  Need no context.  Whether one
  * is usable here is whether a context opens on it (`opengpa list
- * --backends` tries each). */
+ * --backends` tries each).  Backends this build left out come last, their
+ * summary saying why ("left out of this build: libdrm not found..."); a
+ * context never opens on them. */
 GPALIB_DECL GPA_Status OpenGPA_GetBackendCount(gpa_uint32 *pCount);
 GPALIB_DECL GPA_Status OpenGPA_GetBackendInfo(gpa_uint32 index, const char **ppName,
                                               const char **ppSummary);
@@ -142,6 +146,31 @@ GPALIB_DECL GPA_Status OpenGPA_GetUnavailableCounterInfo(gpa_uint32 index, const
                                                          GPA_Usage_Type *pUsage,
                                                          GPA_Type *pType);
 
+/* ---- Contexts on an application's GL, GLES or OpenCL context ----------
+ *
+ * Loaded as libGPUPerfAPIGL.so or …GLES.so, the pointer given to
+ * GPA_OpenContext is the GL or GLES context current on the calling thread;
+ * loaded as …CL.so, a cl_command_queue (as in AMD's GPA).  Samples on such
+ * a context are synchronised with it and timed by it: GPUTime is the GPU
+ * time of the sample's commands.  Under any other name, or in a process
+ * with no GL or OpenCL library loaded, the pointer is only a key.
+ * docs/api.md, "Contexts and samples", has the details and the costs. */
+/* What contexts opened after this call bind to: "auto" (or NULL: the name
+ * the library was loaded under, unless OPENGPA_API says otherwise), "none"
+ * (the pointer is a key), "gl", "gles", "cl".  For a program that links
+ * libopengpa and wants GPA's GL or CL meaning. */
+GPALIB_DECL GPA_Status OpenGPA_SetContextApi(const char *api);
+/* What a sample boundary (GPA_BeginSample, GPA_EndSample) does to the
+ * API's queue before the counters are read. */
+#define OPENGPA_SYNC_OFF 1u    /* nothing: counts are those of whatever the GPU did meanwhile */
+#define OPENGPA_SYNC_FLUSH 2u  /* glFlush / clFlush: submitted, not waited for */
+#define OPENGPA_SYNC_FINISH 3u /* glFinish / clFinish: the default; counts are the sample's */
+/* The current context's sync mode (between samples).  A plain context has
+ * only OPENGPA_SYNC_OFF (HARDWARE_NOT_SUPPORTED for the others). */
+GPALIB_DECL GPA_Status OpenGPA_SetSampleSync(gpa_uint32 mode);
+/* The current context's API ("none", "gl", "gles", "cl") and sync mode.
+ * Either pointer may be NULL. */
+GPALIB_DECL GPA_Status OpenGPA_GetContextApi(const char **ppApi, gpa_uint32 *pSync);
 /* ---- Periodic samples and sample times --------------------------------
  *
  * A periodic session samples by itself: between GPA_BeginPass and

@@ -512,7 +512,7 @@ GPA_Status GPA_IsSessionReady(bool *pReadyResult, gpa_uint32 sessionID)
 	struct og_session *s = og_session_find(ctx, sessionID);
 	if (!s)
 		return leave(session_not_found(__func__, sessionID));
-	*pReadyResult = og_session_ready(s);
+	*pReadyResult = og_session_results_ready(s);
 	return leave(GPA_STATUS_OK);
 }
 

@@ -463,14 +463,17 @@ int ot_is_pass_complete(const char *fn, struct og_xsession *x, uint32_t pass)
 	if (x->sampling && x->sampling->pass == pass)
 		return ot_error(OT_SAMPLE_NOT_ENDED, "%s: a sample of pass %u is still open", fn,
 		                pass);
-	return OT_OK; /* on the CPU timeline a pass's results are in when it ends */
+	/* On the CPU timeline a pass's results are in when it ends; the GPU
+	 * times of an API context's samples when its queries say so. */
+	return og_session_pass_results_ready(x->s, pass) ? OT_OK : OT_RESULT_NOT_READY;
 }
 
 int ot_is_session_complete(const char *fn, struct og_xsession *x)
 {
 	if (!x->s)
 		return ot_error(OT_SESSION_NOT_STARTED, "%s: the session was never begun", fn);
-	return ot_running(fn, x);
+	int st = ot_running(fn, x);
+	return st == OT_OK && !og_session_results_ready(x->s) ? OT_RESULT_NOT_READY : st;
 }
 
 size_t ot_result_size(const struct og_xsession *x)

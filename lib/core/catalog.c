@@ -121,7 +121,12 @@ static bool resolve(void *ud, const char *name, size_t len, struct og_expr_ref *
 	case NAME_COUNTER: {
 		const struct draft *d = &b->drafts[index];
 		if (d->reason || !d->expr) {
-			note_missing(b, format("counter %s is not available", d->decl->name));
+			/* With the first cause, so a chain of counters ends in what to do. */
+			const char *why = d->reason ? d->reason : "";
+			note_missing(b, strncmp(why, "counter ", 8) == 0 || !*why
+			                    ? (*why ? format("%s", why)
+			                            : format("counter %s is not available", d->decl->name))
+			                    : format("counter %s is not available (%s)", d->decl->name, why));
 			/* Keep parsing: a constant stands in for the missing counter. */
 			*out = (struct og_expr_ref){ .kind = OG_REF_CONSTANT, .index = 0 };
 			if (b->cat->nconst == 0)

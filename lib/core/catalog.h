@@ -31,7 +31,8 @@ struct og_raw {
 	GPA_Usage_Type usage;
 	bool available;
 	const char *why_not; /* static text from the backend when !available */
-	uint32_t backend_id;
+	uint32_t backend_id; /* for an `api:` source, an enum og_api_value */
+	bool api;            /* measured by the application's API (apictx.h), not the backend */
 };
 
 struct og_constant {

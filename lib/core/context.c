@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "backend_list.h"
+#include "core/apictx.h"
 #include "core/embedded.h"
 #include "core/explicit.h"
 #include "core/registry.h"
@@ -18,9 +19,33 @@
 OG_BACKEND_LIST(X)
 #undef X
 
+/* A backend this build left out (meson's summary says which and why) is
+ * still listed, last, with why: naming it, or `opengpa list --backends`,
+ * tells the user what the build lacks rather than that no such backend
+ * exists.  Its open says so; the core calls nothing else on it. */
+#define X(b, why)                                                                                 \
+	static GPA_Status left_out_##b(const struct og_backend_host *host, const char *options,   \
+	                               void **state, struct og_device_info *info)                 \
+	{                                                                                         \
+		(void)options, (void)state, (void)info;                                           \
+		host->log(host->log_ctx, OG_LOG_ERROR,                                            \
+		          "%s: left out of this build of opengpa: %s; rebuild with it", #b, why); \
+		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;                                   \
+	}                                                                                         \
+	static const struct og_backend_ops og_left_out_##b = {                                    \
+		.name = #b,                                                                       \
+		.summary = "left out of this build: " why,                                        \
+		.open = left_out_##b,                                                             \
+	};
+OG_BACKENDS_LEFT_OUT(X)
+#undef X
+
 static const struct og_backend_ops *const backends[] = {
 #define X(name) &og_backend_##name,
 	OG_BACKEND_LIST(X)
+#undef X
+#define X(b, why) &og_left_out_##b,
+	OG_BACKENDS_LEFT_OUT(X)
 #undef X
 	NULL,
 };
@@ -100,6 +125,14 @@ static void file_list_free(struct file_list *fl)
 	free(fl->files);
 }
 
+static bool embedded_exists(const char *name)
+{
+	for (size_t i = 0; i < og_embedded_set_count; i++)
+		if (strcmp(og_embedded_sets[i].name, name) == 0)
+			return true;
+	return false;
+}
+
 static GPA_Status add_embedded(struct file_list *fl, const char *name)
 {
 	for (size_t i = 0; i < og_embedded_set_count; i++) {
@@ -176,12 +209,25 @@ static GPA_Status add_user_path(struct file_list *fl, const char *path)
 	return status;
 }
 
-static GPA_Status collect_files(const struct og_device_info *info, struct file_list *fl,
-                                size_t *nbuiltin)
+/* The backend's sets; for a context on an application's API, GPA's Timing
+ * group after them (gpa-timing, and gpa-timing-SET for a backend set SET
+ * that has one: GPUBusy where the backend counts active cycles); then the
+ * user's files. */
+static GPA_Status collect_files(const struct og_device_info *info, bool api,
+                                struct file_list *fl, size_t *nbuiltin)
 {
 	GPA_Status st = GPA_STATUS_OK;
 	for (int i = 0; st == GPA_STATUS_OK && i < OG_MAX_COUNTER_SETS && info->counter_sets[i]; i++)
 		st = add_embedded(fl, info->counter_sets[i]);
+	if (api && st == GPA_STATUS_OK)
+		st = add_embedded(fl, "gpa-timing");
+	for (int i = 0; api && st == GPA_STATUS_OK && i < OG_MAX_COUNTER_SETS &&
+	                info->counter_sets[i]; i++) {
+		char name[96];
+		snprintf(name, sizeof(name), "gpa-timing-%s", info->counter_sets[i]);
+		if (embedded_exists(name))
+			st = add_embedded(fl, name);
+	}
 	*nbuiltin = fl->count;
 	const struct og_settings *set = og_settings();
 	for (size_t i = 0; st == GPA_STATUS_OK && i < set->ncounter_files; i++)
@@ -264,11 +310,24 @@ static GPA_Status open_backend(struct og_context *ctx, const char *name, const c
 	                "what each backend tried, or name one with OPENGPA_BACKEND)");
 }
 
+static bool api_source(const char *source)
+{
+	return source && strncmp(source, "api:", 4) == 0;
+}
+
+/* "api:" sources are the application's API's (apictx.h), the rest the
+ * backend's. */
 static GPA_Status bind_raw(void *ud, const char *name, const char *source, uint32_t *id,
                            const char **why_not)
 {
 	struct og_context *ctx = ud;
-	return ctx->ops->bind_raw(ctx->state, name, source, id, why_not);
+	if (!api_source(source))
+		return ctx->ops->bind_raw(ctx->state, name, source, id, why_not);
+	if (ctx->api)
+		return og_apictx_bind(ctx->api, source + 4, id, why_not);
+	*why_not = "it is measured by the application's GL, GLES or OpenCL context, and this "
+	           "context is plain (docs/api.md, \"Contexts and samples\")";
+	return GPA_STATUS_ERROR_NOT_FOUND;
 }
 
 static GPA_Status bind_constant(void *ud, const char *name, double *value)
@@ -297,7 +356,7 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 {
 	struct file_list fl = { 0 };
 	size_t nbuiltin = 0;
-	GPA_Status st = collect_files(&ctx->info, &fl, &nbuiltin);
+	GPA_Status st = collect_files(&ctx->info, ctx->api != NULL, &fl, &nbuiltin);
 	if (st != GPA_STATUS_OK) {
 		file_list_free(&fl);
 		return st;
@@ -318,6 +377,8 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 	                      extra ? nextra : 0, hw, err, sizeof(err));
 	if (st != GPA_STATUS_OK)
 		return og_error(st, "cannot build the counter list: %s", err);
+	for (size_t r = 0; r < ctx->cat.nraw; r++)
+		ctx->cat.raws[r].api = api_source(ctx->cat.raws[r].source);
 	if (opt->hide_derived)
 		og_catalog_hide_derived(&ctx->cat);
 	if (ctx->cat.ncounters == 0)
@@ -355,10 +416,17 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 	ctx->next_session_id = 1;
 	ctx->plan_epoch = 1;
 
+	/* The application's API first: its context must be there whatever
+	 * the backend finds. */
+	bool explicit_api;
+	const char *api_how;
+	enum og_api api = og_api_wanted(&explicit_api, &api_how);
+	GPA_Status st = og_apictx_open(api, explicit_api, api_how, key, &ctx->api);
 	const struct og_settings *set = og_settings();
 	const char *backend = setting(set->backend, "OPENGPA_BACKEND", "auto");
 	const char *options = setting(set->backend_options, "OPENGPA_BACKEND_OPTIONS", "");
-	GPA_Status st = open_backend(ctx, backend, options);
+	if (st == GPA_STATUS_OK)
+		st = open_backend(ctx, backend, options);
 	if (st != GPA_STATUS_OK) {
 		ctx->ops = NULL; /* nothing to close */
 		og_context_close(ctx);
@@ -392,8 +460,11 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 	while (*tail)
 		tail = &(*tail)->next;
 	*tail = ctx;
-	og_log(OG_LOG_MESSAGE, "opened a context on %s through the %s backend: %zu counters",
-	       ctx->info.description, ctx->ops->name, ctx->cat.ncounters);
+	og_log(OG_LOG_MESSAGE, "opened a context on %s through the %s backend: %zu counters; %s",
+	       ctx->info.description, ctx->ops->name, ctx->cat.ncounters,
+	       ctx->api ? og_apictx_describe(ctx->api)
+	                : (const char *)"plain: the context pointer is a key, samples are not "
+	                                "synchronised");
 	*out = ctx;
 	return GPA_STATUS_OK;
 }
@@ -429,6 +500,7 @@ void og_context_close(struct og_context *ctx)
 		og_session_free(ctx->ring[i]);
 	if (ctx->ops)
 		ctx->ops->close(ctx->state);
+	og_apictx_close(ctx->api); /* after the sessions, which held its timings */
 	og_selection_free(&ctx->sel);
 	og_catalog_free(&ctx->cat);
 	free(ctx->ring);

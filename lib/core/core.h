@@ -78,6 +78,7 @@ struct og_settings {
 	char **counter_files;
 	size_t ncounter_files;
 	const struct og_sys *sys; /* NULL: the real kernel (tests put virtual devices here) */
+	char *api;             /* NULL: OPENGPA_API, else the library's file name (apictx.h) */
 	const struct og_backend_ops *test_backend; /* backend "test", for the core's tests */
 	struct og_constant_override constants[OG_CONSTANT_OVERRIDES_MAX];
 	size_t nconstants;
@@ -141,6 +142,7 @@ struct og_selection {
 
 struct og_session;
 struct og_xsession;
+struct og_apictx;
 
 /* How a context's counter list is made (3.x/4.x open flags). */
 struct og_open_options {
@@ -156,6 +158,9 @@ struct og_context {
 
 	const struct og_backend_ops *ops;
 	void *state;
+	/* The application's GL/GLES context or OpenCL queue the key stands
+	 * for (apictx.h); NULL for a plain context, whose key is only a key. */
+	struct og_apictx *api;
 	struct og_backend_host host;
 	struct og_device_info info;
 	struct og_catalog cat;
@@ -265,6 +270,12 @@ bool og_session_has_sample(const struct og_session *s, uint32_t sample_id);
 
 /* 2.x readiness: every planned pass done, or the session ended. */
 bool og_session_ready(const struct og_session *s);
+/* og_session_ready, and every sample's API timer result in (apictx.h):
+ * asks the API without waiting. */
+bool og_session_results_ready(struct og_session *s);
+/* Whether pass `pass`'s API timer results are all in (asked without
+ * waiting); true for a pass that has none. */
+bool og_session_pass_results_ready(struct og_session *s, uint32_t pass);
 /* 2.x GPA_IsSampleReady from the session on: *ready = false, then
  * SAMPLE_NOT_FOUND_IN_ALL_PASSES when a planned pass lacks the sample and
  * will not get it (never begun in it, or the pass never ran). */

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/apictx.h"
 #include "core/registry.h"
 #include "core/session_internal.h"
 
@@ -39,6 +40,8 @@ struct sample {
 	double coverage;   /* least share of it the counters really counted */
 	uint64_t computed; /* bit n: native binding n's results are in s->results */
 	struct og_sample_time time; /* of the first pass that counted it */
+	uint32_t api_token; /* its API timer (apictx.h) until the result is in; 0: none */
+	bool api_failed;    /* the API timer gave no result */
 };
 
 struct og_session {
@@ -61,6 +64,7 @@ struct og_session {
 	struct {
 		size_t first_slot; /* the pass's raws have consecutive slots */
 		size_t n;
+		size_t nbackend;   /* the first nbackend are the backend's, the rest the API's */
 		uint32_t *backend_ids;
 		size_t *group_sizes; /* multiplexed pass; NULL otherwise */
 		size_t ngroups;
@@ -119,6 +123,14 @@ struct og_session {
 	size_t dropped_counted;
 	struct og_sample_time dropped_time; /* first begin, every flag */
 	double dropped_coverage;
+
+	/* The application's API (apictx.h): NULL for a plain context.  Its
+	 * raw counters are kept in api_pass's last slots, api_slot[k] holding
+	 * value api_value[k]; samples before api_scan have their results in. */
+	struct og_apictx *api;
+	int32_t api_pass; /* -1: no pass has API raws */
+	uint32_t *api_slot, *api_value;
+	size_t napi, api_scan;
 };
 
 
@@ -130,6 +142,11 @@ void og_session_free(struct og_session *s)
 		free(s->pass[p].backend_ids);
 		free(s->pass[p].group_sizes);
 	}
+	for (size_t i = 0; s->api && i < s->nsamples; i++)
+		if (s->samples[i].api_token)
+			og_apictx_release(s->api, s->samples[i].api_token);
+	free(s->api_slot);
+	free(s->api_value);
 	free(s->counters);
 	free(s->has_counter);
 	free(s->slot_of_raw);
@@ -304,6 +321,55 @@ static bool plan_batches(struct og_session *s, const struct og_catalog *cat)
 	return s->set_out != NULL;
 }
 
+/* Pass p's slots: the backend's raw counters first, in plan order (its
+ * deltas are copied as they come), then those the application's API
+ * measures, which the backend never sees.  A multiplexed pass's groups
+ * shrink by the API raws they held.  False without memory. */
+static bool split_pass(struct og_session *s, const struct og_catalog *cat, size_t p,
+                       const struct og_pass *pp)
+{
+	size_t nb = 0, na = 0;
+	for (size_t i = 0; i < pp->n; i++)
+		nb += !cat->raws[pp->raws[i]].api;
+	s->pass[p].nbackend = nb;
+	if (nb < pp->n) {
+		s->api_pass = (int32_t)p; /* they all fit in the first pass: one pass has them */
+		s->api_slot = malloc((pp->n - nb) * sizeof(uint32_t));
+		s->api_value = malloc((pp->n - nb) * sizeof(uint32_t));
+		if (!s->api_slot || !s->api_value)
+			return false;
+	}
+	for (size_t i = 0, b = 0; i < pp->n; i++) {
+		const struct og_raw *r = &cat->raws[pp->raws[i]];
+		size_t slot = s->nslots + (r->api ? nb + na : b);
+		if (r->api) {
+			s->api_slot[na] = (uint32_t)slot;
+			s->api_value[na++] = r->backend_id;
+		} else {
+			s->pass[p].backend_ids[b++] = pp->backend_ids[i];
+		}
+		s->slot_of_raw[pp->raws[i]] = (struct raw_slot){ (uint32_t)slot, (uint32_t)p };
+	}
+	if (na)
+		s->napi = na;
+	if (pp->ngroups <= 1)
+		return true;
+	s->pass[p].group_sizes = malloc(pp->ngroups * sizeof(size_t));
+	if (!s->pass[p].group_sizes)
+		return false;
+	size_t at = 0, ng = 0;
+	for (size_t g = 0; g < pp->ngroups; g++) {
+		size_t kept = 0;
+		for (size_t i = at; i < at + pp->group_sizes[g]; i++)
+			kept += !cat->raws[pp->raws[i]].api;
+		at += pp->group_sizes[g];
+		if (kept)
+			s->pass[p].group_sizes[ng++] = kept;
+	}
+	s->pass[p].ngroups = ng;
+	return true;
+}
+
 static struct og_session *session_create(struct og_context *ctx, const struct og_selection *sel,
                                          const struct og_plan *plan)
 {
@@ -325,24 +391,16 @@ static struct og_session *session_create(struct og_context *ctx, const struct og
 		s->slot_of_raw[r] = (struct raw_slot){ UINT32_MAX, 0 };
 
 	size_t maxn = 0;
+	s->api = ctx->api;
+	s->api_pass = -1;
 	for (size_t p = 0; p < plan->npasses; p++) {
 		const struct og_pass *pp = &plan->passes[p];
 		s->pass[p].first_slot = s->nslots;
 		s->pass[p].n = pp->n;
 		s->pass[p].backend_ids = malloc((pp->n + 1) * sizeof(uint32_t));
 		s->npasses = p + 1;
-		if (!s->pass[p].backend_ids)
+		if (!s->pass[p].backend_ids || !split_pass(s, cat, p, pp))
 			goto oom;
-		memcpy(s->pass[p].backend_ids, pp->backend_ids, pp->n * sizeof(uint32_t));
-		if (pp->ngroups > 1) {
-			s->pass[p].group_sizes = malloc(pp->ngroups * sizeof(size_t));
-			if (!s->pass[p].group_sizes)
-				goto oom;
-			memcpy(s->pass[p].group_sizes, pp->group_sizes, pp->ngroups * sizeof(size_t));
-			s->pass[p].ngroups = pp->ngroups;
-		}
-		for (size_t i = 0; i < pp->n; i++)
-			s->slot_of_raw[pp->raws[i]] = (struct raw_slot){ (uint32_t)(s->nslots + i), (uint32_t)p };
 		s->nslots += pp->n;
 		if (pp->n > maxn)
 			maxn = pp->n;
@@ -410,9 +468,9 @@ GPA_Status og_pass_begin(struct og_context *ctx, struct og_session *s, uint32_t 
 		/* An extra pass: nothing to count, as in GPA 2.x. */
 		map_clear(&s->extra);
 		s->extra_samples = 0;
-	} else {
+	} else if (s->pass[pass].nbackend) {
 		const uint32_t *ids = s->pass[pass].backend_ids;
-		size_t n = s->pass[pass].n;
+		size_t n = s->pass[pass].nbackend;
 		GPA_Status st = s->pass[pass].ngroups > 1
 		                ? ctx->ops->begin_multiplexed_pass(ctx->state, ids, n,
 		                                                   s->pass[pass].group_sizes,
@@ -431,6 +489,8 @@ GPA_Status og_pass_begin(struct og_context *ctx, struct og_session *s, uint32_t 
 		}
 		if ((int32_t)pass > s->highest_pass)
 			s->highest_pass = (int32_t)pass;
+	} else if ((int32_t)pass > s->highest_pass) {
+		s->highest_pass = (int32_t)pass; /* only API raws: the backend has nothing to do */
 	}
 	s->pass_open = true;
 	s->pass_index = pass;
@@ -464,6 +524,74 @@ GPA_Status og_pass_end(struct og_context *ctx, struct og_session *s)
 	return st;
 }
 
+/* ---- results of the application's API timer ------------------------------ */
+
+/* Sample `index`'s API result, into its slots, once the API has it (or
+ * waiting for it).  True when nothing is pending for it any more. */
+static bool collect(struct og_session *s, size_t index, bool wait)
+{
+	struct sample *smp = &s->samples[index];
+	if (!smp->api_token)
+		return true;
+	uint64_t v[OG_API_NVALUES];
+	enum og_api_read r = og_apictx_read(s->api, smp->api_token, wait, v);
+	if (r == OG_API_PENDING)
+		return false;
+	if (r == OG_API_DONE)
+		for (size_t k = 0; k < s->napi; k++)
+			s->values[index * s->nslots + s->api_slot[k]] = v[s->api_value[k]];
+	else
+		smp->api_failed = true;
+	og_apictx_release(s->api, smp->api_token);
+	smp->api_token = 0;
+	return true;
+}
+
+/* Every result the API has, oldest first, up to the first it has not: the
+ * GPU finishes in order.  True when none is pending. */
+static bool collect_ready(struct og_session *s)
+{
+	while (s->api_scan < s->nsamples && collect(s, s->api_scan, false))
+		s->api_scan++;
+	return s->api_scan >= s->nsamples;
+}
+
+/* A driver's GPU time longer than the whole synchronised sample (with a
+ * wide margin for the two clocks and the calls around the queries) is the
+ * driver's error, not a measurement: the sample's GPU time fails. */
+static void check_api_span(struct og_session *s, size_t index, uint64_t span_ns)
+{
+	struct sample *smp = &s->samples[index];
+	for (size_t k = 0; k < s->napi && !smp->api_failed; k++) {
+		uint64_t v = s->values[index * s->nslots + s->api_slot[k]];
+		if (s->api_value[k] != OG_API_GPU_TIME_NS || v <= 2 * span_ns + 10000000u)
+			continue;
+		smp->api_failed = true;
+		og_log(OG_LOG_ERROR, "the API's timer says sample %u took %.3f ms on the GPU, but the "
+		       "whole synchronised sample lasted %.3f ms: the driver's timer result is "
+		       "wrong, so the sample has no GPUTime", smp->id, (double)v / 1e6,
+		       (double)span_ns / 1e6);
+	}
+}
+
+static bool uses_api(const struct og_context *ctx, const struct og_counter *c)
+{
+	for (size_t i = 0; i < c->ninputs; i++)
+		if (ctx->cat.raws[c->inputs[i]].api)
+			return true;
+	return false;
+}
+
+bool og_session_results_ready(struct og_session *s)
+{
+	return og_session_ready(s) && (!s->api || collect_ready(s));
+}
+
+bool og_session_pass_results_ready(struct og_session *s, uint32_t pass)
+{
+	return (int32_t)pass != s->api_pass || collect_ready(s);
+}
+
 GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_t id)
 {
 	uint32_t pass = s->pass_index;
@@ -483,13 +611,31 @@ GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_
 	size_t index;
 	if (!index_find(s, id, &index) && !add_sample(s, id, &index))
 		return og_error(GPA_STATUS_ERROR_FAILED, "beginning sample %u: out of memory", id);
-	GPA_Status st = ctx->ops->begin_sample(ctx->state);
-	s->samples[index].begun |= 1ull << pass;
+	/* On an application's API: results of earlier samples the GPU has
+	 * finished come in, then its queue drains (or is flushed) so the
+	 * snapshot comes after the commands before the sample. */
+	GPA_Status st = GPA_STATUS_OK;
+	if (s->api) {
+		collect_ready(s);
+		st = og_apictx_boundary(s->api, "BeginSample");
+	}
+	if (st == GPA_STATUS_OK && s->pass[pass].nbackend)
+		st = ctx->ops->begin_sample(ctx->state);
+	struct sample *smp = &s->samples[index];
+	smp->begun |= 1ull << pass;
 	s->pass_samples[pass]++;
 	if (st != GPA_STATUS_OK) {
 		/* Counted as begun (the pass's sample count stays right) but failed. */
-		s->samples[index].failed = true;
+		smp->failed = true;
 		return st;
+	}
+	/* The GPU timer starts after the snapshot.  If it cannot, only the
+	 * API's counters of this sample fail. */
+	if ((int32_t)pass == s->api_pass && !smp->api_token && !smp->api_failed) {
+		if (og_apictx_time_begin(s->api, "BeginSample", &smp->api_token) != GPA_STATUS_OK)
+			smp->api_failed = true;
+		else if (index < s->api_scan)
+			s->api_scan = index;
 	}
 	s->sample_open = true;
 	s->cur = index;
@@ -504,16 +650,30 @@ GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
 	if (s->pass_index >= s->npasses)
 		return GPA_STATUS_OK; /* an extra pass counts nothing */
 	struct sample *smp = &s->samples[s->cur];
-	size_t n = s->pass[s->pass_index].n;
+	size_t n = s->pass[s->pass_index].nbackend;
+	/* On an application's API: the GPU timer stops, then the queue drains
+	 * (or is flushed) so the snapshot comes after the sample's commands. */
+	GPA_Status timer = GPA_STATUS_OK, api = GPA_STATUS_OK;
+	if (smp->api_token && (int32_t)s->pass_index == s->api_pass &&
+	    (timer = og_apictx_time_end(s->api, "EndSample", smp->api_token)) != GPA_STATUS_OK) {
+		og_apictx_release(s->api, smp->api_token);
+		smp->api_token = 0;
+		smp->api_failed = true;
+	}
+	if (s->api)
+		api = og_apictx_boundary(s->api, "EndSample");
 	uint64_t end_ns = og_clock_monotonic_ns();
-	GPA_Status st = ctx->ops->end_sample(ctx->state, s->deltas);
+	GPA_Status st = n ? ctx->ops->end_sample(ctx->state, s->deltas) : GPA_STATUS_OK;
 	if (!smp->passes && !smp->time.end_ns) {
 		/* The first pass that gets this far gives the sample its times. */
 		smp->time = (struct og_sample_time){ s->cur_begin_ns, end_ns, 0 };
 		struct og_sample_time kt;
-		if (st == GPA_STATUS_OK && ctx->ops->sample_time && ctx->ops->sample_time(ctx->state, &kt))
+		if (n && st == GPA_STATUS_OK && ctx->ops->sample_time &&
+		    ctx->ops->sample_time(ctx->state, &kt))
 			smp->time = kt;
 	}
+	if (st == GPA_STATUS_OK)
+		st = api; /* counts taken without the API's sync do not belong to the sample */
 	if (st != GPA_STATUS_OK) {
 		smp->failed = true;
 		return st;
@@ -521,12 +681,16 @@ GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
 	memcpy(&s->values[s->cur * s->nslots + s->pass[s->pass_index].first_slot], s->deltas,
 	       n * sizeof(uint64_t));
 	smp->passes |= 1ull << s->pass_index;
-	if (ctx->ops->sample_coverage) {
+	if (n && ctx->ops->sample_coverage) {
 		double c = ctx->ops->sample_coverage(ctx->state);
 		if (c < smp->coverage)
 			smp->coverage = c > 0.0 ? c : 0.0;
 	}
-	return GPA_STATUS_OK;
+	/* Synchronised, the timer's result is there already, and it must fit
+	 * in the sample: its commands ran between the two drains. */
+	if (smp->api_token && og_apictx_sync(s->api) == OG_SYNC_FINISH && collect(s, s->cur, false))
+		check_api_span(s, s->cur, end_ns - s->cur_begin_ns);
+	return timer;
 }
 
 /* ---- periodic samples (session_periodic.c drives these) --------------- */
@@ -608,7 +772,7 @@ GPA_Status og_session_append(struct og_session *s, const uint64_t *deltas,
 		smp->failed = true;
 	} else {
 		memcpy(&s->values[index * s->nslots + s->pass[0].first_slot], deltas,
-		       s->pass[0].n * sizeof(uint64_t));
+		       s->pass[0].nbackend * sizeof(uint64_t));
 		smp->passes = 1;
 		smp->coverage = coverage > 0.0 && coverage < 1.0 ? coverage : 1.0;
 	}
@@ -801,7 +965,8 @@ GPA_Status og_session_sample_ready(struct og_session *s, uint32_t sample_id, boo
 		                "ran included); sample the same IDs in every pass",
 		                sample_id, s->id, p);
 	}
-	*ready = !pending;
+	/* Its GPU time is in when the API's query (or event) says so. */
+	*ready = !pending && (!smp || collect(s, index, false));
 	return GPA_STATUS_OK;
 }
 
@@ -986,6 +1151,15 @@ static GPA_Status total_result(struct og_context *ctx, struct og_session *s, uin
                                double *value, uint64_t *exact, bool *is_exact)
 {
 	const struct og_counter *c = &ctx->cat.counters[counter];
+	if (uses_api(ctx, c))
+		for (size_t k = 0; k < s->nsamples; k++) {
+			bool in = collect(s, k, true);
+			if (!in || (s->samples[k].api_failed && !s->samples[k].failed))
+				return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
+				                "counter %s of session %u has no total: sample %u has no GPU "
+				                "time from the API (the earlier message says why)", c->name,
+				                s->id, s->samples[k].id);
+		}
 	for (size_t i = 0; i < c->ninputs; i++) {
 		struct raw_slot where = s->slot_of_raw[c->inputs[i]];
 		bool kept = where.slot != UINT32_MAX && s->dropped_sum;
@@ -1035,6 +1209,12 @@ GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint3
 			                "sample it; sample the same IDs in every pass", c->name, sample_id,
 			                s->id, pass);
 	}
+	/* Its GPU time, waited for if it is not in yet. */
+	if (uses_api(ctx, c) && (!collect(s, index, true) || smp->api_failed))
+		return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
+		                "counter %s of sample %u (session %u) has no GPU time from the API%s "
+		                "(the earlier message says why); the sample's other counters are fine",
+		                c->name, sample_id, s->id, smp->api_failed ? "" : " on this thread");
 	const uint64_t *vals = &s->values[index * s->nslots];
 	*is_exact = c->exact_raw;
 	if (c->exact_raw)

@@ -34,6 +34,7 @@ void og_testing_reset(void)
 	struct og_settings *set = og_settings();
 	free(set->backend);
 	free(set->backend_options);
+	free(set->api);
 	for (size_t i = 0; i < set->ncounter_files; i++)
 		free(set->counter_files[i]);
 	free(set->counter_files);
