@@ -12,7 +12,14 @@
  *  3. evaluating every counter of the built-in mali-g71 set for one sample,
  *     as a context does (generated C, lib/expr/native.h), vs the same
  *     formulas written in C — target <= 3x — and through the interpreter
- *     that user counter files get.
+ *     that user counter files get;
+ *  4. one kinstr_prfcnt snapshot (checking the sample's metadata items and
+ *     summing every block of every type) on a virtual Mali-G720 with 12
+ *     cores vs a memcpy of the same sample bytes — target <= 1.5x — and the
+ *     backend's whole end_sample there, for scale;
+ *  5. GPA_OpenContext + GPA_CloseContext on that G720 (counter set parsed,
+ *     expressions compiled) vs opening the device by hand (open, version
+ *     check, flags, properties, ENUM_INFO, SETUP, mmap, close).
  *
  *   bench-mali
  */
@@ -21,14 +28,21 @@
 #include <string.h>
 #include <time.h>
 
+#include "GPUPerfAPI.h"
 #include "backend.h"
 #include "core/catalog.h"
 #include "core/counterfile.h"
 #include "core/embedded.h"
 #include "expr/expr.h"
+#include "mali/kinstr_parse.h"
 #include "mali/mali_common.h"
 #include "mali/mali_sum.h"
+#include "mali/mali_uapi.h"
+#include "opengpa.h"
 #if __has_include("vmali.h")
+#include <fcntl.h>
+#include <sys/mman.h>
+#include "core/testing.h"
 #include "vmali.h"
 #define HAVE_VMALI 1
 #endif
@@ -44,51 +58,59 @@ static double now_ns(void)
 
 static volatile uint64_t sink;
 
+static double cpu_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
 /* ---- 1 and 2: snapshots ---- */
 
-/* Best of several rounds, memcpy and summing interleaved, so another
- * process taking the CPU for a while inflates neither side of the ratio. */
-#define ROUNDS 10
-#define PER_ROUND 200000
+/* Best of many short rounds in thread CPU time, memcpy and summing
+ * interleaved: another process taking the CPU inflates neither side of the
+ * ratio (long wall-clock rounds did, on a loaded 2-CPU VM). */
+#define ROUNDS 200
+#define PER_ROUND 2000
 
 static double time_memcpy(uint32_t *copy, const uint32_t *dump, size_t bytes)
 {
-	double t0 = now_ns();
+	double t0 = cpu_ns();
 	for (int i = 0; i < PER_ROUND; i++) {
 		memcpy(copy, dump, bytes);
 		__asm__ volatile("" : : "r"(copy) : "memory");
 	}
-	return (now_ns() - t0) / PER_ROUND;
+	return (cpu_ns() - t0) / PER_ROUND;
 }
 
 static double time_sum(const struct og_mali_layout *layout, const uint32_t *dump, size_t bytes,
                        struct og_mali_totals *t)
 {
-	double t0 = now_ns();
+	double t0 = cpu_ns();
 	for (int i = 0; i < PER_ROUND; i++) {
 		if (!og_mali_sum_dump(layout, dump, bytes, t))
 			abort();
 		__asm__ volatile("" : : "r"(t) : "memory");
 	}
-	return (now_ns() - t0) / PER_ROUND;
+	return (cpu_ns() - t0) / PER_ROUND;
 }
 
 /* What end_sample does after summing: every counter, in pass order. */
 static double time_read(const struct og_mali_totals *t, const uint32_t *ids, size_t n,
                         uint64_t *deltas)
 {
-	double t0 = now_ns();
+	double t0 = cpu_ns();
 	for (int i = 0; i < PER_ROUND; i++) {
 		for (size_t j = 0; j < n; j++)
 			deltas[j] = og_mali_total(t, ids[j]);
 		__asm__ volatile("" : : "r"(deltas), "r"(t) : "memory");
 	}
-	return (now_ns() - t0) / PER_ROUND;
+	return (cpu_ns() - t0) / PER_ROUND;
 }
 
 static void bench_snapshot(void)
 {
-	struct og_mali_gpu gpu = {0x6000, 0, 0xFF, 2, 128};
+	struct og_mali_gpu gpu = {0x6000, 0, 0xFF, 2, 128, NULL};
 	struct og_mali_layout layout;
 	if (!og_mali_layout_init(&gpu, &layout))
 		abort();
@@ -104,7 +126,7 @@ static void bench_snapshot(void)
 	uint32_t all_ids[240];
 	uint64_t deltas[240];
 	for (uint32_t i = 0; i < 240; i++)
-		all_ids[i] = (i / 60) * 64 + 4 + i % 60;
+		all_ids[i] = (i / 60) * OG_MALI_MAX_VALUES + 4 + i % 60;
 	struct og_mali_totals t;
 	double mc = 1e30, sum = 1e30, sum_worst = 1e30, rd = 1e30;
 	for (int r = 0; r < ROUNDS; r++) {
@@ -118,7 +140,8 @@ static void bench_snapshot(void)
 		rd = d < rd ? d : rd;
 	}
 	sink = deltas[9] + copy[5];
-	printf("dump of %zu bytes (MP8, 2 L2 slices), best of %d rounds\n", bytes, ROUNDS);
+	printf("dump of %zu bytes (MP8, 2 L2 slices), best of %d alternating rounds of %d (thread "
+	       "CPU time)\n", bytes, ROUNDS, PER_ROUND);
 	printf("  memcpy of the dump           %8.1f ns\n", mc);
 	printf("  og_mali_sum_dump, typical    %8.1f ns   %.2fx memcpy (target <= 2x)\n", sum,
 	       sum / mc);
@@ -142,7 +165,7 @@ static void bench_snapshot(void)
 	}
 	uint32_t ids[240];
 	for (uint32_t i = 0; i < 240; i++)
-		ids[i] = (i / 60) * 64 + 4 + i % 60;
+		ids[i] = (i / 60) * OG_MALI_MAX_VALUES + 4 + i % 60;
 	uint64_t d[240];
 	og_backend_mali.begin_pass(st, ids, 240);
 	const int m = 20000;
@@ -163,15 +186,7 @@ static void bench_snapshot(void)
 
 /* ---- 3: expressions ---- */
 
-static double cpu_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-/* Raw counters bind to their dump position (block * 64 + index), as the
- * kbase backend binds them. */
+/* Raw counters bind as the kbase backend binds them (block * 128 + index). */
 static GPA_Status bind_dump_position(void *ud, const char *name, const char *source, uint32_t *id,
                                      const char **why_not)
 {
@@ -253,6 +268,7 @@ static void by_hand(const uint64_t *raw, const double *k, double *out)
 #undef S
 }
 
+#define EXPR_ROUNDS 10
 #define EXPR_PER_ROUND 20000
 
 static void bench_expressions(void)
@@ -284,7 +300,8 @@ static void bench_expressions(void)
 		dump[i] = 1000 + (uint64_t)i * 37;
 	size_t active = 0, native = 0;
 	for (size_t i = 0; i < cat.nraw; i++) {
-		raw[i] = dump[cat.raws[i].backend_id % 256];
+		uint32_t id = cat.raws[i].backend_id;
+		raw[i] = dump[(id / OG_MALI_MAX_VALUES) * 64 + id % OG_MALI_MAX_VALUES];
 		if (cat.raws[i].backend_id == 6)
 			active = i;
 	}
@@ -297,7 +314,7 @@ static void bench_expressions(void)
 
 	double out[128], acc = 0;
 	double best[3] = { 1e300, 1e300, 1e300 };
-	for (int round = 0; round < ROUNDS; round++) {
+	for (int round = 0; round < EXPR_ROUNDS; round++) {
 		double t0 = cpu_ns();
 		for (int it = 0; it < EXPR_PER_ROUND; it++) {
 			dump[6]++;
@@ -328,7 +345,7 @@ static void bench_expressions(void)
 	sink = (uint64_t)acc;
 	printf("every counter of %s (%zu counters, %zu with generated code), one sample,\n"
 	       "best of %d alternating rounds of %d (thread CPU time)\n",
-	       set->file, cat.ncounters, native, ROUNDS, EXPR_PER_ROUND);
+	       set->file, cat.ncounters, native, EXPR_ROUNDS, EXPR_PER_ROUND);
 	printf("  hand-written C               %8.1f ns\n", best[0]);
 	printf("  library (generated set)      %8.1f ns   %.2fx hand-written (target <= 3x)\n",
 	       best[1], best[1] / best[0]);
@@ -339,9 +356,239 @@ static void bench_expressions(void)
 	og_catalog_free(&cat);
 }
 
+#ifdef HAVE_VMALI
+/* ---- 4 and 5: kinstr_prfcnt on a virtual Mali-G720 MC12 ---- */
+
+static const struct vmali_config g720 = { .gpu_id = 0xc000, .csf = true, .uk_major = 1,
+	                                  .uk_minor = 21, .core_mask = 0xFFF, .l2_slices = 4,
+	                                  .manual_frames = true };
+
+/* A kinstr_prfcnt client made by hand: what a profiler must do before its
+ * first sample.  Returns the reader fd (kfd: the device's), or -1. */
+struct by_hand {
+	int kfd, fd;
+	uint8_t *map;
+	uint32_t map_size, item_size;
+	struct og_kinstr_enum en;
+};
+
+static int open_by_hand(const struct og_sys *s, struct by_hand *h)
+{
+	h->kfd = s->open(s->ctx, "/dev/mali0", O_RDWR | O_CLOEXEC, 0);
+	struct og_kbase_version_check v = { 0, 0 };
+	struct og_kbase_set_flags f = { OG_KBASE_CTX_SYSTEM_MONITOR };
+	if (h->kfd < 0 || s->ioctl(s->ctx, h->kfd, OG_KBASE_VERSION_CHECK_CSF, &v) < 0 ||
+	    s->ioctl(s->ctx, h->kfd, OG_KBASE_SET_FLAGS, &f) < 0)
+		return -1;
+	struct og_kbase_get_gpuprops q = { 0, 0, 0 };
+	int need = s->ioctl(s->ctx, h->kfd, OG_KBASE_GET_GPUPROPS, &q);
+	uint8_t props[4096];
+	if (need <= 0 || need > (int)sizeof props)
+		return -1;
+	q.buffer = (uint64_t)(uintptr_t)props;
+	q.size = (uint32_t)need;
+	if (s->ioctl(s->ctx, h->kfd, OG_KBASE_GET_GPUPROPS, &q) <= 0)
+		return -1;
+	struct og_kinstr_enum_info e = { 0, 0, 0 };
+	struct og_kinstr_enum_item items[32];
+	char why[256];
+	if (s->ioctl(s->ctx, h->kfd, OG_KBASE_KINSTR_ENUM_INFO, &e) < 0 || e.info_item_count > 32)
+		return -1;
+	e.info_list_ptr = (uint64_t)(uintptr_t)items;
+	if (s->ioctl(s->ctx, h->kfd, OG_KBASE_KINSTR_ENUM_INFO, &e) < 0 ||
+	    !og_kinstr_parse_enum(items, e.info_item_count, sizeof items[0], &h->en, why, sizeof why))
+		return -1;
+	struct og_kinstr_request_item req[OG_KINSTR_MAX_REQUESTS];
+	union og_kinstr_setup su;
+	memset(&su, 0, sizeof su);
+	su.in.request_item_count = (uint32_t)og_kinstr_build_requests(&h->en, 0, 0, req);
+	su.in.request_item_size = sizeof req[0];
+	su.in.requests_ptr = (uint64_t)(uintptr_t)req;
+	h->fd = s->ioctl(s->ctx, h->kfd, OG_KBASE_KINSTR_SETUP, &su);
+	if (h->fd < 0)
+		return -1;
+	h->item_size = su.out.prfcnt_metadata_item_size;
+	h->map_size = su.out.prfcnt_mmap_size_bytes;
+	h->map = s->mmap(s->ctx, NULL, h->map_size, PROT_READ, MAP_PRIVATE, h->fd, 0);
+	return h->map == MAP_FAILED ? -1 : h->fd;
+}
+
+static void close_by_hand(const struct og_sys *s, struct by_hand *h)
+{
+	s->munmap(s->ctx, h->map, h->map_size);
+	s->close(s->ctx, h->fd);
+	s->close(s->ctx, h->kfd);
+}
+
+#define KINSTR_ROUNDS 200
+#define KINSTR_PER_ROUND 1000
+
+static void bench_kinstr(void)
+{
+	struct vmali *vm = vmali_create(&g720);
+	const struct og_sys *s = vm ? vmali_sys(vm) : NULL;
+	struct by_hand h;
+	if (!vm || open_by_hand(s, &h) < 0) {
+		printf("kinstr_prfcnt: the virtual Mali-G720 is unavailable\n");
+		vmali_destroy(vm);
+		return;
+	}
+	/* One real sample of the virtual device: the bytes both sides read. */
+	vmali_run_frames(vm, 3);
+	struct og_kinstr_control_cmd c = { OG_KINSTR_CMD_START, { 0 }, 1 };
+	struct og_kinstr_sample_access a = { 0, 0 };
+	s->ioctl(s->ctx, h.fd, OG_KINSTR_CMD, &c);
+	vmali_run_frames(vm, 3);
+	c.cmd = OG_KINSTR_CMD_SAMPLE_SYNC;
+	s->ioctl(s->ctx, h.fd, OG_KINSTR_CMD, &c);
+	s->ioctl(s->ctx, h.fd, OG_KINSTR_GET_SAMPLE, &a);
+	struct og_kinstr_layout l;
+	char why[320];
+	struct og_kinstr_sample smp;
+	if (!og_kinstr_layout_init(&l, &h.en, g720.core_mask, h.item_size, h.map_size, why,
+	                           sizeof why) ||
+	    og_kinstr_parse_sample(&l, h.map, a.sample_offset_bytes, &smp, why, sizeof why) !=
+	            OG_KINSTR_OK) {
+		printf("kinstr_prfcnt: %s\n", why);
+		return;
+	}
+	/* The sample's bytes: its metadata items, then every block's values.
+	 * Thread CPU time, many short rounds alternating the two, the best of
+	 * each: a shared machine inflates neither side of the ratio. */
+	size_t slot = (size_t)(l.nblocks + 3) * h.item_size;
+	for (uint32_t t = 0; t < OG_MALI_BLOCK_TYPES; t++)
+		slot += (size_t)h.en.instances[t] * h.en.values[t] * 8u;
+	uint8_t *copy = malloc(slot);
+	struct og_mali_totals t;
+	/* Every copy of the sum this CPU runs, the one a context picks first. */
+	struct og_kinstr_sum_copy copies[4];
+	size_t ncopies = og_kinstr_sum_copies(copies, 4);
+	double mc = 1e30, parse = 1e30, snap[4] = { 1e30, 1e30, 1e30, 1e30 };
+	for (int r = 0; r < KINSTR_ROUNDS; r++) {
+		double t0 = cpu_ns();
+		for (int i = 0; i < KINSTR_PER_ROUND; i++) {
+			memcpy(copy, h.map + a.sample_offset_bytes, slot);
+			__asm__ volatile("" : : "r"(copy) : "memory");
+		}
+		double t1 = cpu_ns();
+		mc = (t1 - t0) / KINSTR_PER_ROUND < mc ? (t1 - t0) / KINSTR_PER_ROUND : mc;
+		for (size_t k = 0; k < ncopies; k++) {
+			l.sum = copies[k].sum;
+			t0 = cpu_ns();
+			for (int i = 0; i < KINSTR_PER_ROUND; i++) {
+				og_kinstr_parse_sample(&l, h.map, a.sample_offset_bytes, &smp, why,
+				                       sizeof why);
+				og_kinstr_sum(&l, h.map, &smp, &t);
+				__asm__ volatile("" : : "r"(&t), "r"(&smp) : "memory");
+			}
+			t1 = cpu_ns();
+			snap[k] = (t1 - t0) / KINSTR_PER_ROUND < snap[k] ? (t1 - t0) / KINSTR_PER_ROUND
+			                                                   : snap[k];
+		}
+		t0 = cpu_ns();
+		for (int i = 0; i < KINSTR_PER_ROUND; i++) {
+			og_kinstr_parse_sample(&l, h.map, a.sample_offset_bytes, &smp, why, sizeof why);
+			__asm__ volatile("" : : "r"(&smp) : "memory");
+		}
+		t1 = cpu_ns();
+		parse = (t1 - t0) / KINSTR_PER_ROUND < parse ? (t1 - t0) / KINSTR_PER_ROUND : parse;
+	}
+	sink = t.v[OG_MALI_SC * OG_MALI_MAX_VALUES + 9] + copy[7];
+	printf("kinstr_prfcnt sample of %zu bytes (Mali-G720 MC12, 4 L2 slices, 128 values a "
+	       "block: %u metadata items, %u blocks),\nbest of %d alternating rounds of %d "
+	       "(thread CPU time)\n", slot, l.nblocks + 3, l.nblocks, KINSTR_ROUNDS,
+	       KINSTR_PER_ROUND);
+	printf("  memcpy of the sample          %8.1f ns\n", mc);
+	for (size_t k = 0; k < ncopies; k++)
+		printf("  parse + sum every block       %8.1f ns   %.2fx memcpy%s (%s copy%s)\n",
+		       snap[k], snap[k] / mc, k == 0 ? " (target <= 1.5x)" : "", copies[k].name,
+		       k == 0 ? ", the one a context picks here" : "");
+	printf("    of which the metadata       %8.1f ns\n", parse);
+	s->ioctl(s->ctx, h.fd, OG_KINSTR_PUT_SAMPLE, &a);
+	free(copy);
+	close_by_hand(s, &h);
+
+	/* The backend's end_sample, ioctls and the virtual kernel included. */
+	struct og_backend_host host = { s, NULL, NULL };
+	void *st;
+	struct og_device_info info;
+	if (og_backend_mali.open(&host, "", &st, &info) == GPA_STATUS_OK) {
+		uint32_t ids[4 * 124];
+		uint64_t d[4 * 124];
+		for (uint32_t i = 0; i < 4 * 124; i++)
+			ids[i] = (i / 124) * OG_MALI_MAX_VALUES + 4 + i % 124;
+		og_backend_mali.begin_pass(st, ids, 4 * 124);
+		og_backend_mali.begin_sample(st);
+		const int m = 5000;
+		double t3 = now_ns();
+		for (int i = 0; i < m; i++)
+			og_backend_mali.end_sample(st, d);
+		double t4 = now_ns();
+		printf("  kbase end_sample on vmali     %8.1f ns   (SAMPLE_SYNC+poll+GET+parse+sum+PUT;"
+		       " the virtual\n                                           kernel's own "
+		       "work included)\n", (t4 - t3) / m);
+		og_backend_mali.end_pass(st);
+		og_backend_mali.close(st);
+	}
+	vmali_destroy(vm);
+}
+
+#define OPEN_ROUNDS 10
+#define OPEN_PER_ROUND 100
+
+static void bench_open_context(void)
+{
+	struct vmali *vm = vmali_create(&g720);
+	if (!vm)
+		return;
+	const struct og_sys *s = vmali_sys(vm);
+	og_testing_reset();
+	og_testing_set_sys(s);
+	if (GPA_Initialize() != GPA_STATUS_OK || OpenGPA_SetBackend("mali", NULL) != GPA_STATUS_OK) {
+		vmali_destroy(vm);
+		return;
+	}
+	static int key;
+	double by_hand = 1e30, gpa = 1e30;
+	gpa_uint32 counters = 0;
+	for (int r = 0; r < OPEN_ROUNDS; r++) {
+		double t0 = cpu_ns();
+		for (int i = 0; i < OPEN_PER_ROUND; i++) {
+			struct by_hand h;
+			if (open_by_hand(s, &h) < 0)
+				abort();
+			close_by_hand(s, &h);
+		}
+		double t1 = cpu_ns();
+		for (int i = 0; i < OPEN_PER_ROUND; i++) {
+			if (GPA_OpenContext(&key) != GPA_STATUS_OK)
+				abort();
+			GPA_GetNumCounters(&counters);
+			GPA_CloseContext();
+		}
+		double t2 = cpu_ns();
+		by_hand = (t1 - t0) / OPEN_PER_ROUND < by_hand ? (t1 - t0) / OPEN_PER_ROUND : by_hand;
+		gpa = (t2 - t1) / OPEN_PER_ROUND < gpa ? (t2 - t1) / OPEN_PER_ROUND : gpa;
+	}
+	GPA_Destroy();
+	og_testing_set_sys(NULL);
+	og_testing_reset();
+	vmali_destroy(vm);
+	printf("opening the Mali-G720 MC12 (kinstr_prfcnt), best of %d rounds of %d (thread CPU "
+	       "time)\n", OPEN_ROUNDS, OPEN_PER_ROUND);
+	printf("  by hand (open..mmap, close)   %8.1f us\n", by_hand / 1000);
+	printf("  GPA_OpenContext + Close       %8.1f us   %.1fx by hand (%u counters)\n",
+	       gpa / 1000, gpa / by_hand, (unsigned)counters);
+}
+#endif
+
 int main(void)
 {
 	bench_snapshot();
 	bench_expressions();
+#ifdef HAVE_VMALI
+	bench_kinstr();
+	bench_open_context();
+#endif
 	return 0;
 }

@@ -645,7 +645,7 @@ int ot_counter_index3(const char *fn, const void *context, const char *name, uin
 
 int ot_counter_index4(const char *fn, const void *session, const char *name, uint32_t *index)
 {
-	struct og_xsession *x;
+	struct og_xsession *x = NULL;
 	int st = ot_initialized(fn);
 	if (st == OT_OK)
 		st = ot_session(fn, session, &x);
