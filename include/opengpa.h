@@ -127,6 +127,34 @@ GPALIB_DECL GPA_Status OpenGPA_GetCounterExpression(gpa_uint32 index, const char
  * GPA_EnableCounterStr find a counter by any of them. */
 GPALIB_DECL GPA_Status OpenGPA_GetCounterAlias(gpa_uint32 index, const char **ppAlias);
 
+/* ---- every counter of a sample in one call ------------------------------ */
+
+/* One value of OpenGPA_GetSampleResults: f64 for a GPA_TYPE_FLOAT32 or
+ * FLOAT64 counter (a float32 counter's GPA_GetSampleFloat32 is this
+ * rounded to float), u64 for the integer types (a uint32 counter's is
+ * clamped to 2^32-1, as GPA_GetSampleUInt32 does).  The same 8-byte values
+ * GPA 3.x's GpaGetSampleResult writes. */
+typedef union OpenGPA_Result {
+	gpa_uint64 u64;
+	gpa_float64 f64;
+} OpenGPA_Result;
+
+/* The counters session `sessionID` counts, in the order they were enabled
+ * when it began: up to `capacity` counter indices into pIndices (NULL when
+ * capacity is 0), and their number into *pCount. */
+GPALIB_DECL GPA_Status OpenGPA_GetSessionCounters(gpa_uint32 sessionID, gpa_uint32 capacity,
+                                                  gpa_uint32 *pIndices, gpa_uint32 *pCount);
+
+/* Every counter of the session for one sample at once: pResults[k] is the
+ * k-th counter OpenGPA_GetSessionCounters names; `count` must be at least
+ * their number (INDEX_OUT_OF_RANGE otherwise).  One call costs about what
+ * the arithmetic does (docs/performance.md).  Waits like GPA_GetSample*;
+ * SAMPLE_NOT_FOUND when the sample is not in the session or missing from a
+ * pass one of the counters needs, READING_COUNTER_RESULT when the device
+ * could not read it. */
+GPALIB_DECL GPA_Status OpenGPA_GetSampleResults(gpa_uint32 sessionID, gpa_uint32 sampleID,
+                                                gpa_uint32 count, OpenGPA_Result *pResults);
+
 /* Which pass (0-based) of the current plan counts this enabled counter's
  * inputs; GPA_STATUS_ERROR_NOT_ENABLED if it is not enabled. */
 GPALIB_DECL GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass);

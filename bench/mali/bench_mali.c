@@ -39,6 +39,7 @@
 #include "mali/mali_sum.h"
 #include "mali/mali_uapi.h"
 #include "opengpa.h"
+#include "g71_by_hand.h"
 #if __has_include("vmali.h")
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -203,71 +204,6 @@ static GPA_Status mp8_constant(void *ud, const char *name, double *value)
 	return GPA_STATUS_OK;
 }
 
-static double dv(double a, double b)
-{
-	return b == 0 ? 0 : a / b;
-}
-
-static double pct(double r)
-{
-	double p = r * 100;
-	return p > 100 ? 100 : p < 0 ? 0 : p;
-}
-
-/* The guide's formulas in C over raw[block*64 + index]. */
-static void by_hand(const uint64_t *raw, const double *k, double *out)
-{
-#define J(i) ((double)raw[0 * 64 + (i)])
-#define T(i) ((double)raw[1 * 64 + (i)])
-#define L(i) ((double)raw[2 * 64 + (i)])
-#define S(i) ((double)raw[3 * 64 + (i)])
-	double ga = J(6), cores = k[0], slices = k[1], bus = k[2];
-	double culled = T(12) + T(13) + T(14), total = culled + T(11), px = J(9) * 1024;
-	double qr = S(11), ec = S(26), ls = S(44) + S(45) + S(46) + S(47) + S(48);
-	int n = 0;
-	out[n++] = ga; out[n++] = J(18); out[n++] = J(10); out[n++] = T(4); out[n++] = J(7);
-	out[n++] = pct(dv(J(18), ga)); out[n++] = pct(dv(J(10), ga)); out[n++] = pct(dv(T(4), ga));
-	out[n++] = L(32) * (bus / 8); out[n++] = L(47) * (bus / 8);
-	out[n++] = pct(dv(dv(L(33), slices), ga)); out[n++] = pct(dv(dv(L(48), slices), ga));
-	for (int i = 37; i <= 41; i++)
-		out[n++] = L(i);
-	out[n++] = L(32) - L(37) - L(38) - L(39) - L(40) - L(41);
-	out[n++] = total; out[n++] = culled; out[n++] = T(11);
-	out[n++] = pct(dv(T(11), total)); out[n++] = pct(dv(T(12), total));
-	out[n++] = pct(dv(T(13), total - T(12))); out[n++] = pct(dv(T(14), total - T(12) - T(13)));
-	out[n++] = T(21) * 4; out[n++] = T(37) * 4; out[n++] = dv(T(21) * 4, total);
-	out[n++] = dv(T(37) * 4, T(11));
-	out[n++] = px; out[n++] = dv(ga, px); out[n++] = dv(S(9) * 4, px);
-	out[n++] = pct(dv(S(12), qr)); out[n++] = pct(dv(S(13), qr)); out[n++] = pct(dv(S(14), qr));
-	out[n++] = pct(dv(qr - S(14) - S(9), qr)); out[n++] = pct(dv(S(15), qr));
-	out[n++] = pct(dv(S(16), qr));
-	out[n++] = S(24); out[n++] = S(9); out[n++] = dv(S(22), S(24) * 4); out[n++] = dv(S(4), S(9) * 4);
-	out[n++] = pct(dv(dv(S(22), cores), ga)); out[n++] = pct(dv(dv(S(4), cores), ga));
-	out[n++] = pct(dv(S(7), S(4))); out[n++] = pct(dv(dv(S(26), cores), ga));
-	out[n++] = pct(dv(S(28), ec)); out[n++] = pct(dv(S(50) + S(51), ec));
-	out[n++] = pct(dv(S(40), ec)); out[n++] = pct(dv(ls, ec));
-	out[n++] = pct(dv(S(29), S(28))); out[n++] = pct(dv(S(10), S(9))); out[n++] = pct(dv(S(19), S(18)));
-	out[n++] = S(50) + S(51); out[n++] = S(51); out[n++] = S(50);
-	out[n++] = S(40); out[n++] = dv(S(40), S(35));
-	for (int i = 37; i >= 36; i--)
-		out[n++] = pct(dv(S(i), S(35)));
-	out[n++] = pct(dv(S(38), S(35))); out[n++] = pct(dv(S(39), S(35)));
-	out[n++] = dv(S(58) * 16, S(40)); out[n++] = dv(S(59) * 16, S(40));
-	out[n++] = ls;
-	for (int i = 44; i <= 48; i++)
-		out[n++] = S(i);
-	out[n++] = dv(S(56) * 16, S(44) + S(45)); out[n++] = dv(S(57) * 16, S(44) + S(45));
-	out[n++] = dv(S(61) * 16, S(46) + S(47));
-	for (int i = 54; i <= 59; i++)
-		out[n++] = S(i) * 16;
-	out[n++] = S(61) * 16; out[n++] = S(62) * 16;
-	out[n++] = cores; out[n++] = slices; out[n++] = bus / 8;
-#undef J
-#undef T
-#undef L
-#undef S
-}
-
 #define EXPR_ROUNDS 10
 #define EXPR_PER_ROUND 20000
 
@@ -307,7 +243,18 @@ static void bench_expressions(void)
 	}
 	for (size_t c = 0; c < cat.ncounters; c++)
 		native += cat.counters[c].native != NULL;
-	double *set_out = calloc(cat.nnative ? cat.native[0].ncounters + 1 : 1, sizeof(double));
+	union og_value *set_out = calloc(cat.nnative ? cat.native[0].ncounters + 1 : 1,
+	                                 sizeof(*set_out));
+	/* The generated code reads the set's raw leaves in its own order, as a
+	 * session's row keeps them. */
+	uint64_t *leaf = calloc(cat.nnative ? cat.native[0].nraw + 1 : 1, sizeof(*leaf));
+	size_t active_leaf = 0;
+	for (uint32_t j = 0; cat.nnative && j < cat.native[0].nraw; j++) {
+		uint32_t r = cat.native[0].at_raw[j];
+		leaf[j] = r == UINT32_MAX ? 0 : raw[r];
+		if (r == active)
+			active_leaf = j;
+	}
 	if (cat.nnative != 1 || native != cat.ncounters)
 		printf("mali-g71: expected one generated set covering every counter; the library "
 		       "figure below is not the whole set\n");
@@ -324,11 +271,11 @@ static void bench_expressions(void)
 		}
 		double t1 = cpu_ns();
 		for (int it = 0; it < EXPR_PER_ROUND; it++) {
-			raw[active]++;
-			for (size_t n = 0; n < cat.nnative; n++)
-				og_native_run(&cat.native[n], raw, cat.const_values, set_out);
+			leaf[active_leaf]++;
+			if (cat.nnative)
+				og_native_run(&cat.native[0], leaf, set_out);
 			__asm__ volatile("" : : "r"(set_out) : "memory");
-			acc += set_out[0];
+			acc += set_out[0].d;
 		}
 		double t2 = cpu_ns();
 		for (int it = 0; it < EXPR_PER_ROUND; it++) {
@@ -352,6 +299,7 @@ static void bench_expressions(void)
 	printf("  interpreter (user files)     %8.1f ns   %.2fx hand-written\n", best[2],
 	       best[2] / best[0]);
 	free(raw);
+	free(leaf);
 	free(set_out);
 	og_catalog_free(&cat);
 }

@@ -10,8 +10,10 @@
 
 #include "backend_list.h"
 #include "core/apictx.h"
+#include "core/builtin.h"
 #include "core/embedded.h"
 #include "core/explicit.h"
+#include "core/readers.h"
 #include "core/registry.h"
 #include "core/session_internal.h"
 
@@ -94,7 +96,7 @@ struct og_context *og_context_current(void)
 
 void og_context_make_current(struct og_context *ctx)
 {
-	og_registry()->current = ctx;
+	__atomic_store_n(&og_registry()->current, ctx, __ATOMIC_RELEASE);
 }
 
 /* ---- counter files ----------------------------------------------------- */
@@ -125,9 +127,16 @@ static void file_list_free(struct file_list *fl)
 	free(fl->files);
 }
 
+/* The text is linked into tests and tools only (embedded.h): absent from
+ * libopengpa, where these are NULL. */
+#pragma weak og_embedded_sets
+#pragma weak og_embedded_set_count
+
 static bool embedded_exists(const char *name)
 {
-	for (size_t i = 0; i < og_embedded_set_count; i++)
+	if (!og_catalog_text_only && og_builtin_find(name))
+		return true;
+	for (size_t i = 0; &og_embedded_set_count && i < og_embedded_set_count; i++)
 		if (strcmp(og_embedded_sets[i].name, name) == 0)
 			return true;
 	return false;
@@ -135,7 +144,17 @@ static bool embedded_exists(const char *name)
 
 static GPA_Status add_embedded(struct file_list *fl, const char *name)
 {
-	for (size_t i = 0; i < og_embedded_set_count; i++) {
+	/* As the build read it (core/builtin.h): nothing to parse. */
+	const struct og_builtin_set *set = og_catalog_text_only ? NULL : og_builtin_find(name);
+	if (set) {
+		struct og_cf_file *f = file_slot(fl);
+		if (!f)
+			return og_error(GPA_STATUS_ERROR_FAILED, "out of memory loading counter set %s", name);
+		*f = set->file;
+		fl->count++;
+		return GPA_STATUS_OK;
+	}
+	for (size_t i = 0; &og_embedded_set_count && i < og_embedded_set_count; i++) {
 		if (strcmp(og_embedded_sets[i].name, name) != 0)
 			continue;
 		struct og_cf_file *f = file_slot(fl);
@@ -389,6 +408,19 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 	return GPA_STATUS_OK;
 }
 
+/* The ring's slots: a power of two, at least `size`, so that finding a
+ * session is a mask, not a division. */
+static struct og_ring *ring_new(uint32_t size)
+{
+	uint32_t cap = 1;
+	while (cap < size)
+		cap *= 2;
+	struct og_ring *ring = calloc(1, sizeof(*ring) + cap * sizeof(ring->slot[0]));
+	if (ring)
+		*ring = (struct og_ring){ size, cap - 1 };
+	return ring;
+}
+
 static unsigned ring_size_from_env(void)
 {
 	const char *v = secure_getenv("OPENGPA_SESSION_RING");
@@ -436,14 +468,14 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 	if (st == GPA_STATUS_OK)
 		st = build_catalog(ctx, how ? how : &defaults);
 	if (st == GPA_STATUS_OK) {
-		ctx->ring_size = ring_size_from_env();
+		unsigned ring_size = ring_size_from_env();
 		ctx->multiplex = env_true("OPENGPA_MULTIPLEX");
 		if (ctx->multiplex && !ctx->ops->begin_multiplexed_pass) {
 			og_log(OG_LOG_MESSAGE, "OPENGPA_MULTIPLEX: the %s backend cannot time-share "
 			       "counters; they take the passes GPA_GetPassCount says", ctx->ops->name);
 			ctx->multiplex = false;
 		}
-		ctx->ring = calloc(ctx->ring_size, sizeof(*ctx->ring));
+		ctx->ring = ring_new(ring_size);
 		ctx->scratch = calloc(ctx->cat.nraw + 1, sizeof(*ctx->scratch));
 		if (!ctx->ring || !ctx->scratch || og_selection_init(&ctx->sel, ctx) != GPA_STATUS_OK)
 			st = og_error(GPA_STATUS_ERROR_FAILED, "opening a context: out of memory");
@@ -490,14 +522,18 @@ void og_context_close(struct og_context *ctx)
 			break;
 		}
 	if (r->current == ctx) {
-		r->current = r->contexts;
-		while (r->current && r->current->front != OG_FRONT_GPA2)
-			r->current = r->current->next;
+		struct og_context *next = r->contexts;
+		while (next && next->front != OG_FRONT_GPA2)
+			next = next->next;
+		og_context_make_current(next);
 	}
+	/* A reader may have found it current before: none reads it after this
+	 * (a context made current and then not is no different). */
+	og_readers_sync();
 	og_xsession_delete_all(ctx);
 	og_handle_free(ctx->handle);
-	for (uint32_t i = 0; ctx->ring && i < ctx->ring_size; i++)
-		og_session_free(ctx->ring[i]);
+	for (uint32_t i = 0; ctx->ring && i <= ctx->ring->mask; i++)
+		og_session_free(ctx->ring->slot[i]);
 	if (ctx->ops)
 		ctx->ops->close(ctx->state);
 	og_apictx_close(ctx->api); /* after the sessions, which held its timings */
@@ -538,7 +574,7 @@ GPA_Status og_selection_enable(struct og_context *ctx, struct og_selection *sel,
 	if (sel->is_enabled[index])
 		return og_error(GPA_STATUS_ERROR_ALREADY_ENABLED, "counter %u (%s) is already enabled",
 		                index, ctx->cat.counters[index].name);
-	sel->is_enabled[index] = 1;
+	__atomic_store_n(&sel->is_enabled[index], 1, __ATOMIC_RELAXED); /* read unlocked */
 	sel->enabled[sel->nenabled++] = index;
 	sel->plan_epoch = 0;
 	return GPA_STATUS_OK;
@@ -549,7 +585,7 @@ GPA_Status og_selection_disable(struct og_context *ctx, struct og_selection *sel
 	if (!sel->is_enabled[index])
 		return og_error(GPA_STATUS_ERROR_NOT_ENABLED, "counter %u (%s) is not enabled", index,
 		                ctx->cat.counters[index].name);
-	sel->is_enabled[index] = 0;
+	__atomic_store_n(&sel->is_enabled[index], 0, __ATOMIC_RELAXED);
 	size_t j = 0;
 	for (size_t i = 0; i < sel->nenabled; i++)
 		if (sel->enabled[i] != index)
@@ -561,7 +597,8 @@ GPA_Status og_selection_disable(struct og_context *ctx, struct og_selection *sel
 
 void og_selection_clear(struct og_selection *sel, size_t ncounters)
 {
-	memset(sel->is_enabled, 0, ncounters);
+	for (size_t i = 0; i < ncounters; i++)
+		__atomic_store_n(&sel->is_enabled[i], 0, __ATOMIC_RELAXED);
 	sel->nenabled = 0;
 	sel->plan_epoch = 0;
 }
@@ -601,22 +638,22 @@ GPA_Status og_context_set_ring_size(struct og_context *ctx, uint32_t size)
 	if (size < 1 || size > 4096)
 		return og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
 		                "session ring size %u is out of range: choose 1 to 4096", size);
-	struct og_session **ring = calloc(size, sizeof(*ring));
+	struct og_ring *ring = ring_new(size), *old = ctx->ring;
 	if (!ring)
 		return og_error(GPA_STATUS_ERROR_FAILED, "out of memory");
-	/* Keep the newest sessions that fit; their slot is (id - 1) % size. */
-	for (uint32_t i = 0; i < ctx->ring_size; i++) {
-		struct og_session *s = ctx->ring[i];
-		if (!s)
-			continue;
-		uint32_t id = og_session_id(s);
-		if (id + size >= ctx->next_session_id)
-			ring[(id - 1) % size] = s;
-		else
+	/* Keep the newest sessions that fit. */
+	for (uint32_t i = 0; i <= old->mask; i++) {
+		struct og_session *s = old->slot[i];
+		if (s && og_session_id(s) + size >= ctx->next_session_id)
+			ring->slot[(og_session_id(s) - 1) & ring->mask] = s;
+	}
+	__atomic_store_n(&ctx->ring, ring, __ATOMIC_RELEASE);
+	og_readers_sync(); /* none reads the old ring now */
+	for (uint32_t i = 0; i <= old->mask; i++) {
+		struct og_session *s = old->slot[i];
+		if (s && ring->slot[(og_session_id(s) - 1) & ring->mask] != s)
 			og_session_free(s);
 	}
-	free(ctx->ring);
-	ctx->ring = ring;
-	ctx->ring_size = size;
+	free(old);
 	return GPA_STATUS_OK;
 }
