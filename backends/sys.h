@@ -26,7 +26,12 @@ struct og_sys {
 	int (*open)(void *ctx, const char *path, int flags, mode_t mode);
 	int (*close)(void *ctx, int fd);
 	int (*ioctl)(void *ctx, int fd, unsigned long request, void *arg);
-	void *(*mmap)(void *ctx, void *addr, size_t len, int prot, int flags, int fd, off_t offset);
+	/* offset is 64 bits on every target: the same type as off_t in the
+	 * library (built with _FILE_OFFSET_BITS=64), and still 64 bits in an
+	 * LD_PRELOAD interposer that must leave the macro unset to define mmap
+	 * and mmap64 by name. */
+	void *(*mmap)(void *ctx, void *addr, size_t len, int prot, int flags, int fd,
+	              int64_t offset);
 	int (*munmap)(void *ctx, void *addr, size_t len);
 	int (*poll)(void *ctx, struct pollfd *fds, nfds_t nfds, int timeout_ms);
 	ssize_t (*read)(void *ctx, int fd, void *buf, size_t len);

@@ -29,7 +29,10 @@ static int real_ioctl(void *ctx, int fd, unsigned long request, void *arg)
 	return ioctl(fd, request, arg);
 }
 
-static void *real_mmap(void *ctx, void *addr, size_t len, int prot, int flags, int fd, off_t off)
+_Static_assert(sizeof(off_t) == sizeof(int64_t), "og_sys passes mmap offsets as int64_t");
+
+static void *real_mmap(void *ctx, void *addr, size_t len, int prot, int flags, int fd,
+                       int64_t off)
 {
 	(void)ctx;
 	return mmap(addr, len, prot, flags, fd, off);

@@ -50,7 +50,9 @@ GPALIB_DECL GPA_Status OpenGPA_SetBackend(const char *name, const char *options)
  * them: their count, then each one's name and a one-line summary of what
  * it counts through which kernel interface.  Need no context.  Whether one
  * is usable here is whether a context opens on it (`opengpa list
- * --backends` tries each). */
+ * --backends` tries each).  Backends this build left out come last, their
+ * summary saying why ("left out of this build: libdrm not found..."); a
+ * context never opens on them. */
 GPALIB_DECL GPA_Status OpenGPA_GetBackendCount(gpa_uint32 *pCount);
 GPALIB_DECL GPA_Status OpenGPA_GetBackendInfo(gpa_uint32 index, const char **ppName,
                                               const char **ppSummary);

@@ -35,7 +35,7 @@ done
 for page in man1/opengpa.1 man1/opengpa-stat.1 man1/opengpa-list.1 man1/opengpa-pc_sweep.1 man1/opengpa-spe.1 man3/opengpa.3; do
   [ -n "$(find "$root" -path "*/man/$page" -o -path "*/man/$page.gz" | head -n1)" ] || { echo "check-install: man page $page missing" >&2; fail=1; }
 done
-soname=$(objdump -p "$libdir/libopengpa.so.1" | awk '/SONAME/ {print $2}')
+soname=$("${OBJDUMP:-objdump}" -p "$libdir/libopengpa.so.1" | awk '/SONAME/ {print $2}')
 [ "$soname" = "libopengpa.so.1" ] || { echo "check-install: soname is '$soname'" >&2; fail=1; }
 # A program built against the tree as users build: pkg-config and CMake.
 if [ $fail -eq 0 ] && ! bash "$(dirname "$0")/../tests/install/build-clients.sh" "$root"; then

@@ -44,26 +44,5 @@ if [ "${CI:-}" = true ] || [ "${OPENGPA_TEST_DEBIAN:-}" = 1 ]; then
 fi
 
 # One closing line with the totals, counted from meson's own logs.
-python3 - "$install_ok" "$debian_ok" "${logs[@]}" <<'PY'
-import json, sys
-passed = failed = skipped = 0
-for path in sys.argv[3:]:
-    with open(path) as log:
-        for line in log:
-            result = json.loads(line)["result"]
-            if result in ("OK", "EXPECTEDFAIL"):
-                passed += 1
-            elif result == "SKIP":
-                skipped += 1
-            else:
-                failed += 1
-for extra in sys.argv[1:3]:  # the install test, the Debian packages
-    if extra == "0":
-        passed += 1
-    elif extra == "skip":
-        skipped += 1
-    else:
-        failed += 1
-print("tests: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
-PY
+python3 scripts/test-summary.py "$install_ok" "$debian_ok" -- "${logs[@]}"
 [ "$status" -eq 0 ] && [ "$install_ok" -eq 0 ] && [ "$debian_ok" != 1 ]

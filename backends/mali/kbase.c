@@ -548,6 +548,9 @@ static GPA_Status consume(struct kbase *k, bool want_totals, uint64_t *cyc_top,
 		return GPA_STATUS_ERROR_FAILED;
 	}
 	if (want_totals) {
+		/* Host-endian by definition: the kernel's hwcnt accumulator writes
+		 * the reader's buffers with CPU stores (panfrost's dumps, copied
+		 * from the GPU, are little-endian instead). */
 		const uint32_t *dump =
 			(const uint32_t *)(const void *)(k->ring + (size_t)md.buffer_idx * k->buffer_size);
 		if (!og_mali_sum_dump(&k->layout, dump, k->buffer_size, &k->totals)) {

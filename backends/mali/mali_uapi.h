@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <linux/ioctl.h>
 
+#include "ioctl_layout.h"
+
 /* ---- /dev/mali0 (magic 0x80) ---- */
 #define OG_KBASE_MAGIC 0x80
 
@@ -122,6 +124,7 @@ _Static_assert(sizeof(struct og_kbase_get_gpuprops) == 16, "get_gpuprops layout"
 _Static_assert(sizeof(struct og_kbase_hwcnt_reader_setup) == 20, "reader_setup layout");
 _Static_assert(sizeof(struct og_kbase_reader_metadata) == 32, "metadata layout");
 _Static_assert(sizeof(struct og_kbase_uk_version_check) == 16, "uk version_check layout");
+#if OG_IOC_GENERIC_LAYOUT
 _Static_assert(OG_KBASE_VERSION_CHECK_JM == 0xC0048000u, "VERSION_CHECK (JM)");
 _Static_assert(OG_KBASE_VERSION_CHECK_CSF == 0xC0048034u, "VERSION_CHECK (CSF)");
 _Static_assert(OG_KBASE_UK_VERSION_CHECK == 0xC0108000u, "UK VERSION_CHECK");
@@ -140,6 +143,7 @@ _Static_assert(OG_KBASE_READER_PUT_BUFFER_WITH_CYCLES == 0x4020BE21u, "PUT_BUFFE
 _Static_assert(OG_KBASE_READER_GET_API_VERSION == 0x4004BEFFu, "GET_API_VERSION");
 _Static_assert(OG_KBASE_READER_GET_API_VERSION_WITH_FEATURES == 0x4008BEFFu,
                "GET_API_VERSION_WITH_FEATURES");
+#endif
 
 /* ---- GET_GPUPROPS blob: (u32 key, value) pairs, key = id << 2 | size code ---- */
 enum og_kbase_prop {

@@ -312,8 +312,15 @@ static GPA_Status dump(struct panfrost *p)
 		return GPA_STATUS_ERROR_FAILED;
 	}
 	struct og_panfrost_perfcnt_dump d = {(uint64_t)(uintptr_t)p->dump};
-	if (p_ioctl(p->host.sys, p->fd, OG_PANFROST_PERFCNT_DUMP, &d) == 0)
+	if (p_ioctl(p->host.sys, p->fd, OG_PANFROST_PERFCNT_DUMP, &d) == 0) {
+		/* The kernel copies the GPU's own buffer, which the GPU writes
+		 * little-endian; a big-endian CPU sees every word swapped.  (kbase
+		 * dumps need nothing: its kernel writes them with CPU stores.) */
+		for (size_t i = 0; __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ &&
+		                   i < p->dump_bytes / sizeof p->dump[0]; i++)
+			p->dump[i] = __builtin_bswap32(p->dump[i]);
 		return GPA_STATUS_OK;
+	}
 	int e = errno;
 	if (e == ETIMEDOUT) {
 		LOG(p, "panfrost: PERFCNT_DUMP on %s timed out (the GPU did not finish the sample "

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <libdrm/drm.h>
 
+#include "ioctl_layout.h"
+
 struct og_panfrost_get_param {
 	uint32_t param;
 	uint32_t pad;
@@ -40,8 +42,10 @@ enum og_panfrost_param {
 #define OG_PANFROST_PERFCNT_DUMP DRM_IOW(DRM_COMMAND_BASE + 0x07, struct og_panfrost_perfcnt_dump)
 
 _Static_assert(sizeof(struct og_panfrost_get_param) == 16, "get_param layout");
+#if OG_IOC_GENERIC_LAYOUT
 _Static_assert(OG_PANFROST_GET_PARAM == 0xC0106444u, "GET_PARAM");
 _Static_assert(OG_PANFROST_PERFCNT_ENABLE == 0x40086446u, "PERFCNT_ENABLE");
 _Static_assert(OG_PANFROST_PERFCNT_DUMP == 0x40086447u, "PERFCNT_DUMP");
+#endif
 
 #endif

@@ -84,8 +84,9 @@ GPA_Status og_perf_open_error(const struct og_perf_state *st, int err, const cha
 		return GPA_STATUS_ERROR_FAILED;
 	case ENOSYS:
 		h->log(h->log_ctx, OG_LOG_ERROR,
-		       "perf_event_open(%s): %s: this kernel has no perf_event support; "
-		       "use a kernel built with CONFIG_PERF_EVENTS",
+		       "perf_event_open(%s): %s: this kernel has no perf_event support (or "
+		       "an emulator such as qemu-user is in between, which does not pass the "
+		       "call on); use a kernel built with CONFIG_PERF_EVENTS",
 		       what, name);
 		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
 	case E2BIG:

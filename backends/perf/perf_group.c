@@ -105,14 +105,15 @@ static struct og_perf_pass *pass_alloc(size_t n, size_t nlayouts, size_t ntarget
 	/* Carve in order of decreasing alignment: every array's size is a
 	 * multiple of its element's alignment, so each array starts aligned.
 	 * (The 12-byte slots before the words put them 4 bytes off whenever a
-	 * pass had an odd number of raw counters.) */
+	 * pass had an odd number of raw counters; on 32-bit targets a layout
+	 * is 260 bytes, so the words go before the layouts too.) */
 	char *cur = (char *)(p + 1);
 	p->instances = (struct og_perf_instance *)cur;
 	cur += ninst * sizeof(struct og_perf_instance);
-	p->layouts = (struct og_perf_layout *)cur;
-	cur += nlayouts * sizeof(struct og_perf_layout);
 	uint64_t *words = (uint64_t *)cur;
 	cur += nvalues * 3 * sizeof(uint64_t);
+	p->layouts = (struct og_perf_layout *)cur;
+	cur += nlayouts * sizeof(struct og_perf_layout);
 	p->slots = (struct og_perf_slot *)cur;
 	cur += n * sizeof(struct og_perf_slot);
 	p->raw_ids = (uint32_t *)cur;
@@ -493,11 +494,35 @@ static uint64_t forward(uint64_t end, uint64_t begin)
 	return end >= begin ? end - begin : 0;
 }
 
-/* value * enabled / running without overflow, saturating. */
+/* value * enabled / running without overflow, saturating (running > 0).
+ * 32-bit targets have no 128-bit integer, so a product that overflows 64
+ * bits is divided as two 64-bit words, one bit at a time: it only happens
+ * after days of multiplexed counting. */
 static uint64_t scale(uint64_t value, uint64_t enabled, uint64_t running)
 {
-	unsigned __int128 v = (unsigned __int128)value * enabled / running;
-	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+	uint64_t product;
+	if (!__builtin_mul_overflow(value, enabled, &product))
+		return product / running;
+	/* hi:lo = value * enabled, from 32-bit halves. */
+	uint64_t a0 = value & 0xffffffffu, a1 = value >> 32;
+	uint64_t b0 = enabled & 0xffffffffu, b1 = enabled >> 32;
+	uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+	uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+	uint64_t lo = (mid << 32) | (p00 & 0xffffffffu);
+	uint64_t hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+	if (hi >= running)
+		return UINT64_MAX; /* the quotient needs more than 64 bits */
+	uint64_t q = 0, rem = hi;
+	for (int bit = 63; bit >= 0; bit--) {
+		bool carry = rem >> 63;
+		rem = rem << 1 | (lo >> bit & 1);
+		q <<= 1;
+		if (carry || rem >= running) {
+			rem -= running;
+			q |= 1;
+		}
+	}
+	return q;
 }
 
 static uint64_t add_sat(uint64_t a, uint64_t b)

@@ -41,9 +41,14 @@ struct page_copy {
 
 typedef const volatile struct perf_event_mmap_page page_t;
 
+/* A plain volatile read, like every other field of the page: 32-bit MIPS
+ * has no 64-bit atomic load (it would be a libatomic call behind a lock),
+ * and none is needed.  The read may tear where the CPU loads 64 bits as two
+ * words, but inside the seqlock a torn copy is retried, and outside it
+ * (og_perf_user_page_can_read) the answer is only a hint. */
 static uint64_t load_caps(page_t *pc)
 {
-	return __atomic_load_n(&pc->capabilities, __ATOMIC_RELAXED);
+	return pc->capabilities;
 }
 
 /* The body of the kernel's reader loop: same fields, same order. */

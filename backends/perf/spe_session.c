@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "perf_internal.h"
+#include "perf_ring.h"
 
 #define SPE_JITTER (1ull << 16)  /* format/jitter: config:16 (PMSIRR_EL1.RND) */
 #define MLOCK_PATH "/proc/sys/kernel/perf_event_mlock_kb"
@@ -281,7 +282,7 @@ static void aux_record(const struct og_backend_host *h, struct og_spe_session *s
 		stats->collisions++;
 	if (size == 0)
 		return;
-	uint64_t tail = __atomic_load_n(&pg->aux_tail, __ATOMIC_RELAXED);
+	uint64_t tail = og_ring_load_acquire(&pg->aux_tail);
 	if (size > s->aux_len || offset + size < offset || offset < tail ||
 	    offset + size - tail > s->aux_len) {
 		damaged(h, s, "an aux record outside the aux buffer's unread part");
@@ -292,7 +293,7 @@ static void aux_record(const struct og_backend_host *h, struct og_spe_session *s
 	og_spe_walk(s->scratch, (size_t)size, og_spe_stats_add, stats, &walk);
 	og_spe_stats_walked(stats, &walk);
 	/* The kernel may write there again. */
-	__atomic_store_n(&pg->aux_tail, offset + size, __ATOMIC_RELEASE);
+	og_ring_store_release(&pg->aux_tail, offset + size);
 }
 
 static void mmap_record(struct og_spe_session *s, const uint8_t *rec, size_t size)
@@ -319,7 +320,7 @@ void og_spe_drain(const struct og_backend_host *h, struct og_spe_session *s,
 	struct perf_event_mmap_page *pg = (void *)s->ring;
 	const uint8_t *data = s->ring + s->page;
 	size_t data_len = s->ring_len - s->page;
-	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	uint64_t head = og_ring_load_acquire(&pg->data_head);
 	uint64_t tail = pg->data_tail;
 	if (head - tail > data_len) {
 		damaged(h, s, "data_head is more than a ring ahead of data_tail");
@@ -360,5 +361,5 @@ void og_spe_drain(const struct og_backend_host *h, struct og_spe_session *s,
 		}
 		tail += hdr.size;
 	}
-	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+	og_ring_store_release(&pg->data_tail, head);
 }

@@ -18,9 +18,33 @@
 OG_BACKEND_LIST(X)
 #undef X
 
+/* A backend this build left out (meson's summary says which and why) is
+ * still listed, last, with why: naming it, or `opengpa list --backends`,
+ * tells the user what the build lacks rather than that no such backend
+ * exists.  Its open says so; the core calls nothing else on it. */
+#define X(b, why)                                                                                 \
+	static GPA_Status left_out_##b(const struct og_backend_host *host, const char *options,   \
+	                               void **state, struct og_device_info *info)                 \
+	{                                                                                         \
+		(void)options, (void)state, (void)info;                                           \
+		host->log(host->log_ctx, OG_LOG_ERROR,                                            \
+		          "%s: left out of this build of opengpa: %s; rebuild with it", #b, why); \
+		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;                                   \
+	}                                                                                         \
+	static const struct og_backend_ops og_left_out_##b = {                                    \
+		.name = #b,                                                                       \
+		.summary = "left out of this build: " why,                                        \
+		.open = left_out_##b,                                                             \
+	};
+OG_BACKENDS_LEFT_OUT(X)
+#undef X
+
 static const struct og_backend_ops *const backends[] = {
 #define X(name) &og_backend_##name,
 	OG_BACKEND_LIST(X)
+#undef X
+#define X(b, why) &og_left_out_##b,
+	OG_BACKENDS_LEFT_OUT(X)
 #undef X
 	NULL,
 };

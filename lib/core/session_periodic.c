@@ -69,10 +69,29 @@ struct og_periodic {
 	GPA_Status status;  /* why the sampling stopped early, for EndPass */
 };
 
+/* Stops the sampling thread and waits for it; the registry lock is held
+ * (the wait releases it while the thread finishes its tick). */
+static void stop_thread(struct og_periodic *p)
+{
+	if (!p->started)
+		return;
+	p->stop = true;
+	pthread_cond_broadcast(&p->wake);
+	while (!p->exited)
+		pthread_cond_wait(&p->wake, &og_registry()->lock);
+	pthread_join(p->thread, NULL);
+	p->started = false;
+}
+
+/* Also when a context closes with the pass still open: the thread must be
+ * gone before p is, or it samples through freed memory (the qemu-mips run
+ * of core-periodic caught it, as a bus error, after a failed test left a
+ * pass open). */
 void og_periodic_free(struct og_periodic *p)
 {
 	if (!p)
 		return;
+	stop_thread(p);
 	pthread_cond_destroy(&p->wake);
 	free(p);
 }
@@ -385,14 +404,7 @@ GPA_Status og_periodic_stop(struct og_context *ctx, struct og_session *s)
 {
 	(void)ctx;
 	struct og_periodic *p = og_session_periodic(s);
-	struct og_registry *r = og_registry();
-	if (p->started) {
-		p->stop = true;
-		pthread_cond_broadcast(&p->wake);
-		while (!p->exited)
-			pthread_cond_wait(&p->wake, &r->lock);
-		pthread_join(p->thread, NULL);
-	}
+	stop_thread(p);
 	/* The rest of the pass, read on the caller's thread. */
 	if (p->mode.kernel_timed) {
 		bool halted = p->halted;

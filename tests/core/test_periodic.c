@@ -397,6 +397,26 @@ static void test_consumer_thread(void **state)
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
 }
 
+/* A context closed while its periodic pass runs (GPA_CloseContext refuses;
+ * a failed test's teardown does it) takes the sampling thread with it:
+ * afterwards nothing samples the closed backend through freed memory. */
+static void test_close_mid_pass(void **state)
+{
+	(void)state;
+	open_with(&fake_periodic_ops);
+	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetSamplingPeriod(FAKE_PERIOD_FLOOR_NS), GPA_STATUS_OK);
+	gpa_uint32 session = 0, avail = 0;
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_WaitForSamples(session, 2, 5000, &avail), GPA_STATUS_OK);
+	assert_int_equal(GPA_CloseContext(), GPA_STATUS_ERROR_SAMPLING_NOT_ENDED);
+	tu_teardown();
+	unsigned ended = fake_stats.end_samples;
+	usleep(20000); /* tens of periods */
+	assert_int_equal(fake_stats.end_samples, ended);
+}
+
 /* One failed sample is that sample's; many in a row stop the sampling,
  * EndPass says so, and the samples before stay readable. */
 static void test_failures(void **state)
@@ -611,6 +631,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_kernel_overflow, teardown),
 		cmocka_unit_test_teardown(test_read_while_running, teardown),
 		cmocka_unit_test_teardown(test_consumer_thread, teardown),
+		cmocka_unit_test_teardown(test_close_mid_pass, teardown),
 		cmocka_unit_test_teardown(test_failures, teardown),
 		cmocka_unit_test_teardown(test_totals, teardown),
 		cmocka_unit_test_teardown(test_window, teardown),

@@ -112,10 +112,12 @@ static size_t documented_types(char words[][32], size_t max)
 static bool reader_takes(const char *type)
 {
 	char text[256], err[256];
-	snprintf(text, sizeof text,
-	         "counter A\n    group: G\n    usage: items\n    type: %s\n    description: D\n"
-	         "    expression: 1\n",
-	         type);
+	int len = snprintf(text, sizeof text,
+	                   "counter A\n    group: G\n    usage: items\n    type: %s\n"
+	                   "    description: D\n    expression: 1\n",
+	                   type);
+	if (len < 0 || (size_t)len >= sizeof text)
+		return false; /* a word that long is no type the reader takes */
 	struct og_cf_file file;
 	if (!og_cf_parse("t.counters", text, &file, err, sizeof err))
 		return false;

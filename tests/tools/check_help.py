@@ -7,17 +7,19 @@ holds them all)
 """
 import os
 import re
+import shlex
 import subprocess
 import sys
 
-opengpa = sys.argv[1]
+# Cross builds run the command under qemu-user: meson names the wrapper.
+opengpa = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [sys.argv[1]]
 man_dir = os.path.dirname(sys.argv[2])
 failures = 0
 checked = 0
 
 
 def help_terms(args):
-    r = subprocess.run([opengpa] + args + ["--help"], capture_output=True, text=True, timeout=30)
+    r = subprocess.run(opengpa + args + ["--help"], capture_output=True, text=True, timeout=30)
     if r.returncode != 0 or r.stderr:
         raise SystemExit("opengpa %s --help: exit %d, %r" % (" ".join(args), r.returncode, r.stderr))
     terms = []

@@ -15,11 +15,14 @@ is then 100 x cores x GPU active cycles / pixels / (0.85 x cores x clock /
 import json
 import math
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
 
-opengpa, vmali = sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""
+# Cross builds run the command under qemu-user: meson names the wrapper.
+opengpa = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [sys.argv[1]]
+vmali = sys.argv[2] if len(sys.argv) > 2 else ""
 failures = checked = 0
 
 
@@ -44,7 +47,7 @@ def stat(*args, cores=0x7, width=1920, height=1080, frames=1):
         f.write("frame width=%d height=%d overdraw=1.5 frag_instr=20\n" % (width, height))
     env = dict(os.environ, LD_PRELOAD=vmali, VMALI_CORE_MASK=hex(cores),
                VMALI_WORKLOAD="@" + workload, VMALI_FRAMES_PER_DUMP=str(frames))
-    return subprocess.run([opengpa, "stat", "--backend", "mali", *args], capture_output=True,
+    return subprocess.run([*opengpa, "stat", "--backend", "mali", *args], capture_output=True,
                           text=True, env=env, timeout=60)
 
 
@@ -95,7 +98,7 @@ check("table has the 2400x1080@90 budget",
 # A user constant through the environment, and the headroom changed.
 r = stat("--target", "1280x720@30", "--constant", "CycleBudgetUtilization=0.5", "--json", "-e",
          "CycleBudgetMax", "--", "true", cores=0x1)
-env_r = subprocess.run([opengpa, "stat", "--backend", "mali", "--target", "1280x720@30", "--json",
+env_r = subprocess.run([*opengpa, "stat", "--backend", "mali", "--target", "1280x720@30", "--json",
                         "-e", "CycleBudgetMax", "--", "true"], capture_output=True, text=True,
                        env=dict(os.environ, LD_PRELOAD=vmali, VMALI_CORE_MASK="0x1",
                                 OPENGPA_CONSTANTS="DeviceMaxClockHz=600e6,"
@@ -106,7 +109,7 @@ check("OPENGPA_CONSTANTS", env_r.returncode == 0 and
 
 # Without a target the budget is not offered, and `list --all` says how to give it.
 env = dict(os.environ, LD_PRELOAD=vmali)
-r = subprocess.run([opengpa, "list", "--backend", "mali", "--all", "-x", ","], capture_output=True,
+r = subprocess.run([*opengpa, "list", "--backend", "mali", "--all", "-x", ","], capture_output=True,
                    text=True, env=dict(env, OPENGPA_CONSTANTS="DeviceMaxClockHz=850e6"),
                    timeout=60)
 row = [line for line in r.stdout.splitlines() if line.startswith("CycleBudgetUsed,")]
@@ -121,10 +124,10 @@ for bad, needle in (("1920x1080", "is not WIDTHxHEIGHT@FPS"), ("0x1080@60", "1 t
     check("--target %s" % bad, r.returncode == 2 and needle in r.stderr, r.stderr)
 r = stat("--constant", "DeviceMaxClockHz", "--", "true")
 check("--constant without a value", r.returncode == 2 and "not NAME=NUMBER" in r.stderr, r.stderr)
-r = subprocess.run([opengpa, "stat", "--backend", "perf", "--target", "1920x1080@60", "--", "true"],
+r = subprocess.run([*opengpa, "stat", "--backend", "perf", "--target", "1920x1080@60", "--", "true"],
                    capture_output=True, text=True, timeout=60)
 check("--target on perf", r.returncode == 1 and "has no cycle budget" in r.stderr, r.stderr)
-r = subprocess.run([opengpa, "stat", "--backend", "mali", "--", "true"], capture_output=True,
+r = subprocess.run([*opengpa, "stat", "--backend", "mali", "--", "true"], capture_output=True,
                    text=True, env=dict(env, OPENGPA_CYCLE_BUDGET="1920x1080"), timeout=60)
 check("a malformed OPENGPA_CYCLE_BUDGET", r.returncode == 1 and
       "OPENGPA_CYCLE_BUDGET: '1920x1080' is not WIDTHxHEIGHT@FPS" in r.stderr, r.stderr)

@@ -11,11 +11,14 @@ this checks the command gives the same numbers and the same refusals.
 """
 import json
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
 
-opengpa, paper_table = sys.argv[1], sys.argv[2]
+# Cross builds run the command under qemu-user: meson names the wrapper.
+opengpa = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [sys.argv[1]]
+paper_table = sys.argv[2]
 vmali = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
 failures = checked = 0
 
@@ -24,7 +27,7 @@ def run(*args, env=None, preload=None):
     e = dict(os.environ, **(env or {}))
     if preload:
         e["LD_PRELOAD"] = preload
-    p = subprocess.run([opengpa, "predict", *args], capture_output=True, text=True, env=e,
+    p = subprocess.run([*opengpa, "predict", *args], capture_output=True, text=True, env=e,
                        timeout=60)
     return p.returncode, p.stdout, p.stderr
 
@@ -175,7 +178,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # ---- on the virtual Mali: a stat --json profile and a live run ----------
     if vmali:
         env_profile = os.path.join(tmp, "g71.json")
-        p = subprocess.run([opengpa, "stat", "--json", "-o", env_profile, "--backend", "mali",
+        p = subprocess.run([*opengpa, "stat", "--json", "-o", env_profile, "--backend", "mali",
                             "--hardware", "-e", "GPUActiveCycles,"
                             "MaliCoreInstructionsExecutedInstructions,MaliHwJM_JS0_JOBS",
                             "--", "sleep", "0.2"], capture_output=True, text=True,
@@ -189,7 +192,7 @@ with tempfile.TemporaryDirectory() as tmp:
               and doc["source"]["GF_Device"] == 8 * 12 * 2 * 0.85
               and abs(doc["FPS"] - doc["FPS_Corrected"] * 345.6 / 163.2) < 1e-6, err)
         # A report that records the device: its core count and clock come from it.
-        p = subprocess.run([opengpa, "stat", "--json", "-o", env_profile, "--backend", "mali",
+        p = subprocess.run([*opengpa, "stat", "--json", "-o", env_profile, "--backend", "mali",
                             "--constant", "DeviceMaxClockHz=850e6", "--hardware", "-e",
                             "GPUActiveCycles,MaliCoreInstructionsExecutedInstructions,"
                             "MaliHwJM_JS0_JOBS,ShaderCoreCount,MaxClockMHz", "--", "sleep", "0.2"],

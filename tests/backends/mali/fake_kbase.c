@@ -3,6 +3,8 @@
  * the reference's table, not the backend's macros. */
 #include "fake_kbase.h"
 
+#include "../../common/ioctl_generic.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -114,8 +116,9 @@ static int f_close(void *ctx, int fd)
 
 static void put_prop(uint8_t *b, size_t *off, uint32_t id, uint32_t code, uint64_t v)
 {
-	uint32_t key = id << 2 | code;
-	memcpy(b + *off, &key, 4);
+	uint32_t key = id << 2 | code; /* the blob is little-endian, as is its value */
+	for (size_t i = 0; i < 4; i++)
+		b[*off + i] = (uint8_t)(key >> (8 * i));
 	*off += 4;
 	size_t n = (size_t)1 << code;
 	for (size_t i = 0; i < n; i++)
@@ -254,6 +257,7 @@ static int f_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 		return fail(EINTR);
 	if (fk->vanished)
 		return fail(ENODEV);
+	req = OG_TEST_GENERIC_IOCTL(req);
 	if (fd == READER_FD)
 		return reader_ioctl(fk, req, arg);
 	if (fd != DEV_FD)

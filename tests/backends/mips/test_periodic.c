@@ -81,7 +81,7 @@ static void test_periodic_over_v34k(void **unused)
 	assert_int_equal(kernel, 0);
 	gpa_uint32 n = 0;
 	assert_int_equal(GPA_GetSampleCount(session, &n), GPA_STATUS_OK);
-	uint64_t sum_cycles = 0, sum_instr = 0, prev_end = 0, missed = 0;
+	uint64_t sum_cycles = 0, sum_instr = 0, prev_end = 0;
 	for (gpa_uint32 k = 0; k < n; k++) {
 		gpa_uint64 c = 0, i = 0, b = 0, e = 0;
 		gpa_uint32 flags = 0;
@@ -99,14 +99,16 @@ static void test_periodic_over_v34k(void **unused)
 		assert_int_equal(!!(flags & OPENGPA_SAMPLE_FINAL), k + 1 == n);
 		/* A late read makes a longer sample, flagged. */
 		assert_int_equal(!!(flags & OPENGPA_SAMPLE_LATE), e - b > 3000000);
-		if (flags & OPENGPA_SAMPLE_LATE)
-			missed += (e - b + 1000000) / 2000000 - 1;
 	}
 	assert_int_equal(sum_cycles, ran);
 	assert_int_equal(sum_instr, v34k_model_count(100000, 0, 1) * 40);
-	/* One per period but for the periods late samples cover. */
+	/* Never more than one per period.  The samples cover the pass without
+	 * a gap and none outlasts 1.5 periods unflagged (both checked above);
+	 * how many fit is the machine's to say: on a loaded machine or under
+	 * qemu a 1.4-period sample is neither late nor one period, so counting
+	 * them against the periods failed there. */
 	uint64_t whole = (prev_end - t0) / 2000000;
-	assert_true(n >= 2 && n <= whole + 1 && n + missed + 1 >= whole);
+	assert_true(n >= 2 && n <= whole + 1);
 
 	assert_int_equal(GPA_CloseContext(), GPA_STATUS_OK);
 	GPA_Destroy();

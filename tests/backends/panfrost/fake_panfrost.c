@@ -2,6 +2,8 @@
 /* fake_panfrost.c — see fake_panfrost.h. */
 #include "fake_panfrost.h"
 
+#include "../../common/ioctl_generic.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
@@ -107,8 +109,8 @@ static int f_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 		return fail(EBADF);
 	if (fp->vanished)
 		return fail(ENODEV);
-	switch (req) {
-	case DRM_IOCTL_VERSION:
+	switch (OG_TEST_GENERIC_IOCTL(req)) {
+	case OG_TEST_GENERIC_IOCTL(DRM_IOCTL_VERSION):
 		return version(arg, "panfrost");
 	case 0xC0106444u: { /* GET_PARAM */
 		uint32_t param;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* fake_spe.c — the simulated arm_spe PMU of fake_spe.h. */
 #include "fake_spe.h"
+#include "perf/perf_ring.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -249,7 +250,7 @@ struct fake_spe_event *fake_spe_event(struct fake_spe *s, pid_t pid)
 void fake_spe_write(struct fake_spe_event *e, const void *bytes, size_t len)
 {
 	struct perf_event_mmap_page *pg = page_of(e);
-	uint64_t tail = __atomic_load_n(&pg->aux_tail, __ATOMIC_ACQUIRE);
+	uint64_t tail = og_ring_load_acquire(&pg->aux_tail);
 	uint64_t room = e->aux_len - (e->aux_head - tail);
 	if (len > room) {
 		len = room; /* the buffer is full: the driver stops and flags it */
@@ -265,7 +266,7 @@ bool fake_spe_ring_record(struct fake_spe_event *e, uint32_t type, const void *b
 {
 	struct perf_event_mmap_page *pg = page_of(e);
 	size_t size = len + sizeof(struct perf_event_header);
-	uint64_t head = pg->data_head, tail = __atomic_load_n(&pg->data_tail, __ATOMIC_ACQUIRE);
+	uint64_t head = pg->data_head, tail = og_ring_load_acquire(&pg->data_tail);
 	if (size > 65535 || head - tail + size > pg->data_size)
 		return false;
 	struct perf_event_header hdr = { .type = type, .misc = 0, .size = (uint16_t)size };
@@ -275,7 +276,7 @@ bool fake_spe_ring_record(struct fake_spe_event *e, uint32_t type, const void *b
 		                              : ((const uint8_t *)body)[i - sizeof hdr];
 		data[(head + i) % pg->data_size] = byte;
 	}
-	__atomic_store_n(&pg->data_head, head + size, __ATOMIC_RELEASE);
+	og_ring_store_release(&pg->data_head, head + size);
 	return true;
 }
 

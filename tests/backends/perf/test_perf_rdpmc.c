@@ -282,10 +282,17 @@ static void test_seqlock_stays_odd(void **unused)
 /* ---- enabled/running brought to "now" ---- */
 
 /* The kernel's conversion, computed independently: time_offset +
- * cyc * mult / 2^shift, exact (what quot/rem splitting computes). */
+ * cyc * mult / 2^shift, exact (what quot/rem splitting computes).  The
+ * product is formed as a 128-bit hi:lo pair by hand: 32-bit targets have
+ * no 128-bit integer. */
 static uint64_t ref_delta(uint64_t cyc, uint32_t mult, unsigned shift, uint64_t time_offset)
 {
-	return time_offset + (uint64_t)(((unsigned __int128)cyc * mult) >> shift);
+	uint64_t low_part = (cyc & 0xffffffffu) * mult; /* weight 1 */
+	uint64_t high_part = (cyc >> 32) * mult;        /* weight 2^32 */
+	uint64_t lo = (high_part << 32) + low_part;
+	uint64_t hi = (high_part >> 32) + (lo < low_part);
+	uint64_t shifted = shift == 0 ? lo : lo >> shift | hi << (64 - shift);
+	return time_offset + shifted;
 }
 
 static void test_time_extension(void **unused)

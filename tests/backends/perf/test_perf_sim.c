@@ -396,6 +396,36 @@ static void test_multiplexed_scaled(void **unused)
 	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
 }
 
+/* Scaling a count whose product with the enabled time passes 64 bits: exact
+ * where the quotient fits (32-bit targets have no 128-bit integer to lean
+ * on), saturated where it does not. */
+static void test_multiplexed_scaled_past_64_bits(void **unused)
+{
+	(void)unused;
+	F.k.pmu = true;
+	F.k.hw_slots = 4;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t id = bind("hw:instructions");
+	assert_int_equal(ops->begin_pass(F.state, &id, 1), GPA_STATUS_OK);
+	struct fake_event *ins = fake_perf_find(&F.k, PERF_TYPE_HARDWARE,
+	                                        PERF_COUNT_HW_INSTRUCTIONS);
+	F.k.running_permille = 250;
+	uint64_t d;
+	ins->step = 3ull << 60; /* x4 = 3 << 62: fits */
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	assert_int_equal(ops->end_sample(F.state, &d), GPA_STATUS_OK);
+	assert_true(d == 3ull << 62);
+	ins->step = (1ull << 62) + 1; /* x4 passes 2^64 */
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	assert_int_equal(ops->end_sample(F.state, &d), GPA_STATUS_OK);
+	assert_true(d == UINT64_MAX);
+	ins->step = 12345; /* the product fits: the plain division */
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	assert_int_equal(ops->end_sample(F.state, &d), GPA_STATUS_OK);
+	assert_true(d == 4 * 12345);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
 static void test_never_scheduled(void **unused)
 {
 	(void)unused;
@@ -1084,6 +1114,7 @@ int main(void)
 		T(test_backwards),
 		T(test_duplicate_ioc_id),
 		T(test_multiplexed_scaled),
+		T(test_multiplexed_scaled_past_64_bits),
 		T(test_never_scheduled),
 		T(test_slots_einval),
 		T(test_slots_not_running),

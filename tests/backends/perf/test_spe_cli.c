@@ -181,14 +181,26 @@ static void test_report(void **unused)
 	expect("Loads served by: L1 25.00 %, L2 25.00 %, LLC 25.00 %, DRAM 25.00 %, remote 0.00 %");
 	expect("Branches mispredicted: 66.67 % (2 of 3)");
 	expect("Memory operations with a TLB walk: 20.00 % (1 of 5)");
+	/* The ELF reader reads ELF64 only (SPE exists on 64-bit Arm alone): a
+	 * 32-bit build of the test names the file and offset instead. */
+	const bool named = sizeof(void *) == 8;
 	char line[8192];
-	snprintf(line, sizeof line, "  100.00 %%         460  0x%016" PRIx64 "  spe_test_hot+0x4 (%s)",
-	         hot_pc + 4, exe_path);
+	if (named)
+		snprintf(line, sizeof line,
+		         "  100.00 %%         460  0x%016" PRIx64 "  spe_test_hot+0x4 (%s)", hot_pc + 4,
+		         exe_path);
+	else
+		snprintf(line, sizeof line, "  100.00 %%         460  0x%016" PRIx64 "  (%s+0x%" PRIx64 ")",
+		         hot_pc + 4, exe_path, hot_pc + 4 - exe_start + exe_pgoff);
 	expect("Hottest PCs by load latency (cycles sampled):\n");
 	expect(line);
 	expect("Hottest PCs by loads from DRAM or another chip (loads sampled):\n");
 	expect("Hottest PCs by branch mispredicts (branches sampled):\n");
-	snprintf(line, sizeof line, "spe_test_hot+0x8 (%s)", exe_path);
+	if (named)
+		snprintf(line, sizeof line, "spe_test_hot+0x8 (%s)", exe_path);
+	else
+		snprintf(line, sizeof line, "(%s+0x%" PRIx64 ")", exe_path,
+		         hot_pc + 8 - exe_start + exe_pgoff);
 	expect(line);
 	expect("   50.00 %           1  0x0000000000001000  [unknown] 0x1000\n");
 	expect("Hottest PCs by TLB walks (accesses sampled):\n");
@@ -294,6 +306,8 @@ static void test_exec_fails(void **unused)
 static void test_symbols_self(void **unused)
 {
 	(void)unused;
+	if (sizeof(void *) != 8)
+		skip(); /* the reader reads ELF64 only: SPE exists on 64-bit Arm alone */
 	uint64_t pc = (uint64_t)(uintptr_t)&spe_test_hot, start, len, pgoff;
 	char path[4096];
 	self_mapping(pc, &start, &len, &pgoff, path, sizeof path);

@@ -68,14 +68,17 @@ int main(int argc, char **argv)
 		return fail("GET_GPUPROPS");
 	uint64_t got_mask = 0, got_slices = 0;
 	for (int pos = 0; pos + 4 <= got;) {
-		uint32_t key;
-		memcpy(&key, buf + pos, 4);
+		/* The blob is little-endian whatever the CPU. */
+		uint32_t key = 0;
+		for (int i = 0; i < 4; i++)
+			key |= (uint32_t)buf[pos + i] << (8 * i);
 		int n = 1 << (key & 3);
 		pos += 4;
 		if (pos + n > got)
 			break;
 		uint64_t val = 0;
-		memcpy(&val, buf + pos, (size_t)n); /* little-endian host */
+		for (int i = 0; i < n; i++)
+			val |= (uint64_t)buf[pos + i] << (8 * i);
 		pos += n;
 		if (key >> 2 == 64)
 			got_mask = val;

@@ -17,6 +17,12 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 
+/* 1 where ioctl numbers use the asm-generic layout (Arm, x86, RISC-V): the
+ * numbers Arm's kernels see, which the asserts below pin.  MIPS, PowerPC and
+ * SPARC put direction and size in other bits; there the _IO* macros give
+ * that layout's numbers and only the struct sizes are pinned. */
+#define VMALI_IOC_GENERIC (_IOC_SIZEBITS == 14 && _IOC_WRITE == 1U && _IOC_READ == 2U)
+
 /* ---- kbase device (/dev/mali0), magic 0x80 (§1.2, §1.3) ---- */
 #define VMALI_KBASE_MAGIC 0x80
 
@@ -68,12 +74,14 @@ static_assert(sizeof(struct vmali_kbase_version_check) == 4, "kbase_ioctl_versio
 static_assert(sizeof(struct vmali_kbase_get_gpuprops) == 16, "kbase_ioctl_get_gpuprops");
 static_assert(sizeof(struct vmali_kbase_hwcnt_reader_setup) == 20, "hwcnt_reader_setup");
 static_assert(sizeof(struct vmali_kbase_get_ddk_version) == 16, "get_ddk_version");
+#if VMALI_IOC_GENERIC
 static_assert(VMALI_KBASE_VERSION_CHECK_JM == 0xC0048000u, "VERSION_CHECK JM");
 static_assert(VMALI_KBASE_VERSION_CHECK_CSF == 0xC0048034u, "VERSION_CHECK CSF");
 static_assert(VMALI_KBASE_SET_FLAGS == 0x40048001u, "SET_FLAGS");
 static_assert(VMALI_KBASE_GET_GPUPROPS == 0x40108003u, "GET_GPUPROPS");
 static_assert(VMALI_KBASE_HWCNT_READER_SETUP == 0x40148008u, "HWCNT_READER_SETUP");
 static_assert(VMALI_KBASE_GET_DDK_VERSION == 0x4010800Du, "GET_DDK_VERSION");
+#endif
 
 /* ---- hwcnt reader fd, magic 0xBE (§2) ---- */
 #define VMALI_READER_MAGIC 0xBE
@@ -135,6 +143,7 @@ struct vmali_reader_api_version {
 static_assert(sizeof(struct vmali_reader_metadata) == 32, "kbase_hwcnt_reader_metadata");
 static_assert(VMALI_READER_META_LEGACY_SIZE == 16, "legacy metadata");
 static_assert(sizeof(struct vmali_reader_api_version) == 8, "api_version");
+#if VMALI_IOC_GENERIC
 static_assert(VMALI_READER_GET_HWVER == 0x8004BE00u, "GET_HWVER");
 static_assert(VMALI_READER_GET_BUFFER_SIZE == 0x8004BE01u, "GET_BUFFER_SIZE");
 static_assert(VMALI_READER_DUMP == 0x4004BE10u, "DUMP");
@@ -148,6 +157,7 @@ static_assert(VMALI_READER_ENABLE_EVENT == 0x4004BE40u, "ENABLE_EVENT");
 static_assert(VMALI_READER_DISABLE_EVENT == 0x4004BE41u, "DISABLE_EVENT");
 static_assert(VMALI_READER_GET_API_VERSION == 0x4004BEFFu, "GET_API_VERSION");
 static_assert(VMALI_READER_GET_API_VERSION_WITH_FEATURES == 0x4008BEFFu, "WITH_FEATURES");
+#endif
 
 /* ---- GPU properties blob (§3) ---- */
 enum vmali_prop_size { VMALI_PROP_U8 = 0, VMALI_PROP_U16 = 1, VMALI_PROP_U32 = 2, VMALI_PROP_U64 = 3 };
@@ -243,12 +253,16 @@ enum vmali_panfrost_param {
 static_assert(sizeof(struct vmali_panfrost_get_param) == 16, "drm_panfrost_get_param");
 static_assert(sizeof(struct vmali_panfrost_perfcnt_enable) == 8, "perfcnt_enable");
 static_assert(sizeof(struct vmali_panfrost_perfcnt_dump) == 8, "perfcnt_dump");
+#if VMALI_IOC_GENERIC
 static_assert(VMALI_PANFROST_PERFCNT_ENABLE == 0x40086446u, "PERFCNT_ENABLE");
 static_assert(VMALI_PANFROST_PERFCNT_DUMP == 0x40086447u, "PERFCNT_DUMP");
 static_assert(VMALI_PANFROST_GET_PARAM == 0xC0106444u, "GET_PARAM");
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(struct vmali_drm_version) == 64, "drm_version (LP64)");
 static_assert(VMALI_DRM_IOCTL_VERSION == 0xC0406400u, "DRM_IOCTL_VERSION (LP64)");
+#endif
+#endif
+#if UINTPTR_MAX == UINT64_MAX
+static_assert(sizeof(struct vmali_drm_version) == 64, "drm_version (LP64)");
 #endif
 
 #endif

@@ -157,7 +157,14 @@ static int perfcnt_dump(struct vmali *vm, struct vmali_fd *f, const void *arg)
 	/* Set 1 selects counters this model does not produce: they read 0. */
 	if (vm->pf_counterset != 0)
 		clear_acc(vm);
-	vmali_write_dump(vm, vm->pf_acc, NULL, (uint32_t *)(uintptr_t)d.buf_ptr);
+	uint32_t *out = (uint32_t *)(uintptr_t)d.buf_ptr;
+	vmali_write_dump(vm, vm->pf_acc, NULL, out);
+	/* The driver copies the GPU's buffer as the GPU wrote it: little-endian
+	 * words, whatever the CPU.  (The kbase reader's dumps are the kernel's
+	 * own, in CPU order.) */
+	for (size_t i = 0; __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ &&
+	                   i < (size_t)vm->geom.nblocks * VMALI_COUNTERS_PER_BLOCK; i++)
+		out[i] = __builtin_bswap32(out[i]);
 	clear_acc(vm);
 	vm->stats.dumps++;
 	return 0;

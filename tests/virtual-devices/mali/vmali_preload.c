@@ -61,11 +61,14 @@ static struct {
 	int (*close)(int);
 	int (*ioctl)(int, unsigned long, ...);
 	void *(*mmap)(void *, size_t, int, int, int, off_t);
+	void *(*mmap64)(void *, size_t, int, int, int, off64_t);
 	int (*munmap)(void *, size_t);
 	int (*poll)(struct pollfd *, nfds_t, int);
 	ssize_t (*read)(int, void *, size_t);
 	int (*stat)(const char *, struct stat *);
 	int (*fstat)(int, struct stat *);
+	int (*stat64)(const char *, struct stat64 *);
+	int (*fstat64)(int, struct stat64 *);
 } g = { .next_once = PTHREAD_ONCE_INIT, .dev_once = PTHREAD_ONCE_INIT };
 
 static unsigned long long env_ull(const char *name, unsigned long long def, bool *bad)
@@ -118,11 +121,14 @@ static void resolve(void)
 	g.close = (int (*)(int))dlsym(RTLD_NEXT, "close");
 	g.ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
 	g.mmap = (void *(*)(void *, size_t, int, int, int, off_t))dlsym(RTLD_NEXT, "mmap");
+	g.mmap64 = (void *(*)(void *, size_t, int, int, int, off64_t))dlsym(RTLD_NEXT, "mmap64");
 	g.munmap = (int (*)(void *, size_t))dlsym(RTLD_NEXT, "munmap");
 	g.poll = (int (*)(struct pollfd *, nfds_t, int))dlsym(RTLD_NEXT, "poll");
 	g.read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
 	g.stat = (int (*)(const char *, struct stat *))dlsym(RTLD_NEXT, "stat");
 	g.fstat = (int (*)(int, struct stat *))dlsym(RTLD_NEXT, "fstat");
+	g.stat64 = (int (*)(const char *, struct stat64 *))dlsym(RTLD_NEXT, "stat64");
+	g.fstat64 = (int (*)(int, struct stat64 *))dlsym(RTLD_NEXT, "fstat64");
 }
 
 /* The next definition of every interposed call: needed from the first call. */
@@ -334,9 +340,13 @@ EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off
 	return g.mmap(addr, len, prot, flags, fd, off);
 }
 
-EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+/* What programs built with 64-bit file offsets call on 32-bit targets. */
+EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off64_t off)
 {
-	return mmap(addr, len, prot, flags, fd, off);
+	if (!(flags & MAP_ANONYMOUS) && owned_fd(fd))
+		return g.sys->mmap(g.sys->ctx, addr, len, prot, flags, fd, off);
+	dev();
+	return g.mmap64(addr, len, prot, flags, fd, off);
 }
 
 EXPORT int munmap(void *addr, size_t len)
@@ -457,15 +467,18 @@ EXPORT int __poll_chk(struct pollfd *fds, nfds_t n, int timeout_ms, size_t fdsle
 
 /* ---- stat: device nodes are character devices ---- */
 
-static void fake_node(struct stat *st, unsigned node)
-{
-	memset(st, 0, sizeof(*st));
-	st->st_mode = S_IFCHR | 0666;
-	st->st_nlink = 1;
-	st->st_blksize = 4096;
-	/* misc major 10 for kbase, DRM major 226 minor 128 for the render node */
-	st->st_rdev = node == VMALI_NODE_KBASE ? makedev(10, 60) : makedev(226, 128);
-}
+/* Fills a struct stat, or the struct stat64 that programs built with 64-bit
+ * file offsets pass on 32-bit targets: the same fields, another layout. */
+#define FAKE_NODE(st, node)                                                              \
+	do {                                                                             \
+		memset((st), 0, sizeof(*(st)));                                          \
+		(st)->st_mode = S_IFCHR | 0666;                                          \
+		(st)->st_nlink = 1;                                                      \
+		(st)->st_blksize = 4096;                                                 \
+		/* misc major 10 for kbase, DRM major 226 minor 128 for the render node */ \
+		(st)->st_rdev = (node) == VMALI_NODE_KBASE ? makedev(10, 60)             \
+		                                           : makedev(226, 128);          \
+	} while (0)
 
 static unsigned path_node(const char *path)
 {
@@ -478,7 +491,7 @@ EXPORT int stat(const char *path, struct stat *st)
 {
 	unsigned node = path_node(path);
 	if (node) {
-		fake_node(st, node);
+		FAKE_NODE(st, node);
 		return 0;
 	}
 	return g.stat(path, st);
@@ -489,22 +502,36 @@ EXPORT int fstat(int fd, struct stat *st)
 	struct vmali *vm = dev();
 	unsigned node = vm && fd >= 0 ? vmali_fd_node(vm, fd) : 0;
 	if (node) {
-		fake_node(st, node);
+		FAKE_NODE(st, node);
 		return 0;
 	}
 	return g.fstat(fd, st);
 }
 
-/* On 64-bit glibc struct stat64 has the same layout as struct stat. */
-#if UINTPTR_MAX == UINT64_MAX
 EXPORT int stat64(const char *path, struct stat64 *st)
 {
-	return stat(path, (struct stat *)(void *)st);
+	unsigned node = path_node(path);
+	if (node) {
+		FAKE_NODE(st, node);
+		return 0;
+	}
+	return g.stat64(path, st);
 }
+
 EXPORT int fstat64(int fd, struct stat64 *st)
 {
-	return fstat(fd, (struct stat *)(void *)st);
+	struct vmali *vm = dev();
+	unsigned node = vm && fd >= 0 ? vmali_fd_node(vm, fd) : 0;
+	if (node) {
+		FAKE_NODE(st, node);
+		return 0;
+	}
+	return g.fstat64(fd, st);
 }
+
+/* The __xstat family's struct stat64 has struct stat's layout on 64-bit
+ * glibc only. */
+#if UINTPTR_MAX == UINT64_MAX
 
 /* Programs built against glibc before 2.33 call these instead of stat and
  * fstat, and so does ThreadSanitizer's fstat interceptor on any glibc.  The
@@ -519,7 +546,7 @@ EXPORT int __xstat(int ver, const char *path, struct stat *st)
 {
 	unsigned node = path_node(path);
 	if (node) {
-		fake_node(st, node);
+		FAKE_NODE(st, node);
 		return 0;
 	}
 	static int (*next_xstat)(int, const char *, struct stat *);
@@ -535,7 +562,7 @@ EXPORT int __fxstat(int ver, int fd, struct stat *st)
 	struct vmali *vm = dev();
 	unsigned node = vm && fd >= 0 ? vmali_fd_node(vm, fd) : 0;
 	if (node) {
-		fake_node(st, node);
+		FAKE_NODE(st, node);
 		return 0;
 	}
 	static int (*next_fxstat)(int, int, struct stat *);
