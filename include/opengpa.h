@@ -17,6 +17,8 @@
  *   session ring size             OpenGPA_SetSessionRingSize    OPENGPA_SESSION_RING=N
  *   kernel multiplexing           OpenGPA_SetMultiplexing       OPENGPA_MULTIPLEX=1
  *   periodic samples              OpenGPA_SetSamplingPeriod     (none: the 2.x calls cannot use them)
+ *   what a context pointer is     OpenGPA_SetContextApi         OPENGPA_API=auto|none|gl|gles|cl
+ *   sample synchronisation        OpenGPA_SetSampleSync         OPENGPA_SYNC=finish|flush|off
  *   log to stderr                 (none)                        OPENGPA_LOG=error|message|trace|all
  */
 #ifndef OPENGPA_H
@@ -125,6 +127,34 @@ GPALIB_DECL GPA_Status OpenGPA_GetCounterExpression(gpa_uint32 index, const char
  * GPA_EnableCounterStr find a counter by any of them. */
 GPALIB_DECL GPA_Status OpenGPA_GetCounterAlias(gpa_uint32 index, const char **ppAlias);
 
+/* ---- every counter of a sample in one call ------------------------------ */
+
+/* One value of OpenGPA_GetSampleResults: f64 for a GPA_TYPE_FLOAT32 or
+ * FLOAT64 counter (a float32 counter's GPA_GetSampleFloat32 is this
+ * rounded to float), u64 for the integer types (a uint32 counter's is
+ * clamped to 2^32-1, as GPA_GetSampleUInt32 does).  The same 8-byte values
+ * GPA 3.x's GpaGetSampleResult writes. */
+typedef union OpenGPA_Result {
+	gpa_uint64 u64;
+	gpa_float64 f64;
+} OpenGPA_Result;
+
+/* The counters session `sessionID` counts, in the order they were enabled
+ * when it began: up to `capacity` counter indices into pIndices (NULL when
+ * capacity is 0), and their number into *pCount. */
+GPALIB_DECL GPA_Status OpenGPA_GetSessionCounters(gpa_uint32 sessionID, gpa_uint32 capacity,
+                                                  gpa_uint32 *pIndices, gpa_uint32 *pCount);
+
+/* Every counter of the session for one sample at once: pResults[k] is the
+ * k-th counter OpenGPA_GetSessionCounters names; `count` must be at least
+ * their number (INDEX_OUT_OF_RANGE otherwise).  One call costs about what
+ * the arithmetic does (docs/performance.md).  Waits like GPA_GetSample*;
+ * SAMPLE_NOT_FOUND when the sample is not in the session or missing from a
+ * pass one of the counters needs, READING_COUNTER_RESULT when the device
+ * could not read it. */
+GPALIB_DECL GPA_Status OpenGPA_GetSampleResults(gpa_uint32 sessionID, gpa_uint32 sampleID,
+                                                gpa_uint32 count, OpenGPA_Result *pResults);
+
 /* Which pass (0-based) of the current plan counts this enabled counter's
  * inputs; GPA_STATUS_ERROR_NOT_ENABLED if it is not enabled. */
 GPALIB_DECL GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass);
@@ -144,6 +174,31 @@ GPALIB_DECL GPA_Status OpenGPA_GetUnavailableCounterInfo(gpa_uint32 index, const
                                                          GPA_Usage_Type *pUsage,
                                                          GPA_Type *pType);
 
+/* ---- Contexts on an application's GL, GLES or OpenCL context ----------
+ *
+ * Loaded as libGPUPerfAPIGL.so or …GLES.so, the pointer given to
+ * GPA_OpenContext is the GL or GLES context current on the calling thread;
+ * loaded as …CL.so, a cl_command_queue (as in AMD's GPA).  Samples on such
+ * a context are synchronised with it and timed by it: GPUTime is the GPU
+ * time of the sample's commands.  Under any other name, or in a process
+ * with no GL or OpenCL library loaded, the pointer is only a key.
+ * docs/api.md, "Contexts and samples", has the details and the costs. */
+/* What contexts opened after this call bind to: "auto" (or NULL: the name
+ * the library was loaded under, unless OPENGPA_API says otherwise), "none"
+ * (the pointer is a key), "gl", "gles", "cl".  For a program that links
+ * libopengpa and wants GPA's GL or CL meaning. */
+GPALIB_DECL GPA_Status OpenGPA_SetContextApi(const char *api);
+/* What a sample boundary (GPA_BeginSample, GPA_EndSample) does to the
+ * API's queue before the counters are read. */
+#define OPENGPA_SYNC_OFF 1u    /* nothing: counts are those of whatever the GPU did meanwhile */
+#define OPENGPA_SYNC_FLUSH 2u  /* glFlush / clFlush: submitted, not waited for */
+#define OPENGPA_SYNC_FINISH 3u /* glFinish / clFinish: the default; counts are the sample's */
+/* The current context's sync mode (between samples).  A plain context has
+ * only OPENGPA_SYNC_OFF (HARDWARE_NOT_SUPPORTED for the others). */
+GPALIB_DECL GPA_Status OpenGPA_SetSampleSync(gpa_uint32 mode);
+/* The current context's API ("none", "gl", "gles", "cl") and sync mode.
+ * Either pointer may be NULL. */
+GPALIB_DECL GPA_Status OpenGPA_GetContextApi(const char **ppApi, gpa_uint32 *pSync);
 /* ---- Periodic samples and sample times --------------------------------
  *
  * A periodic session samples by itself: between GPA_BeginPass and

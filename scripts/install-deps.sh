@@ -21,6 +21,10 @@ if [ "${1:-}" != demo ]; then
     chromium          # opens opengpa stat --html's report headless (tests/tools/test_timeline.py)
     libhsa-runtime-dev  # hsa.h, to compile GPUPerfAPI-HSA.h as an HSA client does
     clang libclang-rt-14-dev # libFuzzer, for scripts/fuzz.sh (CI runs it)
+    # Real API implementations for contexts on GL, GLES and OpenCL (tests/apictx,
+    # examples/gl-frame-timing): Mesa's EGL and llvmpipe, headless, and pocl.
+    libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
+    ocl-icd-opencl-dev pocl-opencl-icd
   )
 fi
 

@@ -22,6 +22,7 @@ bool og_mali_decode_props(const uint8_t *blob, size_t len, struct og_mali_gpu *g
 	uint64_t shader_present = 0, num_groups = 0, l2_features = 0, gpu_id = 0;
 	bool have_product = false, have_slices = false, have_groups = false;
 	bool have_shader_present = false, have_l2_features = false, have_gpu_id = false;
+	size_t gpu_id_size = 0;
 
 	memset(gpu, 0, sizeof *gpu);
 	size_t off = 0;
@@ -59,6 +60,7 @@ bool og_mali_decode_props(const uint8_t *blob, size_t len, struct og_mali_gpu *g
 			break;
 		case OG_KBASE_PROP_RAW_GPU_ID:
 			gpu_id = v;
+			gpu_id_size = size;
 			have_gpu_id = true;
 			break;
 		case OG_KBASE_PROP_COHERENCY_NUM_CORE_GROUPS:
@@ -71,8 +73,18 @@ bool og_mali_decode_props(const uint8_t *blob, size_t len, struct og_mali_gpu *g
 			break;
 		}
 	}
+	/* Newer GPUs report a 64-bit GPU_ID, marked by 0xF in bits 31:28, with
+	 * arch_major in bits 63:56 and product_major in bits 39:32; the product
+	 * id is then built from those, as (arch_major << 12) | product_major. */
+	if (have_gpu_id && gpu_id_size == 8 && ((gpu_id >> 28) & 0xFu) == 0xFu) {
+		gpu->product_id = (uint32_t)((gpu_id >> 56) << 12 | ((gpu_id >> 32) & 0xFFu));
+		have_product = true;
+	} else if (!have_product && have_gpu_id) {
+		gpu->product_id = (uint32_t)((gpu_id >> 16) & 0xFFFFu);
+		have_product = true;
+	}
 	if (!have_product) {
-		*why = "the property blob has no PRODUCT_ID";
+		*why = "the property blob has no PRODUCT_ID or RAW_GPU_ID";
 		return false;
 	}
 	if (!have_slices) {

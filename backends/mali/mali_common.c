@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* mali_common.c — GPU identity, dump layout and source notation, shared by
- * the kbase and panfrost backends. */
+/* mali_common.c — GPU identity, dump layout, source notation and constants,
+ * shared by the kbase and panfrost backends. */
 #include "mali_common.h"
 
 #include <stdarg.h>
@@ -12,7 +12,7 @@ void og_mali_log(const struct og_backend_host *host, enum og_log_level level, co
 {
 	if (!host || !host->log)
 		return;
-	char line[512];
+	char line[768];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
@@ -20,44 +20,32 @@ void og_mali_log(const struct og_backend_host *host, enum og_log_level level, co
 	host->log(host->log_ctx, level, "%s", line);
 }
 
-/* Bifrost-style ids compare arch_major and product_major only (mask 0xF00F):
- * arch_minor and arch_rev change between revisions of the same product. */
-#define BIFROST_ID_MASK 0xF00Fu
-#define PRODUCT_G71 0x6000u
-
-const char *og_mali_product_name(uint32_t product_id)
-{
-	static const struct {
-		uint32_t id;
-		const char *name;
-	} midgard[] = {
-		{0x6956, "Mali-T60x"}, {0x0620, "Mali-T62x"}, {0x0720, "Mali-T720"},
-		{0x0750, "Mali-T760"}, {0x0820, "Mali-T820"}, {0x0830, "Mali-T830"},
-		{0x0860, "Mali-T860"}, {0x0880, "Mali-T880"},
-	}, bifrost[] = {
-		{0x6000, "Mali-G71"}, {0x6001, "Mali-G72"}, {0x7000, "Mali-G51"},
-		{0x7001, "Mali-G76"}, {0x7002, "Mali-G52"}, {0x7003, "Mali-G31"},
-	};
-	for (size_t i = 0; i < sizeof midgard / sizeof midgard[0]; i++)
-		if (midgard[i].id == product_id)
-			return midgard[i].name;
-	if (product_id < 0x1000)
-		return NULL;
-	for (size_t i = 0; i < sizeof bifrost / sizeof bifrost[0]; i++)
-		if (bifrost[i].id == (product_id & BIFROST_ID_MASK))
-			return bifrost[i].name;
-	return NULL;
-}
-
 GPA_Status og_mali_check_gpu(const struct og_backend_host *host, const char *who,
-                             const struct og_mali_gpu *gpu)
+                             struct og_mali_gpu *gpu, int frontend_required)
 {
-	if (gpu->product_id < 0x1000 || (gpu->product_id & BIFROST_ID_MASK) != PRODUCT_G71) {
-		const char *name = og_mali_product_name(gpu->product_id);
+	const struct og_mali_product *p = og_mali_product_find(gpu->product_id);
+	if (!p) {
+		const char *midgard = og_mali_midgard_name(gpu->product_id);
+		if (midgard)
+			og_mali_log(host, OG_LOG_ERROR,
+			            "%s: GPU product id 0x%04x (%s, Midgard) is not supported; opengpa "
+			            "reads Bifrost, Valhall and 5th-generation Mali GPUs (Mali-G31 and "
+			            "later), whose counter layouts Arm publishes",
+			            who, (unsigned)gpu->product_id, midgard);
+		else
+			og_mali_log(host, OG_LOG_ERROR,
+			            "%s: GPU product id 0x%04x is not in opengpa's GPU table (Mali-G31 to "
+			            "Mali G1, docs/backends/mali.md); a newer GPU needs a newer opengpa",
+			            who, (unsigned)gpu->product_id);
+		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
+	}
+	if (frontend_required >= 0 && (int)p->frontend != frontend_required) {
 		og_mali_log(host, OG_LOG_ERROR,
-		            "%s: GPU product id 0x%04x (%s) is not supported; opengpa has a counter "
-		            "set for Mali-G71 (product id 0x6000) only",
-		            who, (unsigned)gpu->product_id, name ? name : "unknown Mali");
+		            "%s: %s (product id 0x%04x) has a %s front end, which this driver does "
+		            "not drive; refusing a GPU and driver that disagree",
+		            who, p->name, (unsigned)gpu->product_id,
+		            p->frontend == OG_MALI_FRONTEND_CSF ? "command-stream (CSF)"
+		                                                : "job-manager (JM)");
 		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
 	}
 	if (gpu->core_mask == 0) {
@@ -79,18 +67,21 @@ GPA_Status og_mali_check_gpu(const struct og_backend_host *host, const char *who
 		            (unsigned)gpu->bus_width_bits);
 		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
 	}
+	gpu->product = p;
 	return GPA_STATUS_OK;
 }
 
 void og_mali_fill_info(const struct og_mali_gpu *gpu, struct og_device_info *info)
 {
-	const char *name = og_mali_product_name(gpu->product_id);
+	const struct og_mali_product *p = gpu->product;
 	memset(info, 0, sizeof *info);
 	info->device_id = gpu->product_id;
 	info->revision_id = gpu->revision;
-	snprintf(info->description, sizeof info->description, "%s MP%d", name ? name : "Mali",
-	         __builtin_popcountll(gpu->core_mask));
-	info->counter_sets[0] = "mali-g71";
+	/* Arm counts cores "MP" on Bifrost and "MC" from Valhall on. */
+	bool bifrost = p && strcmp(p->architecture, "Bifrost") == 0;
+	snprintf(info->description, sizeof info->description, "%s %s%d", p ? p->name : "Mali",
+	         bifrost ? "MP" : "MC", __builtin_popcountll(gpu->core_mask));
+	info->counter_sets[0] = p ? p->counter_set : NULL;
 }
 
 uint32_t og_mali_dump_blocks(const struct og_mali_gpu *gpu)
@@ -100,53 +91,67 @@ uint32_t og_mali_dump_blocks(const struct og_mali_gpu *gpu)
 
 size_t og_mali_dump_bytes(const struct og_mali_gpu *gpu)
 {
-	return (size_t)og_mali_dump_blocks(gpu) * OG_MALI_BLOCK_BYTES;
+	return (size_t)og_mali_dump_blocks(gpu) * OG_MALI_V5_BLOCK_BYTES;
+}
+
+static const char *const block_names[OG_MALI_BLOCK_TYPES] = {"FE", "TILER", "L2", "SC", "FW",
+                                                             "CSG"};
+
+const char *og_mali_block_name(uint32_t block)
+{
+	return block < OG_MALI_BLOCK_TYPES ? block_names[block] : "?";
 }
 
 GPA_Status og_mali_parse_source(const char *source, uint32_t *raw_id, const char **why)
 {
-	static const char *const blocks[OG_MALI_BLOCK_TYPES] = {"JM", "TILER", "L2", "SC"};
+	static const struct {
+		const char *text;
+		uint32_t id;
+	} named[] = {
+		{"CYCLES:top", OG_MALI_RAW_CYCLES_TOP},
+		{"CYCLES:shader", OG_MALI_RAW_CYCLES_SHADER},
+		{"TIME:ns", OG_MALI_RAW_TIME_NS},
+	};
 	*why = NULL;
 	if (!source) {
 		*why = "no source";
 		return GPA_STATUS_ERROR_NULL_POINTER;
 	}
-	if (strcmp(source, "CYCLES:top") == 0) {
-		*raw_id = OG_MALI_RAW_CYCLES_TOP;
-		return GPA_STATUS_OK;
-	}
-	if (strcmp(source, "CYCLES:shader") == 0) {
-		*raw_id = OG_MALI_RAW_CYCLES_SHADER;
-		return GPA_STATUS_OK;
-	}
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+		if (strcmp(source, named[i].text) == 0) {
+			*raw_id = named[i].id;
+			return GPA_STATUS_OK;
+		}
 	const char *colon = strchr(source, ':');
 	if (!colon) {
-		*why = "a Mali source is BLOCK:INDEX (JM, TILER, L2 or SC) or CYCLES:top/shader";
+		*why = "a Mali source is BLOCK:INDEX (FE, TILER, L2, SC, FW or CSG), CYCLES:top, "
+		       "CYCLES:shader or TIME:ns";
 		return GPA_STATUS_ERROR_FAILED;
 	}
 	size_t blen = (size_t)(colon - source);
 	for (uint32_t b = 0; b < OG_MALI_BLOCK_TYPES; b++) {
-		if (strlen(blocks[b]) != blen || strncmp(source, blocks[b], blen) != 0)
+		const char *name = block_names[b];
+		/* JM: is what the reviewed Mali-G71 set calls the front end. */
+		bool match = strlen(name) == blen && strncmp(source, name, blen) == 0;
+		if (b == OG_MALI_FE && blen == 2 && strncmp(source, "JM", 2) == 0)
+			match = true;
+		if (!match)
 			continue;
 		const char *digits = colon + 1;
-		if (*digits < '0' || *digits > '9') {
-			*why = "the index after BLOCK: must be a decimal number";
-			return GPA_STATUS_ERROR_FAILED;
-		}
 		char *end;
 		unsigned long idx = strtoul(digits, &end, 10);
-		if (*end != '\0') {
+		if (*digits < '0' || *digits > '9' || *end != '\0') {
 			*why = "the index after BLOCK: must be a decimal number";
 			return GPA_STATUS_ERROR_FAILED;
 		}
-		if (idx < OG_MALI_HEADER_WORDS || idx >= OG_MALI_BLOCK_WORDS) {
-			*why = "counter indices run from 4 to 63 (0..3 are the block header)";
+		if (idx < OG_MALI_HEADER_WORDS || idx >= OG_MALI_MAX_VALUES) {
+			*why = "counter indices run from 4 to 127 (0..3 are the block header)";
 			return GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE;
 		}
-		*raw_id = b * OG_MALI_BLOCK_WORDS + (uint32_t)idx;
+		*raw_id = b * OG_MALI_MAX_VALUES + (uint32_t)idx;
 		return GPA_STATUS_OK;
 	}
-	*why = "unknown Mali block; use JM, TILER, L2 or SC";
+	*why = "unknown Mali block; use FE (or JM), TILER, L2, SC, FW or CSG";
 	return GPA_STATUS_ERROR_FAILED;
 }
 
@@ -154,12 +159,16 @@ GPA_Status og_mali_constant(const struct og_mali_gpu *gpu, const char *name, dou
 {
 	if (!name || !value)
 		return GPA_STATUS_ERROR_NULL_POINTER;
-	if (strcmp(name, "MaliConstantsShaderCoreCount") == 0)
+	if (strcmp(name, "MaliConstantsShaderCoreCount") == 0 ||
+	    strcmp(name, "MaliConfigCoreCount") == 0)
 		*value = __builtin_popcountll(gpu->core_mask);
-	else if (strcmp(name, "MaliConstantsL2SliceCount") == 0)
+	else if (strcmp(name, "MaliConstantsL2SliceCount") == 0 ||
+	         strcmp(name, "MaliConfigL2CacheCount") == 0)
 		*value = gpu->l2_slices;
 	else if (strcmp(name, "MaliConstantsBusWidthBits") == 0)
 		*value = gpu->bus_width_bits;
+	else if (strcmp(name, "MaliConfigExtBusBeatSize") == 0)
+		*value = gpu->bus_width_bits / 8u; /* one beat moves the whole bus width */
 	else
 		return GPA_STATUS_ERROR_NOT_FOUND;
 	return GPA_STATUS_OK;

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mali_common.h — what the kbase (mali) and panfrost backends share: the GPU
- * description both read from their drivers, the v5 dump layout and the
- * `source:` notation of mali-g71.counters (summing a dump: mali_sum.h).
+ * description both read from their drivers, the raw-counter numbering, the
+ * `source:` notation of the mali-*.counters files and the device constants
+ * (summing a v5 dump: mali_sum.h; the GPU table: mali_gpus.h).
  *
- * The two backends differ only in how a dump reaches user space; from the
- * buffer on, the bytes are the same (reference §4.1), so is this code.
+ * Every reader — kbase's vinstr and kinstr_prfcnt, panfrost's dump — ends a
+ * sample with the same thing: per block type, each value summed over the
+ * instances of that block (struct og_mali_totals), plus the sample's cycle
+ * counts and duration where the interface has them.
  */
 #ifndef OPENGPA_MALI_COMMON_H
 #define OPENGPA_MALI_COMMON_H
@@ -15,60 +18,107 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "mali_gpus.h"
 
+/* Block types, numbered as kinstr_prfcnt numbers them. */
 enum og_mali_block {
-	OG_MALI_JM,    /* job manager (front end): one block */
+	OG_MALI_FE,    /* front end: the job manager (JM) or the CSHW block (CSF); one */
 	OG_MALI_TILER, /* one block */
 	OG_MALI_L2,    /* memory system: one block per L2 slice, summed */
-	OG_MALI_SC,    /* shader core: one block per bit of the core mask, present cores summed */
+	OG_MALI_SC,    /* shader core: one block per present core, summed */
+	OG_MALI_FW,    /* CSF firmware (kinstr_prfcnt only): one block */
+	OG_MALI_CSG,   /* CSF command stream groups (kinstr_prfcnt only): summed */
 	OG_MALI_BLOCK_TYPES
 };
 
-#define OG_MALI_BLOCK_WORDS 64u
-#define OG_MALI_BLOCK_BYTES (OG_MALI_BLOCK_WORDS * 4u)
+/* The v5 dump of vinstr and panfrost: 64 32-bit words per block. */
+#define OG_MALI_V5_WORDS 64u
+#define OG_MALI_V5_BLOCK_BYTES (OG_MALI_V5_WORDS * 4u)
+/* At most 128 values per block (arch 11 and later); 0..3 are the header. */
+#define OG_MALI_MAX_VALUES 128u
 #define OG_MALI_HEADER_WORDS 4u
 #define OG_MALI_MAX_L2_SLICES 16u
+#define OG_MALI_MAX_CORES 64u
 
-/* Raw ids: block type * 64 + counter index for hardware counters, then the
- * cycle counts the kbase reader's metadata carries. */
-#define OG_MALI_RAW_CYCLES_TOP (OG_MALI_BLOCK_TYPES * OG_MALI_BLOCK_WORDS)
-#define OG_MALI_RAW_CYCLES_SHADER (OG_MALI_RAW_CYCLES_TOP + 1)
-#define OG_MALI_RAW_COUNT (OG_MALI_RAW_CYCLES_SHADER + 1)
+/* Raw ids: block type * 128 + value index for hardware counters, then what
+ * a reader's sample metadata carries. */
+#define OG_MALI_HW_RAW (OG_MALI_BLOCK_TYPES * OG_MALI_MAX_VALUES)
+#define OG_MALI_RAW_CYCLES_TOP (OG_MALI_HW_RAW + 0)
+#define OG_MALI_RAW_CYCLES_SHADER (OG_MALI_HW_RAW + 1)
+#define OG_MALI_RAW_TIME_NS (OG_MALI_HW_RAW + 2)
+#define OG_MALI_RAW_COUNT (OG_MALI_HW_RAW + 3)
+
+static inline uint32_t og_mali_raw_block(uint32_t raw_id)
+{
+	return raw_id / OG_MALI_MAX_VALUES;
+}
+
+static inline uint32_t og_mali_raw_index(uint32_t raw_id)
+{
+	return raw_id % OG_MALI_MAX_VALUES;
+}
+
+/* One sample's hardware counts: v[block type * 128 + index], each value
+ * summed over the instances of its block type. */
+struct og_mali_totals {
+	uint64_t v[OG_MALI_HW_RAW];
+};
+
+/* raw_id must be below OG_MALI_HW_RAW. */
+static inline uint64_t og_mali_total(const struct og_mali_totals *t, uint32_t raw_id)
+{
+	return t->v[raw_id];
+}
+
+/* What one sample yields besides the totals. */
+struct og_mali_sample_info {
+	uint64_t cycles_top, cycles_shader; /* 0 when the interface has none */
+	uint64_t ts_start_ns, ts_end_ns;    /* the kernel's clock, or CLOCK_MONOTONIC */
+	uint32_t flags;                     /* OG_MALI_SAMPLE_* */
+};
+#define OG_MALI_SAMPLE_OVERFLOW (1u << 0) /* periodic: a period was lost, this one is longer */
+#define OG_MALI_SAMPLE_ERROR (1u << 1)    /* the kernel says the counts are unreliable */
 
 struct og_mali_gpu {
-	uint32_t product_id; /* GPU_ID >> 16, e.g. 0x6000 for Mali-G71 */
+	uint32_t product_id; /* GPU_ID >> 16 style, e.g. 0x6000 for Mali-G71 */
 	uint32_t revision;   /* GPU_ID & 0xffff (rXpY + status) */
 	uint64_t core_mask;  /* shader cores present */
 	uint32_t l2_slices;
 	uint32_t bus_width_bits;
+	const struct og_mali_product *product; /* set by og_mali_check_gpu */
 };
 
 /* printf to host->log as one line. */
 void og_mali_log(const struct og_backend_host *host, enum og_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* "Mali-G71" and friends, or NULL for an id this table does not know. */
-const char *og_mali_product_name(uint32_t product_id);
-
-/* Checks the GPU is a Mali-G71 with a plausible configuration; logs (with
- * `who` as the prefix) and returns HARDWARE_NOT_SUPPORTED otherwise. */
+/* Checks the GPU is in the table (and, when frontend_required is not -1,
+ * has that front end) with a plausible configuration, and sets
+ * gpu->product; logs (with `who` as the prefix) and returns
+ * HARDWARE_NOT_SUPPORTED otherwise. */
 GPA_Status og_mali_check_gpu(const struct og_backend_host *host, const char *who,
-                             const struct og_mali_gpu *gpu);
+                             struct og_mali_gpu *gpu, int frontend_required);
 
+/* "Mali-G610 MC4", the product's counter set, its id.  gpu->product set. */
 void og_mali_fill_info(const struct og_mali_gpu *gpu, struct og_device_info *info);
 
-/* Blocks in one dump and its byte size: JM, tiler, L2 slices, then one
- * block per bit position up to the highest core (holes included). */
+/* Blocks in one v5 dump and its byte size: front end, tiler, L2 slices, then
+ * one block per bit position up to the highest core (holes included). */
 uint32_t og_mali_dump_blocks(const struct og_mali_gpu *gpu);
 size_t og_mali_dump_bytes(const struct og_mali_gpu *gpu);
 
-/* Parses a `source:` ("JM:6", "TILER:4", "L2:32", "SC:4", "CYCLES:top",
- * "CYCLES:shader").  OK with *raw_id, or INDEX_OUT_OF_RANGE / FAILED with
- * *why for a malformed one. */
+/* Parses a `source:` ("FE:6" or its synonym "JM:6", "TILER:4", "L2:32",
+ * "SC:4", "FW:4", "CSG:4", "CYCLES:top", "CYCLES:shader", "TIME:ns").  OK
+ * with *raw_id, or INDEX_OUT_OF_RANGE / FAILED with *why for a malformed
+ * one.  Whether this GPU and reader can count it is the backend's call. */
 GPA_Status og_mali_parse_source(const char *source, uint32_t *raw_id, const char **why);
 
-/* The guide's configuration constants (section 11). */
+/* Device constants: the core and L2 slice counts and the external bus
+ * width, under the names both the reviewed G71 set and Arm's database use. */
 GPA_Status og_mali_constant(const struct og_mali_gpu *gpu, const char *name, double *value);
+
+/* The block type's name in the source notation ("FE", "SC"...). */
+const char *og_mali_block_name(uint32_t block);
 
 static inline uint32_t og_mali_fls64(uint64_t v)
 {

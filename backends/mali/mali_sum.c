@@ -14,39 +14,67 @@
  * 2^29 only in a sample longer than about half a second).  Otherwise each
  * chunk that holds such a word is summed again exactly: the lanes then also
  * add each word's high half (x >> 16), which cannot carry out below 65536
- * instances, and the 64-bit sum is rebuilt from the two.
+ * instances, and the 64-bit sum is rebuilt from the two.  Sums are widened
+ * to the 64-bit totals as they are stored.
  */
 #include "mali_sum.h"
 
 #include <string.h>
 
-/* x86-64: 32-byte vectors, and a second copy of the sum built for AVX2
- * that og_mali_layout_init picks on CPUs that have it; the default copy
- * runs them as pairs of SSE2 registers.  The choice is made when a context
- * opens, not by an ifunc (GCC's target_clones): an ifunc resolver runs while
- * the loader relocates, before a sanitizer's runtime is up (ThreadSanitizer
- * crashed there) and not at all on C libraries without ifuncs.
- * OG_MALI_SUM_NO_CLONES builds the default copy alone, so a test can check
- * it on a machine that would pick the AVX2 one. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__AVX2__)
-#define VEC_BYTES 32
-#if !defined(OG_MALI_SUM_NO_CLONES)
-#define SUM_AVX2_COPY
-#endif
-#elif defined(__AVX2__)
-#define VEC_BYTES 32
-#else
-#define VEC_BYTES 16
-#endif
+#include "mali_vec.h"
+
+#define VEC_BYTES OG_VEC_BYTES
+
 typedef uint32_t vec __attribute__((vector_size(VEC_BYTES)));
 #define LANES (VEC_BYTES / 4u)
 /* Four running sums and their OR fit in the 16 vector registers of SSE2. */
 #define CHUNK_WORDS (4u * LANES)
-_Static_assert(OG_MALI_BLOCK_WORDS % CHUNK_WORDS == 0, "blocks are whole chunks");
+_Static_assert(OG_MALI_V5_WORDS % CHUNK_WORDS == 0, "blocks are whole chunks");
 
 /* memcpy: dumps need not be vector-aligned, and it keeps aliasing rules. */
 #define LOAD(v, p) memcpy(&(v), (p), sizeof(vec))
-#define STORE(p, v) memcpy((p), &(v), sizeof(vec))
+/* Lanes to 64-bit totals.  Interleaving a vector's lanes with zeros (or with
+ * the high words) works within 128-bit halves, so on 32-byte vectors the
+ * 64-bit quarters are first put in order [0 2 1 3]; the two interleaved
+ * vectors are then the totals in order, stored whole.  (Converting to a
+ * double-width vector instead made GCC 12 bounce it through the stack and
+ * took twice as long.) */
+#if defined(__clang__) || __GNUC__ >= 12
+#define SHUFFLE(a, b, ...) __builtin_shufflevector((a), (b), __VA_ARGS__)
+#else /* GCC before 12 has only its own builtin */
+#define SHUFFLE(a, b, ...) __builtin_shuffle((a), (b), (vec){__VA_ARGS__})
+#endif
+#if VEC_BYTES == 32
+#define QUARTERS(v) SHUFFLE(v, v, 0, 1, 4, 5, 2, 3, 6, 7)
+#define ZIP_LOW(a, b) SHUFFLE(a, b, 0, 8, 1, 9, 4, 12, 5, 13)
+#define ZIP_HIGH(a, b) SHUFFLE(a, b, 2, 10, 3, 11, 6, 14, 7, 15)
+#else
+#define QUARTERS(v) (v)
+#define ZIP_LOW(a, b) SHUFFLE(a, b, 0, 4, 1, 5)
+#define ZIP_HIGH(a, b) SHUFFLE(a, b, 2, 6, 3, 7)
+#endif
+/* A 64-bit total is its two 32-bit halves in memory order: low half first
+ * on a little-endian CPU, high half first on a big-endian one. */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define FIRST_SECOND(lo, hi) (hi), (lo)
+#else
+#define FIRST_SECOND(lo, hi) (lo), (hi)
+#endif
+#define ZIP_LOW_(...) ZIP_LOW(__VA_ARGS__)
+#define ZIP_HIGH_(...) ZIP_HIGH(__VA_ARGS__)
+#define STORE_WIDE2(p, lo, hi)                                               \
+	do {                                                                 \
+		vec a_ = QUARTERS(lo), b_ = QUARTERS(hi);                    \
+		vec z0_ = ZIP_LOW_(FIRST_SECOND(a_, b_));                    \
+		vec z1_ = ZIP_HIGH_(FIRST_SECOND(a_, b_));                   \
+		memcpy((p), &z0_, sizeof z0_);                               \
+		memcpy((p) + LANES / 2, &z1_, sizeof z1_);                   \
+	} while (0)
+#define STORE_WIDE(p, v)                                                     \
+	do {                                                                 \
+		const vec zero_ = {0};                                       \
+		STORE_WIDE2(p, v, zero_);                                    \
+	} while (0)
 
 static og_mali_sum_fn *pick_sum(void);
 
@@ -59,20 +87,20 @@ bool og_mali_layout_init(const struct og_mali_gpu *gpu, struct og_mali_layout *o
 	l.dump_bytes = og_mali_dump_bytes(gpu);
 	l.l2_count = gpu->l2_slices;
 	for (uint32_t s = 0; s < l.l2_count; s++)
-		l.l2_at[s] = (2u + s) * OG_MALI_BLOCK_WORDS;
-	uint32_t cores = (2u + l.l2_count) * OG_MALI_BLOCK_WORDS;
+		l.l2_at[s] = (2u + s) * OG_MALI_V5_WORDS;
+	uint32_t cores = (2u + l.l2_count) * OG_MALI_V5_WORDS;
 	for (uint64_t m = gpu->core_mask; m; m &= m - 1)
 		l.core_at[l.core_count++] =
-			cores + (uint32_t)__builtin_ctzll(m) * OG_MALI_BLOCK_WORDS;
+			cores + (uint32_t)__builtin_ctzll(m) * OG_MALI_V5_WORDS;
 	l.sum = pick_sum();
 	*out = l;
 	return true;
 }
 
-/* Sums words [w, w + CHUNK_WORDS) of the k blocks at `at` into lo, modulo
- * 2^32, with zeros in hi; *any receives the OR of every word added. */
+/* Sums words [w, w + CHUNK_WORDS) of the k blocks at `at` into out, modulo
+ * 2^32; *any receives the OR of every word added. */
 static inline void chunk_narrow(const uint32_t *dump, const uint32_t *at, uint32_t k,
-                                uint32_t w, uint32_t *lo, uint32_t *hi, vec *any)
+                                uint32_t w, uint64_t *out, vec *any)
 {
 	vec s0, s1, s2, s3;
 	const uint32_t *p = dump + at[0] + w;
@@ -94,15 +122,10 @@ static inline void chunk_narrow(const uint32_t *dump, const uint32_t *at, uint32
 		s3 += x3;
 		all |= (x0 | x1) | (x2 | x3);
 	}
-	const vec zero = {0};
-	STORE(lo + w, s0);
-	STORE(lo + w + LANES, s1);
-	STORE(lo + w + 2 * LANES, s2);
-	STORE(lo + w + 3 * LANES, s3);
-	STORE(hi + w, zero);
-	STORE(hi + w + LANES, zero);
-	STORE(hi + w + 2 * LANES, zero);
-	STORE(hi + w + 3 * LANES, zero);
+	STORE_WIDE(out + w, s0);
+	STORE_WIDE(out + w + LANES, s1);
+	STORE_WIDE(out + w + 2 * LANES, s2);
+	STORE_WIDE(out + w + 3 * LANES, s3);
 	*any = all;
 }
 
@@ -124,8 +147,7 @@ static inline bool may_carry(const vec *any, uint32_t bits)
  * plus the carry of that addition. */
 __attribute__((always_inline)) static inline void chunk_exact(const uint32_t *dump,
                                                               const uint32_t *at, uint32_t k,
-                                                              uint32_t w, uint32_t *lo,
-                                                              uint32_t *hi)
+                                                              uint32_t w, uint64_t *out)
 {
 	/* Two vectors per pass over the blocks: four sums and the shifted
 	 * copies still fit in SSE2's 16 registers. */
@@ -142,28 +164,25 @@ __attribute__((always_inline)) static inline void chunk_exact(const uint32_t *du
 		}
 		vec t0 = (h0 >> 16) - (vec)(s0 < s0 - (h0 << 16));
 		vec t1 = (h1 >> 16) - (vec)(s1 < s1 - (h1 << 16));
-		STORE(lo + v, s0);
-		STORE(lo + v + LANES, s1);
-		STORE(hi + v, t0);
-		STORE(hi + v + LANES, t1);
+		STORE_WIDE2(out + v, s0, t0);
+		STORE_WIDE2(out + v + LANES, s1, t1);
 	}
 }
 
 /* The rare exact path stays out of line, one copy per instruction set. */
 typedef void chunk_exact_fn(const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w,
-                            uint32_t *lo, uint32_t *hi);
+                            uint64_t *out);
 
 /* Inlined into each call: JM and tiler (one block) then need no guard or
  * inner loop, and L2 and shader cores get branches of their own. */
 __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
                                                            const uint32_t *at, uint32_t k,
-                                                           uint32_t *lo, uint32_t *hi,
-                                                           chunk_exact_fn *exact)
+                                                           uint64_t *out, chunk_exact_fn *exact)
 {
-	enum { CHUNKS = OG_MALI_BLOCK_WORDS / CHUNK_WORDS };
+	enum { CHUNKS = OG_MALI_V5_WORDS / CHUNK_WORDS };
 	vec any[CHUNKS], all = {0};
 	for (uint32_t c = 0; c < CHUNKS; c++) {
-		chunk_narrow(dump, at, k, c * CHUNK_WORDS, lo, hi, &any[c]);
+		chunk_narrow(dump, at, k, c * CHUNK_WORDS, out, &any[c]);
 		all |= any[c];
 	}
 	/* ceil(log2 k): words below 2^(32 - bits) cannot carry out of k adds.
@@ -173,7 +192,7 @@ __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
 		return;
 	for (uint32_t c = 0; c < CHUNKS; c++)
 		if (may_carry(&any[c], bits))
-			exact(dump, at, k, c * CHUNK_WORDS, lo, hi);
+			exact(dump, at, k, c * CHUNK_WORDS, out);
 }
 
 /* Every block type of one dump, for a layout og_mali_sum_dump checked. */
@@ -182,26 +201,22 @@ __attribute__((always_inline)) static inline void sum_blocks(const struct og_mal
                                                              struct og_mali_totals *totals,
                                                              chunk_exact_fn *exact)
 {
-	static const uint32_t jm_at = 0, tiler_at = OG_MALI_BLOCK_WORDS;
-	uint32_t *lo = totals->lo, *hi = totals->hi;
-	sum_type(dump, &jm_at, 1, lo + OG_MALI_JM * OG_MALI_BLOCK_WORDS,
-	         hi + OG_MALI_JM * OG_MALI_BLOCK_WORDS, exact);
-	sum_type(dump, &tiler_at, 1, lo + OG_MALI_TILER * OG_MALI_BLOCK_WORDS,
-	         hi + OG_MALI_TILER * OG_MALI_BLOCK_WORDS, exact);
-	sum_type(dump, layout->l2_at, layout->l2_count, lo + OG_MALI_L2 * OG_MALI_BLOCK_WORDS,
-	         hi + OG_MALI_L2 * OG_MALI_BLOCK_WORDS, exact);
-	sum_type(dump, layout->core_at, layout->core_count, lo + OG_MALI_SC * OG_MALI_BLOCK_WORDS,
-	         hi + OG_MALI_SC * OG_MALI_BLOCK_WORDS, exact);
+	static const uint32_t fe_at = 0, tiler_at = OG_MALI_V5_WORDS;
+	uint64_t *v = totals->v;
+	sum_type(dump, &fe_at, 1, v + OG_MALI_FE * OG_MALI_MAX_VALUES, exact);
+	sum_type(dump, &tiler_at, 1, v + OG_MALI_TILER * OG_MALI_MAX_VALUES, exact);
+	sum_type(dump, layout->l2_at, layout->l2_count, v + OG_MALI_L2 * OG_MALI_MAX_VALUES, exact);
+	sum_type(dump, layout->core_at, layout->core_count, v + OG_MALI_SC * OG_MALI_MAX_VALUES,
+	         exact);
 }
 
 /* One copy per instruction set: the bodies above are inlined into each, so
  * each is compiled whole for its target. */
 #define SUM_COPY(name, target_attribute)                                                     \
 	target_attribute __attribute__((noinline)) static void name##_exact(                  \
-		const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w, uint32_t *lo,  \
-		uint32_t *hi)                                                                   \
+		const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w, uint64_t *out) \
 	{                                                                                       \
-		chunk_exact(dump, at, k, w, lo, hi);                                            \
+		chunk_exact(dump, at, k, w, out);                                               \
 	}                                                                                       \
 	target_attribute static void name(const struct og_mali_layout *layout,                \
 	                                  const uint32_t *dump, struct og_mali_totals *totals) \
@@ -210,15 +225,14 @@ __attribute__((always_inline)) static inline void sum_blocks(const struct og_mal
 	}
 
 SUM_COPY(sum_default, )
-#if defined(SUM_AVX2_COPY)
+#if defined(OG_SUM_AVX2_COPY)
 SUM_COPY(sum_avx2, __attribute__((target("avx2"))))
 #endif
 
 static og_mali_sum_fn *pick_sum(void)
 {
-#if defined(SUM_AVX2_COPY)
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx2"))
+#if defined(OG_SUM_AVX2_COPY)
+	if (og_cpu_has_avx2())
 		return sum_avx2;
 #endif
 	return sum_default;

@@ -10,6 +10,12 @@
  * it samples, so the dump at sample end holds the sample's deltas and the
  * one at sample begin only marks the start.
  *
+ * Upstream panfrost drives the job-manager Mali GPUs (Bifrost and Valhall
+ * up to Mali-G78), all with the same 64-word v5 dump; command-stream GPUs
+ * (Mali-G310 and later) are driven by panthor, which has no counter
+ * interface in mainline Linux (Arm's perf uAPI series was still under
+ * review at the end of 2025): a panthor node is named in the log.
+ *
  * libdrm's helpers (drmGetVersion...) would call ioctl() themselves and
  * bypass the syscall table, so the two DRM calls needed are made here.
  */
@@ -18,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend.h"
 #include "mali/mali_common.h"
@@ -42,6 +49,7 @@ struct panfrost {
 	uint32_t *pass_ids;
 	size_t pass_n;
 	struct og_mali_totals totals;
+	uint64_t begin_ns; /* CLOCK_MONOTONIC at the sample-begin dump */
 };
 
 #define LOG(p, ...) og_mali_log(&(p)->host, OG_LOG_ERROR, __VA_ARGS__)
@@ -70,8 +78,9 @@ static GPA_Status mark_gone(struct panfrost *p, const char *what, int e)
 	return GPA_STATUS_ERROR_FAILED;
 }
 
-/* True when fd is a panfrost DRM node (the driver name, not the path, says so). */
-static bool is_panfrost(const struct og_sys *sys, int fd)
+/* True when fd is a node of the DRM driver `want` (the driver name, not the
+ * path, says so). */
+static bool is_driver(const struct og_sys *sys, int fd, const char *want)
 {
 	char name[32] = {0};
 	struct drm_version v;
@@ -81,13 +90,13 @@ static bool is_panfrost(const struct og_sys *sys, int fd)
 	if (p_ioctl(sys, fd, DRM_IOCTL_VERSION, &v) < 0)
 		return false;
 	/* The kernel reports the full length even when it copied less. */
-	return v.name_len == strlen("panfrost") && memcmp(name, "panfrost", 8) == 0;
+	return v.name_len == strlen(want) && memcmp(name, want, v.name_len) == 0;
 }
 
 static GPA_Status find_node(struct panfrost *p, const char *forced)
 {
 	const struct og_sys *sys = p->host.sys;
-	bool denied = false, other = false;
+	bool denied = false, other = false, panthor = false;
 	char tried[300];
 	int first = FIRST_RENDER_NODE, count = RENDER_NODES;
 	if (forced)
@@ -103,11 +112,12 @@ static GPA_Status find_node(struct panfrost *p, const char *forced)
 			denied |= errno == EACCES || errno == EPERM;
 			continue;
 		}
-		if (is_panfrost(sys, fd)) {
+		if (is_driver(sys, fd, "panfrost")) {
 			p->fd = fd;
 			snprintf(p->path, sizeof p->path, "%s", path);
 			return GPA_STATUS_OK;
 		}
+		panthor |= is_driver(sys, fd, "panthor");
 		other = true;
 		sys->close(sys->ctx, fd);
 	}
@@ -115,6 +125,13 @@ static GPA_Status find_node(struct panfrost *p, const char *forced)
 		snprintf(tried, sizeof tried, "%s", forced);
 	else
 		snprintf(tried, sizeof tried, "/dev/dri/renderD%d..renderD%d", first, first + count - 1);
+	if (panthor) {
+		LOG(p, "panfrost: found a panthor node (tried %s): this is a command-stream Mali GPU "
+		       "(Mali-G310 and later), which upstream Linux drives with panthor, and panthor "
+		       "has no hardware counter interface in mainline Linux (only per-client usage "
+		       "statistics in fdinfo); use backend 'mali' on Arm's kbase driver", tried);
+		return GPA_STATUS_ERROR_DRIVER_NOT_SUPPORTED;
+	}
 	if (denied) {
 		LOG(p, "panfrost: permission denied opening render nodes (tried %s); add your user "
 		       "to the 'render' group (sudo usermod -aG render $USER) and log in again", tried);
@@ -162,7 +179,7 @@ static GPA_Status read_gpu(struct panfrost *p)
 	p->gpu.l2_slices = (uint32_t)((mem >> 8) & 0xFu) + 1u;
 	uint32_t log2_bus = (uint32_t)((l2f >> 24) & 0xFFu);
 	p->gpu.bus_width_bits = log2_bus < 31 ? 1u << log2_bus : 0u;
-	st = og_mali_check_gpu(&p->host, "panfrost", &p->gpu);
+	st = og_mali_check_gpu(&p->host, "panfrost", &p->gpu, OG_MALI_FRONTEND_JM);
 	/* og_mali_check_gpu refuses every GPU the layout cannot describe. */
 	if (st == GPA_STATUS_OK && !og_mali_layout_init(&p->gpu, &p->layout)) {
 		LOG(p, "panfrost: cannot lay out the dumps of %s (core mask 0x%llx, %u L2 slices); "
@@ -281,11 +298,16 @@ static GPA_Status pf_bind_raw(void *state, const char *name, const char *source,
 	(void)state;
 	(void)name;
 	GPA_Status st = og_mali_parse_source(source, raw_id, why_not);
-	if (st == GPA_STATUS_OK && *raw_id >= OG_MALI_RAW_CYCLES_TOP) {
+	if (st != GPA_STATUS_OK || *raw_id == OG_MALI_RAW_TIME_NS)
+		return st;
+	if (*raw_id >= OG_MALI_RAW_CYCLES_TOP)
 		*why_not = "panfrost dumps carry no cycle counts (kbase reader metadata only)";
-		return GPA_STATUS_ERROR_NOT_FOUND;
-	}
-	return st;
+	else if (og_mali_raw_block(*raw_id) >= OG_MALI_FW)
+		*why_not = "firmware and command-stream-group blocks exist on CSF GPUs, which "
+		           "panfrost does not drive";
+	else if (og_mali_raw_index(*raw_id) >= OG_MALI_V5_WORDS)
+		*why_not = "panfrost dumps carry 64 values per block";
+	return *why_not ? GPA_STATUS_ERROR_NOT_FOUND : GPA_STATUS_OK;
 }
 
 static GPA_Status pf_constant(void *state, const char *name, double *value)
@@ -298,9 +320,17 @@ static bool pf_fits(void *state, const uint32_t *raw_ids, size_t n)
 {
 	(void)state;
 	for (size_t i = 0; i < n; i++)
-		if (raw_ids[i] >= OG_MALI_RAW_CYCLES_TOP)
+		if (raw_ids[i] >= OG_MALI_RAW_CYCLES_TOP && raw_ids[i] != OG_MALI_RAW_TIME_NS)
 			return false;
 	return true;
+}
+
+/* The dump carries no time: the sample's duration is measured around it. */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* The kernel copies exactly dump_bytes (its own size, computed from the
@@ -378,12 +408,16 @@ static GPA_Status pf_end_pass(void *state)
 
 static GPA_Status pf_begin_sample(void *state)
 {
-	return dump(state);
+	struct panfrost *p = state;
+	GPA_Status st = dump(p);
+	p->begin_ns = now_ns();
+	return st;
 }
 
 static GPA_Status pf_end_sample(void *state, uint64_t *deltas)
 {
 	struct panfrost *p = state;
+	uint64_t end_ns = now_ns();
 	GPA_Status st = dump(p);
 	if (st != GPA_STATUS_OK)
 		return st;
@@ -393,13 +427,16 @@ static GPA_Status pf_end_sample(void *state, uint64_t *deltas)
 		return GPA_STATUS_ERROR_FAILED;
 	}
 	for (size_t i = 0; i < p->pass_n; i++)
-		deltas[i] = og_mali_total(&p->totals, p->pass_ids[i]);
+		deltas[i] = p->pass_ids[i] == OG_MALI_RAW_TIME_NS
+		                    ? (end_ns > p->begin_ns ? end_ns - p->begin_ns : 0)
+		                    : og_mali_total(&p->totals, p->pass_ids[i]);
 	return GPA_STATUS_OK;
 }
 
 const struct og_backend_ops og_backend_panfrost = {
 	.name = "panfrost",
-	.summary = "Arm Mali GPUs on the upstream panfrost DRM driver (perfcnt ioctls); Mali-G71",
+	.summary = "Arm Mali GPUs on the upstream panfrost DRM driver (perfcnt ioctls); "
+	           "Mali-G31 to Mali-G78",
 	.open = pf_open,
 	.close = pf_close,
 	.bind_raw = pf_bind_raw,

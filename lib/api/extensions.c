@@ -2,7 +2,9 @@
 /* extensions.c — the OpenGPA_* entry points of opengpa.h. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "core/apictx.h"
 #include "core/core.h"
 #include "opengpa.h"
 
@@ -65,6 +67,50 @@ GPA_Status OpenGPA_SetBackendOption(const char *key, const char *value)
 		                      "%s: the %s backend has no run-time options", __func__,
 		                      ctx->ops->name));
 	return leave(ctx->ops->set_option(ctx->state, key, value));
+}
+
+GPA_Status OpenGPA_SetContextApi(const char *api)
+{
+	og_lock();
+	enum og_api parsed;
+	if (api && strcasecmp(api, "auto") != 0 && !og_api_parse(api, &parsed))
+		return leave(og_error(GPA_STATUS_ERROR_NOT_FOUND,
+		                      "%s: '%s' is not one of auto, none, gl, gles, cl", __func__, api));
+	return leave(replace(&og_settings()->api, api));
+}
+
+GPA_Status OpenGPA_SetSampleSync(gpa_uint32 mode)
+{
+	og_lock();
+	CURRENT(ctx);
+	if (mode < OPENGPA_SYNC_OFF || mode > OPENGPA_SYNC_FINISH)
+		return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+		                      "%s(%u): not a mode; use OPENGPA_SYNC_OFF (1), OPENGPA_SYNC_FLUSH "
+		                      "(2) or OPENGPA_SYNC_FINISH (3)", __func__, mode));
+	if (!ctx->api)
+		return leave(mode == OPENGPA_SYNC_OFF ? GPA_STATUS_OK
+		             : og_error(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
+		                        "%s: the current context is plain (no GL, GLES or OpenCL "
+		                        "context behind it), so there is no queue to synchronise; load "
+		                        "the library as libGPUPerfAPIGL.so, …GLES.so or …CL.so, or call "
+		                        "OpenGPA_SetContextApi before GPA_OpenContext", __func__));
+	if (ctx->open_session && og_session_sample_open(ctx->open_session, NULL))
+		return leave(og_error(GPA_STATUS_ERROR_SAMPLE_NOT_ENDED,
+		                      "%s: a sample is open; change the sync mode between samples",
+		                      __func__));
+	og_apictx_set_sync(ctx->api, (enum og_sync)mode);
+	return leave(GPA_STATUS_OK);
+}
+
+GPA_Status OpenGPA_GetContextApi(const char **ppApi, gpa_uint32 *pSync)
+{
+	og_lock();
+	CURRENT(ctx);
+	if (ppApi)
+		*ppApi = ctx->api ? og_api_name(og_apictx_api(ctx->api)) : "none";
+	if (pSync)
+		*pSync = ctx->api ? (gpa_uint32)og_apictx_sync(ctx->api) : OPENGPA_SYNC_OFF;
+	return leave(GPA_STATUS_OK);
 }
 
 GPA_Status OpenGPA_SetHardwareCounters(gpa_uint8 enable)

@@ -16,6 +16,8 @@
 
 #include "GPUPerfAPI.h"
 #include "core/core.h"
+#include "core/readers.h"
+#include "expr/arith.h"
 
 #define TRACE() \
 	do { \
@@ -512,7 +514,7 @@ GPA_Status GPA_IsSessionReady(bool *pReadyResult, gpa_uint32 sessionID)
 	struct og_session *s = og_session_find(ctx, sessionID);
 	if (!s)
 		return leave(session_not_found(__func__, sessionID));
-	*pReadyResult = og_session_ready(s);
+	*pReadyResult = og_session_results_ready(s);
 	return leave(GPA_STATUS_OK);
 }
 
@@ -522,12 +524,13 @@ static const char *type_name(GPA_Type type)
 	return (unsigned)type < GPA_TYPE__LAST ? names[type] : "?";
 }
 
-/* The shared body of the four GetSample functions, in GPA's check order:
+/* The checks of the four GetSample functions, in GPA's check order:
  * pointer, context, counter index, type, session, enabled now; then wait,
- * then the sample. */
-static GPA_Status get_sample(const char *func, gpa_uint32 sessionID, gpa_uint32 sampleID,
-                             gpa_uint32 counter, GPA_Type want, const void *result,
-                             double *value, uint64_t *exact, bool *is_exact)
+ * then the sample.  Lock held. */
+static GPA_Status get_sample_locked(const char *func, gpa_uint32 sessionID,
+                                    gpa_uint32 sampleID, gpa_uint32 counter, GPA_Type want,
+                                    const void *result, double *value, uint64_t *exact,
+                                    bool *is_exact)
 {
 	if (!result)
 		return null_pointer(func, "pResult");
@@ -561,79 +564,85 @@ static GPA_Status get_sample(const char *func, gpa_uint32 sessionID, gpa_uint32 
 		return og_session_no_sample(func, s, sampleID);
 	/* GPA 2.x: results block until available (a periodic session's
 	 * samples are, once complete). */
-	GPA_Status st = og_sample_wait(ctx->serial, sessionID, sampleID, &ctx, &s);
-	if (st != GPA_STATUS_OK)
-		return st;
+	if (!og_session_ready(s)) {
+		GPA_Status st = og_sample_wait(ctx->serial, sessionID, sampleID, &ctx, &s);
+		if (st != GPA_STATUS_OK)
+			return st;
+	}
 	return og_session_result(ctx, s, sampleID, counter, value, exact, is_exact);
 }
 
 /* Policy (docs/counter-files.md): integers never wrap; NaN never escapes. */
-static uint64_t to_u64(double v, uint64_t max)
+static void store(GPA_Type type, void *result, double v, uint64_t exact, bool is_exact)
 {
-	if (!(v > 0.0))
-		return 0;
-	if (v >= (double)max)
-		return max;
-	return (uint64_t)(v + 0.5) > max ? max : (uint64_t)(v + 0.5);
+	switch (type) {
+	case GPA_TYPE_UINT64:
+		*(gpa_uint64 *)result = is_exact ? exact : og_arith_to_u64(v, UINT64_MAX);
+		break;
+	case GPA_TYPE_UINT32:
+		*(gpa_uint32 *)result = (gpa_uint32)(is_exact ? og_arith_clamp_u64(exact, UINT32_MAX)
+		                                              : og_arith_to_u64(v, UINT32_MAX));
+		break;
+	case GPA_TYPE_FLOAT64:
+		*(gpa_float64 *)result = v;
+		break;
+	default:
+		*(gpa_float32 *)result = (gpa_float32)v;
+		break;
+	}
 }
 
-GPA_Status GPA_GetSampleUInt64(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint32 counterID,
-                               gpa_uint64 *pResult)
+/* The four GetSample functions when the answer is not simply there to
+ * read: under the lock, which says what is wrong or waits. */
+static GPA_Status get_sample(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint32 counter,
+                             GPA_Type want, void *result)
 {
+	static const char *const names[] = {
+		[GPA_TYPE_FLOAT32] = "GPA_GetSampleFloat32",
+		[GPA_TYPE_FLOAT64] = "GPA_GetSampleFloat64",
+		[GPA_TYPE_UINT32] = "GPA_GetSampleUInt32",
+		[GPA_TYPE_UINT64] = "GPA_GetSampleUInt64",
+	};
+	const char *func = names[want];
 	og_lock();
-	TRACE();
+	if (og_log_wants(OG_LOG_TRACE))
+		og_log(OG_LOG_TRACE, "%s", func);
+	og_reader_join(); /* this thread's next reads need no lock */
 	double v;
 	uint64_t exact = 0;
 	bool is_exact = false;
-	GPA_Status st = get_sample(__func__, sessionID, sampleID, counterID, GPA_TYPE_UINT64,
-	                           pResult, &v, &exact, &is_exact);
+	GPA_Status st = get_sample_locked(func, sessionID, sampleID, counter, want, result, &v,
+	                                  &exact, &is_exact);
 	if (st == GPA_STATUS_OK)
-		*pResult = is_exact ? exact : to_u64(v, UINT64_MAX);
+		store(want, result, v, exact, is_exact);
 	return leave(st);
+}
+
+/* An answer that is there is read without the lock (core/readers.h). */
+GPA_Status GPA_GetSampleUInt64(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint32 counterID,
+                               gpa_uint64 *pResult)
+{
+	return og_session_get_sample(sessionID, sampleID, counterID, GPA_TYPE_UINT64, pResult,
+	                             get_sample);
 }
 
 GPA_Status GPA_GetSampleUInt32(gpa_uint32 sessionID, gpa_uint32 sampleID,
                                gpa_uint32 counterIndex, gpa_uint32 *pResult)
 {
-	og_lock();
-	TRACE();
-	double v;
-	uint64_t exact = 0;
-	bool is_exact = false;
-	GPA_Status st = get_sample(__func__, sessionID, sampleID, counterIndex, GPA_TYPE_UINT32,
-	                           pResult, &v, &exact, &is_exact);
-	if (st == GPA_STATUS_OK)
-		*pResult = (gpa_uint32)(is_exact ? (exact > UINT32_MAX ? UINT32_MAX : exact)
-		                                 : to_u64(v, UINT32_MAX));
-	return leave(st);
+	return og_session_get_sample(sessionID, sampleID, counterIndex, GPA_TYPE_UINT32, pResult,
+	                             get_sample);
 }
 
 GPA_Status GPA_GetSampleFloat64(gpa_uint32 sessionID, gpa_uint32 sampleID,
                                 gpa_uint32 counterIndex, gpa_float64 *pResult)
 {
-	og_lock();
-	TRACE();
-	double v;
-	uint64_t exact;
-	bool is_exact;
-	GPA_Status st = get_sample(__func__, sessionID, sampleID, counterIndex, GPA_TYPE_FLOAT64,
-	                           pResult, &v, &exact, &is_exact);
-	if (st == GPA_STATUS_OK)
-		*pResult = v;
-	return leave(st);
+	return og_session_get_sample(sessionID, sampleID, counterIndex, GPA_TYPE_FLOAT64, pResult,
+	                             get_sample);
 }
 
 GPA_Status GPA_GetSampleFloat32(gpa_uint32 sessionID, gpa_uint32 sampleID,
                                 gpa_uint32 counterIndex, gpa_float32 *pResult)
 {
-	og_lock();
-	TRACE();
-	double v;
-	uint64_t exact;
-	bool is_exact;
-	GPA_Status st = get_sample(__func__, sessionID, sampleID, counterIndex, GPA_TYPE_FLOAT32,
-	                           pResult, &v, &exact, &is_exact);
-	if (st == GPA_STATUS_OK)
-		*pResult = (gpa_float32)v;
-	return leave(st);
+	return og_session_get_sample(sessionID, sampleID, counterIndex, GPA_TYPE_FLOAT32, pResult,
+	                             get_sample);
 }

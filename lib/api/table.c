@@ -463,30 +463,22 @@ int ot_is_pass_complete(const char *fn, struct og_xsession *x, uint32_t pass)
 	if (x->sampling && x->sampling->pass == pass)
 		return ot_error(OT_SAMPLE_NOT_ENDED, "%s: a sample of pass %u is still open", fn,
 		                pass);
-	return OT_OK; /* on the CPU timeline a pass's results are in when it ends */
+	/* On the CPU timeline a pass's results are in when it ends; the GPU
+	 * times of an API context's samples when its queries say so. */
+	return og_session_pass_results_ready(x->s, pass) ? OT_OK : OT_RESULT_NOT_READY;
 }
 
 int ot_is_session_complete(const char *fn, struct og_xsession *x)
 {
 	if (!x->s)
 		return ot_error(OT_SESSION_NOT_STARTED, "%s: the session was never begun", fn);
-	return ot_running(fn, x);
+	int st = ot_running(fn, x);
+	return st == OT_OK && !og_session_results_ready(x->s) ? OT_RESULT_NOT_READY : st;
 }
 
 size_t ot_result_size(const struct og_xsession *x)
 {
 	return x->sel.nenabled * sizeof(uint64_t);
-}
-
-/* Policy (docs/counter-files.md): integers never wrap; NaN never escapes. */
-static uint64_t to_u64(double v, uint64_t max)
-{
-	if (!(v > 0.0))
-		return 0;
-	if (v >= (double)max)
-		return max;
-	uint64_t r = (uint64_t)(v + 0.5);
-	return r > max ? max : r;
 }
 
 int ot_sample_result(const char *fn, struct og_xsession *x, uint32_t id, size_t size, void *out)
@@ -496,27 +488,25 @@ int ot_sample_result(const char *fn, struct og_xsession *x, uint32_t id, size_t 
 		return ot_error(OT_READING_SAMPLE_RESULT,
 		                "%s: the buffer has %zu bytes but the %zu enabled counters need %zu "
 		                "(GpaGetSampleResultSize)", fn, size, x->sel.nenabled, need);
-	struct og_context *ctx = x->ctx;
-	unsigned char *slot = out;
-	for (size_t k = 0; k < x->sel.nenabled; k++, slot += sizeof(uint64_t)) {
-		uint32_t counter = x->sel.enabled[k];
-		double v = 0;
-		uint64_t exact = 0;
-		bool is_exact = false;
-		GPA_Status st = og_session_result(ctx, x->s, id, counter, &v, &exact, &is_exact);
-		if (st != GPA_STATUS_OK)
-			return ot_from_core(st) == OT_SAMPLE_NOT_FOUND ? OT_READING_SAMPLE_RESULT
-			                                               : ot_from_core(st);
-		const struct og_counter *c = &ctx->cat.counters[counter];
-		if (ot_data_type(c) == OT_DATA_TYPE_FLOAT64) {
-			memcpy(slot, &v, sizeof(v));
-		} else {
-			uint64_t max = c->type == GPA_TYPE_UINT32 ? UINT32_MAX : UINT64_MAX;
-			uint64_t u = is_exact ? (exact > max ? max : exact) : to_u64(v, max);
-			memcpy(slot, &u, sizeof(u));
-		}
+	/* The core's batch read gives GPA 3.x's 8-byte values in enable order;
+	 * a buffer that is not 8-byte aligned gets them through a copy. */
+	union og_value local[64];
+	union og_value *values = out;
+	bool aligned = (uintptr_t)out % _Alignof(union og_value) == 0;
+	if (!aligned)
+		values = x->sel.nenabled <= 64 ? local : malloc(need);
+	if (!values)
+		return ot_error(OT_FAILED, "%s: out of memory", fn);
+	GPA_Status st = og_session_read(x->ctx, x->s, id, values);
+	if (!aligned) {
+		if (st == GPA_STATUS_OK)
+			memcpy(out, values, need);
+		if (values != local)
+			free(values);
 	}
-	return OT_OK;
+	if (st == GPA_STATUS_ERROR_SAMPLE_NOT_FOUND)
+		return OT_READING_SAMPLE_RESULT; /* a pass lacks it: only after GpaAbortSession */
+	return ot_from_core(st);
 }
 
 /* ---- counter and device metadata ------------------------------------------- */
@@ -585,7 +575,7 @@ int ot_query3(const char *fn, const void *context, uint32_t index, enum ot_query
 
 int ot_query4(const char *fn, const void *session, uint32_t index, enum ot_query q, void *out)
 {
-	struct og_xsession *x;
+	struct og_xsession *x = NULL;
 	int st = ot_initialized(fn);
 	if (st == OT_OK)
 		st = ot_session(fn, session, &x);
@@ -609,7 +599,7 @@ int ot_num_counters3(const char *fn, const void *context, uint32_t *count)
 
 int ot_num_counters4(const char *fn, const void *session, uint32_t *count)
 {
-	struct og_xsession *x;
+	struct og_xsession *x = NULL;
 	int st = ot_initialized(fn);
 	if (st == OT_OK)
 		st = ot_session(fn, session, &x);
@@ -642,7 +632,7 @@ int ot_counter_index3(const char *fn, const void *context, const char *name, uin
 
 int ot_counter_index4(const char *fn, const void *session, const char *name, uint32_t *index)
 {
-	struct og_xsession *x;
+	struct og_xsession *x = NULL;
 	int st = ot_initialized(fn);
 	if (st == OT_OK)
 		st = ot_session(fn, session, &x);

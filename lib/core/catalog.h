@@ -31,7 +31,9 @@ struct og_raw {
 	GPA_Usage_Type usage;
 	bool available;
 	const char *why_not; /* static text from the backend when !available */
-	uint32_t backend_id;
+	uint32_t backend_id; /* for an `api:` source, an enum og_api_value */
+	bool api;            /* measured by the application's API (apictx.h), not the backend */
+	bool borrowed; /* the strings are a built-in set's (builtin.h), not copies */
 };
 
 struct og_constant {
@@ -40,13 +42,16 @@ struct og_constant {
 	double value;
 };
 
-/* A built-in set's generated function and where its leaves are in this
- * catalogue (native.h).  Unassigned slots (counters this device does not
- * offer) read index 0, which every catalogue has. */
+/* A built-in set's generated code and where its leaves are in this
+ * catalogue (native.h): the raw counter behind each raw slot (UINT32_MAX
+ * for one no counter offered here reads), and each constant slot's value. */
 struct og_native_binding {
 	og_native_set_fn *fn;
-	uint32_t *at;
-	uint32_t nslots;
+	uint32_t *at_raw;   /* raw slot -> catalogue raw index, or UINT32_MAX */
+	uint32_t nraw;
+	uint32_t *at_const; /* constant slot -> catalogue constant index */
+	double *k;          /* constant slot -> value */
+	uint32_t nconst;
 	uint32_t ncounters; /* outputs of fn */
 	uint32_t index;     /* in og_catalog.native */
 };
@@ -62,14 +67,18 @@ struct og_counter {
 	GPA_Usage_Type usage;
 	GPA_Type type;
 	struct og_expr *expr;
-	/* Its built-in set compiled to C computes it as out[native_pos], when
-	 * og_native_matches() accepted that code; NULL otherwise. */
+	/* Its built-in set compiled to C computes it as out[native_pos], and
+	 * native_fn alone, when og_native_matches() accepted that code; NULL
+	 * otherwise. */
 	const struct og_native_binding *native;
 	uint32_t native_pos;
+	og_native_counter_fn *native_fn;
 	uint32_t *inputs; /* distinct raw indices the expression reads */
 	size_t ninputs;
 	bool exact_raw;   /* expression is one raw counter: exact 64-bit result */
 	uint32_t raw;     /* that raw counter */
+	bool borrowed;    /* the strings are a built-in set's (builtin.h), not copies */
+	bool shared;      /* expr and inputs are shared by every context (catalog.c) */
 };
 
 /* An entry the catalogue could not offer on this device, and why. */
@@ -119,6 +128,10 @@ struct og_catalog {
 	size_t nnative;
 };
 
+/* For tests: build every catalogue from the counter files' text, a built-in
+ * first file included, rather than from its tables (builtin.h). */
+extern bool og_catalog_text_only;
+
 /* Takes ownership of files[] (and frees them with the catalogue).  Extra
  * raw counters the backend discovered may be passed in `extra`.  With
  * hardware_counters, every available raw counter is also a public counter.
@@ -134,11 +147,12 @@ void og_catalog_free(struct og_catalog *cat);
  * HideDerivedCounters). */
 void og_catalog_hide_derived(struct og_catalog *cat);
 
-/* Runs binding n: every counter of its set into out[0 .. n->ncounters). */
-static inline void og_native_run(const struct og_native_binding *n, const uint64_t *raw,
-                                 const double *constants, double *out)
+/* Runs binding n: every counter of its set into out[0 .. n->ncounters),
+ * from its raw leaves leaf[0 .. n->nraw). */
+static inline void og_native_run(const struct og_native_binding *n, const uint64_t *leaf,
+                                 union og_value *out)
 {
-	n->fn(raw, constants, n->at, out);
+	n->fn(leaf, n->k, out);
 }
 
 /* The public counter whose name, or else one of whose aliases, matches

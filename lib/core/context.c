@@ -9,8 +9,11 @@
 #include <sys/stat.h>
 
 #include "backend_list.h"
+#include "core/apictx.h"
+#include "core/builtin.h"
 #include "core/embedded.h"
 #include "core/explicit.h"
+#include "core/readers.h"
 #include "core/registry.h"
 #include "core/session_internal.h"
 
@@ -93,7 +96,7 @@ struct og_context *og_context_current(void)
 
 void og_context_make_current(struct og_context *ctx)
 {
-	og_registry()->current = ctx;
+	__atomic_store_n(&og_registry()->current, ctx, __ATOMIC_RELEASE);
 }
 
 /* ---- counter files ----------------------------------------------------- */
@@ -124,9 +127,34 @@ static void file_list_free(struct file_list *fl)
 	free(fl->files);
 }
 
+/* The text is linked into tests and tools only (embedded.h): absent from
+ * libopengpa, where these are NULL. */
+#pragma weak og_embedded_sets
+#pragma weak og_embedded_set_count
+
+static bool embedded_exists(const char *name)
+{
+	if (!og_catalog_text_only && og_builtin_find(name))
+		return true;
+	for (size_t i = 0; &og_embedded_set_count && i < og_embedded_set_count; i++)
+		if (strcmp(og_embedded_sets[i].name, name) == 0)
+			return true;
+	return false;
+}
+
 static GPA_Status add_embedded(struct file_list *fl, const char *name)
 {
-	for (size_t i = 0; i < og_embedded_set_count; i++) {
+	/* As the build read it (core/builtin.h): nothing to parse. */
+	const struct og_builtin_set *set = og_catalog_text_only ? NULL : og_builtin_find(name);
+	if (set) {
+		struct og_cf_file *f = file_slot(fl);
+		if (!f)
+			return og_error(GPA_STATUS_ERROR_FAILED, "out of memory loading counter set %s", name);
+		*f = set->file;
+		fl->count++;
+		return GPA_STATUS_OK;
+	}
+	for (size_t i = 0; &og_embedded_set_count && i < og_embedded_set_count; i++) {
 		if (strcmp(og_embedded_sets[i].name, name) != 0)
 			continue;
 		struct og_cf_file *f = file_slot(fl);
@@ -200,12 +228,25 @@ static GPA_Status add_user_path(struct file_list *fl, const char *path)
 	return status;
 }
 
-static GPA_Status collect_files(const struct og_device_info *info, struct file_list *fl,
-                                size_t *nbuiltin)
+/* The backend's sets; for a context on an application's API, GPA's Timing
+ * group after them (gpa-timing, and gpa-timing-SET for a backend set SET
+ * that has one: GPUBusy where the backend counts active cycles); then the
+ * user's files. */
+static GPA_Status collect_files(const struct og_device_info *info, bool api,
+                                struct file_list *fl, size_t *nbuiltin)
 {
 	GPA_Status st = GPA_STATUS_OK;
 	for (int i = 0; st == GPA_STATUS_OK && i < OG_MAX_COUNTER_SETS && info->counter_sets[i]; i++)
 		st = add_embedded(fl, info->counter_sets[i]);
+	if (api && st == GPA_STATUS_OK)
+		st = add_embedded(fl, "gpa-timing");
+	for (int i = 0; api && st == GPA_STATUS_OK && i < OG_MAX_COUNTER_SETS &&
+	                info->counter_sets[i]; i++) {
+		char name[96];
+		snprintf(name, sizeof(name), "gpa-timing-%s", info->counter_sets[i]);
+		if (embedded_exists(name))
+			st = add_embedded(fl, name);
+	}
 	*nbuiltin = fl->count;
 	const struct og_settings *set = og_settings();
 	for (size_t i = 0; st == GPA_STATUS_OK && i < set->ncounter_files; i++)
@@ -288,11 +329,24 @@ static GPA_Status open_backend(struct og_context *ctx, const char *name, const c
 	                "what each backend tried, or name one with OPENGPA_BACKEND)");
 }
 
+static bool api_source(const char *source)
+{
+	return source && strncmp(source, "api:", 4) == 0;
+}
+
+/* "api:" sources are the application's API's (apictx.h), the rest the
+ * backend's. */
 static GPA_Status bind_raw(void *ud, const char *name, const char *source, uint32_t *id,
                            const char **why_not)
 {
 	struct og_context *ctx = ud;
-	return ctx->ops->bind_raw(ctx->state, name, source, id, why_not);
+	if (!api_source(source))
+		return ctx->ops->bind_raw(ctx->state, name, source, id, why_not);
+	if (ctx->api)
+		return og_apictx_bind(ctx->api, source + 4, id, why_not);
+	*why_not = "it is measured by the application's GL, GLES or OpenCL context, and this "
+	           "context is plain (docs/api.md, \"Contexts and samples\")";
+	return GPA_STATUS_ERROR_NOT_FOUND;
 }
 
 static GPA_Status bind_constant(void *ud, const char *name, double *value)
@@ -321,7 +375,7 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 {
 	struct file_list fl = { 0 };
 	size_t nbuiltin = 0;
-	GPA_Status st = collect_files(&ctx->info, &fl, &nbuiltin);
+	GPA_Status st = collect_files(&ctx->info, ctx->api != NULL, &fl, &nbuiltin);
 	if (st != GPA_STATUS_OK) {
 		file_list_free(&fl);
 		return st;
@@ -342,6 +396,8 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 	                      extra ? nextra : 0, hw, err, sizeof(err));
 	if (st != GPA_STATUS_OK)
 		return og_error(st, "cannot build the counter list: %s", err);
+	for (size_t r = 0; r < ctx->cat.nraw; r++)
+		ctx->cat.raws[r].api = api_source(ctx->cat.raws[r].source);
 	if (opt->hide_derived)
 		og_catalog_hide_derived(&ctx->cat);
 	if (ctx->cat.ncounters == 0)
@@ -350,6 +406,19 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 		                "(set OPENGPA_LOG=message to see why)", ctx->ops->name,
 		                ctx->info.description);
 	return GPA_STATUS_OK;
+}
+
+/* The ring's slots: a power of two, at least `size`, so that finding a
+ * session is a mask, not a division. */
+static struct og_ring *ring_new(uint32_t size)
+{
+	uint32_t cap = 1;
+	while (cap < size)
+		cap *= 2;
+	struct og_ring *ring = calloc(1, sizeof(*ring) + cap * sizeof(ring->slot[0]));
+	if (ring)
+		*ring = (struct og_ring){ size, cap - 1 };
+	return ring;
 }
 
 static unsigned ring_size_from_env(void)
@@ -379,10 +448,17 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 	ctx->next_session_id = 1;
 	ctx->plan_epoch = 1;
 
+	/* The application's API first: its context must be there whatever
+	 * the backend finds. */
+	bool explicit_api;
+	const char *api_how;
+	enum og_api api = og_api_wanted(&explicit_api, &api_how);
+	GPA_Status st = og_apictx_open(api, explicit_api, api_how, key, &ctx->api);
 	const struct og_settings *set = og_settings();
 	const char *backend = setting(set->backend, "OPENGPA_BACKEND", "auto");
 	const char *options = setting(set->backend_options, "OPENGPA_BACKEND_OPTIONS", "");
-	GPA_Status st = open_backend(ctx, backend, options);
+	if (st == GPA_STATUS_OK)
+		st = open_backend(ctx, backend, options);
 	if (st != GPA_STATUS_OK) {
 		ctx->ops = NULL; /* nothing to close */
 		og_context_close(ctx);
@@ -392,14 +468,14 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 	if (st == GPA_STATUS_OK)
 		st = build_catalog(ctx, how ? how : &defaults);
 	if (st == GPA_STATUS_OK) {
-		ctx->ring_size = ring_size_from_env();
+		unsigned ring_size = ring_size_from_env();
 		ctx->multiplex = env_true("OPENGPA_MULTIPLEX");
 		if (ctx->multiplex && !ctx->ops->begin_multiplexed_pass) {
 			og_log(OG_LOG_MESSAGE, "OPENGPA_MULTIPLEX: the %s backend cannot time-share "
 			       "counters; they take the passes GPA_GetPassCount says", ctx->ops->name);
 			ctx->multiplex = false;
 		}
-		ctx->ring = calloc(ctx->ring_size, sizeof(*ctx->ring));
+		ctx->ring = ring_new(ring_size);
 		ctx->scratch = calloc(ctx->cat.nraw + 1, sizeof(*ctx->scratch));
 		if (!ctx->ring || !ctx->scratch || og_selection_init(&ctx->sel, ctx) != GPA_STATUS_OK)
 			st = og_error(GPA_STATUS_ERROR_FAILED, "opening a context: out of memory");
@@ -416,8 +492,11 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 	while (*tail)
 		tail = &(*tail)->next;
 	*tail = ctx;
-	og_log(OG_LOG_MESSAGE, "opened a context on %s through the %s backend: %zu counters",
-	       ctx->info.description, ctx->ops->name, ctx->cat.ncounters);
+	og_log(OG_LOG_MESSAGE, "opened a context on %s through the %s backend: %zu counters; %s",
+	       ctx->info.description, ctx->ops->name, ctx->cat.ncounters,
+	       ctx->api ? og_apictx_describe(ctx->api)
+	                : (const char *)"plain: the context pointer is a key, samples are not "
+	                                "synchronised");
 	*out = ctx;
 	return GPA_STATUS_OK;
 }
@@ -443,16 +522,21 @@ void og_context_close(struct og_context *ctx)
 			break;
 		}
 	if (r->current == ctx) {
-		r->current = r->contexts;
-		while (r->current && r->current->front != OG_FRONT_GPA2)
-			r->current = r->current->next;
+		struct og_context *next = r->contexts;
+		while (next && next->front != OG_FRONT_GPA2)
+			next = next->next;
+		og_context_make_current(next);
 	}
+	/* A reader may have found it current before: none reads it after this
+	 * (a context made current and then not is no different). */
+	og_readers_sync();
 	og_xsession_delete_all(ctx);
 	og_handle_free(ctx->handle);
-	for (uint32_t i = 0; ctx->ring && i < ctx->ring_size; i++)
-		og_session_free(ctx->ring[i]);
+	for (uint32_t i = 0; ctx->ring && i <= ctx->ring->mask; i++)
+		og_session_free(ctx->ring->slot[i]);
 	if (ctx->ops)
 		ctx->ops->close(ctx->state);
+	og_apictx_close(ctx->api); /* after the sessions, which held its timings */
 	og_selection_free(&ctx->sel);
 	og_catalog_free(&ctx->cat);
 	free(ctx->ring);
@@ -490,7 +574,7 @@ GPA_Status og_selection_enable(struct og_context *ctx, struct og_selection *sel,
 	if (sel->is_enabled[index])
 		return og_error(GPA_STATUS_ERROR_ALREADY_ENABLED, "counter %u (%s) is already enabled",
 		                index, ctx->cat.counters[index].name);
-	sel->is_enabled[index] = 1;
+	__atomic_store_n(&sel->is_enabled[index], 1, __ATOMIC_RELAXED); /* read unlocked */
 	sel->enabled[sel->nenabled++] = index;
 	sel->plan_epoch = 0;
 	return GPA_STATUS_OK;
@@ -501,7 +585,7 @@ GPA_Status og_selection_disable(struct og_context *ctx, struct og_selection *sel
 	if (!sel->is_enabled[index])
 		return og_error(GPA_STATUS_ERROR_NOT_ENABLED, "counter %u (%s) is not enabled", index,
 		                ctx->cat.counters[index].name);
-	sel->is_enabled[index] = 0;
+	__atomic_store_n(&sel->is_enabled[index], 0, __ATOMIC_RELAXED);
 	size_t j = 0;
 	for (size_t i = 0; i < sel->nenabled; i++)
 		if (sel->enabled[i] != index)
@@ -513,7 +597,8 @@ GPA_Status og_selection_disable(struct og_context *ctx, struct og_selection *sel
 
 void og_selection_clear(struct og_selection *sel, size_t ncounters)
 {
-	memset(sel->is_enabled, 0, ncounters);
+	for (size_t i = 0; i < ncounters; i++)
+		__atomic_store_n(&sel->is_enabled[i], 0, __ATOMIC_RELAXED);
 	sel->nenabled = 0;
 	sel->plan_epoch = 0;
 }
@@ -553,22 +638,22 @@ GPA_Status og_context_set_ring_size(struct og_context *ctx, uint32_t size)
 	if (size < 1 || size > 4096)
 		return og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
 		                "session ring size %u is out of range: choose 1 to 4096", size);
-	struct og_session **ring = calloc(size, sizeof(*ring));
+	struct og_ring *ring = ring_new(size), *old = ctx->ring;
 	if (!ring)
 		return og_error(GPA_STATUS_ERROR_FAILED, "out of memory");
-	/* Keep the newest sessions that fit; their slot is (id - 1) % size. */
-	for (uint32_t i = 0; i < ctx->ring_size; i++) {
-		struct og_session *s = ctx->ring[i];
-		if (!s)
-			continue;
-		uint32_t id = og_session_id(s);
-		if (id + size >= ctx->next_session_id)
-			ring[(id - 1) % size] = s;
-		else
+	/* Keep the newest sessions that fit. */
+	for (uint32_t i = 0; i <= old->mask; i++) {
+		struct og_session *s = old->slot[i];
+		if (s && og_session_id(s) + size >= ctx->next_session_id)
+			ring->slot[(og_session_id(s) - 1) & ring->mask] = s;
+	}
+	__atomic_store_n(&ctx->ring, ring, __ATOMIC_RELEASE);
+	og_readers_sync(); /* none reads the old ring now */
+	for (uint32_t i = 0; i <= old->mask; i++) {
+		struct og_session *s = old->slot[i];
+		if (s && ring->slot[(og_session_id(s) - 1) & ring->mask] != s)
 			og_session_free(s);
 	}
-	free(ctx->ring);
-	ctx->ring = ring;
-	ctx->ring_size = size;
+	free(old);
 	return GPA_STATUS_OK;
 }

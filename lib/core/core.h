@@ -53,6 +53,8 @@ void og_logv(enum og_log_level level, const char *fmt, va_list ap)
 /* Logs an error and returns its status, for one-line error paths. */
 GPA_Status og_error(GPA_Status status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool og_log_wants(enum og_log_level level);
+/* After changing a callback or mask by hand (the setters below call it). */
+void og_log_changed(void);
 
 /* The locking front's callback.  `mask` is a GPA_Logging_Type (3.x/4.x
  * use the same bits); a NULL callback with a mask stops nothing and fails. */
@@ -78,6 +80,7 @@ struct og_settings {
 	char **counter_files;
 	size_t ncounter_files;
 	const struct og_sys *sys; /* NULL: the real kernel (tests put virtual devices here) */
+	char *api;             /* NULL: OPENGPA_API, else the library's file name (apictx.h) */
 	const struct og_backend_ops *test_backend; /* backend "test", for the core's tests */
 	struct og_constant_override constants[OG_CONSTANT_OVERRIDES_MAX];
 	size_t nconstants;
@@ -141,11 +144,19 @@ struct og_selection {
 
 struct og_session;
 struct og_xsession;
+struct og_apictx;
 
 /* How a context's counter list is made (3.x/4.x open flags). */
 struct og_open_options {
 	int hardware_counters; /* -1: the setting (OpenGPA_SetHardwareCounters / environment) */
 	bool hide_derived;     /* offer raw counters only */
+};
+
+/* Session id at slot[(id - 1) & mask]: a power of two of slots, at least
+ * size. */
+struct og_ring {
+	uint32_t size, mask;
+	struct og_session *slot[];
 };
 
 struct og_context {
@@ -156,6 +167,9 @@ struct og_context {
 
 	const struct og_backend_ops *ops;
 	void *state;
+	/* The application's GL/GLES context or OpenCL queue the key stands
+	 * for (apictx.h); NULL for a plain context, whose key is only a key. */
+	struct og_apictx *api;
 	struct og_backend_host host;
 	struct og_device_info info;
 	struct og_catalog cat;
@@ -167,8 +181,9 @@ struct og_context {
 	uint64_t period_ns; /* sessions begun now sample periodically; 0 = not */
 	uint32_t periodic_window; /* samples a periodic session keeps; 0 = all */
 
-	struct og_session **ring;
-	uint32_t ring_size;
+	/* The newest ring->size sessions (2.x), read without the lock too
+	 * (readers.h): replaced whole, slots stored with release. */
+	struct og_ring *ring;
 	uint32_t next_session_id;
 	struct og_session *open_session; /* the active session, of either model */
 
@@ -265,6 +280,12 @@ bool og_session_has_sample(const struct og_session *s, uint32_t sample_id);
 
 /* 2.x readiness: every planned pass done, or the session ended. */
 bool og_session_ready(const struct og_session *s);
+/* og_session_ready, and every sample's API timer result in (apictx.h):
+ * asks the API without waiting. */
+bool og_session_results_ready(struct og_session *s);
+/* Whether pass `pass`'s API timer results are all in (asked without
+ * waiting); true for a pass that has none. */
+bool og_session_pass_results_ready(struct og_session *s, uint32_t pass);
 /* 2.x GPA_IsSampleReady from the session on: *ready = false, then
  * SAMPLE_NOT_FOUND_IN_ALL_PASSES when a planned pass lacks the sample and
  * will not get it (never begun in it, or the pass never ran). */
@@ -303,6 +324,28 @@ GPA_Status og_session_sample_time(struct og_session *s, uint32_t sample_id,
  * kernel times it. */
 uint64_t og_session_period(const struct og_session *s);
 bool og_session_kernel_timed(const struct og_session *s);
+
+/* GPA_GetSample*: session `id` of the current context, read without the
+ * lock (readers.h) when the answer is there (the session ended, the
+ * counter enabled and of `type`, the sample complete), stored at `result`
+ * as `type` (an integer clamped to it).  Anything else is `locked`'s to
+ * check and answer, with the same arguments. */
+typedef GPA_Status og_get_sample_fn(uint32_t id, uint32_t sample_id, uint32_t counter,
+                                    GPA_Type type, void *result);
+GPA_Status og_session_get_sample(uint32_t id, uint32_t sample_id, uint32_t counter,
+                                 GPA_Type type, void *result, og_get_sample_fn *locked);
+/* OpenGPA_GetSampleResults as og_session_get_sample does GPA_GetSample*:
+ * every counter (count at least the session's) without the lock when the
+ * answer is there, else `locked`'s, with the same arguments. */
+typedef GPA_Status og_get_results_fn(uint32_t id, uint32_t sample_id, uint32_t count,
+                                     union og_value *out);
+GPA_Status og_session_get_results(uint32_t id, uint32_t sample_id, uint32_t count,
+                                  union og_value *out, og_get_results_fn *locked);
+/* Every counter of the session for one sample: out[k] for the session's
+ * k-th counter (og_session_counters).  Lock held, session ready.  Errors as
+ * og_session_result's, for the first counter that has no value. */
+GPA_Status og_session_read(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
+                           union og_value *out);
 
 /* Result of one counter for one sample, after the type checks.  Lock held,
  * session ready.  SAMPLE_NOT_FOUND when the sample is not in the session or

@@ -446,6 +446,10 @@ bool og_cf_parse(const char *origin, const char *text, struct og_cf_file *out, c
 
 void og_cf_free(struct og_cf_file *file)
 {
+	if (file->builtin) {
+		memset(file, 0, sizeof(*file));
+		return;
+	}
 	for (size_t i = 0; i < file->count; i++)
 		free_entry(&file->entries[i]);
 	free(file->entries);

@@ -42,11 +42,16 @@ struct og_cf_entry {
 	double value;         /* decoded from field[OG_F_VALUE] when present */
 };
 
+struct og_builtin_set;
+
 struct og_cf_file {
 	char *origin;  /* file name, for messages */
 	char *backend; /* the `backend NAME` line, or NULL */
 	struct og_cf_entry *entries;
 	size_t count;
+	/* A built-in set's file as the build read it (core/builtin.h): static,
+	 * read-only, not freed; NULL for a file read at run time. */
+	const struct og_builtin_set *builtin;
 };
 
 /* Parses text.  On failure returns false with "origin:line: what" in err. */

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* embedded.h — the counter sets built into the library (counters/embed.py). */
+/*
+ * embedded.h — the text of the counter sets built in (counters/embed.py).
+ * The library opens the tables made from it at build time (builtin.h) and
+ * does not contain it; the tests and tools that read the text link it
+ * (lib/meson.build, opengpa_core_dep).
+ */
 #ifndef OPENGPA_CORE_EMBEDDED_H
 #define OPENGPA_CORE_EMBEDDED_H
 
@@ -11,7 +16,7 @@ struct og_embedded_set {
 	const char *text;
 };
 
-extern const struct og_embedded_set og_embedded_sets[];
-extern const size_t og_embedded_set_count;
+extern const struct og_embedded_set og_embedded_sets[] __attribute__((visibility("hidden")));
+extern const size_t og_embedded_set_count __attribute__((visibility("hidden")));
 
 #endif

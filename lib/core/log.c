@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/readers.h"
 #include "core/registry.h"
 
 /* OPENGPA_LOG=error|message|trace|all (comma-separated) or a GPA_Logging_Type number. */
@@ -42,8 +43,21 @@ static unsigned stderr_mask(struct og_registry *r)
 	if (!r->stderr_mask_read) {
 		r->stderr_mask = parse_log_env(secure_getenv("OPENGPA_LOG"));
 		r->stderr_mask_read = true;
+		og_log_changed();
 	}
 	return r->stderr_mask;
+}
+
+/* A 2.x call traced must take the lock, where messages are made. */
+void og_log_changed(void)
+{
+	struct og_registry *r = og_registry();
+	unsigned mask = r->callback[OG_FRONT_GPA2].fn ? r->callback[OG_FRONT_GPA2].mask : 0;
+	if (r->debug_callback)
+		mask |= r->debug_mask;
+	if (r->stderr_mask_read)
+		mask |= r->stderr_mask;
+	__atomic_store_n(&og_read_locked, (mask & OG_LOG_TRACE) != 0, __ATOMIC_RELAXED);
 }
 
 bool og_log_wants(enum og_log_level level)
@@ -104,6 +118,7 @@ GPA_Status og_set_log_callback(unsigned mask, GPA_LoggingCallbackPtrType callbac
 		                "NONE to stop logging");
 	r->callback[r->front].fn = mask == GPA_LOGGING_NONE ? NULL : callback;
 	r->callback[r->front].mask = mask;
+	og_log_changed();
 	if (r->callback[r->front].fn)
 		og_log(OG_LOG_MESSAGE, "Logging callback registered successfully.");
 	return GPA_STATUS_OK;
@@ -118,6 +133,7 @@ GPA_Status og_set_debug_callback(unsigned mask, GPA_LoggingDebugCallbackPtrType 
 		                "to stop debug logging");
 	r->debug_callback = mask == GPA_LOG_NONE ? NULL : callback;
 	r->debug_mask = mask;
+	og_log_changed();
 	if (r->debug_callback)
 		og_log(OG_LOG_MESSAGE, "Debug logging callback registered successfully.");
 	return GPA_STATUS_OK;

@@ -24,16 +24,21 @@ struct planner {
 	size_t cap;          /* capacity of every pass array */
 };
 
+/* Raw counters the application's API measures (apictx.h) take no room on
+ * the device: they fit in any pass, and the backend never sees them. */
 static bool fits_with(struct planner *pl, const struct og_pass *pass, const uint32_t *raws, size_t n)
 {
 	const struct og_catalog *cat = &pl->ctx->cat;
 	size_t k = 0;
 	if (pass)
 		for (size_t i = 0; i < pass->n; i++)
-			pl->candidate[k++] = pass->backend_ids[i];
+			if (!cat->raws[pass->raws[i]].api)
+				pl->candidate[k++] = pass->backend_ids[i];
+	size_t before = k;
 	for (size_t i = 0; i < n; i++)
-		pl->candidate[k++] = cat->raws[raws[i]].backend_id;
-	return pl->ctx->ops->fits(pl->ctx->state, pl->candidate, k);
+		if (!cat->raws[raws[i]].api)
+			pl->candidate[k++] = cat->raws[raws[i]].backend_id;
+	return k == before || pl->ctx->ops->fits(pl->ctx->state, pl->candidate, k);
 }
 
 static void add_to_pass(struct planner *pl, size_t p, const uint32_t *raws, size_t n)

@@ -2,21 +2,16 @@
 /* registry.c — the registry instance and its lock. */
 #include "core/registry.h"
 
-static struct og_registry registry = {
+struct og_registry og_registry_instance = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.changed = PTHREAD_COND_INITIALIZER,
 	.next_serial = 1,
 	.settings = { .hardware_counters = -1 },
 };
 
-struct og_registry *og_registry(void)
-{
-	return &registry;
-}
-
 struct og_settings *og_settings(void)
 {
-	return &registry.settings;
+	return &og_registry_instance.settings;
 }
 
 void og_lock(void)
@@ -26,11 +21,11 @@ void og_lock(void)
 
 void og_lock_as(enum og_front front)
 {
-	pthread_mutex_lock(&registry.lock);
-	registry.front = front;
+	pthread_mutex_lock(&og_registry_instance.lock);
+	og_registry_instance.front = front;
 }
 
 void og_session_notify(void)
 {
-	pthread_cond_broadcast(&registry.changed);
+	pthread_cond_broadcast(&og_registry_instance.changed);
 }

@@ -6,7 +6,15 @@
  * A session copies the plan and the enabled counters when it begins, so
  * results stay readable after the client enables other counters.  Each
  * sample keeps one uint64 per raw counter of the plan ("slots"), filled by
- * the pass that counts it; results are computed from those when queried.
+ * the pass that counts it; results are computed from those when queried,
+ * and nothing else is kept per sample.
+ *
+ * The slots are laid out for reading.  When a session counts (nearly) all
+ * the raw counters of a built-in set whose generated code it uses, those
+ * raw counters take the slots of a block in the set's own leaf order, so
+ * the generated code reads a sample's row in place (native.h): a batch
+ * read is one call of the set's function, a single read one call of the
+ * counter's.  Passes scatter their counts into the slots as samples end.
  *
  * The functions here keep the books; the front ends check the caller's
  * order of calls first, each in its own API's order and statuses (2.x
@@ -21,8 +29,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/apictx.h"
+#include "core/readers.h"
 #include "core/registry.h"
 #include "core/session_internal.h"
+#include "expr/arith.h"
 
 /* uint32 id -> index, open addressing; vals hold index + 1, 0 = empty. */
 struct id_map {
@@ -31,25 +42,73 @@ struct id_map {
 	size_t cap, count;
 };
 
+/* 56 bytes, beside the sample's row of raw counts. */
 struct sample {
+	uint64_t begun;   /* bit p: begun in pass p */
+	uint64_t passes;  /* bit p: ended in pass p */
+	uint64_t begin_ns, end_ns; /* of the first pass that counted it */
 	uint32_t id;
-	uint64_t begun;    /* bit p: begun in pass p */
-	uint64_t passes;   /* bit p: ended in pass p */
-	bool failed;       /* the backend could not read it */
-	double coverage;   /* least share of it the counters really counted */
-	uint64_t computed; /* bit n: native binding n's results are in s->results */
-	struct og_sample_time time; /* of the first pass that counted it */
+	uint32_t flags;   /* OG_SAMPLE_* of that pass */
+	float coverage;   /* least share of it the counters really counted */
+	uint32_t api_token; /* its API timer (apictx.h) until the result is in; 0: none */
+	bool failed;      /* the backend could not read it */
+	bool api_failed;  /* the API timer gave no result */
+};
+
+/* How the session reads one of its counters. */
+enum recipe_kind {
+	READ_RAW,    /* a raw count: slot */
+	READ_NATIVE, /* generated code: block, position in its set */
+	READ_EXPR,   /* the interpreter */
+};
+
+struct recipe {
+	uint64_t need; /* bit p: a raw input of pass p */
+	uint8_t kind;
+	bool integer;  /* an integer counter: og_value.u, at most max */
+	bool api;      /* reads a raw counter the application's API measures */
+	uint8_t type;  /* GPA_Type */
+	uint32_t slot; /* READ_RAW: the raw's slot; READ_NATIVE: the block's base */
+	uint32_t block, position; /* READ_NATIVE: in blocks[], in its set */
+	uint64_t max;
+	og_native_counter_fn *fn; /* READ_NATIVE: the counter's own function */
+	const double *k;         /* and the set's constants */
+};
+
+/* A built-in set's raw leaves in its own order at row[base ...]. */
+struct block {
+	const struct og_native_binding *set;
+	uint32_t base;
+};
+
+/* The most block outputs an unlocked batch read keeps on its stack. */
+#define UNLOCKED_SET_OUT 512
+
+/* og_session.unlocked: how og_session_get_sample may read it. */
+enum {
+	UNLOCKED_NO,       /* open, or periodic: under the lock */
+	UNLOCKED_SAMPLES,  /* ended: each sample's passes are checked */
+	UNLOCKED_COMPLETE, /* ended, and every sample has every pass */
 };
 
 struct og_session {
+	/* What og_session_fast_result reads, together. */
 	uint32_t id;
+	uint8_t unlocked; /* UNLOCKED_*: stored with release when it ends */
+	bool sparse;      /* see index below */
+	uint32_t ncatalog; /* the catalogue's counters: recipe_of[]'s length */
+	uint32_t first_id; /* samples[0].id (dense ids) */
+	const struct recipe **recipe_of;
+	struct recipe *recipes;
+	uint64_t *values; /* nsamples * nslots */
+	size_t nsamples, nslots;
+
 	bool ended;
 	pthread_t owner;
 
 	/* What the session counts, fixed at begin. */
 	uint32_t *counters; /* enabled counter indices, enable order */
 	size_t ncounters;
-	uint8_t *has_counter; /* per catalogue counter */
 	size_t npasses;
 	/* Per catalogue raw: where its value is kept and which pass counts it;
 	 * slot UINT32_MAX when the session does not count it. */
@@ -57,14 +116,35 @@ struct og_session {
 		uint32_t slot;
 		uint32_t pass;
 	} *slot_of_raw;
-	size_t nslots;
 	struct {
-		size_t first_slot; /* the pass's raws have consecutive slots */
 		size_t n;
+		size_t nbackend; /* of the n, the backend's (backend_ids); the rest the API's */
 		uint32_t *backend_ids;
 		size_t *group_sizes; /* multiplexed pass; NULL otherwise */
 		size_t ngroups;
+		/* Where its counts go: row[dst[k]] = deltas[src[k]] (a raw counter
+		 * can fill more than one slot). */
+		uint32_t *src, *dst;
+		size_t npairs;
 	} pass[OG_MAX_PASSES];
+
+	/* Reading: a recipe per counter (enable order) and, per catalogue
+	 * counter, its recipe (recipe_of, NULL when the session does not count
+	 * it); the set blocks. */
+	uint64_t need_all;
+	struct block blocks[4];
+	size_t nblocks;
+	/* The counters are exactly blocks[0]'s set in its order: its function
+	 * writes a batch read's answer.  Or they all come from blocks[0]: runs
+	 * copy its outputs to the answer (out[to ...] = set[from ...], n each). */
+	bool direct;
+	struct run {
+		uint32_t from, to, n;
+	} *runs;
+	size_t nruns;
+	union og_value *set_out; /* the blocks' outputs, one set's width each */
+	size_t set_stride;
+	bool interpreted; /* a counter is read by the interpreter */
 
 	/* Progress. */
 	bool pass_open;
@@ -83,25 +163,14 @@ struct og_session {
 	struct id_map extra;
 	uint32_t extra_samples;
 
-	/* Samples, in the order they first appeared, and their values. */
+	/* Samples, in the order they first appeared (their values above).
+	 * Sample id -> index: most clients number samples 0, 1, 2...: while
+	 * every id is first_id plus its index the lookup is arithmetic (dense);
+	 * the first id out of line builds a hash index (sparse). */
 	struct sample *samples;
-	uint64_t *values; /* nsamples * nslots */
-	size_t nsamples, cap;
-	/* Sample id -> index.  Most clients number samples 0, 1, 2...: while
-	 * every id is the first one plus its index the lookup is arithmetic
-	 * (dense); the first id out of line builds a hash index (sparse). */
-	bool sparse;
+	size_t cap;
 	struct id_map index;
 	uint64_t *deltas; /* one pass's values from the backend */
-
-	/* Counters a built-in set's generated code computes (catalog.h) are
-	 * computed a whole set per sample, on the first read of one of them,
-	 * and kept: results[sample * nbatched + result_col[counter]]. */
-	uint32_t *result_col; /* per catalogue counter; UINT32_MAX: interpreted */
-	size_t nbatched;
-	double *results;      /* allocated on the first read, results_rows rows */
-	size_t results_rows;
-	double *set_out;      /* one set's outputs */
 
 	/* Periodic sampling (session_periodic.c); period_ns 0 = the client's
 	 * samples.  Samples [0, nsamples) are complete; the timer thread or the
@@ -119,6 +188,16 @@ struct og_session {
 	size_t dropped_counted;
 	struct og_sample_time dropped_time; /* first begin, every flag */
 	double dropped_coverage;
+
+	/* The application's API (apictx.h): NULL for a plain context.  Its raw
+	 * counters' values go to api_slot[k] (value api_value[k], an
+	 * enum og_api_value) when a sample's timer result is in; they are all
+	 * in api_pass.  Samples before api_scan have their results in. */
+	struct og_apictx *api;
+	bool uses_api;    /* a counter reads an API raw */
+	int32_t api_pass; /* -1: no pass has API raws */
+	uint32_t *api_slot, *api_value;
+	size_t napi, api_scan;
 };
 
 
@@ -129,9 +208,17 @@ void og_session_free(struct og_session *s)
 	for (size_t p = 0; p < s->npasses; p++) {
 		free(s->pass[p].backend_ids);
 		free(s->pass[p].group_sizes);
+		free(s->pass[p].src);
+		free(s->pass[p].dst);
 	}
+	for (size_t i = 0; s->api && i < s->nsamples; i++)
+		if (s->samples[i].api_token)
+			og_apictx_release(s->api, s->samples[i].api_token);
+	free(s->api_slot);
+	free(s->api_value);
+	free(s->recipes);
+	free(s->recipe_of);
 	free(s->counters);
-	free(s->has_counter);
 	free(s->slot_of_raw);
 	free(s->samples);
 	free(s->values);
@@ -141,9 +228,8 @@ void og_session_free(struct og_session *s)
 	free(s->extra.keys);
 	free(s->extra.vals);
 	free(s->deltas);
-	free(s->result_col);
-	free(s->results);
 	free(s->set_out);
+	free(s->runs);
 	og_periodic_free(s->periodic);
 	free(s);
 }
@@ -223,7 +309,7 @@ static void map_clear(struct id_map *m)
 static bool index_find(const struct og_session *s, uint32_t id, size_t *index)
 {
 	if (!s->sparse) {
-		uint32_t offset = id - (s->nsamples ? s->samples[0].id : 0); /* wraps like the ids */
+		uint32_t offset = id - s->first_id; /* wraps like the ids */
 		if (offset >= s->nsamples)
 			return false;
 		*index = offset;
@@ -236,7 +322,9 @@ static bool index_find(const struct og_session *s, uint32_t id, size_t *index)
 static bool index_insert(struct og_session *s, uint32_t id, size_t index)
 {
 	if (!s->sparse) {
-		if (index == 0 || id == s->samples[0].id + (uint32_t)index)
+		if (index == 0)
+			s->first_id = id;
+		if (id == s->first_id + (uint32_t)index)
 			return true; /* still dense */
 		if (!map_reserve(&s->index, index + 1))
 			return false;
@@ -263,7 +351,7 @@ static bool add_sample(struct og_session *s, uint32_t id, size_t *index)
 	}
 	if (!index_insert(s, id, s->nsamples))
 		return false;
-	s->samples[s->nsamples] = (struct sample){ .id = id, .coverage = 1.0 };
+	s->samples[s->nsamples] = (struct sample){ .id = id, .coverage = 1.0f };
 	memset(&s->values[s->nsamples * s->nslots], 0, s->nslots * sizeof(uint64_t));
 	*index = s->nsamples++;
 	return true;
@@ -271,37 +359,171 @@ static bool add_sample(struct og_session *s, uint32_t id, size_t *index)
 
 /* ---- begin / end ----------------------------------------------------- */
 
-/* Gives each enabled counter with generated code a results column, when
- * computing its whole set pays: the generated code costs about a quarter
- * of interpreting one counter per counter of the set (bench/mali: 1.6 ns
- * against 6.9 ns), so a session that enables fewer than a quarter of a set
- * interprets them. */
-static bool plan_batches(struct og_session *s, const struct og_catalog *cat)
+/* ---- layout and recipes ----------------------------------------------- */
+
+/* A set's block pays when the session needs at least 4/5 of its raw leaves:
+ * the other slots of the block are kept (and cost memory) for nothing. */
+static bool block_pays(const struct og_native_binding *b, const int8_t *raw_pass)
 {
-	s->result_col = malloc((cat->ncounters + 1) * sizeof(*s->result_col));
-	if (!s->result_col)
+	uint32_t needed = 0;
+	for (uint32_t j = 0; j < b->nraw; j++)
+		needed += b->at_raw[j] != UINT32_MAX && raw_pass[b->at_raw[j]] >= 0;
+	return b->nraw && 5 * needed >= 4 * b->nraw;
+}
+
+/* Where an API value goes (lay_out); false without memory. */
+static bool add_api_slot(struct og_session *s, uint32_t slot, uint32_t value)
+{
+	uint32_t *a = realloc(s->api_slot, (s->napi + 1) * sizeof(*a));
+	if (a)
+		s->api_slot = a;
+	uint32_t *v = a ? realloc(s->api_value, (s->napi + 1) * sizeof(*v)) : NULL;
+	if (!v)
 		return false;
-	for (size_t c = 0; c < cat->ncounters; c++)
-		s->result_col[c] = UINT32_MAX;
-	/* sample.computed has a bit for each of the first 64 bindings. */
-	uint32_t enabled_in[64] = { 0 };
-	for (size_t i = 0; i < s->ncounters; i++) {
-		const struct og_counter *c = &cat->counters[s->counters[i]];
-		if (c->native && c->native->index < 64)
-			enabled_in[c->native->index]++;
-	}
-	uint32_t widest = 0;
-	for (size_t i = 0; i < s->ncounters; i++) {
-		const struct og_counter *c = &cat->counters[s->counters[i]];
-		if (!c->native || c->native->index >= 64 ||
-		    4 * enabled_in[c->native->index] < c->native->ncounters)
+	s->api_value = v;
+	s->api_slot[s->napi] = slot;
+	s->api_value[s->napi++] = value;
+	return true;
+}
+
+/* Slots: each planned raw counter gets one (its primary, slot_of_raw), and
+ * also every block leaf it is; then each pass's (delta -> slot) pairs. */
+static bool lay_out(struct og_session *s, const struct og_catalog *cat, const struct og_plan *plan)
+{
+	size_t nextra = 0, cap_extra = 0;
+	struct { uint32_t raw, slot; } *extra = NULL;
+	for (size_t i = 0; i < cat->nnative && s->nblocks < 4; i++) {
+		const struct og_native_binding *b = &cat->native[i];
+		bool used = false;
+		for (size_t k = 0; k < s->ncounters; k++)
+			used |= cat->counters[s->counters[k]].native == b;
+		if (!used || !block_pays(b, plan->raw_pass))
 			continue;
-		s->result_col[s->counters[i]] = (uint32_t)s->nbatched++;
-		if (c->native->ncounters > widest)
-			widest = c->native->ncounters;
+		uint32_t base = (uint32_t)s->nslots;
+		s->blocks[s->nblocks++] = (struct block){ b, base };
+		s->nslots += b->nraw;
+		for (uint32_t j = 0; j < b->nraw; j++) {
+			uint32_t r = b->at_raw[j];
+			if (r == UINT32_MAX || plan->raw_pass[r] < 0)
+				continue;
+			if (s->slot_of_raw[r].slot == UINT32_MAX) {
+				s->slot_of_raw[r] = (struct raw_slot){ base + j, (uint32_t)plan->raw_pass[r] };
+				continue;
+			}
+			if (nextra == cap_extra) {
+				cap_extra = cap_extra ? 2 * cap_extra : 16;
+				void *grown = realloc(extra, cap_extra * sizeof(*extra));
+				if (!grown) {
+					free(extra);
+					return false;
+				}
+				extra = grown;
+			}
+			extra[nextra].raw = r;
+			extra[nextra++].slot = base + j;
+		}
 	}
-	s->set_out = malloc((widest + 1) * sizeof(*s->set_out));
-	return s->set_out != NULL;
+	for (size_t r = 0; r < cat->nraw; r++)
+		if (plan->raw_pass[r] >= 0 && s->slot_of_raw[r].slot == UINT32_MAX)
+			s->slot_of_raw[r] = (struct raw_slot){ (uint32_t)s->nslots++,
+			                                       (uint32_t)plan->raw_pass[r] };
+	/* The backend's counts arrive as deltas[b] for its b-th raw counter of
+	 * the pass; those the application's API measures come as the API's
+	 * values (collect()).  A raw counter may fill more than one slot. */
+	bool ok = true;
+	for (size_t p = 0; ok && p < plan->npasses; p++) {
+		const struct og_pass *pp = &plan->passes[p];
+		size_t cap = pp->n + nextra + 1;
+		s->pass[p].src = malloc(cap * sizeof(uint32_t));
+		s->pass[p].dst = malloc(cap * sizeof(uint32_t));
+		if (!(ok = s->pass[p].src && s->pass[p].dst))
+			break;
+		size_t n = 0, b = 0;
+		for (size_t i = 0; ok && i < pp->n; i++) {
+			uint32_t r = pp->raws[i];
+			for (size_t e = 0; ok && e <= nextra; e++) {
+				uint32_t slot = e == 0 ? s->slot_of_raw[r].slot : extra[e - 1].slot;
+				if (e > 0 && extra[e - 1].raw != r)
+					continue;
+				if (!cat->raws[r].api) {
+					s->pass[p].src[n] = (uint32_t)b;
+					s->pass[p].dst[n++] = slot;
+				} else {
+					ok = add_api_slot(s, slot, cat->raws[r].backend_id);
+				}
+			}
+			b += !cat->raws[r].api;
+		}
+		s->pass[p].npairs = n;
+	}
+	free(extra);
+	return ok;
+}
+
+static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
+{
+	s->recipes = calloc(s->ncounters + 1, sizeof(*s->recipes));
+	s->recipe_of = calloc(cat->ncounters + 1, sizeof(*s->recipe_of));
+	s->ncatalog = (uint32_t)cat->ncounters;
+	if (!s->recipes || !s->recipe_of)
+		return false;
+	size_t width = 0;
+	for (size_t b = 0; b < s->nblocks; b++)
+		if (s->blocks[b].set->ncounters > width)
+			width = s->blocks[b].set->ncounters;
+	s->set_stride = width;
+	s->set_out = calloc(s->nblocks * width + 1, sizeof(*s->set_out));
+	if (!s->set_out)
+		return false;
+	s->direct = s->nblocks == 1 && s->ncounters == s->blocks[0].set->ncounters;
+	bool gather = s->nblocks == 1;
+	for (size_t k = 0; k < s->ncounters; k++) {
+		const struct og_counter *c = &cat->counters[s->counters[k]];
+		struct recipe *r = &s->recipes[k];
+		s->recipe_of[s->counters[k]] = r;
+		r->integer = c->type != GPA_TYPE_FLOAT32 && c->type != GPA_TYPE_FLOAT64;
+		r->type = (uint8_t)c->type;
+		r->max = c->type == GPA_TYPE_UINT32 ? UINT32_MAX : UINT64_MAX;
+		for (size_t i = 0; i < c->ninputs; i++) {
+			r->need |= 1ull << s->slot_of_raw[c->inputs[i]].pass;
+			r->api |= cat->raws[c->inputs[i]].api;
+		}
+		s->uses_api |= r->api;
+		s->need_all |= r->need;
+		r->kind = READ_EXPR;
+		for (size_t b = 0; b < s->nblocks; b++)
+			if (c->native == s->blocks[b].set) {
+				r->kind = READ_NATIVE;
+				r->block = (uint32_t)b;
+				r->position = c->native_pos;
+				r->slot = s->blocks[b].base;
+				r->fn = c->native_fn;
+				r->k = s->blocks[b].set->k;
+			}
+		if (!(r->kind == READ_NATIVE && r->block == 0 && r->position == k))
+			s->direct = false;
+		gather &= r->kind == READ_NATIVE && r->block == 0;
+		/* A raw count is read as it is (the set's function copies it too). */
+		if (c->exact_raw && (r->integer || r->kind == READ_EXPR)) {
+			r->kind = READ_RAW;
+			r->slot = s->slot_of_raw[c->raw].slot;
+		}
+		s->interpreted |= r->kind == READ_EXPR;
+	}
+	/* (An integer raw count read as READ_RAW is what the set writes too.) */
+	if (gather && !s->direct) {
+		if (!(s->runs = malloc(s->ncounters * sizeof(*s->runs))))
+			return false;
+		for (size_t k = 0; k < s->ncounters; k++) {
+			struct run *last = s->nruns ? &s->runs[s->nruns - 1] : NULL;
+			uint32_t from = s->recipes[k].position;
+			if (last && last->from + last->n == from)
+				last->n++;
+			else
+				s->runs[s->nruns++] = (struct run){ from, (uint32_t)k, 1 };
+		}
+	}
+	return true;
 }
 
 static struct og_session *session_create(struct og_context *ctx, const struct og_selection *sel,
@@ -313,48 +535,68 @@ static struct og_session *session_create(struct og_context *ctx, const struct og
 		return NULL;
 	s->highest_pass = -1;
 	s->counters = malloc((sel->nenabled + 1) * sizeof(*s->counters));
-	s->has_counter = calloc(cat->ncounters + 1, 1);
 	s->slot_of_raw = malloc((cat->nraw + 1) * sizeof(*s->slot_of_raw));
-	if (!s->counters || !s->has_counter || !s->slot_of_raw)
+	if (!s->counters || !s->slot_of_raw)
 		goto oom;
 	memcpy(s->counters, sel->enabled, sel->nenabled * sizeof(*s->counters));
 	s->ncounters = sel->nenabled;
-	for (size_t i = 0; i < sel->nenabled; i++)
-		s->has_counter[sel->enabled[i]] = 1;
 	for (size_t r = 0; r < cat->nraw; r++)
 		s->slot_of_raw[r] = (struct raw_slot){ UINT32_MAX, 0 };
 
+	/* Each pass: the backend's raw counters, in plan order; those the
+	 * application's API measures (apictx.h) the backend never sees, and a
+	 * multiplexed pass's groups shrink by the ones they held. */
 	size_t maxn = 0;
+	s->api = ctx->api;
+	s->api_pass = -1;
 	for (size_t p = 0; p < plan->npasses; p++) {
 		const struct og_pass *pp = &plan->passes[p];
-		s->pass[p].first_slot = s->nslots;
 		s->pass[p].n = pp->n;
 		s->pass[p].backend_ids = malloc((pp->n + 1) * sizeof(uint32_t));
 		s->npasses = p + 1;
 		if (!s->pass[p].backend_ids)
 			goto oom;
-		memcpy(s->pass[p].backend_ids, pp->backend_ids, pp->n * sizeof(uint32_t));
+		size_t nb = 0;
+		for (size_t i = 0; i < pp->n; i++)
+			if (!cat->raws[pp->raws[i]].api)
+				s->pass[p].backend_ids[nb++] = pp->backend_ids[i];
+		s->pass[p].nbackend = nb;
+		if (nb < pp->n)
+			s->api_pass = (int32_t)p; /* they all fit in the first pass: one pass has them */
 		if (pp->ngroups > 1) {
 			s->pass[p].group_sizes = malloc(pp->ngroups * sizeof(size_t));
 			if (!s->pass[p].group_sizes)
 				goto oom;
-			memcpy(s->pass[p].group_sizes, pp->group_sizes, pp->ngroups * sizeof(size_t));
-			s->pass[p].ngroups = pp->ngroups;
+			size_t at = 0, ng = 0;
+			for (size_t g = 0; g < pp->ngroups; g++) {
+				size_t kept = 0;
+				for (size_t i = at; i < at + pp->group_sizes[g]; i++)
+					kept += !cat->raws[pp->raws[i]].api;
+				at += pp->group_sizes[g];
+				if (kept)
+					s->pass[p].group_sizes[ng++] = kept;
+			}
+			s->pass[p].ngroups = ng;
 		}
-		for (size_t i = 0; i < pp->n; i++)
-			s->slot_of_raw[pp->raws[i]] = (struct raw_slot){ (uint32_t)(s->nslots + i), (uint32_t)p };
-		s->nslots += pp->n;
-		if (pp->n > maxn)
-			maxn = pp->n;
+		if (nb > maxn)
+			maxn = nb;
 	}
 	s->deltas = calloc(maxn + 1, sizeof(*s->deltas));
-	if (!s->deltas || !plan_batches(s, cat))
+	if (!s->deltas || !lay_out(s, cat, plan) || !plan_reads(s, cat))
 		goto oom;
 	s->owner = pthread_self();
 	return s;
 oom:
 	og_session_free(s);
 	return NULL;
+}
+
+/* A sample's counts of pass p into its row. */
+static void scatter(struct og_session *s, size_t index, uint32_t p, const uint64_t *deltas)
+{
+	uint64_t *row = &s->values[index * s->nslots];
+	for (size_t k = 0; k < s->pass[p].npairs; k++)
+		row[s->pass[p].dst[k]] = deltas[s->pass[p].src[k]];
 }
 
 GPA_Status og_session_start(struct og_context *ctx, struct og_selection *sel,
@@ -378,7 +620,7 @@ GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id)
 	GPA_Status st = og_selection_plan(ctx, &ctx->sel, &plan);
 	if (st == GPA_STATUS_OK && ctx->period_ns)
 		st = og_periodic_check_plan(ctx, plan);
-	struct og_session *s;
+	struct og_session *s = NULL;
 	if (st == GPA_STATUS_OK)
 		st = og_session_start(ctx, &ctx->sel, &s);
 	if (st != GPA_STATUS_OK)
@@ -387,10 +629,26 @@ GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id)
 	s->window = ctx->period_ns ? ctx->periodic_window : 0;
 	s->dropped_coverage = 1.0;
 	s->id = ctx->next_session_id++;
-	/* The ring slot's previous session is overwritten: the oldest one. */
-	struct og_session **slot = &ctx->ring[(s->id - 1) % ctx->ring_size];
-	og_session_free(*slot);
-	*slot = s;
+	/* The oldest session leaves the ring: the one ring->size IDs back (and
+	 * whatever older one held this slot).  Readers without the lock may
+	 * still look at them until og_readers_sync. */
+	struct og_ring *ring = ctx->ring;
+	struct og_session *gone[2] = { NULL, NULL };
+	if (s->id > ring->size) {
+		struct og_session **old = &ring->slot[(s->id - ring->size - 1) & ring->mask];
+		if (*old && (*old)->id == s->id - ring->size) {
+			gone[0] = *old;
+			__atomic_store_n(old, NULL, __ATOMIC_RELAXED);
+		}
+	}
+	struct og_session **slot = &ring->slot[(s->id - 1) & ring->mask];
+	gone[1] = *slot;
+	__atomic_store_n(slot, s, __ATOMIC_RELEASE);
+	if (gone[0] || gone[1]) {
+		og_readers_sync();
+		og_session_free(gone[0]);
+		og_session_free(gone[1]);
+	}
 	*id = s->id;
 	return GPA_STATUS_OK;
 }
@@ -398,6 +656,18 @@ GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id)
 void og_session_end(struct og_context *ctx, struct og_session *s)
 {
 	s->ended = true;
+	/* A sample's API timer result can come in later, into its row: such a
+	 * session is read under the lock. */
+	if (!s->period_ns && !s->api) {
+		/* Release: a reader without the lock that sees it sees the
+		 * samples (og_session_fast_result). */
+		uint8_t how = UNLOCKED_COMPLETE;
+		uint64_t all = s->npasses >= 64 ? UINT64_MAX : (1ull << s->npasses) - 1;
+		for (size_t i = 0; i < s->nsamples && how == UNLOCKED_COMPLETE; i++)
+			if (s->samples[i].failed || (s->samples[i].passes & all) != all)
+				how = UNLOCKED_SAMPLES;
+		__atomic_store_n(&s->unlocked, how, __ATOMIC_RELEASE);
+	}
 	if (ctx->open_session == s)
 		ctx->open_session = NULL;
 	og_session_notify();
@@ -410,9 +680,9 @@ GPA_Status og_pass_begin(struct og_context *ctx, struct og_session *s, uint32_t 
 		/* An extra pass: nothing to count, as in GPA 2.x. */
 		map_clear(&s->extra);
 		s->extra_samples = 0;
-	} else {
+	} else if (s->pass[pass].nbackend) {
 		const uint32_t *ids = s->pass[pass].backend_ids;
-		size_t n = s->pass[pass].n;
+		size_t n = s->pass[pass].nbackend;
 		GPA_Status st = s->pass[pass].ngroups > 1
 		                ? ctx->ops->begin_multiplexed_pass(ctx->state, ids, n,
 		                                                   s->pass[pass].group_sizes,
@@ -431,6 +701,8 @@ GPA_Status og_pass_begin(struct og_context *ctx, struct og_session *s, uint32_t 
 		}
 		if ((int32_t)pass > s->highest_pass)
 			s->highest_pass = (int32_t)pass;
+	} else if ((int32_t)pass > s->highest_pass) {
+		s->highest_pass = (int32_t)pass; /* only API raws: the backend has nothing to do */
 	}
 	s->pass_open = true;
 	s->pass_index = pass;
@@ -464,6 +736,74 @@ GPA_Status og_pass_end(struct og_context *ctx, struct og_session *s)
 	return st;
 }
 
+/* ---- results of the application's API timer ------------------------------ */
+
+/* Sample `index`'s API result, into its slots, once the API has it (or
+ * waiting for it).  True when nothing is pending for it any more. */
+static bool collect(struct og_session *s, size_t index, bool wait)
+{
+	struct sample *smp = &s->samples[index];
+	if (!smp->api_token)
+		return true;
+	uint64_t v[OG_API_NVALUES];
+	enum og_api_read r = og_apictx_read(s->api, smp->api_token, wait, v);
+	if (r == OG_API_PENDING)
+		return false;
+	if (r == OG_API_DONE)
+		for (size_t k = 0; k < s->napi; k++)
+			s->values[index * s->nslots + s->api_slot[k]] = v[s->api_value[k]];
+	else
+		smp->api_failed = true;
+	og_apictx_release(s->api, smp->api_token);
+	smp->api_token = 0;
+	return true;
+}
+
+/* Every result the API has, oldest first, up to the first it has not: the
+ * GPU finishes in order.  True when none is pending. */
+static bool collect_ready(struct og_session *s)
+{
+	while (s->api_scan < s->nsamples && collect(s, s->api_scan, false))
+		s->api_scan++;
+	return s->api_scan >= s->nsamples;
+}
+
+/* A driver's GPU time longer than the whole synchronised sample (with a
+ * wide margin for the two clocks and the calls around the queries) is the
+ * driver's error, not a measurement: the sample's GPU time fails. */
+static void check_api_span(struct og_session *s, size_t index, uint64_t span_ns)
+{
+	struct sample *smp = &s->samples[index];
+	for (size_t k = 0; k < s->napi && !smp->api_failed; k++) {
+		uint64_t v = s->values[index * s->nslots + s->api_slot[k]];
+		if (s->api_value[k] != OG_API_GPU_TIME_NS || v <= 2 * span_ns + 10000000u)
+			continue;
+		smp->api_failed = true;
+		og_log(OG_LOG_ERROR, "the API's timer says sample %u took %.3f ms on the GPU, but the "
+		       "whole synchronised sample lasted %.3f ms: the driver's timer result is "
+		       "wrong, so the sample has no GPUTime", smp->id, (double)v / 1e6,
+		       (double)span_ns / 1e6);
+	}
+}
+
+static bool uses_api(const struct og_context *ctx, const struct og_counter *c)
+{
+	for (size_t i = 0; i < c->ninputs; i++)
+		if (ctx->cat.raws[c->inputs[i]].api)
+			return true;
+	return false;
+}
+
+bool og_session_results_ready(struct og_session *s)
+{
+	return og_session_ready(s) && (!s->api || collect_ready(s));
+}
+
+bool og_session_pass_results_ready(struct og_session *s, uint32_t pass)
+{
+	return (int32_t)pass != s->api_pass || collect_ready(s);
+}
+
 GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_t id)
 {
 	uint32_t pass = s->pass_index;
@@ -483,13 +823,31 @@ GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_
 	size_t index;
 	if (!index_find(s, id, &index) && !add_sample(s, id, &index))
 		return og_error(GPA_STATUS_ERROR_FAILED, "beginning sample %u: out of memory", id);
-	GPA_Status st = ctx->ops->begin_sample(ctx->state);
-	s->samples[index].begun |= 1ull << pass;
+	/* On an application's API: results of earlier samples the GPU has
+	 * finished come in, then its queue drains (or is flushed) so the
+	 * snapshot comes after the commands before the sample. */
+	GPA_Status st = GPA_STATUS_OK;
+	if (s->api) {
+		collect_ready(s);
+		st = og_apictx_boundary(s->api, "BeginSample");
+	}
+	if (st == GPA_STATUS_OK && s->pass[pass].nbackend)
+		st = ctx->ops->begin_sample(ctx->state);
+	struct sample *smp = &s->samples[index];
+	smp->begun |= 1ull << pass;
 	s->pass_samples[pass]++;
 	if (st != GPA_STATUS_OK) {
 		/* Counted as begun (the pass's sample count stays right) but failed. */
-		s->samples[index].failed = true;
+		smp->failed = true;
 		return st;
+	}
+	/* The GPU timer starts after the snapshot.  If it cannot, only the
+	 * API's counters of this sample fail. */
+	if ((int32_t)pass == s->api_pass && !smp->api_token && !smp->api_failed) {
+		if (og_apictx_time_begin(s->api, "BeginSample", &smp->api_token) != GPA_STATUS_OK)
+			smp->api_failed = true;
+		else if (index < s->api_scan)
+			s->api_scan = index;
 	}
 	s->sample_open = true;
 	s->cur = index;
@@ -504,29 +862,48 @@ GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
 	if (s->pass_index >= s->npasses)
 		return GPA_STATUS_OK; /* an extra pass counts nothing */
 	struct sample *smp = &s->samples[s->cur];
-	size_t n = s->pass[s->pass_index].n;
-	uint64_t end_ns = og_clock_monotonic_ns();
-	GPA_Status st = ctx->ops->end_sample(ctx->state, s->deltas);
-	if (!smp->passes && !smp->time.end_ns) {
-		/* The first pass that gets this far gives the sample its times. */
-		smp->time = (struct og_sample_time){ s->cur_begin_ns, end_ns, 0 };
-		struct og_sample_time kt;
-		if (st == GPA_STATUS_OK && ctx->ops->sample_time && ctx->ops->sample_time(ctx->state, &kt))
-			smp->time = kt;
+	size_t n = s->pass[s->pass_index].nbackend;
+	/* On an application's API: the GPU timer stops, then the queue drains
+	 * (or is flushed) so the snapshot comes after the sample's commands. */
+	GPA_Status timer = GPA_STATUS_OK, api = GPA_STATUS_OK;
+	if (smp->api_token && (int32_t)s->pass_index == s->api_pass &&
+	    (timer = og_apictx_time_end(s->api, "EndSample", smp->api_token)) != GPA_STATUS_OK) {
+		og_apictx_release(s->api, smp->api_token);
+		smp->api_token = 0;
+		smp->api_failed = true;
 	}
+	if (s->api)
+		api = og_apictx_boundary(s->api, "EndSample");
+	uint64_t end_ns = og_clock_monotonic_ns();
+	GPA_Status st = n ? ctx->ops->end_sample(ctx->state, s->deltas) : GPA_STATUS_OK;
+	if (!smp->passes && !smp->end_ns) {
+		/* The first pass that gets this far gives the sample its times. */
+		struct og_sample_time t = { s->cur_begin_ns, end_ns, 0 }, kt;
+		if (n && st == GPA_STATUS_OK && ctx->ops->sample_time &&
+		    ctx->ops->sample_time(ctx->state, &kt))
+			t = kt;
+		smp->begin_ns = t.begin_ns;
+		smp->end_ns = t.end_ns;
+		smp->flags = t.flags;
+	}
+	if (st == GPA_STATUS_OK)
+		st = api; /* counts taken without the API's sync do not belong to the sample */
 	if (st != GPA_STATUS_OK) {
 		smp->failed = true;
 		return st;
 	}
-	memcpy(&s->values[s->cur * s->nslots + s->pass[s->pass_index].first_slot], s->deltas,
-	       n * sizeof(uint64_t));
+	scatter(s, s->cur, s->pass_index, s->deltas);
 	smp->passes |= 1ull << s->pass_index;
-	if (ctx->ops->sample_coverage) {
+	if (n && ctx->ops->sample_coverage) {
 		double c = ctx->ops->sample_coverage(ctx->state);
 		if (c < smp->coverage)
-			smp->coverage = c > 0.0 ? c : 0.0;
+			smp->coverage = c > 0.0 ? (float)c : 0.0f;
 	}
-	return GPA_STATUS_OK;
+	/* Synchronised, the timer's result is there already, and it must fit
+	 * in the sample: its commands ran between the two drains. */
+	if (smp->api_token && og_apictx_sync(s->api) == OG_SYNC_FINISH && collect(s, s->cur, false))
+		check_api_span(s, s->cur, end_ns - s->cur_begin_ns);
+	return timer;
 }
 
 /* ---- periodic samples (session_periodic.c drives these) --------------- */
@@ -566,9 +943,9 @@ static void drop_front(struct og_session *s, size_t k)
 	for (size_t i = 0; i < k; i++) {
 		const struct sample *smp = &s->samples[i];
 		if (!s->dropped && !i)
-			s->dropped_time.begin_ns = smp->time.begin_ns;
-		s->dropped_time.end_ns = smp->time.end_ns;
-		s->dropped_time.flags |= smp->time.flags | (smp->failed ? OG_SAMPLE_FAILED : 0);
+			s->dropped_time.begin_ns = smp->begin_ns;
+		s->dropped_time.end_ns = smp->end_ns;
+		s->dropped_time.flags |= smp->flags | (smp->failed ? OG_SAMPLE_FAILED : 0);
 		if (smp->failed || !(smp->passes & 1))
 			continue;
 		for (size_t slot = 0; slot < s->nslots; slot++)
@@ -581,9 +958,8 @@ static void drop_front(struct og_session *s, size_t k)
 	memmove(s->values, s->values + k * s->nslots, (s->nsamples - k) * s->nslots * sizeof(uint64_t));
 	s->nsamples -= k;
 	s->dropped += k;
-	/* The computed-results cache is by index: start it over. */
-	for (size_t i = 0; i < s->nsamples; i++)
-		s->samples[i].computed = 0;
+	if (s->nsamples)
+		s->first_id = s->samples[0].id; /* periodic ids are dense */
 }
 
 GPA_Status og_session_append(struct og_session *s, const uint64_t *deltas,
@@ -603,14 +979,15 @@ GPA_Status og_session_append(struct og_session *s, const uint64_t *deltas,
 		                s->id, s->nsamples);
 	struct sample *smp = &s->samples[index];
 	smp->begun = 1;
-	smp->time = *t;
+	smp->begin_ns = t->begin_ns;
+	smp->end_ns = t->end_ns;
+	smp->flags = t->flags;
 	if (t->flags & OG_SAMPLE_FAILED) {
 		smp->failed = true;
 	} else {
-		memcpy(&s->values[index * s->nslots + s->pass[0].first_slot], deltas,
-		       s->pass[0].n * sizeof(uint64_t));
+		scatter(s, index, 0, deltas);
 		smp->passes = 1;
-		smp->coverage = coverage > 0.0 && coverage < 1.0 ? coverage : 1.0;
+		smp->coverage = coverage > 0.0 && coverage < 1.0 ? (float)coverage : 1.0f;
 	}
 	s->pass_samples[0]++;
 	og_session_notify();
@@ -620,7 +997,7 @@ GPA_Status og_session_append(struct og_session *s, const uint64_t *deltas,
 void og_session_flag_last(struct og_session *s, uint32_t flags)
 {
 	if (s->nsamples)
-		s->samples[s->nsamples - 1].time.flags |= flags;
+		s->samples[s->nsamples - 1].flags |= flags;
 }
 
 size_t og_session_complete(const struct og_session *s)
@@ -644,9 +1021,9 @@ GPA_Status og_session_no_sample(const char *func, const struct og_session *s, ui
 
 struct og_session *og_session_find(struct og_context *ctx, uint32_t id)
 {
-	if (id == 0 || !ctx->ring_size)
+	if (id == 0 || !ctx->ring)
 		return NULL;
-	struct og_session *s = ctx->ring[(id - 1) % ctx->ring_size];
+	struct og_session *s = ctx->ring->slot[(id - 1) & ctx->ring->mask];
 	return s && s->id == id ? s : NULL;
 }
 
@@ -770,7 +1147,7 @@ GPA_Status og_session_sample_coverage(struct og_session *s, uint32_t sample_id, 
 
 bool og_session_has_counter(const struct og_session *s, uint32_t counter)
 {
-	return s->has_counter[counter] != 0;
+	return s->recipe_of[counter] != NULL;
 }
 
 bool og_session_ready(const struct og_session *s)
@@ -801,7 +1178,8 @@ GPA_Status og_session_sample_ready(struct og_session *s, uint32_t sample_id, boo
 		                "ran included); sample the same IDs in every pass",
 		                sample_id, s->id, p);
 	}
-	*ready = !pending;
+	/* Its GPU time is in when the API's query (or event) says so. */
+	*ready = !pending && (!smp || collect(s, index, false));
 	return GPA_STATUS_OK;
 }
 
@@ -908,23 +1286,24 @@ GPA_Status og_session_sample_time(struct og_session *s, uint32_t sample_id,
 		/* From the first sample's begin to the last's end, and every
 		 * sample's flags (the dropped ones' too). */
 		*t = (struct og_sample_time){ s->dropped ? s->dropped_time.begin_ns
-		                                         : s->samples[0].time.begin_ns,
+		                                         : s->samples[0].begin_ns,
 			                      s->dropped_time.end_ns, s->dropped_time.flags };
 		for (size_t i = 0; i < s->nsamples; i++) {
 			const struct sample *smp = &s->samples[i];
-			if (smp->time.begin_ns < t->begin_ns)
-				t->begin_ns = smp->time.begin_ns;
-			if (smp->time.end_ns > t->end_ns)
-				t->end_ns = smp->time.end_ns;
-			t->flags |= smp->time.flags | (smp->failed ? OG_SAMPLE_FAILED : 0);
+			if (smp->begin_ns < t->begin_ns)
+				t->begin_ns = smp->begin_ns;
+			if (smp->end_ns > t->end_ns)
+				t->end_ns = smp->end_ns;
+			t->flags |= smp->flags | (smp->failed ? OG_SAMPLE_FAILED : 0);
 		}
 		return GPA_STATUS_OK;
 	}
 	if (!index_find(s, sample_id, &index))
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
 		                "session %u has no sample %u", s->id, sample_id);
-	*t = s->samples[index].time;
-	if (s->samples[index].failed)
+	const struct sample *smp = &s->samples[index];
+	*t = (struct og_sample_time){ smp->begin_ns, smp->end_ns, smp->flags };
+	if (smp->failed)
 		t->flags |= OG_SAMPLE_FAILED;
 	return GPA_STATUS_OK;
 }
@@ -934,51 +1313,6 @@ bool og_session_kernel_timed(const struct og_session *s)
 	return s->kernel_timed;
 }
 
-/* Row `index` of s->results with the outputs of counter c's set in it, or
- * NULL without memory (the caller then interprets c). */
-static const double *batch_row(struct og_context *ctx, struct og_session *s, size_t index,
-                               const struct og_counter *c)
-{
-	if (index >= s->results_rows) {
-		/* A periodic session keeps growing after the first read. */
-		size_t rows = s->nsamples > 2 * s->results_rows ? s->nsamples : 2 * s->results_rows;
-		double *results = realloc(s->results, (rows * s->nbatched + 1) * sizeof(*results));
-		if (!results)
-			return NULL;
-		s->results = results;
-		s->results_rows = rows;
-	}
-	struct sample *smp = &s->samples[index];
-	const struct og_native_binding *set = c->native;
-	uint64_t bit = 1ull << set->index;
-	double *row = &s->results[index * s->nbatched];
-	if (smp->computed & bit)
-		return row;
-	/* Every input this sample has of the set's enabled counters.  Inputs
-	 * it lacks keep stale values: the counters that read them fail in
-	 * og_session_result before their column is read. */
-	const uint64_t *vals = &s->values[index * s->nslots];
-	const struct og_counter *all = ctx->cat.counters;
-	for (size_t i = 0; i < s->ncounters; i++) {
-		const struct og_counter *e = &all[s->counters[i]];
-		if (e->native != set)
-			continue;
-		for (size_t k = 0; k < e->ninputs; k++) {
-			struct raw_slot where = s->slot_of_raw[e->inputs[k]];
-			if (where.slot != UINT32_MAX && (smp->passes & (1ull << where.pass)))
-				ctx->scratch[e->inputs[k]] = vals[where.slot];
-		}
-	}
-	og_native_run(set, ctx->scratch, ctx->cat.const_values, s->set_out);
-	for (size_t i = 0; i < s->ncounters; i++) {
-		uint32_t col = s->result_col[s->counters[i]];
-		if (col != UINT32_MAX && all[s->counters[i]].native == set)
-			row[col] = s->set_out[all[s->counters[i]].native_pos];
-	}
-	smp->computed |= bit;
-	return row;
-}
-
 /* A counter over every sample: each raw input summed over the samples that
  * counted it, then the counter's expression, as if one sample had spanned
  * them all (a periodic session's whole pass). */
@@ -986,6 +1320,15 @@ static GPA_Status total_result(struct og_context *ctx, struct og_session *s, uin
                                double *value, uint64_t *exact, bool *is_exact)
 {
 	const struct og_counter *c = &ctx->cat.counters[counter];
+	if (uses_api(ctx, c))
+		for (size_t k = 0; k < s->nsamples; k++) {
+			bool in = collect(s, k, true);
+			if (!in || (s->samples[k].api_failed && !s->samples[k].failed))
+				return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
+				                "counter %s of session %u has no total: sample %u has no GPU "
+				                "time from the API (the earlier message says why)", c->name,
+				                s->id, s->samples[k].id);
+		}
 	for (size_t i = 0; i < c->ninputs; i++) {
 		struct raw_slot where = s->slot_of_raw[c->inputs[i]];
 		bool kept = where.slot != UINT32_MAX && s->dropped_sum;
@@ -1011,41 +1354,297 @@ static GPA_Status total_result(struct og_context *ctx, struct og_session *s, uin
 	return GPA_STATUS_OK;
 }
 
-GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
-                             uint32_t counter, double *value, uint64_t *exact, bool *is_exact)
+/* The sample's index, if it has a value for every counter in `need` (or
+ * the error that says why not). */
+static GPA_Status readable(struct og_context *ctx, const struct og_session *s, uint32_t sample_id,
+                           uint64_t need, size_t *index)
 {
-	size_t index;
-	if (is_total(s, sample_id))
-		return total_result(ctx, s, counter, value, exact, is_exact);
-	if (!index_find(s, sample_id, &index))
+	if (!index_find(s, sample_id, index))
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
 		                "sample %u is not in session %u", sample_id, s->id);
-	const struct sample *smp = &s->samples[index];
-	const struct og_counter *c = &ctx->cat.counters[counter];
+	const struct sample *smp = &s->samples[*index];
 	if (smp->failed)
 		return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
 		                "sample %u of session %u could not be read from the device (see the "
 		                "earlier message); the session's other samples are fine",
 		                sample_id, s->id);
-	for (size_t i = 0; i < c->ninputs; i++) {
-		uint32_t pass = s->slot_of_raw[c->inputs[i]].pass;
-		if (s->slot_of_raw[c->inputs[i]].slot == UINT32_MAX || !(smp->passes & (1ull << pass)))
+	if ((smp->passes & need) == need)
+		return GPA_STATUS_OK;
+	for (size_t k = 0; k < s->ncounters; k++) {
+		uint64_t missing = s->recipes[k].need & need & ~smp->passes;
+		if (missing)
 			return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
-			                "counter %s of sample %u (session %u) needs pass %u, which did not "
-			                "sample it; sample the same IDs in every pass", c->name, sample_id,
-			                s->id, pass);
+			                "counter %s of sample %u (session %u) needs pass %d, which did not "
+			                "sample it; sample the same IDs in every pass",
+			                ctx->cat.counters[s->counters[k]].name, sample_id, s->id,
+			                __builtin_ctzll(missing));
 	}
-	const uint64_t *vals = &s->values[index * s->nslots];
-	*is_exact = c->exact_raw;
-	if (c->exact_raw)
-		*exact = vals[s->slot_of_raw[c->raw].slot];
-	const double *row = s->result_col[counter] != UINT32_MAX ? batch_row(ctx, s, index, c) : NULL;
-	if (row) {
-		*value = row[s->result_col[counter]];
+	return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND, "sample %u of session %u lacks a pass",
+	                sample_id, s->id);
+}
+
+/* The interpreter, for counters without generated code in a block: the
+ * expression reads raw counters by catalogue index. */
+static double interpret(struct og_context *ctx, const struct og_session *s, const uint64_t *row,
+                        const struct og_counter *c)
+{
+	for (size_t i = 0; i < c->ninputs; i++)
+		ctx->scratch[c->inputs[i]] = row[s->slot_of_raw[c->inputs[i]].slot];
+	return og_expr_eval(c->expr, ctx->scratch, ctx->cat.const_values);
+}
+
+GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
+                             uint32_t counter, double *value, uint64_t *exact, bool *is_exact)
+{
+	if (is_total(s, sample_id))
+		return total_result(ctx, s, counter, value, exact, is_exact);
+	const struct recipe *r = s->recipe_of[counter];
+	size_t index;
+	GPA_Status st = readable(ctx, s, sample_id, r->need, &index);
+	if (st != GPA_STATUS_OK)
+		return st;
+	/* Its GPU time, waited for if it is not in yet. */
+	if (r->api && (!collect(s, index, true) || s->samples[index].api_failed))
+		return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
+		                "counter %s of sample %u (session %u) has no GPU time from the API%s "
+		                "(the earlier message says why); the sample's other counters are fine",
+		                ctx->cat.counters[counter].name, sample_id, s->id,
+		                s->samples[index].api_failed ? "" : " on this thread");
+	const uint64_t *row = &s->values[index * s->nslots];
+	*is_exact = r->kind == READ_RAW;
+	switch (r->kind) {
+	case READ_RAW:
+		*exact = row[r->slot];
+		*value = og_arith_result((double)*exact);
+		break;
+	case READ_NATIVE:
+		*value = r->fn(row + r->slot, r->k);
+		break;
+	default:
+		*value = interpret(ctx, s, row, &ctx->cat.counters[counter]);
+		break;
+	}
+	return GPA_STATUS_OK;
+}
+
+/* og_session_get_sample's generated code, in a read section it ends: out
+ * of line, so that the caller calls nothing but in its tail. */
+static __attribute__((noinline)) GPA_Status native_result(const struct recipe *r,
+                                                          const uint64_t *row, GPA_Type type,
+                                                          void *result)
+{
+	double d = r->fn(row + r->slot, r->k);
+	og_read_exit(og_this_reader);
+	switch (type) {
+	case GPA_TYPE_FLOAT64:
+		*(double *)result = d;
+		break;
+	case GPA_TYPE_FLOAT32:
+		*(float *)result = (float)d;
+		break;
+	case GPA_TYPE_UINT32:
+		*(uint32_t *)result = (uint32_t)og_arith_to_u64(d, UINT32_MAX);
+		break;
+	default:
+		*(uint64_t *)result = og_arith_to_u64(d, UINT64_MAX);
+		break;
+	}
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_session_get_sample(uint32_t id, uint32_t sample_id, uint32_t counter,
+                                 GPA_Type type, void *result, og_get_sample_fn *locked)
+{
+	struct og_reader *rd = og_read_enter();
+	if (!rd || !result)
+		goto locked;
+	/* What GPA_GetSample*'s checks look at, in any order: a false answer
+	 * leaves them to the locked path. */
+	const struct og_context *ctx = __atomic_load_n(&og_registry()->current, __ATOMIC_ACQUIRE);
+	if (!ctx)
+		goto out;
+	const struct og_ring *ring = __atomic_load_n(&ctx->ring, __ATOMIC_ACQUIRE);
+	const struct og_session *s =
+		__atomic_load_n(&ring->slot[(id - 1) & ring->mask], __ATOMIC_ACQUIRE);
+	if (!s || s->id != id)
+		goto out;
+	/* Ended (acquire): its samples are final. */
+	uint8_t how = __atomic_load_n(&s->unlocked, __ATOMIC_ACQUIRE);
+	if (how == UNLOCKED_NO || counter >= s->ncatalog ||
+	    !__atomic_load_n(&ctx->sel.is_enabled[counter], __ATOMIC_RELAXED))
+		goto out;
+	const struct recipe *r = s->recipe_of[counter];
+	size_t index;
+	if (!r || r->type != type || !index_find(s, sample_id, &index))
+		goto out;
+	if (how != UNLOCKED_COMPLETE) {
+		const struct sample *smp = &s->samples[index];
+		if (smp->failed || (smp->passes & r->need) != r->need)
+			goto out;
+	}
+	const uint64_t *row = &s->values[index * s->nslots];
+	/* The type is the counter's: an integer type is an integer counter,
+	 * clamped to the type. */
+	if (r->kind == READ_NATIVE)
+		return native_result(r, row, type, result);
+	if (r->kind == READ_RAW) {
+		uint64_t u = row[r->slot];
+		og_read_exit(rd);
+		switch (type) {
+		case GPA_TYPE_FLOAT64:
+			*(double *)result = og_arith_result((double)u);
+			break;
+		case GPA_TYPE_FLOAT32:
+			*(float *)result = (float)og_arith_result((double)u);
+			break;
+		case GPA_TYPE_UINT32:
+			*(uint32_t *)result = (uint32_t)og_arith_clamp_u64(u, UINT32_MAX);
+			break;
+		default:
+			*(uint64_t *)result = u;
+			break;
+		}
 		return GPA_STATUS_OK;
 	}
-	for (size_t i = 0; i < c->ninputs; i++)
-		ctx->scratch[c->inputs[i]] = vals[s->slot_of_raw[c->inputs[i]].slot];
-	*value = og_expr_eval(c->expr, ctx->scratch, ctx->cat.const_values);
+	/* The interpreter uses the context's scratch: under the lock. */
+out:
+	og_read_exit(rd);
+locked:
+	return locked(id, sample_id, counter, type, result);
+}
+
+/* Every counter from a complete row: the blocks' functions (their outputs
+ * in set_out), then the recipes.  ctx only for the interpreter. */
+static void read_row(struct og_context *ctx, const struct og_session *s, const uint64_t *row,
+                     union og_value *out, union og_value *set_out)
+{
+	/* The whole set, in its order: its function writes the answer. */
+	if (s->direct) {
+		s->blocks[0].set->fn(row + s->blocks[0].base, s->blocks[0].set->k, out);
+		return;
+	}
+	for (size_t b = 0; b < s->nblocks; b++)
+		og_native_run(s->blocks[b].set, row + s->blocks[b].base, &set_out[b * s->set_stride]);
+	if (s->nruns) {
+		for (size_t i = 0; i < s->nruns; i++)
+			memcpy(&out[s->runs[i].to], &set_out[s->runs[i].from],
+			       s->runs[i].n * sizeof(*out));
+		return;
+	}
+	for (size_t k = 0; k < s->ncounters; k++) {
+		const struct recipe *r = &s->recipes[k];
+		double v;
+		switch (r->kind) {
+		case READ_RAW:
+			if (r->integer)
+				out[k].u = og_arith_clamp_u64(row[r->slot], r->max);
+			else
+				out[k].d = og_arith_result((double)row[r->slot]);
+			continue;
+		case READ_NATIVE:
+			out[k] = set_out[r->block * s->set_stride + r->position];
+			continue;
+		default:
+			v = interpret(ctx, s, row, &ctx->cat.counters[s->counters[k]]);
+			if (r->integer)
+				out[k].u = og_arith_to_u64(v, r->max);
+			else
+				out[k].d = v;
+			continue;
+		}
+	}
+}
+
+GPA_Status og_session_read(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
+                           union og_value *out)
+{
+	if (is_total(s, sample_id)) {
+		for (size_t k = 0; k < s->ncounters; k++) {
+			double v;
+			uint64_t exact;
+			bool is_exact;
+			GPA_Status st = total_result(ctx, s, s->counters[k], &v, &exact, &is_exact);
+			if (st != GPA_STATUS_OK)
+				return st;
+			const struct recipe *r = &s->recipes[k];
+			if (r->integer)
+				out[k].u = is_exact ? og_arith_clamp_u64(exact, r->max)
+				                    : og_arith_to_u64(v, r->max);
+			else
+				out[k].d = v;
+		}
+		return GPA_STATUS_OK;
+	}
+	size_t index;
+	GPA_Status st = readable(ctx, s, sample_id, s->need_all, &index);
+	if (st != GPA_STATUS_OK)
+		return st;
+	/* The GPU time of the API's counters, waited for: the first of them
+	 * says why it is missing, as reading it alone would. */
+	if (s->uses_api && (!collect(s, index, true) || s->samples[index].api_failed))
+		for (size_t k = 0; k < s->ncounters; k++)
+			if (s->recipes[k].api)
+				return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
+				                "counter %s of sample %u (session %u) has no GPU time from the "
+				                "API%s (the earlier message says why); the sample's other "
+				                "counters are fine", ctx->cat.counters[s->counters[k]].name,
+				                sample_id, s->id,
+				                s->samples[index].api_failed ? "" : " on this thread");
+	read_row(ctx, s, &s->values[index * s->nslots], out, s->set_out);
 	return GPA_STATUS_OK;
+}
+
+GPA_Status og_session_get_results(uint32_t id, uint32_t sample_id, uint32_t count,
+                                  union og_value *out, og_get_results_fn *locked)
+{
+	struct og_reader *rd = og_read_enter();
+	if (!rd || !out)
+		goto locked;
+	const struct og_context *ctx = __atomic_load_n(&og_registry()->current, __ATOMIC_ACQUIRE);
+	if (!ctx)
+		goto out;
+	const struct og_ring *ring = __atomic_load_n(&ctx->ring, __ATOMIC_ACQUIRE);
+	const struct og_session *s =
+		__atomic_load_n(&ring->slot[(id - 1) & ring->mask], __ATOMIC_ACQUIRE);
+	if (!s || s->id != id)
+		goto out;
+	uint8_t how = __atomic_load_n(&s->unlocked, __ATOMIC_ACQUIRE);
+	size_t index;
+	/* The interpreter uses the context's scratch, and the blocks' outputs
+	 * go to the stack: both only so far. */
+	if (how == UNLOCKED_NO || count < s->ncounters || s->interpreted ||
+	    s->nblocks * s->set_stride > UNLOCKED_SET_OUT || !index_find(s, sample_id, &index))
+		goto out;
+	if (how != UNLOCKED_COMPLETE) {
+		const struct sample *smp = &s->samples[index];
+		if (smp->failed || (smp->passes & s->need_all) != s->need_all)
+			goto out;
+	}
+	union og_value set_out[UNLOCKED_SET_OUT];
+	read_row(NULL, s, &s->values[index * s->nslots], out, set_out);
+	og_read_exit(rd);
+	return GPA_STATUS_OK;
+out:
+	og_read_exit(rd);
+locked:
+	return locked(id, sample_id, count, out);
+}
+
+GPA_Status og_session_sample_raws(const struct og_context *ctx, const struct og_session *s,
+                                  uint32_t sample_id, uint64_t *by_backend_id, size_t n)
+{
+	size_t index;
+	if (!index_find(s, sample_id, &index))
+		return GPA_STATUS_ERROR_SAMPLE_NOT_FOUND;
+	for (size_t r = 0; r < ctx->cat.nraw; r++) {
+		uint32_t id = ctx->cat.raws[r].backend_id;
+		if (s->slot_of_raw[r].slot != UINT32_MAX && id < n)
+			by_backend_id[id] = s->values[index * s->nslots + s->slot_of_raw[r].slot];
+	}
+	return GPA_STATUS_OK;
+}
+
+size_t og_session_raw_count(const struct og_session *s)
+{
+	return s->nslots;
 }

@@ -35,4 +35,10 @@ GPA_Status og_session_append(struct og_session *s, const uint64_t *deltas,
 void og_session_flag_last(struct og_session *s, uint32_t flags);
 size_t og_session_complete(const struct og_session *s);
 
+/* For core/testing.h: the raw values the session stored for a sample, put
+ * at their backend ids (those below n), and how many it stores per sample. */
+GPA_Status og_session_sample_raws(const struct og_context *ctx, const struct og_session *s,
+                                  uint32_t sample_id, uint64_t *by_backend_id, size_t n);
+size_t og_session_raw_count(const struct og_session *s);
+
 #endif

@@ -22,4 +22,16 @@ void og_testing_set_backend(const struct og_backend_ops *ops);
  * their defaults (tests run one after another). */
 void og_testing_reset(void);
 
+/* The raw values session `id` of the current 2.x context stored for
+ * `sample`, at their backend ids (those below n): what benchmarks feed the
+ * hand-written formulas they compare with.  And how many raw values each of
+ * its samples stores. */
+GPA_Status og_testing_sample_raws(uint32_t id, uint32_t sample, uint64_t *by_backend_id, size_t n);
+size_t og_testing_session_raw_count(uint32_t id);
+
+/* Whether this thread's GPA_GetSample* calls now read without the lock
+ * (core/readers.h): false before its first read, with trace logging on, or
+ * where membarrier(2) is refused. */
+bool og_testing_reads_unlocked(void);
+
 #endif

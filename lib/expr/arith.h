@@ -9,6 +9,7 @@
 #define OPENGPA_EXPR_ARITH_H
 
 #include <math.h>
+#include <stdint.h>
 
 /* x / 0 is 0: an idle device makes most ratios 0/0. */
 static inline double og_arith_div(double x, double y)
@@ -29,10 +30,44 @@ static inline double og_arith_max(double x, double y)
 	return (y > x || isnan(x)) ? y : x;
 }
 
+/* The same, for an x known not to be NaN (the generated code proves it). */
+static inline double og_arith_min_num(double x, double y)
+{
+	return y < x ? y : x;
+}
+
+static inline double og_arith_max_num(double x, double y)
+{
+	return y > x ? y : x;
+}
+
 /* A result that is not finite is 0. */
 static inline double og_arith_result(double x)
 {
 	return isfinite(x) ? x : 0.0;
+}
+
+/* An integer counter's value: rounded, never negative, never past max (the
+ * integer type's largest), and 0 for NaN. */
+static inline uint64_t og_arith_to_u64(double v, uint64_t max)
+{
+	/* Counts are far below 2^62: one conversion, no branch on its way. */
+	if (__builtin_expect(v >= 0.0 && v < 0x1p62, 1)) {
+		uint64_t r = (uint64_t)(int64_t)(v + 0.5);
+		return r > max ? max : r;
+	}
+	if (!(v > 0.0))
+		return 0;
+	if (v >= (double)max)
+		return max;
+	uint64_t r = (uint64_t)(v + 0.5);
+	return r > max ? max : r;
+}
+
+/* A raw count as an integer counter of a narrower type gives it. */
+static inline uint64_t og_arith_clamp_u64(uint64_t v, uint64_t max)
+{
+	return v > max ? max : v;
 }
 
 #endif

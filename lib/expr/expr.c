@@ -89,12 +89,6 @@ struct insn {
 	double number;
 };
 
-/* The code of a counter inside a postfix: ops [start, end) leave its value
- * on the stack. */
-struct region {
-	const struct og_expr *of;
-	uint32_t start, end;
-};
 
 /* Percentages are max(min(E * 100, 100), 0): a final multiplication by a
  * number and clamp by numbers form the epilogue, applied after the code
@@ -104,7 +98,7 @@ struct og_expr {
 	struct og_expr_op *ops; /* postfix, in the same allocation */
 	size_t nops;
 	/* Every counter inlined, by start then outermost first. */
-	struct region *regions;
+	struct og_expr_region *regions;
 	size_t nregions;
 	const struct og_expr **slot_of; /* shared slot -> whose value it holds */
 	size_t nslots;
@@ -174,7 +168,7 @@ struct parser {
 	struct og_expr_op *ops;
 	size_t count, cap;
 	/* Counters inlined so far: where their code is, where their values go. */
-	struct region *regions;
+	struct og_expr_region *regions;
 	size_t nregions, regions_cap;
 	const struct og_expr **slot_of;
 	size_t nslots, slots_cap;
@@ -340,7 +334,7 @@ static void keep_value(struct parser *ps, const struct og_expr *e, size_t start)
 		fail(ps, ps->p, "out of memory");
 		return;
 	}
-	ps->regions[ps->nregions++] = (struct region){ e, (uint32_t)start, (uint32_t)ps->count };
+	ps->regions[ps->nregions++] = (struct og_expr_region){ e, (uint32_t)start, (uint32_t)ps->count };
 	ps->slot_of[ps->nslots] = e;
 	emit(ps, (struct og_expr_op){ .code = OG_OP_SHARE, .index = (uint32_t)ps->nslots });
 	ps->nslots++;
@@ -357,7 +351,7 @@ static void emit_shared(struct parser *ps, uint32_t slot)
 static void copy_code(struct parser *ps, const struct og_expr *e)
 {
 	struct open {
-		const struct region *r;
+		const struct og_expr_region *r;
 		size_t start; /* in ps */
 	} *open = malloc((e->nregions + 1) * sizeof(*open));
 	if (!open) {
@@ -694,7 +688,7 @@ static size_t split_epilogue(struct og_expr *e)
 
 static int by_start_outermost_first(const void *a, const void *b)
 {
-	const struct region *x = a, *y = b;
+	const struct og_expr_region *x = a, *y = b;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
 	return x->end > y->end ? -1 : x->end < y->end;
@@ -761,14 +755,14 @@ static struct og_expr *build(const struct parser *ps)
 	size_t max_insns = 2 * ps->count;
 	struct og_expr *e = malloc(sizeof(*e) + max_insns * sizeof(struct insn) +
 	                           ps->count * sizeof(struct og_expr_op) +
-	                           ps->nregions * sizeof(struct region) +
+	                           ps->nregions * sizeof(struct og_expr_region) +
 	                           ps->nslots * sizeof(const struct og_expr *));
 	if (!e)
 		return NULL;
 	e->ops = (struct og_expr_op *)(void *)&e->code[max_insns];
 	e->nops = ps->count;
 	memcpy(e->ops, ps->ops, ps->count * sizeof(*e->ops));
-	e->regions = (struct region *)(void *)&e->ops[e->nops];
+	e->regions = (struct og_expr_region *)(void *)&e->ops[e->nops];
 	e->nregions = ps->nregions;
 	if (ps->nregions)
 		memcpy(e->regions, ps->regions, ps->nregions * sizeof(*e->regions));
@@ -824,6 +818,34 @@ struct og_expr *og_expr_compile(const char *text, og_expr_resolve_fn resolve, vo
 	free(ps.known.key);
 	free(ps.known.slot);
 	return e;
+}
+
+struct og_expr *og_expr_assemble(const struct og_expr_op *ops, size_t nops,
+                                 const struct og_expr_region *regions, size_t nregions,
+                                 const struct og_expr *const *slot_of, size_t nslots)
+{
+	if (!nops || nops > OG_EXPR_MAX_OPS || nslots > OG_EXPR_MAX_SHARED ||
+	    program_depth(ops, nops) > OG_EXPR_MAX_DEPTH)
+		return NULL;
+	/* build() only reads the parser's results. */
+	struct parser ps = {
+		.ops = (struct og_expr_op *)ops, .count = nops,
+		.regions = (struct og_expr_region *)regions, .nregions = nregions,
+		.slot_of = (const struct og_expr **)slot_of, .nslots = nslots,
+	};
+	return build(&ps);
+}
+
+size_t og_expr_regions(const struct og_expr *e, const struct og_expr_region **regions)
+{
+	*regions = e->regions;
+	return e->nregions;
+}
+
+size_t og_expr_shared(const struct og_expr *e, const struct og_expr *const **slot_of)
+{
+	*slot_of = e->slot_of;
+	return e->nslots;
 }
 
 void og_expr_free(struct og_expr *e)

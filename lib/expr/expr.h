@@ -103,6 +103,25 @@ struct og_expr_op {
 /* Points *ops at e's postfix (owned by e) and returns its length. */
 size_t og_expr_postfix(const struct og_expr *e, const struct og_expr_op **ops);
 
+/* Where the code of each counter e inlined lies in its postfix: ops
+ * [start, end) leave counter `of`'s value on the stack.  By start, the
+ * outermost first. */
+struct og_expr_region {
+	const struct og_expr *of;
+	uint32_t start, end;
+};
+size_t og_expr_regions(const struct og_expr *e, const struct og_expr_region **regions);
+/* The counter whose value each shared slot holds (slot_of[i] for SHARE i). */
+size_t og_expr_shared(const struct og_expr *e, const struct og_expr *const **slot_of);
+
+/* The expression og_expr_compile made, from what the three functions above
+ * read of it (the built-in sets' tables, lib/core/builtin.h, store that):
+ * the same code without reading text.  NULL without memory, or when the
+ * parts break a limit of og_expr_compile's. */
+struct og_expr *og_expr_assemble(const struct og_expr_op *ops, size_t nops,
+                                 const struct og_expr_region *regions, size_t nregions,
+                                 const struct og_expr *const *slot_of, size_t nslots);
+
 /* Writes the compiled code as text, like snprintf (returns the length it
  * needed): instructions separated by "; " ("LOAD RAW 0; DIV RAW 1", "SAVE 0",
  * "RSUB TEMP 0", "NEG", "KEEP 0" for a SHARE, "ADD SHARED 0" for a use of

@@ -27,8 +27,16 @@ const struct og_native_counter *og_native_find(const char *origin, const char *n
 	               sizeof(og_native_counters[0]), compare);
 }
 
-bool og_native_matches(const struct og_native_counter *n, const struct og_expr *e, uint32_t *at,
-                       uint32_t nslots)
+const struct og_native_set *og_native_set_for(const char *origin)
+{
+	for (size_t i = 0; i < og_native_set_count; i++)
+		if (strcmp(og_native_sets[i].origin, origin) == 0)
+			return &og_native_sets[i];
+	return NULL;
+}
+
+bool og_native_matches(const struct og_native_counter *n, const struct og_expr *e,
+                       uint32_t *at_raw, uint32_t nraw, uint32_t *at_const, uint32_t nconst)
 {
 	const struct og_expr_op *ops;
 	if (og_expr_postfix(e, &ops) != n->nshape)
@@ -37,6 +45,8 @@ bool og_native_matches(const struct og_native_counter *n, const struct og_expr *
 		const struct og_expr_op *want = &n->shape[i], *got = &ops[i];
 		if (want->code != got->code)
 			return false;
+		uint32_t *at = want->code == OG_OP_RAW ? at_raw : at_const;
+		uint32_t nslots = want->code == OG_OP_RAW ? nraw : nconst;
 		switch (want->code) {
 		case OG_OP_NUMBER:
 			/* Bit for bit: 0.0 and -0.0 differ under division. */

@@ -3,11 +3,13 @@
  * native.h — built-in counter sets compiled to C.
  *
  * At build time native_gen.c compiles every counter of each embedded counter
- * file with this engine and writes the file out as one C function that
- * computes all of its counters from one sample, each with the operations of
- * arith.h in its postfix order.  One call per sample instead of one
- * interpreted expression per counter: a compiler schedules the whole set as
- * it would hand-written C (bench/mali).
+ * file with this engine and writes, per counter, a C function of the set's
+ * leaves computing it with the operations of arith.h in its postfix order,
+ * and per file one function writing every counter's value as the batch
+ * read gives it.  A set's leaves are its raw counters and constants, each
+ * numbered once in the set: a session keeps a sample's raw counts in that
+ * order (session.c), so the code reads leaf[i] and k[j] at fixed offsets,
+ * as hand-written C does (bench/api).
  *
  * A context uses a counter's output only once og_native_matches() has
  * checked that its postfix is, operation for operation, the one the context
@@ -24,17 +26,31 @@
 
 #include "expr.h"
 
-/* Writes every counter of the set to out[0 .. ncounters).  at[i] is the
- * context's index of the set's i-th leaf: a raw counter index or a constant
- * index (which of the two is fixed per slot). */
-typedef void og_native_set_fn(const uint64_t *raw, const double *constants, const uint32_t *at,
-                              double *restrict out);
+/* One counter's value as the batch read gives it: d for a float counter,
+ * u for an integer one (clamped to its type; exact for a raw count). */
+union og_value {
+	double d;
+	uint64_t u;
+};
+
+/* Writes every counter of the set, out[i] for the counter at position i,
+ * from the set's raw leaves leaf[0 .. nraw_slots) and constants
+ * k[0 .. nconst_slots). */
+typedef void og_native_set_fn(const uint64_t *restrict leaf, const double *restrict k,
+                              union og_value *restrict out);
+/* One counter's value (the arithmetic policy applied), from the same. */
+typedef double og_native_counter_fn(const uint64_t *restrict leaf, const double *restrict k);
 
 struct og_native_set {
 	const char *origin; /* the embedded file, "counters/mali-g71.counters" */
 	og_native_set_fn *fn;
-	uint32_t ncounters; /* outputs */
-	uint32_t nslots;    /* length of at[] */
+	uint32_t ncounters;   /* outputs */
+	uint32_t nraw_slots;  /* raw leaves */
+	uint32_t nconst_slots;
+	/* Per entry of the file: its counter's index in og_native_counters, or
+	 * UINT32_MAX (not a counter, or one left to the interpreter). */
+	const uint32_t *counter_of_entry;
+	uint32_t nentries;
 };
 
 struct og_native_counter {
@@ -42,8 +58,9 @@ struct og_native_counter {
 	const char *name;
 	uint32_t set;      /* index into og_native_sets */
 	uint32_t position; /* index into the set's out[] */
-	/* The counter's postfix; a RAW or CONSTANT op's index is its slot in
-	 * the set's at[]. */
+	og_native_counter_fn *fn;
+	/* The counter's postfix; a RAW op's index is its raw slot in the set, a
+	 * CONSTANT op's its constant slot. */
 	const struct og_expr_op *shape;
 	uint32_t nshape;
 };
@@ -57,14 +74,17 @@ extern const size_t og_native_counter_count;
 
 /* The generated counter `name` of embedded file `origin`, or NULL. */
 const struct og_native_counter *og_native_find(const char *origin, const char *name);
+/* The generated set of embedded file `origin`, or NULL. */
+const struct og_native_set *og_native_set_for(const char *origin);
 
 /* Whether n computes exactly e, given the slot assignments already in
- * at[] (UINT32_MAX: not assigned yet).  Assigns the slots e gives meaning
+ * at_raw[] and at_const[] (the context's raw and constant index of each
+ * slot; UINT32_MAX: not assigned yet).  Assigns the slots e gives meaning
  * to; an assigned slot must stand for the index e reads there.  Slots
  * assigned during a match that fails stay assigned, which is harmless: every
  * counter accepted was checked against the final value of each slot it
  * reads, and no slot changes once assigned. */
-bool og_native_matches(const struct og_native_counter *n, const struct og_expr *e, uint32_t *at,
-                       uint32_t nslots);
+bool og_native_matches(const struct og_native_counter *n, const struct og_expr *e,
+                       uint32_t *at_raw, uint32_t nraw, uint32_t *at_const, uint32_t nconst);
 
 #endif

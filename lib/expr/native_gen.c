@@ -7,9 +7,12 @@
  *
  * It reads the files with the library's own reader and compiles each counter
  * with the library's own compiler, so the C it writes is the postfix the
- * library would interpret, not a second reading of the format.  Each file
- * becomes one function that writes all its counters; each postfix operation
- * becomes the same operation of arith.h, in the same order.  The build
+ * library would interpret, not a second reading of the format.  Each counter
+ * becomes a function of the set's leaves (its file's raw counters and
+ * constants, each numbered once per set), each postfix operation the same
+ * operation of arith.h in the same order; each file becomes one function
+ * that writes every counter's value as the batch read gives it (the
+ * counter functions inlined).  The build
  * compiles the output with -ffp-contract=off so that no multiply-add fuses
  * two roundings into one.  A counter naming something its file does not
  * declare (a raw counter another file or the backend supplies) is left to
@@ -38,6 +41,7 @@ struct record {
 	const struct og_cf_entry *entry;
 	const struct og_expr *expr;
 	uint32_t set, position;
+	size_t number; /* its counter function: c_<number> */
 };
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -160,23 +164,28 @@ static int by_origin_then_name(const void *a, const void *b)
 	return c ? c : strcasecmp(x->entry->name, y->entry->name);
 }
 
-/* Slots: the distinct leaves of one set, in order of first appearance. */
+/* Slots: the distinct leaves of one set, in order of first appearance,
+ * raw counters and constants numbered apart: leaf[slot] and k[slot]. */
 struct slots {
 	struct og_expr_op *leaf;
 	uint32_t count, cap;
+	uint32_t nraw, nconst;
+	uint32_t *number; /* per leaf: its raw or constant slot */
 };
 
 static uint32_t slot_of(struct slots *s, const struct og_expr_op *op)
 {
 	for (uint32_t i = 0; i < s->count; i++)
 		if (s->leaf[i].code == op->code && s->leaf[i].index == op->index)
-			return i;
+			return s->number[i];
 	if (s->count == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 64;
 		s->leaf = must(realloc(s->leaf, s->cap * sizeof(*s->leaf)));
+		s->number = must(realloc(s->number, s->cap * sizeof(*s->number)));
 	}
 	s->leaf[s->count] = *op;
-	return s->count++;
+	s->number[s->count] = op->code == OG_OP_RAW ? s->nraw++ : s->nconst++;
+	return s->number[s->count++];
 }
 
 static char *number_literal(double x)
@@ -187,14 +196,77 @@ static char *number_literal(double x)
 static char *leaf_text(struct slots *s, const struct og_expr_op *op)
 {
 	switch (op->code) {
-	case OG_OP_RAW: return concat("(double)raw[at[%u]]", slot_of(s, op));
-	case OG_OP_CONSTANT: return concat("constants[at[%u]]", slot_of(s, op));
+	case OG_OP_RAW: return concat("(double)leaf[%u]", slot_of(s, op));
+	case OG_OP_CONSTANT: return concat("k[%u]", slot_of(s, op));
 	case OG_OP_SHARED: return concat("s%u", op->index);
 	default: return number_literal(op->number);
 	}
 }
 
-static char *operation_text(enum og_expr_op_code code, char *l, char *r)
+/* What is known of a value of the postfix: bounds, whether it can be NaN,
+ * whether it is a whole number.  Raw counts are whole and in [0, 2^64];
+ * device constants could be anything.  It lets the code skip the policy's
+ * checks where they cannot change a value, bit for bit: og_arith_result on
+ * a value that is always finite, the NaN tests of min() and max() on an
+ * operand that is never NaN. */
+struct range {
+	double lo, hi;
+	bool nan, whole;
+};
+
+static struct range add_ranges(struct range a, struct range b, int sign)
+{
+	struct range r = { a.lo + (sign > 0 ? b.lo : -b.hi), a.hi + (sign > 0 ? b.hi : -b.lo),
+	                   a.nan || b.nan, a.whole && b.whole };
+	if (isnan(r.lo) || isnan(r.hi)) /* inf - inf */
+		r = (struct range){ -INFINITY, INFINITY, true, false };
+	return r;
+}
+
+static struct range mul_ranges(struct range a, struct range b)
+{
+	if (a.nan || b.nan || isinf(a.lo) || isinf(a.hi) || isinf(b.lo) || isinf(b.hi))
+		return (struct range){ -INFINITY, INFINITY, true, false };
+	double p[4] = { a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi };
+	struct range r = { p[0], p[0], false, a.whole && b.whole };
+	for (int i = 1; i < 4; i++) {
+		r.lo = fmin(r.lo, p[i]);
+		r.hi = fmax(r.hi, p[i]);
+	}
+	return r;
+}
+
+/* og_arith_div: 0 for y = 0; over a whole y >= 1 no larger than x. */
+static struct range div_ranges(struct range x, struct range y)
+{
+	if (!x.nan && !y.nan && y.whole && y.lo >= 0 && !isinf(x.lo) && !isinf(x.hi))
+		return (struct range){ fmin(x.lo, 0), fmax(x.hi, 0), false, false };
+	return (struct range){ -INFINITY, INFINITY, true, false };
+}
+
+/* og_arith_min / og_arith_max ignore a NaN operand. */
+static struct range min_max_ranges(struct range x, struct range y, bool max)
+{
+	struct range r = { max ? fmax(x.lo, y.lo) : fmin(x.lo, y.lo),
+	                   max ? fmax(x.hi, y.hi) : fmin(x.hi, y.hi), x.nan && y.nan,
+	                   x.whole && y.whole };
+	if (x.nan) { /* a NaN x gives y */
+		r.lo = fmin(r.lo, y.lo);
+		r.hi = fmax(r.hi, y.hi);
+	}
+	if (y.nan) {
+		r.lo = fmin(r.lo, x.lo);
+		r.hi = fmax(r.hi, x.hi);
+	}
+	return r;
+}
+
+static bool always_finite(struct range r)
+{
+	return !r.nan && !isinf(r.lo) && !isinf(r.hi);
+}
+
+static char *operation_text(enum og_expr_op_code code, char *l, char *r, struct range lr)
 {
 	char *s;
 	switch (code) {
@@ -202,8 +274,9 @@ static char *operation_text(enum og_expr_op_code code, char *l, char *r)
 	case OG_OP_SUB: s = concat("(%s - %s)", l, r); break;
 	case OG_OP_MUL: s = concat("(%s * %s)", l, r); break;
 	case OG_OP_DIV: s = concat("og_arith_div(%s, %s)", l, r); break;
-	case OG_OP_MIN: s = concat("og_arith_min(%s, %s)", l, r); break;
-	default: s = concat("og_arith_max(%s, %s)", l, r); break;
+	/* With a first operand that is never NaN, the plain comparison. */
+	case OG_OP_MIN: s = concat("og_arith_min%s(%s, %s)", lr.nan ? "" : "_num", l, r); break;
+	default: s = concat("og_arith_max%s(%s, %s)", lr.nan ? "" : "_num", l, r); break;
 	}
 	free(l);
 	free(r);
@@ -222,16 +295,18 @@ static const char *op_name(enum og_expr_op_code code)
 	return names[code];
 }
 
-/* The C expression that computes r's postfix, leaves read through at[].
- * A value the postfix keeps (SHARE) becomes a local, declared in *locals
- * (NULL when there is none) before the expression that reads it, in the
- * order the postfix computes them. */
+/* The C expression that computes r's postfix from the set's leaves, with
+ * the policy's final check where the value could need it.  A value the
+ * postfix keeps (SHARE) becomes a local, declared in *locals (NULL when
+ * there is none) before the expression that reads it, in the order the
+ * postfix computes them. */
 static char *expression_text(const struct record *r, struct slots *slots, char **locals)
 {
 	*locals = NULL;
 	const struct og_expr_op *ops;
 	size_t n = og_expr_postfix(r->expr, &ops);
 	char *stack[OG_EXPR_MAX_DEPTH];
+	struct range range[OG_EXPR_MAX_DEPTH], shared[OG_EXPR_MAX_SHARED];
 	size_t depth = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct og_expr_op *op = &ops[i];
@@ -239,27 +314,52 @@ static char *expression_text(const struct record *r, struct slots *slots, char *
 			if (depth == OG_EXPR_MAX_DEPTH)
 				die("%s: %s: postfix deeper than the compiler allows", r->in->origin,
 				    r->entry->name);
+			if (op->code == OG_OP_SHARED && op->index >= OG_EXPR_MAX_SHARED)
+				die("%s: %s: malformed postfix", r->in->origin, r->entry->name);
+			range[depth] = op->code == OG_OP_RAW ? (struct range){ 0, 0x1p64, false, true }
+			             : op->code == OG_OP_SHARED ? shared[op->index]
+			             : op->code == OG_OP_CONSTANT
+			                     ? (struct range){ -INFINITY, INFINITY, true, false }
+			                     : (struct range){ op->number, op->number, false,
+			                                       op->number == floor(op->number) };
 			stack[depth++] = leaf_text(slots, op);
 		} else if (op->code == OG_OP_NEG) {
 			char *x = stack[depth - 1];
 			stack[depth - 1] = concat("(-%s)", x);
+			range[depth - 1] = (struct range){ -range[depth - 1].hi, -range[depth - 1].lo,
+			                                   range[depth - 1].nan, range[depth - 1].whole };
 			free(x);
 		} else if (op->code == OG_OP_SHARE) {
+			if (depth < 1 || op->index >= OG_EXPR_MAX_SHARED)
+				die("%s: %s: malformed postfix", r->in->origin, r->entry->name);
+			shared[op->index] = range[depth - 1];
 			char *x = stack[depth - 1], *before = *locals;
-			*locals = concat("%s\t\tconst double s%u = %s;\n", before ? before : "", op->index, x);
+			*locals = concat("%s\tconst double s%u = %s;\n", before ? before : "", op->index, x);
 			free(before);
 			free(x);
 			stack[depth - 1] = concat("s%u", op->index);
 		} else {
 			if (depth < 2)
 				die("%s: %s: malformed postfix", r->in->origin, r->entry->name);
-			char *right = stack[--depth];
-			stack[depth - 1] = operation_text(op->code, stack[depth - 1], right);
+			struct range b = range[--depth], a = range[depth - 1];
+			char *right = stack[depth];
+			stack[depth - 1] = operation_text(op->code, stack[depth - 1], right, a);
+			switch (op->code) {
+			case OG_OP_ADD: range[depth - 1] = add_ranges(a, b, 1); break;
+			case OG_OP_SUB: range[depth - 1] = add_ranges(a, b, -1); break;
+			case OG_OP_MUL: range[depth - 1] = mul_ranges(a, b); break;
+			case OG_OP_DIV: range[depth - 1] = div_ranges(a, b); break;
+			default: range[depth - 1] = min_max_ranges(a, b, op->code == OG_OP_MAX); break;
+			}
 		}
 	}
 	if (depth != 1)
 		die("%s: %s: malformed postfix", r->in->origin, r->entry->name);
-	return stack[0];
+	if (always_finite(range[0]))
+		return stack[0];
+	char *checked = concat("og_arith_result(%s)", stack[0]);
+	free(stack[0]);
+	return checked;
 }
 
 /* Counter r's postfix with leaves renumbered as the set's slots, which
@@ -280,38 +380,57 @@ static void write_shape(FILE *out, size_t k, const struct record *r, struct slot
 	fprintf(out, "};\n\n");
 }
 
-/* Writes set number `set`: the function for records[0 .. n) (one file, in
- * file order) and their shapes.  Returns the number of slots. */
-static uint32_t write_set(FILE *out, uint32_t set, struct record *records, size_t n,
-                          size_t first_shape)
+/* How the batch read gives counter r's value: an integer counter that is
+ * one raw counter is that count, exactly. */
+static char *typed_value(const struct record *r, struct slots *slots)
+{
+	uint32_t raw;
+	bool integer = r->entry->type != GPA_TYPE_FLOAT32 && r->entry->type != GPA_TYPE_FLOAT64;
+	const char *max = r->entry->type == GPA_TYPE_UINT32 ? "UINT32_MAX" : "UINT64_MAX";
+	if (!integer)
+		return concat(".d = c_%zu(leaf, k)", r->number);
+	if (og_expr_single_raw(r->expr, &raw)) {
+		struct og_expr_op op = { OG_OP_RAW, raw, 0 };
+		return concat(".u = og_arith_clamp_u64(leaf[%u], %s)", slot_of(slots, &op), max);
+	}
+	return concat(".u = og_arith_to_u64(c_%zu(leaf, k), %s)", r->number, max);
+}
+
+/* Writes set number `set`: a function per counter of records[0 .. n) (one
+ * file, in file order), the set's function, and their shapes.  Returns the
+ * slots used. */
+static struct slots write_set(FILE *out, uint32_t set, struct record *records, size_t n,
+                              size_t first_shape)
 {
 	struct slots slots = { 0 };
-	fprintf(out, "/* %s */\n"
-	             "static void set_%u(const uint64_t *raw, const double *constants,\n"
-	             "                   const uint32_t *at, double *restrict out)\n{\n"
-	             "\t(void)raw;\n\t(void)constants;\n\t(void)at;\n",
-	        records[0].in->origin, set);
+	fprintf(out, "/* ---- %s ---- */\n\n", records[0].in->origin);
 	for (size_t i = 0; i < n; i++) {
 		records[i].set = set;
 		records[i].position = (uint32_t)i;
+		records[i].number = first_shape + i;
 		char *locals;
 		char *text = expression_text(&records[i], &slots, &locals);
-		if (locals)
-			fprintf(out, "\t/* %s */\n\t{\n%s\t\tout[%zu] = og_arith_result(%s);\n\t}\n",
-			        records[i].entry->name, locals, i, text);
-		else
-			fprintf(out, "\t/* %s */\n\tout[%zu] = og_arith_result(%s);\n",
-			        records[i].entry->name, i, text);
+		fprintf(out, "/* %s */\n"
+		             "static inline double c_%zu(const uint64_t *restrict leaf, "
+		             "const double *restrict k)\n{\n"
+		             "\t(void)leaf;\n\t(void)k;\n%s\treturn %s;\n}\n\n",
+		        records[i].entry->name, records[i].number, locals ? locals : "", text);
 		free(locals);
 		free(text);
 	}
+	fprintf(out, "static void set_%u(const uint64_t *restrict leaf, const double *restrict k,\n"
+	             "                   union og_value *restrict out)\n{\n"
+	             "\t(void)leaf;\n\t(void)k;\n", set);
+	for (size_t i = 0; i < n; i++) {
+		char *value = typed_value(&records[i], &slots);
+		fprintf(out, "\tout[%zu]%s;\n", i, value);
+		free(value);
+	}
 	fprintf(out, "}\n\n");
-	/* Shapes after the function: slot numbers are the function's. */
+	/* Shapes after the functions: slot numbers are theirs. */
 	for (size_t i = 0; i < n; i++)
 		write_shape(out, first_shape + i, &records[i], &slots);
-	uint32_t nslots = slots.count;
-	free(slots.leaf);
-	return nslots;
+	return slots;
 }
 
 int main(int argc, char **argv)
@@ -326,7 +445,7 @@ int main(int argc, char **argv)
 		nrecords += inputs[f].file.count;
 	}
 	struct record *records = must(calloc(nrecords + 1, sizeof(*records)));
-	uint32_t *set_nslots = must(calloc(ninputs + 1, sizeof(*set_nslots)));
+	struct slots *set_slots = must(calloc(ninputs + 1, sizeof(*set_slots)));
 	size_t *set_first = must(calloc(ninputs + 1, sizeof(*set_first)));
 	uint32_t *set_input = must(calloc(ninputs + 1, sizeof(*set_input)));
 
@@ -343,21 +462,15 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < inputs[f].file.count; i++)
 			if (inputs[f].compiled[i] && writable(inputs[f].compiled[i]))
 				records[nrecords++] = (struct record){
-					&inputs[f], &inputs[f].file.entries[i], inputs[f].compiled[i], 0, 0 };
+					&inputs[f], &inputs[f].file.entries[i], inputs[f].compiled[i], 0, 0, 0 };
 		if (nrecords == first)
 			continue;
 		set_first[nsets] = first;
 		set_input[nsets] = (uint32_t)f;
-		set_nslots[nsets] = write_set(out, nsets, &records[first], nrecords - first, first);
+		set_slots[nsets] = write_set(out, nsets, &records[first], nrecords - first, first);
 		nsets++;
 	}
 	set_first[nsets] = nrecords;
-
-	fprintf(out, "const struct og_native_set og_native_sets[] = {\n");
-	for (uint32_t k = 0; k < nsets; k++)
-		fprintf(out, "\t{ \"%s\", set_%u, %zu, %u },\n", inputs[set_input[k]].origin, k,
-		        set_first[k + 1] - set_first[k], set_nslots[k]);
-	fprintf(out, "\t{ 0 },\n};\nconst size_t og_native_set_count = %u;\n\n", nsets);
 
 	/* Shape k belongs to records[k] (file order); the table is sorted. */
 	struct record *sorted = must(calloc(nrecords + 1, sizeof(*sorted)));
@@ -366,17 +479,44 @@ int main(int argc, char **argv)
 	for (size_t i = 1; i < nrecords; i++)
 		if (by_origin_then_name(&sorted[i - 1], &sorted[i]) == 0)
 			die("%s: counter %s is defined twice", sorted[i].in->origin, sorted[i].entry->name);
+	/* Each set's entries -> their place in the sorted table. */
+	for (uint32_t k = 0; k < nsets; k++) {
+		const struct input *in = &inputs[set_input[k]];
+		size_t n = in->file.count;
+		uint32_t *at = must(calloc(n + 1, sizeof(*at)));
+		for (size_t i = 0; i < n; i++)
+			at[i] = UINT32_MAX;
+		for (size_t j = 0; j < nrecords; j++)
+			if (sorted[j].in == in)
+				at[sorted[j].entry - in->file.entries] = (uint32_t)j;
+		fprintf(out, "static const uint32_t entries_%u[] = {", k);
+		for (size_t i = 0; i < n; i++)
+			fprintf(out, "%s%u,", i % 16 ? " " : "\n\t", at[i] == UINT32_MAX ? 0xFFFFFFFFu : at[i]);
+		fprintf(out, "\n};\n");
+		free(at);
+	}
+	fprintf(out, "\nconst struct og_native_set og_native_sets[] = {\n");
+	for (uint32_t k = 0; k < nsets; k++)
+		fprintf(out, "\t{ \"%s\", set_%u, %zu, %u, %u, entries_%u, %zu },\n",
+		        inputs[set_input[k]].origin, k, set_first[k + 1] - set_first[k],
+		        set_slots[k].nraw, set_slots[k].nconst, k, inputs[set_input[k]].file.count);
+	fprintf(out, "\t{ 0 },\n};\nconst size_t og_native_set_count = %u;\n\n", nsets);
+
 	fprintf(out, "const struct og_native_counter og_native_counters[] = {\n");
 	for (size_t k = 0; k < nrecords; k++) {
 		size_t shape = set_first[sorted[k].set] + sorted[k].position;
-		fprintf(out, "\t{ \"%s\", \"%s\", %u, %u, shape_%zu,\n"
+		fprintf(out, "\t{ \"%s\", \"%s\", %u, %u, c_%zu, shape_%zu,\n"
 		             "\t  sizeof(shape_%zu) / sizeof(shape_%zu[0]) },\n",
 		        sorted[k].in->origin, sorted[k].entry->name, sorted[k].set, sorted[k].position,
-		        shape, shape, shape);
+		        shape, shape, shape, shape);
 	}
 	fprintf(out, "\t{ 0 },\n};\nconst size_t og_native_counter_count = %zu;\n", nrecords);
 	free(sorted);
-	free(set_nslots);
+	for (uint32_t k = 0; k < nsets; k++) {
+		free(set_slots[k].leaf);
+		free(set_slots[k].number);
+	}
+	free(set_slots);
 	free(set_first);
 	free(set_input);
 	if (ferror(out) | (fclose(out) != 0))

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_builtin_results.c — results of built-in counters through the GPA
- * calls.  A session that enables enough of a set computes the whole
- * generated set per sample, on the first read, and keeps the results
+ * calls.  A session that counts most of a set's raw counters keeps them in
+ * the set's own order, so its generated code reads a sample's row in place
  * (lib/core/session.c); these tests check that every value equals the
  * interpreter's over the same counts, in whatever order the client reads,
- * and that a sample missing a pass fails only the counters that need that
- * pass, even though its set-mates were computed from a sample with holes.
+ * that a sample missing a pass fails only the counters that need that pass,
+ * and that the batch read (OpenGPA_GetSampleResults) gives what the
+ * counter-by-counter reads give, for every way a session can hold the set.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -195,8 +196,7 @@ static void test_every_counter_in_any_order(void **state)
 	assert_int_equal(GPA_GetPassCount(&passes), GPA_STATUS_OK);
 	assert_true(passes > 1);
 
-	/* Counter by counter, each sample: the first read of a sample computes
-	 * its whole set. */
+	/* Counter by counter, each sample. */
 	unsigned first;
 	gpa_uint32 session = record(passes, &first);
 	for (uint32_t c = 0; c < n; c++)
@@ -211,8 +211,8 @@ static void test_every_counter_in_any_order(void **state)
 	og_catalog_free(&ref.cat);
 }
 
-/* A session of two of the set's 19 counters interprets them (computing the
- * whole set would cost more, session.c): same values, and the others stay
+/* A session of two of the set's 19 counters interprets them (keeping the
+ * set's block would cost more, session.c): same values, and the others stay
  * NOT_ENABLED. */
 static void test_some_counters(void **state)
 {
@@ -238,11 +238,85 @@ static void test_some_counters(void **state)
 	og_catalog_free(&ref.cat);
 }
 
+/* One sample's batch read against the counter-by-counter reads; `missing`:
+ * the sample lacks a pass some counter needs. */
+static void check_batch(gpa_uint32 session, gpa_uint32 sample, const gpa_uint32 *order,
+                        gpa_uint32 n)
+{
+	OpenGPA_Result res[64];
+	assert_true(n <= 64);
+	memset(res, 0xA5, sizeof(res));
+	GPA_Status batch = OpenGPA_GetSampleResults(session, sample, n, res);
+	GPA_Status first_error = GPA_STATUS_OK;
+	for (gpa_uint32 k = 0; k < n; k++) {
+		GPA_Type type;
+		assert_int_equal(GPA_GetCounterDataType(order[k], &type), GPA_STATUS_OK);
+		OpenGPA_Result one = { .u64 = 0 };
+		GPA_Status st = type == GPA_TYPE_FLOAT64
+		                      ? GPA_GetSampleFloat64(session, sample, order[k], &one.f64)
+		                      : GPA_GetSampleUInt64(session, sample, order[k], &one.u64);
+		if (st != GPA_STATUS_OK) {
+			if (first_error == GPA_STATUS_OK)
+				first_error = st;
+			continue;
+		}
+		if (batch == GPA_STATUS_OK && memcmp(&one, &res[k], sizeof(one)) != 0)
+			fail_msg("sample %u, counter %u (%u in the session): batch %#llx, alone %#llx",
+			         sample, order[k], k, (unsigned long long)res[k].u64,
+			         (unsigned long long)one.u64);
+	}
+	/* The batch fails when any counter does, with that counter's status. */
+	assert_int_equal(batch, first_error);
+}
+
+/* The session's counters in enable order: the whole set in its order (its
+ * function writes the answer), backwards, with holes (runs of its outputs
+ * copied), and a few with a counter of another file (the interpreter). */
+static void test_batch_reads(void **state)
+{
+	(void)state;
+	gpa_uint32 n = 0;
+	assert_int_equal(GPA_GetNumCounters(&n), GPA_STATUS_OK);
+	assert_true(n <= 64);
+	gpa_uint32 order[64];
+	for (int how = 0; how < 4; how++) {
+		gpa_uint32 count = 0;
+		assert_int_equal(GPA_DisableAllCounters(), GPA_STATUS_OK);
+		for (gpa_uint32 i = 0; i < n; i++) {
+			gpa_uint32 c = how == 1 ? n - 1 - i : i;
+			if ((how == 2 && (c % 5 == 3 || c == n - 1)) || (how == 3 && c % 6 != 0))
+				continue;
+			assert_int_equal(GPA_EnableCounter(c), GPA_STATUS_OK);
+			order[count++] = c;
+		}
+		gpa_uint32 passes = 0;
+		assert_int_equal(GPA_GetPassCount(&passes), GPA_STATUS_OK);
+		unsigned first;
+		gpa_uint32 session = record(passes, &first);
+		/* The session's counters, in enable order. */
+		gpa_uint32 listed[64], have = 0;
+		assert_int_equal(OpenGPA_GetSessionCounters(session, 64, listed, &have), GPA_STATUS_OK);
+		assert_int_equal(have, count);
+		assert_memory_equal(listed, order, count * sizeof(*order));
+		for (gpa_uint32 s = 0; s < SAMPLES; s++)
+			check_batch(session, s, order, count);
+		/* Room for one counter less, no room at all, no such sample. */
+		OpenGPA_Result res[64];
+		assert_int_equal(OpenGPA_GetSampleResults(session, 0, count - 1, res),
+		                 GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+		assert_int_equal(OpenGPA_GetSampleResults(session, 0, count, NULL),
+		                 GPA_STATUS_ERROR_NULL_POINTER);
+		assert_int_equal(OpenGPA_GetSampleResults(session, SAMPLES + 7, count, res),
+		                 GPA_STATUS_ERROR_SAMPLE_NOT_FOUND);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_every_counter_in_any_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_some_counters, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_batch_reads, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,7 +90,7 @@ static void test_three_passes_combine(void **state)
 	assert_int_equal(count, 3);
 	for (unsigned s = 0; s < 3; s++) {
 		gpa_uint32 id = order[0][s];
-		unsigned ord[3];
+		unsigned ord[3] = {0, 0, 0};
 		for (unsigned p = 0; p < 3; p++)
 			for (unsigned i = 0; i < 3; i++)
 				if (order[p][i] == id)

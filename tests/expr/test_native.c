@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_native.c — the C generated for built-in counter sets
- * (lib/expr/native.h): every counter of every embedded set gets it, it gives
- * the interpreter's result bit for bit on hostile inputs, and
+ * (lib/expr/native.h): every counter of every embedded set gets it, its
+ * counter functions give the interpreter's result bit for bit on hostile
+ * inputs, its set functions the typed values the batch read promises, and
  * og_native_matches() refuses any postfix but its own, so a counter that
  * differs keeps the interpreter.
  */
@@ -18,6 +19,7 @@
 #include <cmocka.h>
 
 #include "core/catalog.h"
+#include "expr/arith.h"
 #include "core/counterfile.h"
 #include "core/embedded.h"
 #include "test_util.h"
@@ -94,32 +96,60 @@ static void test_every_builtin_counter_is_native_and_exact(void **state)
 			if (!cat.counters[c].native)
 				fail_msg("%s: counter %s has no generated code", og_embedded_sets[i].file,
 				         cat.counters[c].name);
-		double *out[64] = { 0 };
+		union og_value *out[64] = { 0 };
+		uint64_t *leaf[64] = { 0 };
+		double *kleaf[64] = { 0 };
 		assert_true(cat.nnative > 0 && cat.nnative <= 64);
 		for (size_t n = 0; n < cat.nnative; n++) {
-			out[n] = calloc(cat.native[n].ncounters + 1, sizeof(double));
-			assert_non_null(out[n]);
-			for (uint32_t s = 0; s < cat.native[n].nslots; s++)
-				assert_true(cat.native[n].at[s] < (cat.nraw > cat.nconst ? cat.nraw : cat.nconst));
+			const struct og_native_binding *b = &cat.native[n];
+			out[n] = calloc(b->ncounters + 1, sizeof(*out[n]));
+			leaf[n] = calloc(b->nraw + 1, sizeof(*leaf[n]));
+			kleaf[n] = calloc(b->nconst + 1, sizeof(*kleaf[n]));
+			assert_true(out[n] && leaf[n] && kleaf[n]);
+			for (uint32_t j = 0; j < b->nraw; j++)
+				assert_true(b->at_raw[j] == UINT32_MAX || b->at_raw[j] < cat.nraw);
+			for (uint32_t j = 0; j < b->nconst; j++) {
+				assert_true(b->at_const[j] < cat.nconst);
+				assert_true(same_bits(b->k[j], cat.const_values[b->at_const[j]]));
+			}
 		}
 		for (int trial = 0; trial < 2000; trial++) {
 			for (size_t r = 0; r < cat.nraw; r++)
 				raw[r] = random_count(&seed);
 			for (size_t c = 0; c < cat.nconst; c++)
 				k[c] = trial < 1000 ? cat.const_values[c] : random_constant(&seed);
-			for (size_t n = 0; n < cat.nnative; n++)
-				og_native_run(&cat.native[n], raw, k, out[n]);
+			/* The set's leaves, as a session's row holds them. */
+			for (size_t n = 0; n < cat.nnative; n++) {
+				const struct og_native_binding *b = &cat.native[n];
+				for (uint32_t j = 0; j < b->nraw; j++)
+					leaf[n][j] = b->at_raw[j] == UINT32_MAX ? 0 : raw[b->at_raw[j]];
+				for (uint32_t j = 0; j < b->nconst; j++)
+					kleaf[n][j] = k[b->at_const[j]];
+				b->fn(leaf[n], kleaf[n], out[n]);
+			}
 			for (size_t c = 0; c < cat.ncounters; c++) {
 				const struct og_counter *ctr = &cat.counters[c];
+				size_t n = ctr->native->index;
 				double want = og_expr_eval(ctr->expr, raw, k);
-				double got = out[ctr->native->index][ctr->native_pos];
+				double got = ctr->native_fn(leaf[n], kleaf[n]);
 				if (!same_bits(want, got))
 					fail_msg("%s: %s: generated code gives %a, the interpreter %a (trial %d)",
 					         og_embedded_sets[i].file, ctr->name, got, want, trial);
+				union og_value v = out[n][ctr->native_pos];
+				bool integer = ctr->type != GPA_TYPE_FLOAT32 && ctr->type != GPA_TYPE_FLOAT64;
+				uint64_t max = ctr->type == GPA_TYPE_UINT32 ? UINT32_MAX : UINT64_MAX;
+				if (!integer ? !same_bits(v.d, want)
+				             : v.u != (ctr->exact_raw ? og_arith_clamp_u64(raw[ctr->raw], max)
+				                                      : og_arith_to_u64(want, max)))
+					fail_msg("%s: %s: the set function's value differs (trial %d)",
+					         og_embedded_sets[i].file, ctr->name, trial);
 			}
 		}
-		for (size_t n = 0; n < cat.nnative; n++)
+		for (size_t n = 0; n < cat.nnative; n++) {
 			free(out[n]);
+			free(leaf[n]);
+			free(kleaf[n]);
+		}
 		total += cat.ncounters;
 		printf("%s: %zu counters, generated code and interpreter agree on 2000 samples\n",
 		       og_embedded_sets[i].file, cat.ncounters);
@@ -169,12 +199,12 @@ static bool matches(const struct og_native_counter *n, const char *text, uint32_
 	struct og_expr *e = og_expr_compile(text, resolve, NULL, err, sizeof(err));
 	if (!e)
 		fail_msg("%s: %s", text, err);
-	uint32_t nslots = og_native_sets[n->set].nslots;
-	uint32_t *at = malloc(nslots * sizeof(*at));
+	uint32_t nraw = og_native_sets[n->set].nraw_slots, nconst = og_native_sets[n->set].nconst_slots;
+	uint32_t *at = malloc((nraw + nconst + 1) * sizeof(*at));
 	assert_non_null(at);
-	for (uint32_t s = 0; s < nslots; s++)
+	for (uint32_t s = 0; s < nraw + nconst; s++)
 		at[s] = UINT32_MAX;
-	bool ok = og_native_matches(n, e, at, nslots);
+	bool ok = og_native_matches(n, e, at, nraw, at + nraw, nconst);
 	*a = at[n->shape[0].index];
 	*b = at[n->shape[1].index];
 	free(at);
@@ -224,19 +254,19 @@ static void test_slots_are_shared_by_the_set(void **state)
 		skip();
 	struct og_expr *e = og_expr_compile("max(min(A / B * 100, 100), 0)", resolve, NULL, NULL, 0);
 	assert_non_null(e);
-	uint32_t nslots = og_native_sets[n->set].nslots;
-	uint32_t *at = malloc(nslots * sizeof(*at));
+	uint32_t nraw = og_native_sets[n->set].nraw_slots, nconst = og_native_sets[n->set].nconst_slots;
+	uint32_t *at = malloc((nraw + nconst + 1) * sizeof(*at));
 	assert_non_null(at);
-	for (uint32_t s = 0; s < nslots; s++)
+	for (uint32_t s = 0; s < nraw + nconst; s++)
 		at[s] = UINT32_MAX;
 	at[n->shape[1].index] = 9;
-	assert_true(og_native_matches(n, e, at, nslots));
+	assert_true(og_native_matches(n, e, at, nraw, at + nraw, nconst));
 	at[n->shape[1].index] = 8;
-	assert_false(og_native_matches(n, e, at, nslots));
+	assert_false(og_native_matches(n, e, at, nraw, at + nraw, nconst));
 	/* A slot table too short for the code is refused, not overrun. */
-	for (uint32_t s = 0; s < nslots; s++)
+	for (uint32_t s = 0; s < nraw + nconst; s++)
 		at[s] = UINT32_MAX;
-	assert_false(og_native_matches(n, e, at, n->shape[0].index));
+	assert_false(og_native_matches(n, e, at, n->shape[0].index, at + nraw, nconst));
 	free(at);
 	og_expr_free(e);
 }
@@ -254,9 +284,13 @@ static void test_find(void **state)
 		const struct og_native_set *set = &og_native_sets[n->set];
 		assert_string_equal(set->origin, n->origin);
 		assert_true(n->position < set->ncounters);
-		for (uint32_t s = 0; s < n->nshape; s++)
-			if (n->shape[s].code == OG_OP_RAW || n->shape[s].code == OG_OP_CONSTANT)
-				assert_true(n->shape[s].index < set->nslots);
+		for (uint32_t s = 0; s < n->nshape; s++) {
+			if (n->shape[s].code == OG_OP_RAW)
+				assert_true(n->shape[s].index < set->nraw_slots);
+			if (n->shape[s].code == OG_OP_CONSTANT)
+				assert_true(n->shape[s].index < set->nconst_slots);
+		}
+		assert_non_null(n->fn);
 	}
 }
 

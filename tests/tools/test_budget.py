@@ -52,6 +52,10 @@ def stat(*args, cores=0x7, width=1920, height=1080, frames=1):
 
 
 def values(report):
+    # The report is the JSON object; under qemu-user the child (a host
+    # binary) may print the loader's complaint about the target's
+    # LD_PRELOAD library first.
+    report = report[report.find("{"):]
     return {c["name"]: c["value"] for c in json.loads(report)["counters"]}
 
 
@@ -126,7 +130,10 @@ r = stat("--constant", "DeviceMaxClockHz", "--", "true")
 check("--constant without a value", r.returncode == 2 and "not NAME=NUMBER" in r.stderr, r.stderr)
 r = subprocess.run([*opengpa, "stat", "--backend", "perf", "--target", "1920x1080@60", "--", "true"],
                    capture_output=True, text=True, timeout=60)
-check("--target on perf", r.returncode == 1 and "has no cycle budget" in r.stderr, r.stderr)
+if "ENOSYS" in r.stderr and "perf_event_open" in r.stderr:
+    print("note: --target on perf not checked: no perf_event_open here (qemu-user)")
+else:
+    check("--target on perf", r.returncode == 1 and "has no cycle budget" in r.stderr, r.stderr)
 r = subprocess.run([*opengpa, "stat", "--backend", "mali", "--", "true"], capture_output=True,
                    text=True, env=dict(env, OPENGPA_CYCLE_BUDGET="1920x1080"), timeout=60)
 check("a malformed OPENGPA_CYCLE_BUDGET", r.returncode == 1 and

@@ -185,6 +185,13 @@ static void test_cycles_from_metadata(void **unused)
 	assert_int_equal(d[0], 7u * r.fk.last_dump_no);
 	assert_int_equal(d[1], 5u * r.fk.last_dump_no);
 	og_backend_mali.end_pass(r.state);
+	/* TIME:ns is the distance of the two dumps' timestamps (1000 ns apart). */
+	uint32_t t = bind(&r, "TIME:ns");
+	assert_int_equal(og_backend_mali.begin_pass(r.state, &t, 1), GPA_STATUS_OK);
+	assert_int_equal(og_backend_mali.begin_sample(r.state), GPA_STATUS_OK);
+	assert_int_equal(og_backend_mali.end_sample(r.state, d), GPA_STATUS_OK);
+	assert_int_equal(d[0], 1000);
+	og_backend_mali.end_pass(r.state);
 	rig_close(&r);
 
 	/* Without the feature bits the cycle counters are not countable. */
@@ -224,7 +231,8 @@ static void test_bind_malformed(void **unused)
 		GPA_Status want;
 	} bad[] = {
 		{"JM:2", GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE},
-		{"SC:64", GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE},
+		{"SC:128", GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE},
+		{"FE:3", GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE},
 		{"JM:x", GPA_STATUS_ERROR_FAILED},
 		{"JM:6x", GPA_STATUS_ERROR_FAILED},
 		{"GPU:6", GPA_STATUS_ERROR_FAILED},
@@ -239,7 +247,18 @@ static void test_bind_malformed(void **unused)
 		                 bad[i].want);
 		assert_non_null(why);
 	}
-	assert_int_equal(bind(&r, "SC:4"), 3 * 64 + 4);
+	assert_int_equal(bind(&r, "SC:4"), 3 * 128 + 4);
+	/* JM: is the reviewed G71 set's name for the front end. */
+	assert_int_equal(bind(&r, "JM:6"), bind(&r, "FE:6"));
+	/* Well formed, but not on a 64-value GPU read through vinstr. */
+	static const char *const absent[] = {"SC:64", "FE:127", "FW:4", "CSG:10"};
+	for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++) {
+		uint32_t id;
+		const char *why = NULL;
+		assert_int_equal(og_backend_mali.bind_raw(r.state, "x", absent[i], &id, &why),
+		                 GPA_STATUS_ERROR_NOT_FOUND);
+		assert_non_null(why);
+	}
 	rig_close(&r);
 }
 
@@ -287,9 +306,26 @@ static void test_driver_versions(void **unused)
 	assert_int_equal(rig_open(&r, &cfg, NULL), GPA_STATUS_OK);
 	rig_close(&r);
 
+	/* A CSF driver with a job-manager GPU: the two disagree. */
 	cfg = fake_kbase_g71_mp8();
 	cfg.csf = true;
-	rig_failed(&r, rig_open(&r, &cfg, NULL), GPA_STATUS_ERROR_DRIVER_NOT_SUPPORTED, "CSF");
+	rig_failed(&r, rig_open(&r, &cfg, NULL), GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
+	           "job-manager");
+	/* A CSF GPU on CSF UK 1.10: vinstr, the v5 dump as on JM. */
+	cfg.product_id = 0xa007;
+	assert_int_equal(rig_open(&r, &cfg, NULL), GPA_STATUS_OK);
+	assert_string_equal(r.info.description, "Mali-G610 MC8");
+	assert_string_equal(r.info.counter_sets[0], "mali-g710");
+	assert_int_equal(sample_and_check(&r, true), GPA_STATUS_OK);
+	rig_close(&r);
+	/* interface= forces one; the fake has no kinstr_prfcnt. */
+	cfg = fake_kbase_g71_mp8();
+	rig_failed(&r, rig_open(&r, &cfg, "interface=kinstr_prfcnt"),
+	           GPA_STATUS_ERROR_DRIVER_NOT_SUPPORTED, "predates it");
+	rig_failed(&r, rig_open(&r, &cfg, "interface=sideways"), GPA_STATUS_ERROR_FAILED,
+	           "interface=sideways");
+	assert_int_equal(rig_open(&r, &cfg, "interface=vinstr"), GPA_STATUS_OK);
+	rig_close(&r);
 
 	cfg = fake_kbase_g71_mp8();
 	cfg.legacy = true;
@@ -315,10 +351,21 @@ static void test_other_product(void **unused)
 	(void)unused;
 	struct rig r;
 	struct fake_kbase_cfg cfg = fake_kbase_g71_mp8();
-	cfg.product_id = 0x6001;
-	rig_failed(&r, rig_open(&r, &cfg, NULL), GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED, "0x6001");
+	cfg.product_id = 0x5001;
+	rig_failed(&r, rig_open(&r, &cfg, NULL), GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED, "0x5001");
 	cfg.product_id = 0x0860;
 	rig_failed(&r, rig_open(&r, &cfg, NULL), GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED, "T860");
+	/* Every job-manager GPU of the table opens, with its own counter set. */
+	cfg.product_id = 0x7212; /* Mali-G52, arch_minor 2 */
+	assert_int_equal(rig_open(&r, &cfg, NULL), GPA_STATUS_OK);
+	assert_string_equal(r.info.description, "Mali-G52 MP8");
+	assert_string_equal(r.info.counter_sets[0], "mali-g52");
+	rig_close(&r);
+	cfg.product_id = 0x9003; /* Mali-G57, the G77's layout */
+	assert_int_equal(rig_open(&r, &cfg, NULL), GPA_STATUS_OK);
+	assert_string_equal(r.info.description, "Mali-G57 MC8");
+	assert_string_equal(r.info.counter_sets[0], "mali-g77");
+	rig_close(&r);
 	/* Another revision of G71 (arch_rev bits differ) is still a G71. */
 	cfg.product_id = 0x6010;
 	assert_int_equal(rig_open(&r, &cfg, NULL), GPA_STATUS_OK);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_kbase_periodic.c — periodic sessions on the mali (kbase) backend over
- * the virtual Mali-G71, through the GPA API: the kernel times the samples
- * (SET_INTERVAL), their times are the kernel's, they add up to what an
- * ordinary sample over the same span counts (and to what the device ran),
- * and a reader that cannot drain the ring sees the overflow reported.
+ * the virtual Mali, through the GPA API: the kernel times the samples
+ * (vinstr's SET_INTERVAL, kinstr_prfcnt's periodic mode on JM and CSF
+ * drivers), their times are the kernel's, they add up to what an ordinary
+ * sample over the same span counts (and to what the device ran), and a
+ * reader that cannot drain the ring sees the overflow reported.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,13 +41,17 @@ static void on_log(GPA_Logging_Type type, const char *msg)
 
 static uint64_t device_active(void)
 {
-	return vmali_total(vm, VMALI_BLOCK_JM, VMALI_ALL, 6); /* GPU_ACTIVE */
+	int i = vmali_counter_index(vm, VMALI_BLOCK_FE, "GPU_ACTIVE");
+	assert_true(i >= 4);
+	return vmali_total(vm, VMALI_BLOCK_FE, VMALI_ALL, (unsigned)i);
 }
 
-static void setup_device(uint16_t uk_minor)
+/* A GPU on a driver of that version (major 0: the device's default). */
+static void setup_device_on(uint32_t id, bool csf, uint16_t uk_major, uint16_t uk_minor)
 {
-	struct vmali_config cfg = { .core_mask = 0xFF, .l2_slices = 2, .manual_frames = true,
-		                    .uk_major = uk_minor ? 11 : 0, .uk_minor = uk_minor };
+	struct vmali_config cfg = { .gpu_id = id, .csf = csf, .core_mask = 0xFF, .l2_slices = 2,
+		                    .manual_frames = true, .uk_major = uk_major,
+		                    .uk_minor = uk_minor };
 	vm = vmali_create(&cfg);
 	assert_non_null(vm);
 	og_testing_reset();
@@ -56,6 +61,12 @@ static void setup_device(uint16_t uk_minor)
 	assert_int_equal(GPA_Initialize(), GPA_STATUS_OK);
 	assert_int_equal(OpenGPA_SetBackend("mali", "timeout=200"), GPA_STATUS_OK);
 	messages[0] = '\0';
+}
+
+/* The Mali-G71 on JM UK 11.uk_minor (0: the default, vinstr). */
+static void setup_device(uint16_t uk_minor)
+{
+	setup_device_on(0x6000, false, uk_minor ? 11 : 0, uk_minor);
 }
 
 static int teardown(void **unused)
@@ -77,8 +88,11 @@ static gpa_uint32 open_counting(void *key)
 	if (GPA_OpenContext(key) != GPA_STATUS_OK)
 		fail_msg("GPA_OpenContext: %s", last_error);
 	assert_int_equal(GPA_EnableCounterStr("GPUActiveCycles"), GPA_STATUS_OK);
-	assert_int_equal(GPA_EnableCounterStr("FragmentQueueUtilization"), GPA_STATUS_OK);
+	/* For adds_up's ratio; 5th-generation GPUs (Mali-G720 on) have other
+	 * queues and no such counter. */
 	gpa_uint32 index = 0;
+	if (GPA_GetCounterIndex("FragmentQueueUtilization", &index) == GPA_STATUS_OK)
+		assert_int_equal(GPA_EnableCounterStr("FragmentQueueUtilization"), GPA_STATUS_OK);
 	assert_int_equal(GPA_GetCounterIndex("GPUActiveCycles", &index), GPA_STATUS_OK);
 	return index;
 }
@@ -159,10 +173,8 @@ static void periodic_pass(struct pass_result *r, uint64_t period, unsigned frame
 }
 
 /* Kernel-timed samples add up to an ordinary sample over the same span. */
-static void test_kernel_timed_adds_up(void **unused)
+static void adds_up(void)
 {
-	(void)unused;
-	setup_device(0);
 	static int key_whole, key_periodic;
 	gpa_uint32 whole_index = open_counting(&key_whole);
 	gpa_uint32 whole_session;
@@ -211,18 +223,56 @@ static void test_kernel_timed_adds_up(void **unused)
 	assert_true(want >= 20);
 }
 
-/* A periodic pass on a fresh device whose sampling thread is held off for
- * hold_us in the middle; whatever the kernel merged, the samples add up to
- * what the device ran. */
-static void held_pass(uint64_t period, unsigned hold_us, struct pass_result *r)
+static void test_kernel_timed_adds_up(void **unused)
 {
+	(void)unused;
 	setup_device(0);
+	adds_up();
+}
+
+/* The same with kinstr_prfcnt's periodic mode: JM UK 11.40, CSF UK 1.21. */
+static void test_kinstr_adds_up(void **unused)
+{
+	(void)unused;
+	setup_device_on(0x6000, false, 11, 40);
+	adds_up();
+	assert_non_null(strstr(messages, "counters through kinstr_prfcnt"));
+	teardown(NULL);
+	setup_device_on(0xa007, true, 1, 21);
+	adds_up();
+	assert_non_null(strstr(messages, "counters through kinstr_prfcnt"));
+}
+
+/* A periodic pass on a fresh device (that GPU on a driver of that version)
+ * whose sampling thread is held off for hold_us in the middle; whatever the
+ * kernel merged, the samples add up to what the device ran. */
+static void held_pass_on(uint32_t id, bool csf, uint16_t uk_major, uint16_t uk_minor,
+                         uint64_t period, unsigned hold_us, struct pass_result *r)
+{
+	setup_device_on(id, csf, uk_major, uk_minor);
 	static int key;
 	gpa_uint32 index = open_counting(&key);
 	uint64_t before = device_active();
 	periodic_pass(r, period, 1, 10, hold_us);
 	read_samples(r, index, period);
 	assert_int_equal(r->sum, device_active() - before);
+}
+
+static void held_pass(uint64_t period, unsigned hold_us, struct pass_result *r)
+{
+	held_pass_on(0x6000, false, 0, 0, period, hold_us, r);
+}
+
+/* kinstr_prfcnt flags the sample after the ones it could not store: the
+ * overflow is the kernel's own word, and no count is lost.  The ring keeps
+ * one of its 32 slots for STOP's sample. */
+static void test_kinstr_ring_overflow(void **unused)
+{
+	(void)unused;
+	struct pass_result r = { 0 };
+	held_pass_on(0xc000, true, 1, 21, 1000000, 60000, &r); /* Mali-G720 */
+	assert_true(r.overflowed >= 1);
+	assert_non_null(strstr(messages, "the reader's ring of 31 dumps was full"));
 }
 
 /* The sampling thread cannot drain for more periods than the ring holds:
@@ -262,6 +312,13 @@ static void test_floor(void **unused)
 	assert_int_equal(OpenGPA_SetSamplingPeriod(99999), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
 	assert_non_null(strstr(last_error, "floor of 100 µs"));
 	assert_int_equal(OpenGPA_SetSamplingPeriod(100000), GPA_STATUS_OK);
+	teardown(NULL);
+
+	/* kinstr_prfcnt: the kernel raises shorter periods to 100 µs. */
+	setup_device_on(0x6000, false, 11, 40);
+	open_counting(&key);
+	assert_int_equal(OpenGPA_SetSamplingPeriod(99999), GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE);
+	assert_non_null(strstr(last_error, "floor of 100 µs"));
 	teardown(NULL);
 
 	setup_device(20); /* JM UK 11.20: the old vinstr */
@@ -307,6 +364,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_kernel_timed_adds_up, teardown),
+		cmocka_unit_test_teardown(test_kinstr_adds_up, teardown),
+		cmocka_unit_test_teardown(test_kinstr_ring_overflow, teardown),
 		cmocka_unit_test_teardown(test_ring_overflow, teardown),
 		cmocka_unit_test_teardown(test_short_hold_keeps_every_period, teardown),
 		cmocka_unit_test_teardown(test_floor, teardown),

@@ -30,7 +30,7 @@ enum fill { SMALL, BELOW_GUARD, ABOVE_GUARD, FULL, ALL_ONES, ONE_BIG_WORD, ZERO 
 
 static struct og_mali_gpu g71(uint64_t mask, uint32_t slices)
 {
-	return (struct og_mali_gpu){0x6000, 0, mask, slices, 128};
+	return (struct og_mali_gpu){0x6000, 0, mask, slices, 128, NULL};
 }
 
 /* The largest word k instances can each hold without a 32-bit carry. */
@@ -63,24 +63,24 @@ static void poison_holes(const struct og_mali_gpu *gpu, uint32_t *dump)
 	uint32_t first = 2 + gpu->l2_slices, slots = og_mali_fls64(gpu->core_mask);
 	for (uint32_t c = 0; c < slots; c++)
 		if (!((gpu->core_mask >> c) & 1))
-			for (uint32_t i = 0; i < OG_MALI_BLOCK_WORDS; i++)
-				dump[(first + c) * OG_MALI_BLOCK_WORDS + i] = 0xDEADBEEFu;
+			for (uint32_t i = 0; i < OG_MALI_V5_WORDS; i++)
+				dump[(first + c) * OG_MALI_V5_WORDS + i] = 0xDEADBEEFu;
 }
 
 static uint64_t reference(const struct og_mali_gpu *gpu, const uint32_t *dump, uint32_t type,
                           uint32_t word)
 {
 	uint64_t sum = 0;
-	if (type == OG_MALI_JM || type == OG_MALI_TILER)
-		return dump[type * OG_MALI_BLOCK_WORDS + word];
+	if (type == OG_MALI_FE || type == OG_MALI_TILER)
+		return dump[type * OG_MALI_V5_WORDS + word];
 	if (type == OG_MALI_L2) {
 		for (uint32_t s = 0; s < gpu->l2_slices; s++)
-			sum += dump[(2 + s) * OG_MALI_BLOCK_WORDS + word];
+			sum += dump[(2 + s) * OG_MALI_V5_WORDS + word];
 		return sum;
 	}
 	for (uint32_t c = 0; c < 64; c++)
 		if ((gpu->core_mask >> c) & 1)
-			sum += dump[(2 + gpu->l2_slices + c) * OG_MALI_BLOCK_WORDS + word];
+			sum += dump[(2 + gpu->l2_slices + c) * OG_MALI_V5_WORDS + word];
 	return sum;
 }
 
@@ -102,9 +102,11 @@ static void check(const struct og_mali_gpu *gpu, enum fill how, size_t misalign_
 	memset(&t, 0xA5, sizeof t);
 	assert_true(og_mali_sum_dump(&layout, dump, bytes, &t));
 	for (uint32_t type = 0; type < OG_MALI_BLOCK_TYPES; type++)
-		for (uint32_t w = 0; w < OG_MALI_BLOCK_WORDS; w++) {
-			uint64_t want = reference(gpu, dump, type, w);
-			uint64_t got = og_mali_total(&t, type * OG_MALI_BLOCK_WORDS + w);
+		for (uint32_t w = 0; w < OG_MALI_MAX_VALUES; w++) {
+			/* Words past 63 and the kinstr-only blocks are left alone. */
+			uint64_t want = type <= OG_MALI_SC && w < OG_MALI_V5_WORDS
+			                        ? reference(gpu, dump, type, w) : 0xA5A5A5A5A5A5A5A5ull;
+			uint64_t got = og_mali_total(&t, type * OG_MALI_MAX_VALUES + w);
 			if (got != want)
 				fail_msg("mask 0x%llx, %u slices, fill %d: block %u word %u: got %llu, "
 				         "want %llu", (unsigned long long)gpu->core_mask,
@@ -159,7 +161,7 @@ static void test_never_reads_past_the_dump(void **unused)
 	fill(dump, bytes / 4, FULL, 64);
 	struct og_mali_totals t;
 	assert_true(og_mali_sum_dump(&layout, dump, bytes, &t));
-	assert_int_equal(og_mali_total(&t, OG_MALI_SC * OG_MALI_BLOCK_WORDS + 63),
+	assert_int_equal(og_mali_total(&t, OG_MALI_SC * OG_MALI_MAX_VALUES + 63),
 	                 reference(&gpu, dump, OG_MALI_SC, 63));
 	munmap(map, span + (size_t)page);
 }
@@ -177,7 +179,7 @@ static void test_short_dump_refused(void **unused)
 	memset(&t, 0x5A, sizeof t);
 	before = t;
 	assert_false(og_mali_sum_dump(&layout, dump, bytes - 1, &t));
-	assert_false(og_mali_sum_dump(&layout, dump, bytes - OG_MALI_BLOCK_BYTES, &t));
+	assert_false(og_mali_sum_dump(&layout, dump, bytes - OG_MALI_V5_BLOCK_BYTES, &t));
 	assert_false(og_mali_sum_dump(&layout, dump, 0, &t));
 	assert_false(og_mali_sum_dump(&layout, NULL, bytes, &t));
 	assert_memory_equal(&t, &before, sizeof t);
@@ -210,8 +212,8 @@ static void test_layout_refuses_impossible_gpus(void **unused)
 	/* Present cores 0,1,3,4,6 after JM, tiler and two L2 blocks. */
 	static const uint32_t at[] = {4, 5, 7, 8, 10};
 	for (size_t i = 0; i < 5; i++)
-		assert_int_equal(l.core_at[i], at[i] * OG_MALI_BLOCK_WORDS);
-	assert_int_equal(l.dump_bytes, (2 + 2 + 7) * OG_MALI_BLOCK_BYTES);
+		assert_int_equal(l.core_at[i], at[i] * OG_MALI_V5_WORDS);
+	assert_int_equal(l.dump_bytes, (2 + 2 + 7) * OG_MALI_V5_BLOCK_BYTES);
 }
 
 int main(void)

@@ -197,9 +197,19 @@ static void test_other_product(void **unused)
 	(void)unused;
 	struct rig r;
 	struct fake_panfrost_cfg cfg = fake_panfrost_g71_mp4();
+	cfg.product_id = 0x5001;
+	rig_failed(&r, rig_open(&r, &cfg, NULL), GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED, "0x5001");
+	/* Command-stream GPUs are panthor's, not panfrost's. */
+	cfg.product_id = 0xa007;
+	rig_failed(&r, rig_open(&r, &cfg, NULL), GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
+	           "command-stream");
+	assert_non_null(strstr(r.last_error, "Mali-G610"));
+	/* Every job-manager GPU opens, with its counter set. */
 	cfg.product_id = 0x7212; /* Mali-G52 */
-	rig_failed(&r, rig_open(&r, &cfg, NULL), GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED, "0x7212");
-	assert_non_null(strstr(r.last_error, "Mali-G52"));
+	assert_int_equal(rig_open(&r, &cfg, NULL), GPA_STATUS_OK);
+	assert_string_equal(r.info.description, "Mali-G52 MP4");
+	assert_string_equal(r.info.counter_sets[0], "mali-g52");
+	rig_close(&r);
 }
 
 static void test_dump_timeout_then_recovers(void **unused)

@@ -44,6 +44,58 @@ static void test_samples_agree(void **unused)
 	tl_rig_done(&r);
 }
 
+/* Every job-manager GPU upstream panfrost drives: the same dump, each
+ * GPU's own counter set; the time of a sample is measured around it. */
+static void test_family(void **unused)
+{
+	(void)unused;
+	static const struct {
+		uint32_t id;
+		uint64_t mask;
+		uint32_t slices;
+		const char *desc, *set;
+	} gpus[] = {
+		{ 0x7003, 0x3, 1, "Mali-G31 MP2", "mali-g31" },
+		{ 0x7002, 0x3, 1, "Mali-G52 MP2", "mali-g52" },
+		{ 0x7001, 0x3FF, 2, "Mali-G76 MP10", "mali-g76" },
+		{ 0x6001, 0x5B, 1, "Mali-G72 MP5", "mali-g72" },
+		{ 0x9001, 0x3F, 2, "Mali-G57 MC6", "mali-g77" },
+		{ 0x9002, 0xFFF, 4, "Mali-G78 MC12", "mali-g78" },
+	};
+	for (size_t i = 0; i < sizeof gpus / sizeof gpus[0]; i++) {
+		struct tl_rig r;
+		struct vmali_config cfg = tl_g71(gpus[i].mask, gpus[i].slices);
+		cfg.gpu_id = gpus[i].id;
+		assert_int_equal(rig_open(&r, &cfg), GPA_STATUS_OK);
+		assert_string_equal(r.info.description, gpus[i].desc);
+		assert_string_equal(r.info.counter_sets[0], gpus[i].set);
+		assert_int_equal(tl_rig_check_every_counter(&r, false, 2, 2), 4 * 60);
+		uint32_t id;
+		const char *why = NULL;
+		assert_int_equal(og_backend_panfrost.bind_raw(r.state, "t", "TIME:ns", &id, &why), 0);
+		assert_int_equal(og_backend_panfrost.bind_raw(r.state, "c", "CYCLES:top", &id, &why),
+		                 GPA_STATUS_ERROR_NOT_FOUND);
+		assert_int_equal(r.errors, 0);
+		tl_rig_done(&r);
+	}
+}
+
+/* A command-stream GPU: upstream Linux drives it with panthor, which has no
+ * counter interface; the log says so and what to use instead. */
+static void test_panthor(void **unused)
+{
+	(void)unused;
+	struct tl_rig r;
+	struct vmali_config cfg = tl_g71(0xF, 1);
+	cfg.gpu_id = 0xa007;
+	cfg.csf = true;
+	assert_int_equal(rig_open(&r, &cfg), GPA_STATUS_ERROR_DRIVER_NOT_SUPPORTED);
+	assert_int_equal(r.errors, 1);
+	assert_non_null(strstr(r.last_error, "panthor has no hardware counter interface"));
+	assert_non_null(strstr(r.last_error, "use backend 'mali'"));
+	tl_rig_done(&r);
+}
+
 static void test_unstable_ioctls_off(void **unused)
 {
 	(void)unused;
@@ -133,6 +185,8 @@ static void test_device_vanishes_mid_session(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_family),
+		cmocka_unit_test(test_panthor),
 		cmocka_unit_test(test_samples_agree),
 		cmocka_unit_test(test_unstable_ioctls_off),
 		cmocka_unit_test(test_second_owner_busy),

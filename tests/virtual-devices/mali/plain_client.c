@@ -3,8 +3,10 @@
  * plain_client.c — a third-party client of /dev/mali0 that knows nothing of
  * opengpa or vmali: its own struct definitions (from the public UAPI, as the
  * reference restates it) and plain libc calls.  Under
- * LD_PRELOAD=libopengpa-vmali.so it must find a Mali-G71 with the core mask
- * and L2 slice count given on the command line.
+ * LD_PRELOAD=libopengpa-vmali.so it must find a Mali GPU with the core mask
+ * and L2 slice count given on the command line, on a job-manager or a CSF
+ * driver that still has the hwcnt reader, and read a dump; on a Mali-G71 it
+ * also checks two of its counters (GPU_ACTIVE >= JS0_ACTIVE).
  *   vmali-plain-client CORE_MASK L2_SLICES   -> exit 0 on success
  */
 #include <errno.h>
@@ -26,6 +28,7 @@ struct reader_setup { uint32_t buffer_count, fe_bm, shader_bm, tiler_bm, mmu_l2_
 struct reader_meta { uint64_t timestamp; uint32_t event_id, buffer_idx; uint64_t top, sc; };
 
 #define K_VERSION_CHECK _IOWR(0x80, 0, struct version_check)
+#define K_VERSION_CHECK_CSF _IOWR(0x80, 52, struct version_check)
 #define K_SET_FLAGS _IOW(0x80, 1, struct set_flags)
 #define K_GET_GPUPROPS _IOW(0x80, 3, struct get_gpuprops)
 #define K_READER_SETUP _IOW(0x80, 8, struct reader_setup)
@@ -54,7 +57,11 @@ int main(int argc, char **argv)
 		return fail("not a character device");
 	struct version_check v = { 0, 0 };
 	struct set_flags f = { 0x2 };
-	if (ioctl(fd, K_VERSION_CHECK, &v) != 0 || ioctl(fd, K_SET_FLAGS, &f) != 0)
+	/* JM drivers answer number 0, CSF drivers number 52. */
+	if ((ioctl(fd, K_VERSION_CHECK, &v) != 0 || (!v.major && !v.minor)) &&
+	    ioctl(fd, K_VERSION_CHECK_CSF, &v) != 0)
+		return fail("handshake");
+	if (ioctl(fd, K_SET_FLAGS, &f) != 0)
 		return fail("handshake");
 	struct get_gpuprops q = { 0, 0, 0 };
 	int need = ioctl(fd, K_GET_GPUPROPS, &q);
@@ -66,7 +73,7 @@ int main(int argc, char **argv)
 	int got = ioctl(fd, K_GET_GPUPROPS, &q);
 	if (!buf || got < 0 || got > need)
 		return fail("GET_GPUPROPS");
-	uint64_t got_mask = 0, got_slices = 0;
+	uint64_t got_mask = 0, got_slices = 0, gpu_id = 0;
 	for (int pos = 0; pos + 4 <= got;) {
 		/* The blob is little-endian whatever the CPU. */
 		uint32_t key = 0;
@@ -82,6 +89,8 @@ int main(int argc, char **argv)
 		pos += n;
 		if (key >> 2 == 64)
 			got_mask = val;
+		else if (key >> 2 == 55)
+			gpu_id = val;
 		else if (key >> 2 == 15)
 			got_slices = val;
 	}
@@ -104,8 +113,14 @@ int main(int argc, char **argv)
 	if (poll(&p, 1, 1000) != 1 || ioctl(rfd, R_GET_BUFFER, &m) != 0)
 		return fail("sample");
 	const uint32_t *d = (const uint32_t *)(const void *)(ring + (size_t)m.buffer_idx * size);
+	/* The front-end block: its enable word, and something counted. */
+	uint32_t fe = 0;
+	for (int i = 4; i < 64; i++)
+		fe |= d[i];
+	int ok = d[2] == ~0u && fe != 0;
 	uint32_t gpu_active = d[6];
-	int ok = d[6] > 0 && d[10] <= d[6] && m.top >= d[6];
+	if ((gpu_id >> 16 & 0xF00F) == 0x6000)
+		ok = ok && d[6] > 0 && d[10] <= d[6] && m.top >= d[6];
 	if (ioctl(rfd, R_PUT_BUFFER, &m) != 0)
 		return fail("PUT_BUFFER");
 	munmap((void *)(uintptr_t)ring, (size_t)size * 4);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -118,9 +119,43 @@ static void test_bad_scripts(void **state)
 	}
 }
 
+/* Every GPU of the table: the model has a rule for every counter of its
+ * layout and the GPU counts. */
+static void test_every_layout_modelled(void **state)
+{
+	(void)state;
+	static const uint32_t ids[] = { 0x6000, 0x6001, 0x7000, 0x7001, 0x7002, 0x7003, 0x9000,
+		                        0x9001, 0x9002, 0x9003, 0x9004, 0x9005, 0xa002, 0xa003,
+		                        0xa004, 0xa007, 0xb002, 0xb003, 0xc000, 0xc001, 0xd000,
+		                        0xd001, 0xe000, 0xe001, 0xe003 };
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		bool csf = false;
+		assert_true(vmali_product_csf(ids[i], &csf));
+		char err[200] = "";
+		struct vmali *vm = vmali_create_err(
+			&(struct vmali_config){ .gpu_id = ids[i], .csf = csf }, err, sizeof(err));
+		if (!vm)
+			fail_msg("0x%04x: %s", (unsigned)ids[i], err);
+		const char *name = NULL;
+		size_t n = vmali_unmodelled_counters(vm, &name);
+		if (n)
+			fail_msg("0x%04x: %zu counters without a rule, %s the first", (unsigned)ids[i], n,
+			         name);
+		vmali_run_frames(vm, 2);
+		int active = vmali_counter_index(vm, VMALI_BLOCK_FE, "GPU_ACTIVE");
+		assert_true(active >= 4);
+		assert_true(vmali_total(vm, VMALI_BLOCK_FE, VMALI_ALL, (unsigned)active) > 0);
+		assert_true(vmali_total_cycles(vm) >=
+		            vmali_total(vm, VMALI_BLOCK_FE, VMALI_ALL, (unsigned)active));
+		vmali_destroy(vm);
+	}
+	assert_false(vmali_product_csf(0x5000, &(bool){ false }));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_layout_modelled),
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_script_counts_and_loop),
 		cmocka_unit_test(test_bad_scripts),

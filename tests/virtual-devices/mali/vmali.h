@@ -1,20 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vmali.h — a virtual Mali-G71 that answers the real kernel interfaces.
+ * vmali.h — a virtual Mali GPU that answers the real kernel interfaces.
  *
- * One struct vmali is one GPU with two device nodes: the kbase node
- * /dev/mali0 (version check, flags, properties blob, hwcnt reader fds with
- * their mmap ring) and the panfrost render node /dev/dri/renderD128
- * (DRM version, GET_PARAM, PERFCNT_ENABLE/DUMP).  Clients reach it either
+ * One struct vmali is one GPU — any product of Arm's database, Mali-G31 to
+ * Mali G1, with a job-manager or command-stream (CSF) kbase driver of any
+ * UK version — with two device nodes: the kbase node /dev/mali0 (version
+ * checks, flags, properties blob, CSF's global interface, the hwcnt reader
+ * "vinstr" and kinstr_prfcnt, each as a driver of that version has them,
+ * with their fds and mmap rings) and the render node /dev/dri/renderD128:
+ * panfrost (DRM version, GET_PARAM, PERFCNT_ENABLE/DUMP) for job-manager
+ * GPUs, panthor (no counter ioctls) for CSF GPUs.  The counter layout of
+ * each GPU comes from its counter file (counters/mali-*.counters).  Clients reach it either
  * through vmali_sys() (a struct og_sys for the backends' unit tests; a closed
  * world: paths and fds it does not own fail with ENOENT / EBADF) or through
  * libopengpa-vmali.so, the LD_PRELOAD interposer (see vmali_preload.c).
  *
  * Counts come from a workload script (see vmali_workload.c): a list of
  * frames, each describing primitives, pixels, quads and their fate, warps,
- * instructions, texture and load/store traffic and memory beats.  A frame is
- * spread over the present shader cores and L2 slices and added at once to
- * every client that is counting.  The workload advances by frames_per_dump
+ * instructions, texture, load/store and ray-tracing traffic and memory
+ * beats.  A frame is spread over the present shader cores and L2 slices,
+ * turned into the hardware counters of the GPU's layout by name, and added
+ * at once to every client that is counting.  The workload advances by frames_per_dump
  * frames (default 1) at every dump any client takes (a reader DUMP, a
  * periodic sample, a panfrost PERFCNT_DUMP) unless manual_frames is set, in
  * which case only vmali_run_frames() advances it.
@@ -41,12 +47,18 @@ struct vmali;
 #define VMALI_NODE_PANFROST 2u
 
 struct vmali_config {
-	uint32_t gpu_id;          /* product id (GPU_ID >> 16); 0 = G71 = 0x6000 */
+	uint32_t gpu_id;          /* product id (GPU_ID >> 16); 0 = 0x6000 (Mali-G71), or
+	                           * 0xa007 (Mali-G610) with csf */
 	uint64_t core_mask;       /* shader_present; 0 = 0xFF (MP8); may be sparse */
 	uint32_t l2_slices;       /* 0 = 1; at most 16 */
 	uint32_t bus_width_bits;  /* power of two; 0 = 128 */
 	uint16_t uk_major, uk_minor; /* driver UK version; 0.0 = 11.31 (JM) / 1.10 (CSF) */
 	bool csf;                 /* answer the CSF VERSION_CHECK (nr 52) instead of JM (nr 0) */
+	uint8_t clock_domains;    /* 0 = 1 (JM) or 2 (CSF); at most 4 */
+	uint8_t csg_blocks;       /* CSF kinstr_prfcnt: CSG blocks; 0 = 2, VMALI_NONE = none */
+	bool no_fw_block;         /* CSF: the firmware reports no counters (no FW block) */
+	uint8_t counter_set;      /* the driver's compiled-in counter set; 0 = primary */
+	bool neural_engine;       /* kinstr_prfcnt also lists a neural-engine block (type 6) */
 	bool panfrost_unstable_ioctls; /* panfrost PERFCNT_* return ENOSYS unless set */
 	const char *workload;     /* script text or NULL for the built-in one; copied */
 	/* Additions beyond the brief's API. */
@@ -54,6 +66,9 @@ struct vmali_config {
 	bool manual_frames;       /* dumps do not advance the workload */
 	unsigned nodes;           /* VMALI_NODE_* mask; 0 = both */
 };
+
+/* Whether product `id` is in the device's GPU table, and its front end. */
+bool vmali_product_csf(uint32_t id, bool *csf);
 
 /* NULL with errno (EINVAL for a bad config or script; the reason is written
  * to err when err is not NULL). */
@@ -70,31 +85,66 @@ const struct og_sys *vmali_sys(struct vmali *vm);
 void vmali_run_frames(struct vmali *vm, unsigned n);
 uint64_t vmali_frames_run(struct vmali *vm);
 
-enum vmali_block { VMALI_BLOCK_JM, VMALI_BLOCK_TILER, VMALI_BLOCK_L2, VMALI_BLOCK_SC };
+#define VMALI_NONE 0xFF
+
+/* Block types, numbered as kinstr_prfcnt numbers them. */
+enum vmali_block {
+	VMALI_BLOCK_JM, /* the front end: job manager, or CSHW on CSF */
+	VMALI_BLOCK_TILER,
+	VMALI_BLOCK_L2,
+	VMALI_BLOCK_SC,
+	VMALI_BLOCK_FW,  /* CSF only */
+	VMALI_BLOCK_CSG, /* CSF only */
+};
+#define VMALI_BLOCK_FE VMALI_BLOCK_JM
 
 /* Everything the device has counted since it was created, for one counter
- * (index 0..63 inside the 64-word block, header words 0..3 are always 0).
- * instance: the L2 slice, or the shader core's bit position in core_mask;
- * VMALI_ALL sums every instance (L2 over slices, SC over present cores), the
- * way the guide's expressions expect.  Tests snapshot it before and after. */
+ * (index inside the block, below vmali_values_per_block(); header values
+ * 0..3 are always 0).  instance: the L2 slice, the shader core's bit
+ * position in core_mask, the CSG; VMALI_ALL sums every instance (L2 over
+ * slices, SC over present cores), the way Arm's expressions expect.  Tests
+ * snapshot it before and after. */
 #define VMALI_ALL (-1)
 uint64_t vmali_total(struct vmali *vm, enum vmali_block block, int instance, unsigned index);
-/* GPU clock cycles elapsed over the frames run so far (>= GPU_ACTIVE). */
+/* GPU clock cycles elapsed over the frames run so far (>= GPU_ACTIVE), and
+ * the shader-core clock's. */
 uint64_t vmali_total_cycles(struct vmali *vm);
+uint64_t vmali_total_sc_cycles(struct vmali *vm);
+/* Values per counter block (64 or 128) and the value index the GPU's layout
+ * gives hardware counter `name` in `block`, or -1. */
+unsigned vmali_values_per_block(struct vmali *vm);
+/* Instances of a block type (shader cores: slots up to the highest core). */
+unsigned vmali_block_instances(struct vmali *vm, enum vmali_block block);
+int vmali_counter_index(struct vmali *vm, enum vmali_block block, const char *name);
+/* Counters of the GPU's layout the workload model has no rule for (filled
+ * with a share of their block's busy cycles); 0 for every layout it knows. */
+size_t vmali_unmodelled_counters(struct vmali *vm, const char **first_name);
 
 /* ---- configuration actually in force (defaults applied) ---- */
 void vmali_get_config(struct vmali *vm, struct vmali_config *out);
-/* Bytes of one dump: (2 + L2 slices + fls64(core_mask)) * 256. */
+/* Bytes of one vinstr/panfrost dump: (2 + L2 slices + fls64(core_mask)) * 256. */
 uint32_t vmali_dump_size(struct vmali *vm);
 
 /* ---- fault switches ---- */
 struct vmali_faults {
 	uint32_t enomem_above_buffers; /* READER_SETUP with more buffers fails ENOMEM; 0 = off */
-	bool dumps_never_arrive;       /* DUMP / periodic succeed, no sample ever appears */
+	bool dumps_never_arrive;       /* DUMP / periodic succeed, no sample appears (kinstr:
+	                                * they arrive late, once the switch is off) */
 	bool vanished;                 /* device unplugged: opens ENOENT, calls ENODEV, POLLHUP */
 	int32_t buffer_size_skew;      /* GET_BUFFER_SIZE reports size + skew */
 	bool open_eacces;              /* open() of either node fails EACCES */
 	bool props_truncated;          /* GET_GPUPROPS fill returns 3 bytes less than it wrote */
+	bool eintr;                    /* every other ioctl on a device fd fails EINTR */
+	bool setup_ebusy;              /* READER_SETUP / KINSTR_PRFCNT_SETUP: EBUSY (another client) */
+	bool vinstr_absent;            /* READER_SETUP answers ENOTTY whatever the version */
+	bool kinstr_absent;            /* ENUM_INFO / SETUP answer ENOTTY whatever the version */
+	uint32_t enum_item_size;       /* ENUM_INFO reports items of this size; 0 = 32 */
+	bool enum_unknown_item;        /* ENUM_INFO lists an item of an unknown type */
+	bool meta_unknown_item;        /* samples carry a metadata item of an unknown type */
+	bool meta_bad_offset;          /* a BLOCK item's values point past the mapping */
+	bool meta_foreign_block;       /* samples name a block type ENUM_INFO did not list */
+	uint32_t sample_flags;         /* OR-ed into every kinstr_prfcnt sample's flags */
+	bool cores_by_bit;             /* SC block_idx = core bit, whatever the version */
 };
 void vmali_set_faults(struct vmali *vm, const struct vmali_faults *faults);
 
@@ -112,6 +162,7 @@ short vmali_fd_revents(struct vmali *vm, int fd, short events, uint64_t *wake_ns
 /* Counters of how clients behaved, for tests. */
 struct vmali_stats {
 	uint64_t dumps;            /* samples written into reader rings or panfrost buffers */
+	uint64_t kinstr_lost;      /* kinstr samples held back by dumps_never_arrive */
 	uint64_t periodic_dropped; /* periodic samples lost to a full ring */
 	uint64_t poll_forever_empty; /* infinite polls that could never complete */
 	uint32_t open_fds;

@@ -2,7 +2,8 @@
 /*
  * vmali_abi.h — the kernel ABI the virtual Mali answers, derived from
  * /work/shared/reference/mali-hwcnt.md (§1 kbase, §2 reader, §3 properties,
- * §4 dump layout, §6 panfrost) and the DRM core header layout.
+ * §4 dump layout, §6 panfrost), mali-kinstr-prfcnt.md (§1.4 CSF's global
+ * interface, §2 kinstr_prfcnt) and the DRM core header layout.
  *
  * Deliberately independent of backends/mali and backends/panfrost: the two
  * sides derive the same bytes separately, so a test that passes proves they
@@ -157,6 +158,101 @@ static_assert(VMALI_READER_ENABLE_EVENT == 0x4004BE40u, "ENABLE_EVENT");
 static_assert(VMALI_READER_DISABLE_EVENT == 0x4004BE41u, "DISABLE_EVENT");
 static_assert(VMALI_READER_GET_API_VERSION == 0x4004BEFFu, "GET_API_VERSION");
 static_assert(VMALI_READER_GET_API_VERSION_WITH_FEATURES == 0x4008BEFFu, "WITH_FEATURES");
+#endif
+
+/* ---- CSF: the firmware's global interface (kinstr sheet §1.4) ---- */
+struct vmali_cs_get_glb_iface_in {
+	uint32_t max_group_num, max_total_stream_num;
+	uint64_t groups_ptr, streams_ptr;
+};
+struct vmali_cs_get_glb_iface_out {
+	uint32_t glb_version, features, group_num, prfcnt_size, total_stream_num, instr_features;
+};
+#define VMALI_KBASE_CS_GET_GLB_IFACE \
+	_IOWR(VMALI_KBASE_MAGIC, 51, struct vmali_cs_get_glb_iface_out)
+static_assert(sizeof(struct vmali_cs_get_glb_iface_in) == 24, "cs_get_glb_iface in");
+static_assert(sizeof(struct vmali_cs_get_glb_iface_out) == 24, "cs_get_glb_iface out");
+#if VMALI_IOC_GENERIC
+static_assert(VMALI_KBASE_CS_GET_GLB_IFACE == 0xC0188033u, "CS_GET_GLB_IFACE");
+#endif
+
+/* ---- kinstr_prfcnt (kinstr sheet §2) ---- */
+struct vmali_kinstr_enum_info {
+	uint32_t info_item_size, info_item_count;
+	uint64_t info_list_ptr;
+};
+struct vmali_kinstr_setup_in {
+	uint32_t request_item_count, request_item_size;
+	uint64_t requests_ptr;
+};
+struct vmali_kinstr_setup_out {
+	uint32_t prfcnt_metadata_item_size, prfcnt_mmap_size_bytes;
+	uint64_t unused;
+};
+#define VMALI_KBASE_KINSTR_ENUM_INFO \
+	_IOWR(VMALI_KBASE_MAGIC, 56, struct vmali_kinstr_enum_info)
+#define VMALI_KBASE_KINSTR_SETUP _IOWR(VMALI_KBASE_MAGIC, 57, struct vmali_kinstr_setup_in)
+static_assert(sizeof(struct vmali_kinstr_enum_info) == 16, "kinstr_prfcnt_enum_info");
+static_assert(sizeof(struct vmali_kinstr_setup_in) == 16, "kinstr_prfcnt_setup");
+#if VMALI_IOC_GENERIC
+static_assert(VMALI_KBASE_KINSTR_ENUM_INFO == 0xC0108038u, "KINSTR_PRFCNT_ENUM_INFO");
+static_assert(VMALI_KBASE_KINSTR_SETUP == 0xC0108039u, "KINSTR_PRFCNT_SETUP");
+#endif
+
+/* Items: u16 type (list << 12 | subtype), u16 version, 4 pad bytes, then
+ * the union at offset 8.  Enumeration and request items are 32 bytes,
+ * metadata items 48. */
+#define VMALI_KINSTR_ENUM_ITEM_SIZE 32u
+#define VMALI_KINSTR_REQUEST_ITEM_SIZE 32u
+#define VMALI_KINSTR_META_ITEM_SIZE 48u
+#define VMALI_KINSTR_TYPE_ENUM_BLOCK 0x0000u
+#define VMALI_KINSTR_TYPE_ENUM_REQUEST 0x0001u
+#define VMALI_KINSTR_TYPE_ENUM_SAMPLE_INFO 0x0002u
+#define VMALI_KINSTR_TYPE_REQ_MODE 0x1000u
+#define VMALI_KINSTR_TYPE_REQ_ENABLE 0x1001u
+#define VMALI_KINSTR_TYPE_REQ_SCOPE 0x1002u
+#define VMALI_KINSTR_TYPE_META_SAMPLE 0x2000u
+#define VMALI_KINSTR_TYPE_META_CLOCK 0x2001u
+#define VMALI_KINSTR_TYPE_META_BLOCK 0x2002u
+#define VMALI_KINSTR_MODE_MANUAL 0u
+#define VMALI_KINSTR_MODE_PERIODIC 1u
+#define VMALI_KINSTR_CMD_START 1u
+#define VMALI_KINSTR_CMD_STOP 2u
+#define VMALI_KINSTR_CMD_SAMPLE_SYNC 3u
+#define VMALI_KINSTR_CMD_SAMPLE_ASYNC 4u
+#define VMALI_KINSTR_CMD_DISCARD 5u
+#define VMALI_KINSTR_FLAG_OVERFLOW (1u << 0)
+#define VMALI_KINSTR_FLAG_ERROR (1u << 30)
+#define VMALI_KINSTR_STATE_ON (1u << 0)
+#define VMALI_KINSTR_STATE_AVAILABLE (1u << 2)
+#define VMALI_KINSTR_STATE_NORMAL (1u << 4)
+#define VMALI_KINSTR_PERIOD_MIN_NS 100000u
+#define VMALI_KINSTR_BLOCK_NE 6u /* the neural engine, 2025 headers only */
+
+struct vmali_kinstr_control_cmd {
+	uint16_t cmd;
+	uint16_t pad[3];
+	uint64_t user_data;
+};
+struct vmali_kinstr_sample_access {
+	uint64_t sequence, sample_offset_bytes;
+};
+#define VMALI_KINSTR_MAGIC 0xBF
+#define VMALI_KINSTR_NR_CMD 0x00
+#define VMALI_KINSTR_NR_GET_SAMPLE 0x01
+#define VMALI_KINSTR_NR_PUT_SAMPLE 0x10
+#define VMALI_KINSTR_IOCTL_CMD \
+	_IOW(VMALI_KINSTR_MAGIC, VMALI_KINSTR_NR_CMD, struct vmali_kinstr_control_cmd)
+#define VMALI_KINSTR_IOCTL_GET_SAMPLE \
+	_IOR(VMALI_KINSTR_MAGIC, VMALI_KINSTR_NR_GET_SAMPLE, struct vmali_kinstr_sample_access)
+#define VMALI_KINSTR_IOCTL_PUT_SAMPLE \
+	_IOW(VMALI_KINSTR_MAGIC, VMALI_KINSTR_NR_PUT_SAMPLE, struct vmali_kinstr_sample_access)
+static_assert(sizeof(struct vmali_kinstr_control_cmd) == 16, "prfcnt_control_cmd");
+static_assert(sizeof(struct vmali_kinstr_sample_access) == 16, "prfcnt_sample_access");
+#if VMALI_IOC_GENERIC
+static_assert(VMALI_KINSTR_IOCTL_CMD == 0x4010BF00u, "KINSTR_PRFCNT_CMD");
+static_assert(VMALI_KINSTR_IOCTL_GET_SAMPLE == 0x8010BF01u, "KINSTR_PRFCNT_GET_SAMPLE");
+static_assert(VMALI_KINSTR_IOCTL_PUT_SAMPLE == 0x4010BF10u, "KINSTR_PRFCNT_PUT_SAMPLE");
 #endif
 
 /* ---- GPU properties blob (§3) ---- */

@@ -45,37 +45,69 @@ uint64_t vmali_now_ns(void)
 
 /* ---- blocks ---- */
 
-uint32_t vmali_block_type_of(const struct vmali_geom *g, uint32_t block)
+uint32_t vmali_block_type(const struct vmali_geom *g, uint32_t b, uint32_t *instance)
 {
-	if (block == 0)
-		return 0; /* front end: fe_bm */
-	if (block == 1)
-		return 2; /* tiler: tiler_bm */
-	if (block < 2 + g->l2_slices)
-		return 3; /* memory system: mmu_l2_bm */
-	return 1;         /* shader core: shader_bm */
+	for (uint32_t t = 0; t < VMALI_BLOCK_TYPES; t++)
+		if (b >= g->first[t] && b < g->first[t] + g->count[t]) {
+			if (instance)
+				*instance = b - g->first[t];
+			return t;
+		}
+	return VMALI_BLOCK_TYPES;
 }
 
-bool vmali_block_present(const struct vmali_geom *g, uint32_t block)
+bool vmali_block_present(const struct vmali_geom *g, uint32_t b)
 {
-	if (block < 2 + g->l2_slices)
+	uint32_t inst;
+	if (vmali_block_type(g, b, &inst) != VMALI_BLOCK_SC)
 		return true;
-	return (g->core_mask >> (block - 2 - g->l2_slices)) & 1;
+	return (g->core_mask >> inst) & 1;
 }
 
+size_t vmali_counts_len(const struct vmali *vm)
+{
+	return (size_t)vm->geom.nblocks * vm->geom.values;
+}
+
+int vmali_acc_init(const struct vmali *vm, struct vmali_acc *a)
+{
+	a->v = calloc(vmali_counts_len(vm), sizeof(uint64_t));
+	a->cycles[0] = a->cycles[1] = 0;
+	return a->v ? 0 : -1;
+}
+
+void vmali_acc_clear(const struct vmali *vm, struct vmali_acc *a)
+{
+	memset(a->v, 0, vmali_counts_len(vm) * sizeof(uint64_t));
+	a->cycles[0] = a->cycles[1] = 0;
+}
+
+uint32_t vmali_v5_blocks(const struct vmali *vm)
+{
+	return 2 + vm->geom.l2_slices + vm->geom.sc_blocks;
+}
+
+/* The v5 order (front end, tiler, L2 slices, core slots) is the metadata
+ * order without the CSF-only blocks in front. */
 void vmali_write_dump(const struct vmali *vm, const uint64_t *counts, const uint32_t *bm,
                       uint32_t *out)
 {
+	/* The reader's bitmask index of each block type: fe, shader, tiler, mmu_l2. */
+	static const uint32_t bm_of[4] = { 0, 2, 3, 1 };
 	const struct vmali_geom *g = &vm->geom;
-	for (uint32_t b = 0; b < g->nblocks; b++) {
-		uint32_t *o = out + (size_t)b * VMALI_COUNTERS_PER_BLOCK;
-		const uint64_t *c = counts + (size_t)b * VMALI_COUNTERS_PER_BLOCK;
+	uint32_t n = vmali_v5_blocks(vm), base = g->first[VMALI_BLOCK_FE];
+	for (uint32_t v = 0; v < n; v++) {
+		uint32_t b = base + v;
+		uint32_t *o = out + (size_t)v * VMALI_COUNTERS_PER_BLOCK;
+		const uint64_t *c = counts + (size_t)b * g->values;
 		memset(o, 0, VMALI_BLOCK_BYTES);
 		/* Holes in a sparse core mask dump as zeros, header included. */
 		if (!vmali_block_present(g, b))
 			continue;
-		uint32_t mask = bm ? bm[vmali_block_type_of(g, b)] : 0xFFFFFFFFu;
+		uint32_t mask = bm ? bm[bm_of[vmali_block_type(g, b, NULL)]] : 0xFFFFFFFFu;
 		o[VMALI_PRFCNT_EN_WORD] = mask;
+		/* Longer blocks are cut to their first 64 values, saturated at
+		 * 32 bits, as the narrowing vinstr does. */
 		for (uint32_t i = VMALI_HEADER_WORDS; i < VMALI_COUNTERS_PER_BLOCK; i++) {
 			if (!(mask >> (i / 4) & 1))
 				continue;
@@ -86,28 +118,39 @@ void vmali_write_dump(const struct vmali *vm, const uint64_t *counts, const uint
 
 /* ---- workload clock ---- */
 
+static void add_counts(const struct vmali *vm, struct vmali_acc *a, const uint64_t *frame,
+                       const uint64_t cycles[2])
+{
+	size_t n = vmali_counts_len(vm);
+	for (size_t j = 0; j < n; j++)
+		a->v[j] += frame[j];
+	a->cycles[0] += cycles[0];
+	a->cycles[1] += cycles[1];
+}
+
 void vmali_advance_locked(struct vmali *vm, unsigned frames)
 {
-	size_t n = (size_t)vm->geom.nblocks * VMALI_COUNTERS_PER_BLOCK;
+	size_t n = vmali_counts_len(vm);
 	for (unsigned i = 0; i < frames; i++) {
 		const struct vmali_frame *f = &vm->script.frames[vm->next_frame];
 		memset(vm->frame_buf, 0, n * sizeof(uint64_t));
-		uint64_t cycles = vmali_frame_run(f, &vm->geom, vm->frame_buf);
+		uint64_t cycles[2];
+		cycles[0] = vmali_frame_run(f, &vm->geom, &vm->model, vm->frame_buf, &cycles[1]);
 		if (++vm->frame_rep >= (uint64_t)f->count) {
 			vm->frame_rep = 0;
 			vm->next_frame = (vm->next_frame + 1) % vm->script.n;
 		}
 		vm->frames_run++;
-		vm->total_cycles += cycles;
+		vm->total_cycles += cycles[0];
+		vm->total_sc_cycles += cycles[1];
 		for (size_t j = 0; j < n; j++)
 			vm->totals[j] += vm->frame_buf[j];
 		for (int k = 0; k < VMALI_MAX_FDS; k++) {
 			struct vmali_fd *fd = &vm->fds[k];
-			if (fd->kind != VMALI_FD_READER || !fd->u.reader)
-				continue;
-			for (size_t j = 0; j < n; j++)
-				fd->u.reader->acc[j] += vm->frame_buf[j];
-			fd->u.reader->acc_cycles += cycles;
+			if (fd->kind == VMALI_FD_READER && fd->u.reader)
+				add_counts(vm, &fd->u.reader->acc, vm->frame_buf, cycles);
+			else if (fd->kind == VMALI_FD_KINSTR && fd->u.kinstr && fd->u.kinstr->started)
+				add_counts(vm, &fd->u.kinstr->acc, vm->frame_buf, cycles);
 		}
 		if (vm->pf_owner_fd >= 0)
 			for (size_t j = 0; j < n; j++)
@@ -144,7 +187,7 @@ int vmali_fd_new(struct vmali *vm, enum vmali_kind kind, size_t memfd_size)
 		return -1;
 	}
 	static const char *const names[] = { "", "vmali-kbase", "vmali-hwcnt-reader",
-		                             "vmali-panfrost" };
+		                             "vmali-kinstr-prfcnt", "vmali-panfrost" };
 	int fd = memfd_create(names[kind], MFD_CLOEXEC);
 	if (fd < 0)
 		return -1;
@@ -165,6 +208,8 @@ void vmali_fd_release(struct vmali *vm, struct vmali_fd *f)
 {
 	if (f->kind == VMALI_FD_READER)
 		vmali_reader_free(f->u.reader);
+	else if (f->kind == VMALI_FD_KINSTR)
+		vmali_kinstr_free(f->u.kinstr);
 	else if (f->kind == VMALI_FD_PANFROST)
 		vmali_panfrost_release(vm, f);
 	vmali_os_close(f->fd);
@@ -221,33 +266,52 @@ static int sys_close(void *ctx, int fd)
 	return 0;
 }
 
-/* Periodic samples are produced lazily: whenever a client looks, every
- * sample due by now is emitted, readers interleaved in time order, so the
- * counts each one holds are the counts of its own period. */
+/* When the next timed sample (periodic, or an asynchronous request) of a
+ * client is due; 0 for none. */
+static uint64_t due_of(const struct vmali *vm, const struct vmali_fd *f)
+{
+	if (f->kind == VMALI_FD_READER && f->u.reader && f->u.reader->interval_ns)
+		return f->u.reader->next_due_ns;
+	if (f->kind == VMALI_FD_KINSTR && f->u.kinstr) {
+		const struct vmali_kinstr *k = f->u.kinstr;
+		if (k->nlost && !vm->faults.dumps_never_arrive)
+			return 1; /* late samples: due now */
+		uint64_t p = k->started && k->mode == VMALI_KINSTR_MODE_PERIODIC ? k->next_due_ns : 0;
+		uint64_t a = k->async_due_ns;
+		return !p ? a : !a ? p : p < a ? p : a;
+	}
+	return 0;
+}
+
+/* Timed samples are produced lazily: whenever a client looks, every sample
+ * due by now is emitted, clients interleaved in time order, so the counts
+ * each one holds are the counts of its own period. */
 static void catch_up_all(struct vmali *vm, uint64_t now)
 {
 	for (;;) {
-		struct vmali_reader *first = NULL;
-		uint64_t second = now;
+		struct vmali_fd *first = NULL;
+		uint64_t first_due = 0, second = now;
 		for (int i = 0; i < VMALI_MAX_FDS; i++) {
 			struct vmali_fd *f = &vm->fds[i];
-			if (f->kind != VMALI_FD_READER || !f->u.reader || !f->u.reader->interval_ns)
+			uint64_t due = due_of(vm, f);
+			if (!due || due > now)
 				continue;
-			struct vmali_reader *r = f->u.reader;
-			if (r->next_due_ns > now)
-				continue;
-			if (!first || r->next_due_ns < first->next_due_ns) {
-				if (first && first->next_due_ns < second)
-					second = first->next_due_ns;
-				first = r;
-			} else if (r->next_due_ns < second) {
-				second = r->next_due_ns;
+			if (!first || due < first_due) {
+				if (first && first_due < second)
+					second = first_due;
+				first = f;
+				first_due = due;
+			} else if (due < second) {
+				second = due;
 			}
 		}
 		if (!first)
 			return;
-		/* Run this reader up to the next other reader's turn. */
-		vmali_reader_catch_up(vm, first, second);
+		/* Run this client up to the next other client's turn. */
+		if (first->kind == VMALI_FD_READER)
+			vmali_reader_catch_up(vm, first->u.reader, second);
+		else
+			vmali_kinstr_catch_up(vm, first->u.kinstr, second);
 	}
 }
 
@@ -263,6 +327,9 @@ static int sys_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 	} else if (vm->faults.vanished) {
 		errno = ENODEV;
 		ret = -1;
+	} else if (vm->faults.eintr && f->kind != VMALI_FD_PANFROST && vm->ioctl_calls++ % 2 == 0) {
+		errno = EINTR; /* a signal arrived before the driver did anything */
+		ret = -1;
 	} else {
 		catch_up_all(vm, vmali_now_ns());
 		switch (f->kind) {
@@ -271,6 +338,9 @@ static int sys_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 			break;
 		case VMALI_FD_READER:
 			ret = vmali_reader_ioctl(vm, f, req, arg);
+			break;
+		case VMALI_FD_KINSTR:
+			ret = vmali_kinstr_ioctl(vm, f, req, arg);
 			break;
 		case VMALI_FD_PANFROST:
 			ret = vmali_panfrost_ioctl(vm, f, req, arg);
@@ -294,11 +364,12 @@ static void *sys_mmap(void *ctx, void *addr, size_t len, int prot, int flags, in
 		errno = EBADF;
 	} else if (vm->faults.vanished) {
 		errno = ENODEV;
-	} else if (f->kind != VMALI_FD_READER) {
+	} else if (f->kind != VMALI_FD_READER && f->kind != VMALI_FD_KINSTR) {
 		errno = EINVAL; /* GPU memory mapping is not modelled */
 	} else {
-		struct vmali_reader *r = f->u.reader;
-		if (off != 0 || len == 0 || len > r->ring_len) {
+		size_t ring_len = f->kind == VMALI_FD_READER ? f->u.reader->ring_len
+		                                             : f->u.kinstr->ring_len;
+		if (off != 0 || len == 0 || len > ring_len) {
 			errno = EINVAL;
 		} else if ((prot & PROT_WRITE) && (flags & MAP_SHARED)) {
 			errno = EACCES; /* the ring is the kernel's; read-only to clients */
@@ -332,13 +403,14 @@ short vmali_fd_revents(struct vmali *vm, int fd, short events, uint64_t *wake_ns
 		rev = POLLNVAL;
 	} else if (vm->faults.vanished) {
 		rev = POLLHUP | POLLERR;
-	} else if (f->kind == VMALI_FD_READER) {
+	} else if (f->kind == VMALI_FD_READER || f->kind == VMALI_FD_KINSTR) {
 		catch_up_all(vm, vmali_now_ns());
-		struct vmali_reader *r = f->u.reader;
-		if (vmali_reader_ready(r))
+		bool ready = f->kind == VMALI_FD_READER ? vmali_reader_ready(f->u.reader)
+		                                        : vmali_kinstr_ready(f->u.kinstr);
+		if (ready)
 			rev = (short)((POLLIN | POLLRDNORM) & events);
-		else if (r->interval_ns && !vm->faults.dumps_never_arrive)
-			wake = r->next_due_ns;
+		else if (!vm->faults.dumps_never_arrive)
+			wake = due_of(vm, f);
 	}
 	pthread_mutex_unlock(&vm->lock);
 	if (wake_ns)
@@ -397,7 +469,7 @@ static ssize_t sys_read(void *ctx, int fd, void *buf, size_t len)
 	bool owned = vmali_fd_lookup(vm, fd) != NULL;
 	pthread_mutex_unlock(&vm->lock);
 	/* No node of this device is readable: kbase job events are not modelled,
-	 * the reader fd has no read(), DRM events are never queued. */
+	 * neither reader fd has read(), DRM events are never queued. */
 	errno = owned ? EINVAL : EBADF;
 	return -1;
 }
@@ -428,7 +500,7 @@ static int fail(char *err, size_t len, const char *msg)
 static int apply_defaults(struct vmali_config *c, char *err, size_t len)
 {
 	if (!c->gpu_id)
-		c->gpu_id = 0x6000;
+		c->gpu_id = c->csf ? 0xa007 : 0x6000;
 	if (!c->core_mask)
 		c->core_mask = 0xFF;
 	if (!c->l2_slices)
@@ -439,33 +511,83 @@ static int apply_defaults(struct vmali_config *c, char *err, size_t len)
 		c->uk_major = c->csf ? 1 : 11;
 		c->uk_minor = c->csf ? 10 : 31;
 	}
+	if (!c->clock_domains)
+		c->clock_domains = c->csf ? 2 : 1;
+	if (!c->csg_blocks)
+		c->csg_blocks = 2;
 	if (!c->frames_per_dump)
 		c->frames_per_dump = 1;
 	if (!c->nodes)
 		c->nodes = VMALI_NODE_KBASE | VMALI_NODE_PANFROST;
 	if (c->gpu_id > 0xFFFF)
 		return fail(err, len, "gpu_id is the 16-bit product id (GPU_ID >> 16)");
+	if (!vmali_product_find(c->gpu_id))
+		return fail(err, len, "gpu_id is not a product of Arm's database (Mali-G31 to Mali G1)");
 	if (c->l2_slices > VMALI_MAX_L2)
 		return fail(err, len, "l2_slices must be 1..16 (MEM_FEATURES has 4 bits for it)");
 	if (c->bus_width_bits < 8 || c->bus_width_bits > 1024 ||
 	    (c->bus_width_bits & (c->bus_width_bits - 1)))
 		return fail(err, len, "bus_width_bits must be a power of two in 8..1024");
+	if (c->clock_domains > 4)
+		return fail(err, len, "clock_domains must be 1..4");
+	if (c->csg_blocks != VMALI_NONE && c->csg_blocks > VMALI_MAX_CSG)
+		return fail(err, len, "csg_blocks must be 1..16 (or VMALI_NONE)");
+	if (c->counter_set > 2)
+		return fail(err, len, "counter_set must be 0, 1 or 2");
 	return 0;
+}
+
+/* Blocks in the order the kernel's counter metadata lists them. */
+static void lay_out(struct vmali *vm)
+{
+	const struct vmali_config *c = &vm->cfg;
+	struct vmali_geom *g = &vm->geom;
+	g->core_mask = c->core_mask;
+	g->l2_slices = c->l2_slices;
+	g->sc_blocks = 64u - (uint32_t)__builtin_clzll(c->core_mask);
+	g->values = vm->product->values;
+	g->bus_bytes = c->bus_width_bits / 8;
+	g->clock_domains = c->clock_domains;
+	g->count[VMALI_BLOCK_FW] = c->csf && !c->no_fw_block ? 1 : 0;
+	g->count[VMALI_BLOCK_CSG] = c->csf && c->csg_blocks != VMALI_NONE ? c->csg_blocks : 0;
+	g->count[VMALI_BLOCK_FE] = 1;
+	g->count[VMALI_BLOCK_TILER] = 1;
+	g->count[VMALI_BLOCK_L2] = c->l2_slices;
+	g->count[VMALI_BLOCK_SC] = g->sc_blocks;
+	static const uint32_t order[] = { VMALI_BLOCK_FW, VMALI_BLOCK_CSG, VMALI_BLOCK_FE,
+		                          VMALI_BLOCK_TILER, VMALI_BLOCK_L2, VMALI_BLOCK_SC };
+	uint32_t at = 0;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		g->first[order[i]] = at;
+		at += g->count[order[i]];
+	}
+	g->nblocks = at;
 }
 
 struct vmali *vmali_create_err(const struct vmali_config *cfg, char *err, size_t err_len)
 {
 	struct vmali_config c = cfg ? *cfg : (struct vmali_config){ 0 };
+	char dummy[8];
+	if (!err) {
+		err = dummy;
+		err_len = sizeof(dummy);
+	}
 	if (apply_defaults(&c, err, err_len))
 		return NULL;
+	const struct vmali_product *product = vmali_product_find(c.gpu_id);
+	const struct vmali_layout *layout = vmali_layout_find(product->layout);
+	if (!layout) {
+		snprintf(err, err_len, "%s needs the counter layout %s, which this build does not "
+		         "have (counters/%s.counters)", product->name, product->layout, product->layout);
+		errno = EINVAL;
+		return NULL;
+	}
 	struct vmali *vm = calloc(1, sizeof(*vm));
 	if (!vm)
 		return NULL;
 	const char *text = c.workload ? c.workload : vmali_default_workload;
 	vm->script_text = strdup(text);
-	char dummy[8];
-	if (!vm->script_text ||
-	    vmali_script_parse(text, &vm->script, err ? err : dummy, err ? err_len : sizeof(dummy))) {
+	if (!vm->script_text || vmali_script_parse(text, &vm->script, err, err_len)) {
 		free(vm->script_text);
 		free(vm);
 		errno = EINVAL;
@@ -473,19 +595,22 @@ struct vmali *vmali_create_err(const struct vmali_config *cfg, char *err, size_t
 	}
 	c.workload = vm->script_text;
 	vm->cfg = c;
-	vm->geom.core_mask = c.core_mask;
-	vm->geom.l2_slices = c.l2_slices;
-	vm->geom.sc_blocks = 64u - (uint32_t)__builtin_clzll(c.core_mask);
-	vm->geom.nblocks = 2 + c.l2_slices + vm->geom.sc_blocks;
-	vm->geom.bus_bytes = c.bus_width_bits / 8;
-	size_t n = (size_t)vm->geom.nblocks * VMALI_COUNTERS_PER_BLOCK;
-	vm->totals = calloc(n, sizeof(uint64_t));
-	vm->frame_buf = calloc(n, sizeof(uint64_t));
-	vm->pf_acc = calloc(n, sizeof(uint64_t));
+	vm->product = product;
+	vm->layout = layout;
+	lay_out(vm);
 	pthread_mutex_init(&vm->lock, NULL);
 	vm->pf_owner_fd = -1;
 	for (int i = 0; i < VMALI_MAX_FDS; i++)
 		vm->fds[i].fd = -1;
+	if (vmali_model_init(&vm->model, layout, &vm->geom, err, err_len)) {
+		vmali_destroy(vm);
+		errno = EINVAL;
+		return NULL;
+	}
+	size_t n = vmali_counts_len(vm);
+	vm->totals = calloc(n, sizeof(uint64_t));
+	vm->frame_buf = calloc(n, sizeof(uint64_t));
+	vm->pf_acc = calloc(n, sizeof(uint64_t));
 	if (!vm->totals || !vm->frame_buf || !vm->pf_acc) {
 		vmali_destroy(vm);
 		errno = ENOMEM;
@@ -520,6 +645,7 @@ void vmali_destroy(struct vmali *vm)
 			vmali_fd_release(vm, &vm->fds[i]);
 	pthread_mutex_destroy(&vm->lock);
 	vmali_script_free(&vm->script);
+	vmali_model_free(&vm->model);
 	free(vm->totals);
 	free(vm->frame_buf);
 	free(vm->pf_acc);
@@ -553,25 +679,9 @@ uint64_t vmali_frames_run(struct vmali *vm)
 uint64_t vmali_total(struct vmali *vm, enum vmali_block block, int instance, unsigned index)
 {
 	const struct vmali_geom *g = &vm->geom;
-	uint32_t first, count;
-	switch (block) {
-	case VMALI_BLOCK_JM:
-		first = 0, count = 1;
-		break;
-	case VMALI_BLOCK_TILER:
-		first = 1, count = 1;
-		break;
-	case VMALI_BLOCK_L2:
-		first = 2, count = g->l2_slices;
-		break;
-	case VMALI_BLOCK_SC:
-		first = 2 + g->l2_slices, count = g->sc_blocks;
-		break;
-	default:
+	if ((unsigned)block >= VMALI_BLOCK_TYPES || index >= g->values)
 		return 0;
-	}
-	if (index >= VMALI_COUNTERS_PER_BLOCK)
-		return 0;
+	uint32_t first = g->first[block], count = g->count[block];
 	if (instance != VMALI_ALL) {
 		if (instance < 0 || (uint32_t)instance >= count)
 			return 0;
@@ -581,7 +691,7 @@ uint64_t vmali_total(struct vmali *vm, enum vmali_block block, int instance, uns
 	uint64_t sum = 0;
 	pthread_mutex_lock(&vm->lock);
 	for (uint32_t b = first; b < first + count; b++)
-		sum += vm->totals[(size_t)b * VMALI_COUNTERS_PER_BLOCK + index];
+		sum += vm->totals[(size_t)b * g->values + index];
 	pthread_mutex_unlock(&vm->lock);
 	return sum;
 }
@@ -594,6 +704,45 @@ uint64_t vmali_total_cycles(struct vmali *vm)
 	return c;
 }
 
+uint64_t vmali_total_sc_cycles(struct vmali *vm)
+{
+	pthread_mutex_lock(&vm->lock);
+	uint64_t c = vm->total_sc_cycles;
+	pthread_mutex_unlock(&vm->lock);
+	return c;
+}
+
+unsigned vmali_values_per_block(struct vmali *vm)
+{
+	return vm->geom.values;
+}
+
+unsigned vmali_block_instances(struct vmali *vm, enum vmali_block block)
+{
+	return (unsigned)block < VMALI_BLOCK_TYPES ? vm->geom.count[block] : 0;
+}
+
+int vmali_counter_index(struct vmali *vm, enum vmali_block block, const char *name)
+{
+	const struct vmali_layout *l = vm->layout;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->counters[i].block == (uint8_t)block && strcmp(l->counters[i].name, name) == 0)
+			return l->counters[i].index;
+	return -1;
+}
+
+size_t vmali_unmodelled_counters(struct vmali *vm, const char **first_name)
+{
+	*first_name = NULL;
+	for (size_t i = 0; i < vm->model.n && !*first_name; i++)
+		if (vm->model.plan[i].slot < 0)
+			for (size_t j = 0; j < vm->layout->n; j++)
+				if (vm->layout->counters[j].block == vm->model.plan[i].block &&
+				    vm->layout->counters[j].index == vm->model.plan[i].index)
+					*first_name = vm->layout->counters[j].name;
+	return vm->model.unmodelled;
+}
+
 void vmali_get_config(struct vmali *vm, struct vmali_config *out)
 {
 	*out = vm->cfg;
@@ -601,7 +750,7 @@ void vmali_get_config(struct vmali *vm, struct vmali_config *out)
 
 uint32_t vmali_dump_size(struct vmali *vm)
 {
-	return vm->geom.nblocks * VMALI_BLOCK_BYTES;
+	return vmali_v5_blocks(vm) * VMALI_BLOCK_BYTES;
 }
 
 void vmali_set_faults(struct vmali *vm, const struct vmali_faults *faults)

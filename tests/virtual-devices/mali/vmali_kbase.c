@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vmali_kbase.c — the /dev/mali0 ioctls (reference §1): version handshake,
- * context flags, the properties blob, the hwcnt reader and the DDK version.
- * Before SET_FLAGS only the handshake, SET_FLAGS, GET_GPUPROPS and the
- * kinstr_prfcnt enumeration are accepted; everything else is EPERM.
+ * vmali_kbase.c — the /dev/mali0 ioctls (reference §1, kinstr sheet §1):
+ * version handshake, context flags, the properties blob, CSF's global
+ * interface, the hwcnt reader (until JM 11.40 / CSF 1.21), kinstr_prfcnt
+ * (from JM 11.34 / CSF 1.10) and the DDK version.  Before SET_FLAGS only the
+ * handshake, SET_FLAGS, GET_GPUPROPS and kinstr_prfcnt are accepted;
+ * everything else is EPERM.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,9 +13,13 @@
 
 #include "vmali_internal.h"
 
-#define KINSTR_PRFCNT_ENUM_INFO 0xC0108038ul
-#define KINSTR_PRFCNT_SETUP 0xC0108039ul
 #define DDK_VERSION "K:r26p0-01rel0(GPL) vmali"
+
+bool vmali_uk_at_least(const struct vmali_config *c, uint16_t jm_minor, uint16_t csf_minor)
+{
+	uint16_t major = c->csf ? 1 : 11, minor = c->csf ? csf_minor : jm_minor;
+	return c->uk_major > major || (c->uk_major == major && c->uk_minor >= minor);
+}
 
 static int version_check(struct vmali *vm, struct vmali_kbase_ctx *ctx, void *arg)
 {
@@ -102,11 +108,39 @@ static int get_ddk_version(const void *arg)
 	return (int)len;
 }
 
-static bool reader_removed(const struct vmali_config *c)
+static bool reader_removed(const struct vmali *vm)
 {
-	if (c->csf)
-		return c->uk_major > 1 || (c->uk_major == 1 && c->uk_minor >= 21);
-	return c->uk_major > 11 || (c->uk_major == 11 && c->uk_minor >= 40);
+	return vmali_uk_at_least(&vm->cfg, 40, 21) || vm->faults.vinstr_absent;
+}
+
+/* CSF only; libGPUCounters asks with everything zero (no group or stream
+ * arrays) and keeps glb_version.  Arrays are not modelled. */
+static int cs_get_glb_iface(struct vmali *vm, void *arg)
+{
+	if (!arg) {
+		errno = EFAULT;
+		return -1;
+	}
+	struct vmali_cs_get_glb_iface_in in;
+	memcpy(&in, arg, sizeof(in));
+	if (in.max_group_num || in.max_total_stream_num) {
+		errno = EINVAL;
+		return -1;
+	}
+	const struct vmali_geom *g = &vm->geom;
+	uint32_t hw_bytes = (g->count[VMALI_BLOCK_FE] + g->count[VMALI_BLOCK_TILER] +
+	                     g->l2_slices + g->sc_blocks) * g->values * 4u;
+	uint32_t fw_bytes = g->count[VMALI_BLOCK_FW] * g->values * 4u;
+	struct vmali_cs_get_glb_iface_out out = {
+		.glb_version = 0x00030000u, /* 3.0 */
+		.features = 0x3,
+		.group_num = 8,
+		.prfcnt_size = (fw_bytes & 0xFFFFu) << 16 | (hw_bytes & 0xFFFFu),
+		.total_stream_num = 32,
+		.instr_features = 0x71,
+	};
+	memcpy(arg, &out, sizeof(out));
+	return 0;
 }
 
 int vmali_kbase_ioctl(struct vmali *vm, struct vmali_fd *f, unsigned long req, void *arg)
@@ -125,10 +159,10 @@ int vmali_kbase_ioctl(struct vmali *vm, struct vmali_fd *f, unsigned long req, v
 		return set_flags(ctx, arg);
 	case VMALI_KBASE_GET_GPUPROPS:
 		return get_gpuprops(vm, arg);
-	case KINSTR_PRFCNT_ENUM_INFO:
-	case KINSTR_PRFCNT_SETUP:
-		errno = ENOTTY; /* kinstr_prfcnt is not modelled */
-		return -1;
+	case VMALI_KBASE_KINSTR_ENUM_INFO:
+		return vmali_kinstr_enum_info(vm, arg);
+	case VMALI_KBASE_KINSTR_SETUP:
+		return vmali_kinstr_setup(vm, arg);
 	default:
 		break;
 	}
@@ -137,8 +171,12 @@ int vmali_kbase_ioctl(struct vmali *vm, struct vmali_fd *f, unsigned long req, v
 		return -1;
 	}
 	switch (req) {
+	case VMALI_KBASE_CS_GET_GLB_IFACE:
+		if (!vm->cfg.csf)
+			break;
+		return cs_get_glb_iface(vm, arg);
 	case VMALI_KBASE_HWCNT_READER_SETUP: {
-		if (reader_removed(&vm->cfg))
+		if (reader_removed(vm))
 			break;
 		if (!arg) {
 			errno = EFAULT;

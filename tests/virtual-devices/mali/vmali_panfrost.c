@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vmali_panfrost.c — the panfrost render node (reference §6): DRM_IOCTL_VERSION,
- * GET_PARAM and the unstable PERFCNT_ENABLE / PERFCNT_DUMP pair.  One file may
- * own the counters; DUMP copies the whole (2 + L2 + fls64(shader_present))
- * block image and restarts counting, as the hardware resets on each sample.
+ * vmali_panfrost.c — the render node (reference §6): for a job-manager GPU,
+ * panfrost's DRM_IOCTL_VERSION, GET_PARAM and the unstable PERFCNT_ENABLE /
+ * PERFCNT_DUMP pair.  One file may own the counters; DUMP copies the whole
+ * (2 + L2 + fls64(shader_present)) block image and restarts counting, as the
+ * hardware resets on each sample.  For a command-stream GPU the node is
+ * panthor's (kinstr sheet §7): it answers DRM_IOCTL_VERSION and has no
+ * counter ioctls.
  */
 #include <errno.h>
 #include <string.h>
@@ -19,7 +22,7 @@ static void copy_str(const char *s, size_t *len, char *dst)
 	*len = n;
 }
 
-static int drm_version(void *arg)
+static int drm_version(const struct vmali *vm, void *arg)
 {
 	if (!arg) {
 		errno = EFAULT;
@@ -30,9 +33,10 @@ static int drm_version(void *arg)
 	v.version_major = 1;
 	v.version_minor = 2;
 	v.version_patchlevel = 0;
-	copy_str("panfrost", &v.name_len, v.name);
-	copy_str("20180908", &v.date_len, v.date);
-	copy_str("panfrost DRM", &v.desc_len, v.desc);
+	bool panthor = vm->cfg.csf;
+	copy_str(panthor ? "panthor" : "panfrost", &v.name_len, v.name);
+	copy_str(panthor ? "20230801" : "20180908", &v.date_len, v.date);
+	copy_str(panthor ? "Panthor DRM driver" : "panfrost DRM", &v.desc_len, v.desc);
 	memcpy(arg, &v, sizeof(v));
 	return 0;
 }
@@ -97,7 +101,7 @@ static int get_param(struct vmali *vm, void *arg)
 
 static void clear_acc(struct vmali *vm)
 {
-	memset(vm->pf_acc, 0, (size_t)vm->geom.nblocks * VMALI_COUNTERS_PER_BLOCK * sizeof(uint64_t));
+	memset(vm->pf_acc, 0, vmali_counts_len(vm) * sizeof(uint64_t));
 }
 
 static int perfcnt_enable(struct vmali *vm, struct vmali_fd *f, const void *arg)
@@ -172,9 +176,14 @@ static int perfcnt_dump(struct vmali *vm, struct vmali_fd *f, const void *arg)
 
 int vmali_panfrost_ioctl(struct vmali *vm, struct vmali_fd *f, unsigned long req, void *arg)
 {
+	if (req == VMALI_DRM_IOCTL_VERSION)
+		return drm_version(vm, arg);
+	if (vm->cfg.csf) {
+		/* panthor's own commands are not modelled; none reads counters. */
+		errno = _IOC_TYPE(req) == VMALI_DRM_MAGIC ? EINVAL : ENOTTY;
+		return -1;
+	}
 	switch (req) {
-	case VMALI_DRM_IOCTL_VERSION:
-		return drm_version(arg);
 	case VMALI_PANFROST_GET_PARAM:
 		return get_param(vm, arg);
 	case VMALI_PANFROST_PERFCNT_ENABLE:

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * vmali_preload.c — libopengpa-vmali.so: LD_PRELOAD it and /dev/mali0 and
- * /dev/dri/renderD128 are the virtual Mali-G71 for every unmodified client in
+ * /dev/dri/renderD128 are the virtual Mali for every unmodified client in
  * the process.  open/openat/open64 (and their _FORTIFY_SOURCE forms), close,
  * ioctl, mmap/mmap64, munmap, poll, read and stat/fstat are interposed; calls
  * on anything the device does not own go to the next definition
@@ -10,12 +10,17 @@
  *
  * Configured once, from the environment, when the process first opens or
  * stats /dev/mali0 or /dev/dri/renderD128:
- *   VMALI_GPU_ID=0x6000  VMALI_CORE_MASK=0xFF  VMALI_L2_SLICES=1
- *   VMALI_BUS_WIDTH=128  VMALI_UK=11.31  VMALI_CSF=0|1
+ *   VMALI_GPU_ID=0x6000 (any product id of Arm's database)
+ *   VMALI_CSF=0|1 (default: the product's own front end)  VMALI_UK=11.31
+ *   VMALI_CORE_MASK=0xFF  VMALI_L2_SLICES=1  VMALI_BUS_WIDTH=128
+ *   VMALI_CLOCK_DOMAINS=n  VMALI_CSG_BLOCKS=n  VMALI_NEURAL_ENGINE=1
  *   VMALI_PANFROST_UNSTABLE=0|1  VMALI_FRAMES_PER_DUMP=1
+ *   VMALI_API_FRAMES=1 (frames run by the process's GL and OpenCL work
+ *   instead of at each dump: vmali_api.c)
  *   VMALI_NODES=kbase,panfrost  VMALI_WORKLOAD="frame ...; frame ..." or @file
  *   VMALI_FAULT_OPEN_EACCES=1  VMALI_FAULT_ENOMEM_ABOVE=n  VMALI_FAULT_NO_DUMPS=1
- *   VMALI_FAULT_BUFFER_SIZE_SKEW=n
+ *   VMALI_FAULT_BUFFER_SIZE_SKEW=n  VMALI_FAULT_SETUP_EBUSY=1
+ *   VMALI_FAULT_VINSTR_ABSENT=1  VMALI_FAULT_KINSTR_ABSENT=1  VMALI_FAULT_EINTR=1
  * A bad configuration prints one line to stderr and leaves the nodes absent.
  *
  * Not at the first interposed call: a runtime loaded before this library
@@ -49,6 +54,7 @@
 
 #include "sys.h"
 #include "vmali.h"
+#include "vmali_preload.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -146,9 +152,16 @@ static void init(void)
 	c.core_mask = env_ull("VMALI_CORE_MASK", 0, &bad);
 	c.l2_slices = (uint32_t)env_ull("VMALI_L2_SLICES", 0, &bad);
 	c.bus_width_bits = (uint32_t)env_ull("VMALI_BUS_WIDTH", 0, &bad);
-	c.csf = env_ull("VMALI_CSF", 0, &bad) != 0;
+	const char *csf = getenv("VMALI_CSF");
+	bool product_csf = false;
+	vmali_product_csf(c.gpu_id ? c.gpu_id : 0x6000, &product_csf);
+	c.csf = csf && *csf ? env_ull("VMALI_CSF", 0, &bad) != 0 : product_csf;
+	c.clock_domains = (uint8_t)env_ull("VMALI_CLOCK_DOMAINS", 0, &bad);
+	c.csg_blocks = (uint8_t)env_ull("VMALI_CSG_BLOCKS", 0, &bad);
+	c.neural_engine = env_ull("VMALI_NEURAL_ENGINE", 0, &bad) != 0;
 	c.panfrost_unstable_ioctls = env_ull("VMALI_PANFROST_UNSTABLE", 0, &bad) != 0;
 	c.frames_per_dump = (uint32_t)env_ull("VMALI_FRAMES_PER_DUMP", 0, &bad);
+	c.manual_frames = env_ull("VMALI_API_FRAMES", 0, &bad) != 0;
 	const char *uk = getenv("VMALI_UK");
 	if (uk && *uk) {
 		unsigned maj = 0, min = 0;
@@ -187,6 +200,10 @@ static void init(void)
 	faults.enomem_above_buffers = (uint32_t)env_ull("VMALI_FAULT_ENOMEM_ABOVE", 0, &bad);
 	faults.dumps_never_arrive = env_ull("VMALI_FAULT_NO_DUMPS", 0, &bad) != 0;
 	faults.buffer_size_skew = (int32_t)(long long)env_ull("VMALI_FAULT_BUFFER_SIZE_SKEW", 0, &bad);
+	faults.setup_ebusy = env_ull("VMALI_FAULT_SETUP_EBUSY", 0, &bad) != 0;
+	faults.vinstr_absent = env_ull("VMALI_FAULT_VINSTR_ABSENT", 0, &bad) != 0;
+	faults.kinstr_absent = env_ull("VMALI_FAULT_KINSTR_ABSENT", 0, &bad) != 0;
+	faults.eintr = env_ull("VMALI_FAULT_EINTR", 0, &bad) != 0;
 	if (bad) {
 		free(file_text);
 		return;
@@ -210,6 +227,15 @@ static struct vmali *dev_for_path(const char *path)
 	next();
 	if (!path || (strcmp(path, VMALI_PATH_KBASE) != 0 && strcmp(path, VMALI_PATH_PANFROST) != 0))
 		return __atomic_load_n(&g.vm, __ATOMIC_ACQUIRE);
+	pthread_once(&g.dev_once, init);
+	return g.vm;
+}
+
+/* vmali_api.c's draw calls come after the C library is up: the device may
+ * be configured then. */
+struct vmali *vmali_preload_device(void)
+{
+	next();
 	pthread_once(&g.dev_once, init);
 	return g.vm;
 }

@@ -69,7 +69,9 @@ size_t vmali_props_build(const struct vmali *vm, uint8_t *buf, size_t len)
 	put(&w, VMALI_PROP_RAW_TILER_PRESENT, VMALI_PROP_U64, 1);
 	put(&w, VMALI_PROP_RAW_L2_PRESENT, VMALI_PROP_U64, l2_present);
 	put(&w, VMALI_PROP_RAW_L2_FEATURES, VMALI_PROP_U32, vmali_l2_features(vm));
-	put(&w, VMALI_PROP_RAW_CORE_FEATURES, VMALI_PROP_U32, 0);
+	/* The core variant: 4 (two execution engines) is valid on every
+	 * command-stream GPU libGPUCounters checks; job-manager cores report 0. */
+	put(&w, VMALI_PROP_RAW_CORE_FEATURES, VMALI_PROP_U32, c->csf ? 4 : 0);
 	put(&w, VMALI_PROP_RAW_MEM_FEATURES, VMALI_PROP_U32, vmali_mem_features(vm));
 	put(&w, VMALI_PROP_RAW_GPU_ID, VMALI_PROP_U32, vmali_gpu_id_raw(vm));
 	put(&w, VMALI_PROP_RAW_THREAD_FEATURES, VMALI_PROP_U32, 0x0A040400u);
@@ -79,7 +81,7 @@ size_t vmali_props_build(const struct vmali *vm, uint8_t *buf, size_t len)
 	/* Entries past NUM_CORE_GROUPS and newer ids: decoders must ignore
 	 * the first and skip what they do not know by its size code. */
 	put(&w, VMALI_PROP_COHERENCY_GROUP_0 + 1, VMALI_PROP_U64, 0);
-	put(&w, VMALI_PROP_NUM_EXEC_ENGINES, VMALI_PROP_U8, 3);
+	put(&w, VMALI_PROP_NUM_EXEC_ENGINES, VMALI_PROP_U8, c->csf ? 2 : 3);
 	put(&w, 57 /* RAW_THREAD_MAX_WORKGROUP_SIZE */, VMALI_PROP_U16, 384);
 	return w.pos;
 }

@@ -8,6 +8,8 @@
  * the virtualizer-based vinstr (dispatch on _IOC_NR, size-tolerant
  * GET/PUT_BUFFER, WITH_CYCLES and WITH_FEATURES, events are no-ops); before
  * that like the old vinstr (whole command words, 16-byte metadata only).
+ * Dumps are the v5 layout: on GPUs with 128-value blocks the first 64 of
+ * each, saturated at 32 bits, as the narrowing vinstr hands them out.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,7 +31,7 @@ void vmali_reader_free(struct vmali_reader *r)
 	if (r->ring)
 		vmali_os_munmap(r->ring, r->ring_len);
 	free(r->meta);
-	free(r->acc);
+	free(r->acc.v);
 	free(r);
 }
 
@@ -38,15 +40,14 @@ static bool is_pow2(uint32_t v)
 	return v && !(v & (v - 1));
 }
 
-static size_t acc_bytes(const struct vmali *vm)
-{
-	return (size_t)vm->geom.nblocks * VMALI_COUNTERS_PER_BLOCK * sizeof(uint64_t);
-}
-
 int vmali_reader_setup(struct vmali *vm, const struct vmali_kbase_hwcnt_reader_setup *s)
 {
 	if (!is_pow2(s->buffer_count) || s->buffer_count > VMALI_READER_MAX_BUFFERS) {
 		errno = EINVAL;
+		return -1;
+	}
+	if (vm->faults.setup_ebusy) {
+		errno = EBUSY; /* another client holds the counters */
 		return -1;
 	}
 	/* The old vinstr took all buffers as one physically contiguous block. */
@@ -54,14 +55,15 @@ int vmali_reader_setup(struct vmali *vm, const struct vmali_kbase_hwcnt_reader_s
 		errno = ENOMEM;
 		return -1;
 	}
-	uint32_t size = vm->geom.nblocks * VMALI_BLOCK_BYTES;
+	uint32_t size = vmali_dump_size(vm);
 	size_t ring_len = (size_t)size * s->buffer_count;
 	struct vmali_reader *r = calloc(1, sizeof(*r));
 	if (r) {
 		r->meta = calloc(s->buffer_count, sizeof(*r->meta));
-		r->acc = calloc(1, acc_bytes(vm));
+		if (vmali_acc_init(vm, &r->acc))
+			r->acc.v = NULL;
 	}
-	if (!r || !r->meta || !r->acc) {
+	if (!r || !r->meta || !r->acc.v) {
 		vmali_reader_free(r);
 		errno = ENOMEM;
 		return -1;
@@ -108,17 +110,16 @@ static void take_sample(struct vmali *vm, struct vmali_reader *r, uint64_t ts, u
 {
 	uint32_t slot = (uint32_t)(r->write_idx % r->buffer_count);
 	vmali_advance_for_dump(vm);
-	vmali_write_dump(vm, r->acc, r->bm,
+	vmali_write_dump(vm, r->acc.v, r->bm,
 	                 (uint32_t *)(void *)(r->ring + (size_t)slot * r->buffer_size));
 	r->meta[slot] = (struct vmali_reader_metadata){
 		.timestamp = ts,
 		.event_id = event,
 		.buffer_idx = slot,
-		.cycles_top = r->acc_cycles,
-		.cycles_shader_cores = 0,
+		.cycles_top = vm->geom.clock_domains >= 1 ? r->acc.cycles[0] : 0,
+		.cycles_shader_cores = vm->geom.clock_domains >= 2 ? r->acc.cycles[1] : 0,
 	};
-	memset(r->acc, 0, acc_bytes(vm));
-	r->acc_cycles = 0;
+	vmali_acc_clear(vm, &r->acc);
 	r->write_idx++;
 	vm->stats.dumps++;
 }
@@ -214,7 +215,7 @@ static int set_interval(struct vmali_reader *r, uint32_t ns)
 	return 0;
 }
 
-static int api_version(void *arg, size_t size)
+static int api_version(const struct vmali *vm, void *arg, size_t size)
 {
 	if (size == sizeof(uint32_t))
 		return put_u32(arg, VMALI_READER_API_VERSION);
@@ -222,9 +223,13 @@ static int api_version(void *arg, size_t size)
 		errno = EFAULT;
 		return -1;
 	}
-	/* G71 has a single GPU clock domain: top-level cycles only. */
-	struct vmali_reader_api_version v = { VMALI_READER_API_VERSION,
-		                               VMALI_READER_FEATURE_CYCLES_TOP };
+	/* Cycle counts per clock domain: the GPU's, then the shader cores'. */
+	uint32_t features = 0;
+	if (vm->geom.clock_domains >= 1)
+		features |= VMALI_READER_FEATURE_CYCLES_TOP;
+	if (vm->geom.clock_domains >= 2)
+		features |= VMALI_READER_FEATURE_CYCLES_SHADER_CORES;
+	struct vmali_reader_api_version v = { VMALI_READER_API_VERSION, features };
 	memcpy(arg, &v, sizeof(v));
 	return 0;
 }
@@ -262,8 +267,7 @@ static int legacy_ioctl(struct vmali *vm, struct vmali_reader *r, unsigned long 
 	case VMALI_READER_DUMP:
 		return dump(vm, r);
 	case VMALI_READER_CLEAR:
-		memset(r->acc, 0, acc_bytes(vm));
-		r->acc_cycles = 0;
+		vmali_acc_clear(vm, &r->acc);
 		return 0;
 	case VMALI_READER_GET_BUFFER:
 		return get_buffer(r, arg, VMALI_READER_META_LEGACY_SIZE);
@@ -306,7 +310,7 @@ int vmali_reader_ioctl(struct vmali *vm, struct vmali_fd *f, unsigned long req, 
 		if (req != VMALI_READER_GET_API_VERSION &&
 		    req != VMALI_READER_GET_API_VERSION_WITH_FEATURES)
 			break;
-		return api_version(arg, size);
+		return api_version(vm, arg, size);
 	default:
 		return legacy_ioctl(vm, r, req, arg);
 	}

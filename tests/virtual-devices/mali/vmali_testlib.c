@@ -185,7 +185,7 @@ uint64_t tl_sum(const uint32_t *dump, uint32_t l2_slices, uint64_t core_mask,
 
 /* ---- a backend on the device ---- */
 
-static const char *const block_names[4] = { "JM", "TILER", "L2", "SC" };
+static const char *const block_names[6] = { "JM", "TILER", "L2", "SC", "FW", "CSG" };
 
 __attribute__((format(printf, 3, 4))) static void rig_log(void *ctx, enum og_log_level level,
                                                          const char *fmt, ...)
@@ -197,6 +197,8 @@ __attribute__((format(printf, 3, 4))) static void rig_log(void *ctx, enum og_log
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	r->newline |= strchr(line, '\n') != NULL;
+	size_t used = strlen(r->log);
+	snprintf(r->log + used, sizeof(r->log) - used, "%s|", line);
 	if (level == OG_LOG_ERROR) {
 		r->errors++;
 		snprintf(r->last_error, sizeof(r->last_error), "%s", line);
@@ -289,6 +291,68 @@ void tl_rig_check_samples(struct tl_rig *r, unsigned frames, int samples)
 		vmali_run_frames(r->vm, 1); /* between samples: must not show up either */
 	}
 	assert_int_equal(r->ops->end_pass(r->state), GPA_STATUS_OK);
+}
+
+size_t tl_rig_check_every_counter(struct tl_rig *r, bool kinstr, unsigned frames, int samples)
+{
+	enum { MAX = 6 * 124 };
+	static uint32_t ids[MAX];
+	static uint8_t blk[MAX], idx[MAX];
+	static uint64_t before[MAX], after[MAX], d[MAX];
+	unsigned values = vmali_values_per_block(r->vm);
+	size_t n = 0;
+	for (uint32_t b = 0; b < 6; b++)
+		for (uint32_t i = 4; i < 128; i++) {
+			char src[16];
+			const char *why = NULL;
+			snprintf(src, sizeof(src), "%s:%u", block_names[b], (unsigned)i);
+			uint32_t id;
+			GPA_Status st = r->ops->bind_raw(r->state, src, src, &id, &why);
+			bool has = vmali_block_instances(r->vm, (enum vmali_block)b) > 0 && i < values;
+			bool want = kinstr ? has : b < 4 && i < 64;
+			if (st != GPA_STATUS_OK && st != GPA_STATUS_ERROR_NOT_FOUND)
+				fail_msg("bind %s: %d (%s)", src, (int)st, why ? why : "");
+			if ((st == GPA_STATUS_OK) != want)
+				fail_msg("%s: %s is %s (%s)", r->ops->name, src,
+				         st == GPA_STATUS_OK ? "offered" : "refused", why ? why : "");
+			if (st == GPA_STATUS_ERROR_NOT_FOUND && !why)
+				fail_msg("%s refused without saying why", src);
+			if (st != GPA_STATUS_OK)
+				continue;
+			ids[n] = id;
+			blk[n] = (uint8_t)b;
+			idx[n] = (uint8_t)i;
+			n++;
+		}
+	assert_true(r->ops->fits(r->state, ids, n));
+	assert_int_equal(r->ops->begin_pass(r->state, ids, n), GPA_STATUS_OK);
+	vmali_run_frames(r->vm, 1); /* counted before the sample: must not show up in it */
+	for (int s = 0; s < samples; s++) {
+		assert_int_equal(r->ops->begin_sample(r->state), GPA_STATUS_OK);
+		for (size_t i = 0; i < n; i++)
+			before[i] = vmali_total(r->vm, (enum vmali_block)blk[i], VMALI_ALL, idx[i]);
+		vmali_run_frames(r->vm, frames);
+		for (size_t i = 0; i < n; i++)
+			after[i] = vmali_total(r->vm, (enum vmali_block)blk[i], VMALI_ALL, idx[i]);
+		GPA_Status st = r->ops->end_sample(r->state, d);
+		if (st != GPA_STATUS_OK)
+			fail_msg("end_sample: %d (%s)", (int)st, r->last_error);
+		size_t nonzero = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (d[i] != after[i] - before[i])
+				fail_msg("%s: %s:%u: backend %llu, device %llu", r->ops->name,
+				         block_names[blk[i]], (unsigned)idx[i], (unsigned long long)d[i],
+				         (unsigned long long)(after[i] - before[i]));
+			nonzero += d[i] != 0;
+		}
+		if (frames)
+			assert_true(nonzero > n / 2); /* the workload really ran */
+		else
+			assert_int_equal(nonzero, 0);
+		vmali_run_frames(r->vm, 1); /* between samples: must not show up either */
+	}
+	assert_int_equal(r->ops->end_pass(r->state), GPA_STATUS_OK);
+	return n;
 }
 
 void tl_rig_check_lost_dump(struct tl_rig *r, const char *source, enum vmali_block block,

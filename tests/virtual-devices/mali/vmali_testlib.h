@@ -59,6 +59,7 @@ struct tl_rig {
 	int errors;  /* error lines logged */
 	bool newline; /* some line held a '\n' (log lines must not) */
 	char last_error[512];
+	char log[8192]; /* every line, '|'-separated */
 };
 
 /* Every counter word 4..63 of every block type. */
@@ -81,6 +82,15 @@ void tl_rig_bind_all(struct tl_rig *r, uint32_t *ids);
  * before and between them; every raw counter of every sample must equal
  * what the device counted during that sample. */
 void tl_rig_check_samples(struct tl_rig *r, unsigned frames, int samples);
+
+/* Binds every source BLOCK:INDEX of the notation (FE, TILER, L2, SC, FW,
+ * CSG; 4..127) and checks which the backend offers: with kinstr_prfcnt,
+ * every index below the GPU's values of each block type the device has;
+ * otherwise (vinstr, panfrost) indices below 64 of FE to SC.  Then one
+ * pass of `samples` samples of `frames` frames: every offered counter must
+ * equal what the device counted during its sample.  Returns the number of
+ * counters offered. */
+size_t tl_rig_check_every_counter(struct tl_rig *r, bool kinstr, unsigned frames, int samples);
 
 /* On an opened rig: a dump that never arrives fails that sample with a log
  * line containing `needle`, and the next sample of the same pass counts

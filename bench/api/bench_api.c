@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench_api.c — what reading results and opening a context cost through the
+ * API, against the least the same work can cost (issue 12; results and the
+ * command in docs/performance.md).  Everything runs on the virtual
+ * Mali-G71 (MP8, 2 L2 slices), its whole counter set enabled, one pass.
+ *
+ *   bench-api            parts 1-3, alternating rounds, best of each
+ *   bench-api memory N   part 4 alone (it measures the process's peak RSS)
+ *   bench-api open N     N opens and closes alone, for a profiler
+ *
+ *  1. one GPA_GetSampleFloat64 of FragmentQueueUtilization against its floor:
+ *     the two loads and the arithmetic written in C, in a function of its
+ *     own — target <= 3x; and GPA 2.x's usual loop (every counter of every
+ *     sample, one call each) per value, for scale;
+ *  2. OpenGPA_GetSampleResults (every counter of one sample) against the
+ *     same formulas hand-written in C (bench/common/g71_by_hand.h) over the
+ *     same raw values — target <= 1.5x — after checking both agree;
+ *  3. GPA_OpenContext + GPA_CloseContext against opening the device for
+ *     counting by hand, as the backend does (open, VERSION_CHECK, SET_FLAGS,
+ *     GET_GPUPROPS twice, HWCNT_READER_SETUP, the reader's version, layout
+ *     and buffer size, mmap of its ring; unmap, close) — target <= 1.5x;
+ *  4. peak memory of a session of N samples (1000000 for the target) with
+ *     every counter of every sample read, against 8 bytes per raw value
+ *     the session stores — target <= 1.2x.
+ */
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/testing.h"
+#include "mali/mali_common.h"
+#include "g71_by_hand.h"
+#include "opengpa.h"
+#include "sys.h"
+#include "vmali.h"
+#include "vmali_abi.h"
+
+#define ROUNDS 9
+#define SAMPLES 1000
+#define DUMP_WORDS 256 /* 4 blocks of 64: the G71 dump positions the counters use */
+
+static double cpu_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static void check(GPA_Status st, const char *what)
+{
+	if (st != GPA_STATUS_OK) {
+		fprintf(stderr, "bench-api: %s: %s\n", what, GPA_GetStatusAsStr(st));
+		exit(1);
+	}
+}
+
+static struct vmali *vm;
+static int key;
+
+static void open_g71(void)
+{
+	struct vmali_config cfg = { .core_mask = 0xFF, .l2_slices = 2 };
+	if (!vm && !(vm = vmali_create(&cfg))) {
+		fprintf(stderr, "bench-api: no virtual device\n");
+		exit(1);
+	}
+	og_testing_set_sys(vmali_sys(vm));
+	check(OpenGPA_SetBackend("mali", NULL), "OpenGPA_SetBackend");
+	/* The whole set: the cycle budget's counters need a target and the
+	 * clock, which the virtual device's backend does not report. */
+	check(OpenGPA_SetCycleBudgetTarget(1920, 1080, 60), "OpenGPA_SetCycleBudgetTarget");
+	check(OpenGPA_SetConstant("DeviceMaxClockHz", 850e6), "OpenGPA_SetConstant");
+	check(GPA_OpenContext(&key), "GPA_OpenContext");
+}
+
+/* Every counter, `n` samples in the one pass; returns the session. */
+static gpa_uint32 record(unsigned n)
+{
+	gpa_uint32 s, passes;
+	check(GPA_EnableAllCounters(), "GPA_EnableAllCounters");
+	check(GPA_GetPassCount(&passes), "GPA_GetPassCount");
+	if (passes != 1) {
+		fprintf(stderr, "bench-api: the G71 set needs %u passes, expected 1\n", passes);
+		exit(1);
+	}
+	check(GPA_BeginSession(&s), "GPA_BeginSession");
+	check(GPA_BeginPass(), "GPA_BeginPass");
+	for (unsigned i = 0; i < n; i++) {
+		check(GPA_BeginSample(i), "GPA_BeginSample");
+		check(GPA_EndSample(), "GPA_EndSample");
+	}
+	check(GPA_EndPass(), "GPA_EndPass");
+	check(GPA_EndSession(), "GPA_EndSession");
+	return s;
+}
+
+/* ---- 1: one value ----------------------------------------------------------- */
+
+/* The floor: FragmentQueueUtilization's two loads (JS0_ACTIVE and
+ * GPU_ACTIVE of one sample, kept side by side) and its arithmetic. */
+static __attribute__((noinline)) double floor_fqu(const uint64_t *pair)
+{
+	return pct(dv((double)pair[0], (double)pair[1]));
+}
+
+static volatile double sink;
+
+static void bench_single(gpa_uint32 session, uint64_t (*dumps)[DUMP_WORDS])
+{
+	gpa_uint32 index, ncounters;
+	check(GPA_GetCounterIndex("FragmentQueueUtilization", &index), "GPA_GetCounterIndex");
+	check(GPA_GetNumCounters(&ncounters), "GPA_GetNumCounters");
+	GPA_Type *types = calloc(ncounters, sizeof(*types));
+	for (gpa_uint32 c = 0; c < ncounters; c++)
+		check(GPA_GetCounterDataType(c, &types[c]), "GPA_GetCounterDataType");
+	static uint64_t pairs[SAMPLES][2];
+	for (unsigned i = 0; i < SAMPLES; i++) {
+		pairs[i][0] = dumps[i][10];
+		pairs[i][1] = dumps[i][6];
+	}
+	double best[3] = { 1e300, 1e300, 1e300 };
+	for (int round = 0; round < ROUNDS; round++) {
+		double acc = 0, t0 = cpu_ns();
+		for (unsigned i = 0; i < SAMPLES; i++)
+			acc += floor_fqu(pairs[i]);
+		double t1 = cpu_ns();
+		for (unsigned i = 0; i < SAMPLES; i++) {
+			gpa_float64 v;
+			GPA_GetSampleFloat64(session, i, index, &v);
+			acc += v;
+		}
+		double t2 = cpu_ns();
+		/* GPA 2.x's loop: every counter of every sample, the matching getter. */
+		for (unsigned i = 0; i < SAMPLES; i++)
+			for (gpa_uint32 c = 0; c < ncounters; c++) {
+				if (types[c] == GPA_TYPE_FLOAT64) {
+					gpa_float64 v;
+					GPA_GetSampleFloat64(session, i, c, &v);
+					acc += v;
+				} else {
+					gpa_uint64 v;
+					GPA_GetSampleUInt64(session, i, c, &v);
+					acc += (double)v;
+				}
+			}
+		double t3 = cpu_ns();
+		sink = acc;
+		double ns[3] = { (t1 - t0) / SAMPLES, (t2 - t1) / SAMPLES,
+		                 (t3 - t2) / SAMPLES / ncounters };
+		for (int k = 0; k < 3; k++)
+			best[k] = ns[k] < best[k] ? ns[k] : best[k];
+	}
+	printf("1. one value: FragmentQueueUtilization of %d samples, best of %d rounds\n", SAMPLES,
+	       ROUNDS);
+	printf("   floor (two loads and the arithmetic)    %7.2f ns\n", best[0]);
+	printf("   GPA_GetSampleFloat64                     %7.2f ns   %.2fx the floor (target <= 3x)\n",
+	       best[1], best[1] / best[0]);
+	printf("   every counter of every sample, per value %7.2f ns\n", best[2]);
+	free(types);
+}
+
+/* ---- 2: every counter of one sample --------------------------------------------- */
+
+static __attribute__((noinline)) void hand(const uint64_t *dump, const double *k, double *out)
+{
+	by_hand(dump, k, out);
+}
+
+static void bench_batch(gpa_uint32 session, uint64_t (*dumps)[DUMP_WORDS])
+{
+	gpa_uint32 n = 0;
+	check(OpenGPA_GetSessionCounters(session, 0, NULL, &n), "OpenGPA_GetSessionCounters");
+	if (n != G71_BY_HAND_COUNTERS) {
+		fprintf(stderr, "bench-api: the session counts %u counters; the hand-written "
+		                "formulas are %d\n", n, G71_BY_HAND_COUNTERS);
+		exit(1);
+	}
+	/* MP8, 2 slices, 128-bit bus; 850 MHz, 1920x1080 at 60 Hz, 85 %. */
+	const double k[8] = { 8, 2, 128, 850e6, 1920, 1080, 60, 0.85 };
+	OpenGPA_Result *res = calloc(n, sizeof(*res));
+	double out[G71_BY_HAND_COUNTERS];
+	/* Both must give the same numbers. */
+	unsigned wrong = 0;
+	for (unsigned i = 0; i < SAMPLES; i++) {
+		check(OpenGPA_GetSampleResults(session, i, n, res), "OpenGPA_GetSampleResults");
+		hand(dumps[i], k, out);
+		for (gpa_uint32 c = 0; c < n; c++) {
+			GPA_Type type;
+			check(GPA_GetCounterDataType(c, &type), "GPA_GetCounterDataType");
+			double lib = type == GPA_TYPE_FLOAT64 ? res[c].f64 : (double)res[c].u64;
+			double want = type == GPA_TYPE_FLOAT64 ? out[c] : floor(out[c] + 0.5);
+			if (fabs(lib - want) > 1e-9 * fabs(want) && wrong++ < 5) {
+				const char *name;
+				GPA_GetCounterName(c, &name);
+				fprintf(stderr, "bench-api: sample %u, %s: library %.17g, by hand %.17g\n", i,
+				        name, lib, want);
+			}
+		}
+	}
+	if (wrong) {
+		fprintf(stderr, "bench-api: %u values differ from the hand-written formulas\n", wrong);
+		exit(1);
+	}
+	double best[2] = { 1e300, 1e300 };
+	for (int round = 0; round < ROUNDS; round++) {
+		double acc = 0, t0 = cpu_ns();
+		for (unsigned i = 0; i < SAMPLES; i++) {
+			hand(dumps[i], k, out);
+			acc += out[5];
+		}
+		double t1 = cpu_ns();
+		for (unsigned i = 0; i < SAMPLES; i++) {
+			OpenGPA_GetSampleResults(session, i, n, res);
+			acc += res[5].f64;
+		}
+		double t2 = cpu_ns();
+		sink = acc;
+		double ns[2] = { (t1 - t0) / SAMPLES, (t2 - t1) / SAMPLES };
+		for (int v = 0; v < 2; v++)
+			best[v] = ns[v] < best[v] ? ns[v] : best[v];
+	}
+	printf("2. every counter of one sample (%u), best of %d rounds of %d samples\n", n, ROUNDS,
+	       SAMPLES);
+	printf("   hand-written C                           %7.1f ns\n", best[0]);
+	printf("   OpenGPA_GetSampleResults                 %7.1f ns   %.2fx hand-written (target <= 1.5x)\n",
+	       best[1], best[1] / best[0]);
+	free(res);
+}
+
+/* ---- 3: opening ------------------------------------------------------------------- */
+
+static int ioctl_sys(const struct og_sys *sys, int fd, unsigned long req, void *arg)
+{
+	return sys->ioctl(sys->ctx, fd, req, arg);
+}
+
+/* What a client does to open the device for counting, as the mali backend
+ * does: open, VERSION_CHECK, SET_FLAGS, GET_GPUPROPS (size, then fill),
+ * HWCNT_READER_SETUP, the reader's API version, dump layout and buffer
+ * size, mmap of its dump ring; then unmap and close both. */
+static void open_by_hand(const struct og_sys *sys)
+{
+	int fd = sys->open(sys->ctx, VMALI_PATH_KBASE, O_RDWR | O_CLOEXEC, 0);
+	struct vmali_kbase_version_check v = { 0, 0 };
+	struct vmali_kbase_set_flags f = { VMALI_KBASE_FLAG_SYSTEM_MONITOR };
+	struct vmali_kbase_get_gpuprops q = { 0, 0, 0 };
+	uint8_t buf[4096];
+	if (fd < 0 || ioctl_sys(sys, fd, VMALI_KBASE_VERSION_CHECK_JM, &v) < 0 ||
+	    ioctl_sys(sys, fd, VMALI_KBASE_SET_FLAGS, &f) < 0) {
+		fprintf(stderr, "bench-api: opening the device by hand failed\n");
+		exit(1);
+	}
+	int need = ioctl_sys(sys, fd, VMALI_KBASE_GET_GPUPROPS, &q);
+	if (need <= 0 || (size_t)need > sizeof(buf)) {
+		fprintf(stderr, "bench-api: GET_GPUPROPS size %d\n", need);
+		exit(1);
+	}
+	q.buffer = (uint64_t)(uintptr_t)buf;
+	q.size = (uint32_t)need;
+	if (ioctl_sys(sys, fd, VMALI_KBASE_GET_GPUPROPS, &q) < 0)
+		exit(1);
+	struct vmali_kbase_hwcnt_reader_setup setup = { 32, ~0u, ~0u, ~0u, ~0u };
+	int reader = ioctl_sys(sys, fd, VMALI_KBASE_HWCNT_READER_SETUP, &setup);
+	struct vmali_reader_api_version api = { 0, 0 };
+	uint32_t hwver = 0, size = 0;
+	if (reader < 0 ||
+	    ioctl_sys(sys, reader, VMALI_READER_GET_API_VERSION_WITH_FEATURES, &api) < 0 ||
+	    ioctl_sys(sys, reader, VMALI_READER_GET_HWVER, &hwver) < 0 ||
+	    ioctl_sys(sys, reader, VMALI_READER_GET_BUFFER_SIZE, &size) < 0) {
+		fprintf(stderr, "bench-api: setting up the counter reader by hand failed\n");
+		exit(1);
+	}
+	void *ring = sys->mmap(sys->ctx, NULL, (size_t)32 * size, PROT_READ, MAP_PRIVATE, reader, 0);
+	if (ring == MAP_FAILED) {
+		fprintf(stderr, "bench-api: mapping the dump ring by hand failed\n");
+		exit(1);
+	}
+	sys->munmap(sys->ctx, ring, (size_t)32 * size);
+	sys->close(sys->ctx, reader);
+	sys->close(sys->ctx, fd);
+}
+
+static void bench_open(void)
+{
+	const struct og_sys *sys = vmali_sys(vm);
+	const int per_round = 200;
+	static int keys[200];
+	double best[2] = { 1e300, 1e300 };
+	for (int round = 0; round < ROUNDS; round++) {
+		double t0 = cpu_ns();
+		for (int i = 0; i < per_round; i++)
+			open_by_hand(sys);
+		double t1 = cpu_ns();
+		for (int i = 0; i < per_round; i++) {
+			check(GPA_OpenContext(&keys[i]), "GPA_OpenContext");
+			check(GPA_CloseContext(), "GPA_CloseContext");
+		}
+		double t2 = cpu_ns();
+		double us[2] = { (t1 - t0) / per_round / 1e3, (t2 - t1) / per_round / 1e3 };
+		for (int v = 0; v < 2; v++)
+			best[v] = us[v] < best[v] ? us[v] : best[v];
+	}
+	printf("3. opening the virtual Mali-G71, best of %d rounds of %d\n", ROUNDS, per_round);
+	printf("   by hand (device and counter reader)              %7.2f us\n", best[0]);
+	printf("   GPA_OpenContext + GPA_CloseContext              %7.2f us   %.2fx by hand (target <= 1.5x)\n",
+	       best[1], best[1] / best[0]);
+}
+
+/* ---- 4: memory ---------------------------------------------------------------------- */
+
+static long status_kb(const char *field)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+	size_t len = strlen(field);
+	while (f && fgets(line, sizeof line, f))
+		if (strncmp(line, field, len) == 0)
+			kb = strtol(line + len, NULL, 10);
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+static void bench_memory(unsigned n)
+{
+	open_g71();
+	gpa_uint32 ncounters;
+	check(GPA_GetNumCounters(&ncounters), "GPA_GetNumCounters");
+	long before = status_kb("VmHWM:");
+	gpa_uint32 s = record(n);
+	size_t raws = og_testing_session_raw_count(s);
+	/* Every counter of every sample, as a 2.x client reads them. */
+	double acc = 0;
+	for (unsigned i = 0; i < n; i++)
+		for (gpa_uint32 c = 0; c < ncounters; c++) {
+			GPA_Type type;
+			GPA_GetCounterDataType(c, &type);
+			if (type == GPA_TYPE_FLOAT64) {
+				gpa_float64 v;
+				check(GPA_GetSampleFloat64(s, i, c, &v), "GPA_GetSampleFloat64");
+				acc += v;
+			} else {
+				gpa_uint64 v;
+				check(GPA_GetSampleUInt64(s, i, c, &v), "GPA_GetSampleUInt64");
+				acc += (double)v;
+			}
+		}
+	sink = acc;
+	long after = status_kb("VmHWM:");
+	double raw_mb = (double)n * (double)raws * 8 / 1048576.0;
+	double used_mb = (double)(after - before) / 1024.0;
+	printf("4. peak memory of a %u-sample session, every counter (%u) of every sample read\n", n,
+	       ncounters);
+	printf("   raw values: %zu per sample, 8 bytes each     %8.1f MiB\n", raws, raw_mb);
+	printf("   peak RSS growth (VmHWM)                      %8.1f MiB   %.3fx the raw values "
+	       "(target <= 1.2x)\n", used_mb, used_mb / raw_mb);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "memory") == 0) {
+		bench_memory((unsigned)strtoul(argv[2], NULL, 10));
+		return 0;
+	}
+	if (argc == 3 && strcmp(argv[1], "open") == 0) {
+		/* Opens alone, for a profiler (valgrind --tool=callgrind). */
+		open_g71();
+		check(GPA_CloseContext(), "GPA_CloseContext");
+		for (unsigned long i = strtoul(argv[2], NULL, 10); i > 0; i--) {
+			check(GPA_OpenContext(&key), "GPA_OpenContext");
+			check(GPA_CloseContext(), "GPA_CloseContext");
+		}
+		return 0;
+	}
+	if (argc != 1) {
+		fprintf(stderr, "usage: bench-api [memory SAMPLES | open COUNT]\n");
+		return 2;
+	}
+	open_g71();
+	gpa_uint32 s = record(SAMPLES);
+	/* The backend numbers a raw counter block * 128 + index
+	 * (OG_MALI_MAX_VALUES); the hand-written formulas read block * 64 +
+	 * index, the G71's dump positions. */
+	static uint64_t dumps[SAMPLES][DUMP_WORDS], by_id[4 * OG_MALI_MAX_VALUES];
+	for (unsigned i = 0; i < SAMPLES; i++) {
+		memset(by_id, 0, sizeof(by_id));
+		check(og_testing_sample_raws(s, i, by_id, 4 * OG_MALI_MAX_VALUES),
+		      "og_testing_sample_raws");
+		for (unsigned b = 0; b < 4; b++)
+			for (unsigned j = 0; j < 64; j++)
+				dumps[i][b * 64 + j] = by_id[b * OG_MALI_MAX_VALUES + j];
+	}
+	bench_single(s, dumps);
+	bench_batch(s, dumps);
+	check(GPA_CloseContext(), "GPA_CloseContext");
+	bench_open();
+	return 0;
+}
