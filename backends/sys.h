@@ -58,6 +58,12 @@ struct og_sys {
 	/* The clock the page's time_mult/shift/offset convert: x86 TSC,
 	 * aarch64 CNTVCT_EL0. */
 	uint64_t (*read_cycles)(void *ctx);
+
+	/* Optional (NULL: none here): the user-mode cycle counter of MIPS32r2,
+	 * rdhwr $2 (the 32-bit CP0 Count register) and rdhwr $3 (the cycles
+	 * per Count tick).  Raises SIGILL where the kernel did not enable it
+	 * (HWREna): run it first through og_probe_in_child (probe_child.h). */
+	void (*read_cycle_counter)(void *ctx, uint32_t *count, uint32_t *cycles_per_tick);
 };
 
 /* The table that calls the kernel.  Never NULL; static storage. */

@@ -165,6 +165,26 @@ static uint64_t real_read_cycles(void *ctx)
 
 #endif
 
+#if defined(__mips__)
+
+/* MD00548 §4.1: user mode may read Count (hardware register 2) and its
+ * resolution (3).  Assembled as MIPS32r2 whatever the build's baseline;
+ * an older core raises SIGILL, which the caller's probe catches. */
+static void real_read_cycle_counter(void *ctx, uint32_t *count, uint32_t *cycles_per_tick)
+{
+	(void)ctx;
+	uint32_t c, r;
+	__asm__ volatile(".set push\n\t.set mips32r2\n\trdhwr %0, $2\n\trdhwr %1, $3\n\t.set pop"
+	                 : "=r"(c), "=r"(r));
+	*count = c;
+	*cycles_per_tick = r;
+}
+
+#define REAL_READ_CYCLE_COUNTER real_read_cycle_counter
+#else
+#define REAL_READ_CYCLE_COUNTER NULL
+#endif
+
 static const struct og_sys real_table = {
 	.ctx = NULL,
 	.open = real_open,
@@ -179,6 +199,7 @@ static const struct og_sys real_table = {
 		.list_dir = real_list_dir,
 	.read_pmc = REAL_READ_PMC,
 	.read_cycles = REAL_READ_CYCLES,
+	.read_cycle_counter = REAL_READ_CYCLE_COUNTER,
 };
 
 const struct og_sys *og_sys_real(void)

@@ -9,19 +9,21 @@
 #include <string.h>
 
 static const char *const known_options[] = { "pid", "tid", "cpu", "exec", "spe_interval",
-	                                      "spe_pages", NULL };
+	                                      "spe_pages", "modes", NULL };
 
 static GPA_Status apply_option(struct og_perf_state *st, const char *key, const char *value)
 {
 	const struct og_backend_host *h = &st->host;
 	GPA_Status s = og_perf_spe_option(st, key, value);
+	if (s == GPA_STATUS_ERROR_NOT_FOUND)
+		s = og_perf_modes_option(st, key, value);
 	if (s != GPA_STATUS_ERROR_NOT_FOUND)
 		return s;
 	s = og_perf_scope_option(h, &st->scope, key, value);
 	if (s == GPA_STATUS_ERROR_NOT_FOUND)
 		h->log(h->log_ctx, OG_LOG_ERROR,
 		       "perf: unknown option '%s'; the perf backend knows pid, tid, cpu, exec, "
-		       "spe_interval, spe_pages", key);
+		       "spe_interval, spe_pages, modes", key);
 	return s;
 }
 
@@ -58,7 +60,7 @@ static GPA_Status perf_open(const struct og_backend_host *host, const char *opti
 	if (unknown) {
 		host->log(host->log_ctx, OG_LOG_ERROR,
 		          "perf: unknown option at '%s'; the perf backend knows pid=N, tid=N, "
-		          "cpu=all|LIST, exec=0|1, spe_interval=N, spe_pages=N",
+		          "cpu=all|LIST, exec=0|1, spe_interval=N, spe_pages=N, modes=u+k+h",
 		          unknown);
 		return GPA_STATUS_ERROR_FAILED;
 	}
@@ -78,6 +80,7 @@ static GPA_Status perf_open(const struct og_backend_host *host, const char *opti
 	}
 	memset(info, 0, sizeof *info);
 	og_perf_device_info(host, info);
+	og_perf_mips_open(st, info);
 	st->spe_sources = og_perf_spe_sources_of(info);
 	og_perf_pfm_open(st);
 	*state = st;
@@ -92,6 +95,7 @@ static void perf_close(void *state)
 	og_perf_pass_close(st);
 	og_perf_catalogue_free(st);
 	og_perf_notes_free(st);
+	og_perf_mips_close(st);
 	free(st);
 }
 
@@ -159,11 +163,17 @@ static GPA_Status perf_bind_raw(void *state, const char *name, const char *sourc
 	}
 	strcpy(b.source, source);
 	bool spe = strncmp(source, "spe:", 4) == 0;
-	int named = spe ? 1 : parse_named(st, name, source, &b, &event);
+	bool mips = og_perf_mips_claims(source);
+	int named = spe || mips ? 1 : parse_named(st, name, source, &b, &event);
 	if (named < 0)
 		return GPA_STATUS_ERROR_FAILED;
 	if (spe) {
 		GPA_Status s = og_perf_spe_source(st, name, source, &b, why_not);
+		if (s != GPA_STATUS_OK)
+			return s;
+	}
+	if (mips) {
+		GPA_Status s = og_perf_mips_source(st, name, source, &b, why_not);
 		if (s != GPA_STATUS_OK)
 			return s;
 	}
@@ -188,12 +198,16 @@ static GPA_Status perf_bind_raw(void *state, const char *name, const char *sourc
 		const struct og_perf_event_def *def = og_perf_event_at((size_t)event);
 		*why_not = def->type == PERF_TYPE_HARDWARE && !st->any_hw ? def->no_pmu_why
 		                                                          : def->refused_why;
-		return GPA_STATUS_ERROR_NOT_FOUND;
+		if (!(b.config == PERF_COUNT_HW_CPU_CYCLES && b.type == PERF_TYPE_HARDWARE &&
+		      og_perf_mips_cycles_fallback(st, name, &b, why_not)))
+			return GPA_STATUS_ERROR_NOT_FOUND;
 	}
 	if (b.kind == OG_PERF_KIND_HW && st->hw_slots == 0) {
 		*why_not = "the PMU has no free counter (another program or the NMI watchdog "
 		           "holds them all)";
-		return GPA_STATUS_ERROR_NOT_FOUND;
+		if (!(b.config == PERF_COUNT_HW_CPU_CYCLES && b.type == PERF_TYPE_HARDWARE &&
+		      og_perf_mips_cycles_fallback(st, name, &b, why_not)))
+			return GPA_STATUS_ERROR_NOT_FOUND;
 	}
 	*raw_id = og_perf_bind(st, &b);
 	if (*raw_id == UINT32_MAX) {
@@ -220,6 +234,8 @@ static GPA_Status perf_constant(void *state, const char *name, double *value)
 		*value = n;
 		return GPA_STATUS_OK;
 	}
+	if (og_perf_mips_constant(st, name, value) == GPA_STATUS_OK)
+		return GPA_STATUS_OK;
 	if (strcmp(name, "PerfHardwareCounters") == 0) {
 		*value = st->hw_slots;
 		return GPA_STATUS_OK;
@@ -246,7 +262,8 @@ static bool perf_fits(void *state, const uint32_t *raw_ids, size_t n)
 	}
 	fds += spe; /* one SPE event of its own, whatever it counts */
 	/* Software events cost an fd but never a PMU counter. */
-	return n <= OG_PERF_MAX_GROUP && fds < OG_PERF_MAX_GROUP && hw <= st->hw_slots;
+	return n <= OG_PERF_MAX_GROUP && fds < OG_PERF_MAX_GROUP && hw <= st->hw_slots &&
+	       og_perf_mips_fits(st, raw_ids, n);
 }
 
 static GPA_Status perf_set_option(void *state, const char *key, const char *value)

@@ -33,6 +33,11 @@ void og_perf_attr_init(const struct og_perf_state *st, struct perf_event_attr *a
 	attr->disabled = leader;
 	attr->exclude_kernel = st->exclude_kernel;
 	attr->exclude_hv = st->exclude_kernel;
+	if (st->modes) {
+		attr->exclude_user = !(st->modes & OG_PERF_MODE_USER);
+		attr->exclude_kernel |= !(st->modes & OG_PERF_MODE_KERNEL);
+		attr->exclude_hv |= !(st->modes & OG_PERF_MODE_HV);
+	}
 	if (st->scope.kind == OG_PERF_SCOPE_PROCESS) {
 		/* A process includes the threads and children it starts after
 		 * the open; the kernel folds their counts in when they exit. */
@@ -72,12 +77,16 @@ static void build_layout(struct og_perf_state *st, size_t g, size_t first, size_
 	static const enum og_perf_kind order[] = { OG_PERF_KIND_HW, OG_PERF_KIND_OTHER,
 		                                   OG_PERF_KIND_SW };
 	l->nmembers = 0;
+	/* On a MIPS 34K, either-bank events after the one-bank ones: the
+	 * kernel's first-fit counter allocation then succeeds (perf_mips.c). */
 	for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
-		for (size_t i = first; i < first + n; i++)
-			if (st->bound[p->raw_ids[i]].kind == order[k]) {
-				p->slots[i].member = (int32_t)l->nmembers;
-				l->member_raw[l->nmembers++] = p->raw_ids[i];
-			}
+		for (int rank = 0; rank < 2; rank++)
+			for (size_t i = first; i < first + n; i++)
+				if (st->bound[p->raw_ids[i]].kind == order[k] &&
+				    og_perf_mips_rank(st, p->raw_ids[i]) == rank) {
+					p->slots[i].member = (int32_t)l->nmembers;
+					l->member_raw[l->nmembers++] = p->raw_ids[i];
+				}
 	/* A group of time:* only still needs a leader whose times to read. */
 	if (l->nmembers == 0)
 		l->member_raw[l->nmembers++] = UINT32_MAX;
@@ -156,6 +165,7 @@ void og_perf_pass_roll(struct og_perf_state *st)
 		p->instances[i].end = t;
 	}
 	p->begin_wall = p->end_wall;
+	og_perf_mips_roll(st);
 }
 
 void og_perf_pass_close(struct og_perf_state *st)
@@ -274,12 +284,24 @@ static void map_user_pages(struct og_perf_state *st, struct og_perf_instance *in
 	while (m < in->nmembers && og_perf_user_page_map(&st->host, in->fds[m], &in->pages[m]) &&
 	       og_perf_user_page_can_read(&st->host, &in->pages[m]))
 		m++;
-	if (m == in->nmembers)
+	/* The kernel offers them; whether the CPU lets this process run the
+	 * read is asked once, of a child, so that a trap costs no signal. */
+	uint32_t index = m == in->nmembers ? og_perf_user_page_index(&in->pages[0]) : 0;
+	if (index && !st->user_reads) {
+		st->user_reads = og_perf_user_read_probe(&st->host, index, st->user_reads_why,
+		                                         sizeof st->user_reads_why) ? 1 : -1;
+		st->host.log(st->host.log_ctx, OG_LOG_TRACE, "perf: user-space counter reads: %s%s",
+		             st->user_reads > 0 ? "the register reads" : "not readable, ",
+		             st->user_reads > 0 ? "" : st->user_reads_why);
+	}
+	if (m == in->nmembers && st->user_reads > 0)
 		return;
 	st->host.log(st->host.log_ctx, OG_LOG_TRACE,
 	             "perf: no user-space reads for group %u (%s); snapshots use read()",
-	             in->layout, in->pages[m].page ? "the page does not offer them"
-	                                           : "the event page cannot be mapped");
+	             in->layout, m == in->nmembers ? (index ? st->user_reads_why
+	                                                    : "the leader is on no counter now")
+	                         : in->pages[m].page ? "the page does not offer them"
+	                                             : "the event page cannot be mapped");
 	for (size_t k = 0; k <= m && k < in->nmembers; k++)
 		og_perf_user_page_unmap(&st->host, &in->pages[k]);
 	free(in->pages);
@@ -484,6 +506,7 @@ GPA_Status og_perf_pass_read(struct og_perf_state *st, bool end)
 	if (p->need_wall)
 		*(end ? &p->end_wall : &p->begin_wall) = monotonic_ns();
 	og_perf_spe_read(st, end);
+	og_perf_mips_read(st, end);
 	return GPA_STATUS_OK;
 }
 
@@ -635,6 +658,10 @@ GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
 		}
 		if (slot->kind == OG_PERF_KIND_SPE) {
 			deltas[i] = og_perf_spe_value(st, p->raw_ids[i]);
+			continue;
+		}
+		if (slot->kind == OG_PERF_KIND_CYCLE_COUNTER) {
+			deltas[i] = og_perf_mips_cycles(st);
 			continue;
 		}
 		uint64_t sum = 0;

@@ -39,6 +39,7 @@ enum og_perf_kind {
 	OG_PERF_KIND_TIME_ENABLED, /* the group's enabled time, ns: no fd of its own */
 	OG_PERF_KIND_TIME_RUNNING, /* the group's running time, ns: no fd of its own */
 	OG_PERF_KIND_TIME_WALL,    /* CLOCK_MONOTONIC between the two reads, ns */
+	OG_PERF_KIND_CYCLE_COUNTER, /* MIPS RDHWR Count, in cycles: no fd (perf_mips.c) */
 	OG_PERF_KIND_SPE,          /* a count from SPE samples (perf_spe.c): no counter */
 };
 
@@ -154,6 +155,9 @@ struct og_perf_state {
 	/* Set when the kernel refused kernel-mode counting (paranoid >= 2
 	 * without privilege): count user space only. */
 	bool exclude_kernel;
+	/* The modes= option (perf_modes.c): OG_PERF_MODE_* to count, 0 = all
+	 * that the kernel allows. */
+	unsigned modes;
 
 	/* Probe results: errno of the probe open per known event, 0 = usable. */
 	int probe_errno[OG_PERF_MAX_EVENTS];
@@ -164,6 +168,15 @@ struct og_perf_state {
 	size_t nbound;
 
 	struct og_perf_catalogue *catalogue; /* extra_raw's answer, built once */
+
+	/* User-space counter reads, probed once (perf_group.c): 0 not yet, 1
+	 * the counter registers read here, -1 they trap (user_reads_why). */
+	int user_reads;
+	char user_reads_why[160];
+
+	/* MIPS (perf_mips.c): the 34K's PMU and the RDHWR cycle counter; NULL
+	 * on other CPUs. */
+	struct og_perf_mips *mips;
 
 	/* libpfm4 (perf_pfm.c): this CPU's core PMUs as libpfm4 names them
 	 * ("icl", "arm_n2"), space-separated; "" when libpfm4 is absent or does
@@ -337,5 +350,33 @@ const char *og_perf_parse_group(const uint64_t *words, ssize_t nbytes, const uin
 /* deltas[i] for raw id i of the pass from the two snapshots (perf_group.c);
  * sets pass->coverage. */
 GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas);
+
+/* MIPS (perf_mips.c): the 34K set over the kernel's MIPS PMU and the RDHWR
+ * cycle counter.  open: after og_perf_device_info, may make the device a
+ * 34K.  claims/source: the even:N, odd:N, any:N and cc:cycles sources.
+ * fits: the 34K's banks (true off a 34K).  rank: 1 for an either-bank event,
+ * which a group lists after the one-bank ones.  cycles_fallback: binds
+ * hw:cycles to the cycle counter where no PMU counts it.  read/roll/cycles:
+ * the cycle counter at a snapshot, and its delta. */
+struct og_perf_mips;
+void og_perf_mips_open(struct og_perf_state *st, struct og_device_info *info);
+void og_perf_mips_close(struct og_perf_state *st);
+GPA_Status og_perf_mips_constant(struct og_perf_state *st, const char *name, double *value);
+bool og_perf_mips_claims(const char *source);
+GPA_Status og_perf_mips_source(struct og_perf_state *st, const char *name, const char *source,
+                               struct og_perf_bound *b, const char **why_not);
+bool og_perf_mips_cycles_fallback(struct og_perf_state *st, const char *name,
+                                  struct og_perf_bound *b, const char **why_not);
+bool og_perf_mips_fits(const struct og_perf_state *st, const uint32_t *raw_ids, size_t n);
+int og_perf_mips_rank(const struct og_perf_state *st, uint32_t raw_id);
+void og_perf_mips_read(struct og_perf_state *st, bool end);
+void og_perf_mips_roll(struct og_perf_state *st);
+uint64_t og_perf_mips_cycles(const struct og_perf_state *st);
+
+#define OG_PERF_MODE_USER 1u
+#define OG_PERF_MODE_KERNEL 2u
+#define OG_PERF_MODE_HV 4u
+/* modes=u+k+h: OK, FAILED (logged), NOT_FOUND for another key. */
+GPA_Status og_perf_modes_option(struct og_perf_state *st, const char *key, const char *value);
 
 #endif

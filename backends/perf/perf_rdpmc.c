@@ -3,9 +3,12 @@
  * comments of include/uapi/linux/perf_event.h describe it. */
 #include "perf_rdpmc.h"
 
+#include "probe_child.h"
+
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -214,6 +217,36 @@ void og_perf_user_page_unmap(const struct og_backend_host *host, struct og_perf_
 	}
 	p->page = NULL;
 	p->len = 0;
+}
+
+uint32_t og_perf_user_page_index(const struct og_perf_user_page *p)
+{
+	return p->page ? ((page_t *)p->page)->index : 0;
+}
+
+struct probe_arg {
+	const struct og_sys *sys;
+	uint32_t index;
+};
+
+static void probe_body(void *arg)
+{
+	const struct probe_arg *a = arg;
+	uint64_t v;
+	if (!a->sys->read_pmc(a->sys->ctx, a->index, &v))
+		_exit(OG_PROBE_EXIT_NO);
+}
+
+bool og_perf_user_read_probe(const struct og_backend_host *host, uint32_t index, char *why,
+                             size_t why_len)
+{
+	struct probe_arg a = { host->sys, index };
+	if (!a.sys->read_pmc) {
+		snprintf(why, why_len, "this architecture has no user-space counter read");
+		return false;
+	}
+	return og_probe_in_child(probe_body, &a, "this CPU has no register for that counter", why,
+	                         why_len);
 }
 
 const char *og_perf_user_read_name(enum og_perf_user_read r)

@@ -73,6 +73,18 @@ enum og_perf_user_read og_perf_user_page_read(const struct og_backend_host *host
                                               uint64_t *count, uint64_t *enabled,
                                               uint64_t *running);
 
+/* The counter the page says the event is on (its index; 0 = none now). */
+uint32_t og_perf_user_page_index(const struct og_perf_user_page *p);
+
+/* Does the CPU let this process read counter `index` (a page's index) at
+ * all?  The kernel's cap_user_rdpmc says it granted user access, but an
+ * emulator (qemu-user: mrs of the arm64 PMU registers is SIGILL) or a
+ * hypervisor may still trap the instruction.  Asked of a child process
+ * (probe_child.h), so no signal reaches the caller; why says what
+ * happened.  One fork: ask once per context. */
+bool og_perf_user_read_probe(const struct og_backend_host *host, uint32_t index, char *why,
+                             size_t why_len);
+
 /* Name of a result, for log lines ("OK", "NOT_ON_PMU"...). */
 const char *og_perf_user_read_name(enum og_perf_user_read r);
 

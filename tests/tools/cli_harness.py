@@ -22,14 +22,20 @@ def run(args, env=None, preload=None, timeout=60):
         # A sanitizer build's runtime, when the preload library needs it first.
         e["LD_PRELOAD"] = os.environ.get("OPENGPA_TEST_PRELOAD_FIRST", "") + preload
     r = subprocess.run(OPENGPA + args, capture_output=True, text=True, env=e, timeout=timeout)
-    if len(OPENGPA) > 1 and preload:
-        # Under qemu-user the counted command (`true`, `sh`) is the build
-        # machine's own, and its loader warns that the target's preload
-        # library is not for it: an artifact of the emulation, not output.
-        r.stderr = "".join(line for line in r.stderr.splitlines(True)
-                           if not (line.startswith("ERROR: ld.so: object ") and
-                                   "from LD_PRELOAD cannot be preloaded" in line))
+    if preload:
+        r.stderr = without_emulation_noise(r.stderr)
     return r
+
+
+def without_emulation_noise(text):
+    """Under qemu-user the counted command (`true`, `sh`) is the build
+    machine's own, and its loader warns that the target's preload library
+    is not for it: an artifact of the emulation, not the command's output."""
+    if len(OPENGPA) == 1:
+        return text
+    return "".join(line for line in text.splitlines(True)
+                   if not (line.startswith("ERROR: ld.so: object ") and
+                           "from LD_PRELOAD cannot be preloaded" in line))
 
 
 def check(name, condition, detail=""):

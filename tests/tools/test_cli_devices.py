@@ -4,11 +4,12 @@
 through LD_PRELOAD as any program would see them.  Needs no PMU and no
 perf_event_open, so it runs everywhere the build runs, qemu-user included.
 
-usage: test_cli_devices.py OPENGPA BACKENDS V34K_PRELOAD VMALI_PRELOAD
+usage: test_cli_devices.py OPENGPA BACKENDS V34K_PRELOAD VMALI_PRELOAD V34K_PMU_PRELOAD
 (BACKENDS: the backends this build has, comma-separated; a preload may be ''.)
 """
 import json
 import os
+import re
 import sys
 import tempfile
 
@@ -17,6 +18,7 @@ from cli_harness import check, finish, run
 BACKENDS = sys.argv[2].split(",")
 V34K = sys.argv[3] or None
 VMALI = sys.argv[4] or None
+V34K_PMU = sys.argv[5] if len(sys.argv) > 5 and sys.argv[5] else None
 
 if V34K and "mips" in BACKENDS:
     r = run(["pc_sweep", "-uicp", "--", "true"], preload=V34K)
@@ -85,6 +87,42 @@ if VMALI and "mali" in BACKENDS:
         r = run(["list", "--backend", "panfrost"], preload=VMALI)
         check("panfrost ENOSYS says how to turn the ioctls on", r.returncode == 1 and
               "unstable_ioctls" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr)
+
+# A 34K under a mainline kernel: no /proc/perf, the kernel's MIPS PMU through
+# perf_event.  `opengpa stat` with no backend named picks the 34K set there.
+if V34K_PMU and "perf" in BACKENDS:
+    r = run(["list"], preload=V34K_PMU)
+    check("list on a mainline 34K: the 34K set through perf",
+          r.returncode == 0 and "MIPS 34Kc" in r.stdout and "(perf backend)" in r.stdout and
+          "DCacheMissRate" in r.stdout, r.stdout[:300] + r.stderr)
+    r = run(["stat", "-x", ",", "-e", "IPC,DCacheMissRate,CoreCycles", "--", "true"],
+            preload=V34K_PMU)
+    rows = {f[2]: f[0] for f in (line.split(",") for line in r.stderr.splitlines())
+            if len(f) >= 3}
+    check("stat on a mainline 34K counts the model", r.returncode == 0 and
+          rows.get("IPC") == "0.800" and rows.get("DCacheMissRate") == "5.00" and
+          rows.get("CoreCycles") == "10000000", r.stderr)
+    r = run(["stat", "--", "true"], preload=V34K_PMU)
+    check("stat -- true picks the 34K set over perf_event", r.returncode == 0 and
+          "perf backend" in r.stderr and "MIPS 34Kc" in r.stderr and
+          re.search(r"0\.800\s+IPC", r.stderr), r.stderr[-800:])
+    mt = {"V34K_PMU_CPUS": "2", "V34K_PMU_MT_SMP": "1"}
+    r = run(["stat", "-x", ",", "-e", "IPC,DCacheMissRate", "--", "true"], env=mt,
+            preload=V34K_PMU)
+    check("two counters per CPU on an MT_SMP kernel: two runs", r.returncode == 0 and
+          "runs 2 times" in r.stderr and ",IPC," in r.stderr, r.stderr)
+    r = run(["pc_sweep", "-uicp", "--", "true"], preload=V34K_PMU)
+    check("pc_sweep on a mainline 34K", r.returncode == 0 and "IPC:" in r.stdout and
+          "0.800" in r.stdout and "D-$ miss rate:" in r.stdout, r.stdout + r.stderr)
+    r = run(["pc_sweep", "-ui", "-t", "3", "--", "true"], preload=V34K_PMU)
+    check("pc_sweep -t needs /proc/perf", r.returncode == 1 and "/proc/perf" in r.stderr,
+          r.stderr)
+    # No PMU and (here) no cycle counter: nothing of the set can count, and
+    # the one line says which kernel interface refused.
+    r = run(["list"], env={"V34K_PMU_NO_PMU": "1"}, preload=V34K_PMU)
+    check("no MIPS PMU: the device says the PMU refused", r.returncode == 1 and
+          "the MIPS PMU refused" in r.stderr and len(r.stderr.strip().splitlines()) == 1,
+          r.stderr)
 
 if "panfrost" not in BACKENDS:
     r = run(["list", "--backend", "panfrost"])

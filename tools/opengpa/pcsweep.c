@@ -102,6 +102,13 @@ static void build_options(struct pcsweep_request *req)
 				strcat(modes, "+");
 			strcat(modes, m[i].name);
 		}
+	/* perf_event's modes: the MIPS driver counts K and EXL together
+	 * (exclude_kernel) and S for exclude_hv. */
+	snprintf(req->perf_options, sizeof req->perf_options, "modes=%s%s%s",
+	         req->modes & OG_MIPS_CTL_U ? "u+" : "",
+	         req->modes & (OG_MIPS_CTL_K | OG_MIPS_CTL_EXL) ? "k+" : "",
+	         req->modes & OG_MIPS_CTL_S ? "h+" : "");
+	req->perf_options[strlen(req->perf_options) - 1] = '\0'; /* the last '+' */
 	int n = snprintf(req->options, sizeof req->options, "modes=%s", modes);
 	if (req->tc >= 0)
 		snprintf(req->options + n, sizeof req->options - (size_t)n, ",tc=%d", req->tc);

@@ -28,6 +28,7 @@ struct pcsweep_request {
 	bool append;
 	bool even[128], odd[128]; /* events selected on each bank */
 	char options[96];       /* backend options, filled by pcsweep_parse */
+	char perf_options[32];  /* the same for the perf backend (a mainline kernel) */
 };
 
 /*

@@ -58,8 +58,33 @@ int cmd_pc_sweep(int argc, char **argv)
 		fprintf(stderr, "opengpa pc_sweep: %s\n", err);
 		return 1;
 	}
-	/* pc_sweep reports raw events, so the raw counters must be public. */
-	if (cli_open("mips", pcsweep_backend_options(&req), true)) {
+	/* pc_sweep reports raw events, so the raw counters must be public.  An
+	 * SMTC kernel's /proc/perf, else a mainline kernel's perf_event with the
+	 * same 34K set (docs/backends/mips.md), which counts per VPE at the
+	 * finest: -t and -v need /proc/perf. */
+	GPA_Status opened = cli_try_open("mips", pcsweep_backend_options(&req), true);
+	if (opened == GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED && req.tc < 0 && req.vpe < 0) {
+		cli_clear_error();
+		opened = cli_try_open("perf", req.perf_options, true);
+		gpa_uint32 index;
+		if (opened == GPA_STATUS_OK && GPA_GetCounterIndex("CoreCycles", &index) != GPA_STATUS_OK) {
+			cli_close();
+			cli_clear_error();
+			fprintf(stderr, "opengpa pc_sweep: no MIPS 34K here: neither /proc/perf nor the "
+			        "kernel's 34K PMU (perf_event)\n");
+			cli_close_output(out, req.output);
+			return 1;
+		}
+	}
+	if (opened == GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED && (req.tc >= 0 || req.vpe >= 0)) {
+		cli_clear_error();
+		fprintf(stderr, "opengpa pc_sweep: -t and -v need an SMTC kernel's /proc/perf, and "
+		        "there is none; perf_event counts a whole VPE at the finest (leave them out)\n");
+		cli_close_output(out, req.output);
+		return 1;
+	}
+	if (opened != GPA_STATUS_OK) {
+		cli_fail("cannot open a counter context", opened);
 		cli_close_output(out, req.output);
 		return 1;
 	}

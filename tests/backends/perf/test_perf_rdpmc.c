@@ -432,6 +432,18 @@ static int open_self(uint32_t type, uint64_t config, uint64_t config1)
 	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
+/* The probe of the instruction itself, in a child: the fake CPU has
+ * FAKE_RDPMC_COUNTERS counters and no register past them. */
+static void test_probe_register(void **unused)
+{
+	(void)unused;
+	char why[160] = "";
+	assert_true(og_perf_user_read_probe(&F.host, 1, why, sizeof why));
+	assert_false(og_perf_user_read_probe(&F.host, FAKE_RDPMC_COUNTERS + 1, why, sizeof why));
+	assert_non_null(strstr(why, "no register"));
+	assert_int_equal(F.f.pmc_reads, 0); /* the reads were the child's */
+}
+
 static void test_real_software_page(void **unused)
 {
 	(void)unused;
@@ -528,6 +540,7 @@ int main(void)
 		T(test_running_beyond_enabled),
 		T(test_time_without_cycle_hook),
 		T(test_no_time_cap_no_clock_read),
+		T(test_probe_register),
 		cmocka_unit_test(test_real_software_page),
 		cmocka_unit_test(test_real_hardware_matches_read),
 	};

@@ -3,6 +3,7 @@
  * path, the group read checks, scaling and fits(). */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -1023,6 +1024,83 @@ static void test_multiplexed_groups(void **unused)
 
 /* ---- user-space reads ---------------------------------------------------- */
 
+static bool trapping_pmc(void *ctx, uint32_t index, uint64_t *value)
+{
+	(void)ctx, (void)index, (void)value;
+	raise(SIGILL); /* mrs of a PMU register that EL0 may not read */
+	return true;
+}
+
+/* One pass of cycles and instructions on the calling thread, whose pages
+ * offer user reads; returns the log's verdict and checks the counts. */
+static void user_reads_with(bool (*read_pmc)(void *, uint32_t, uint64_t *), const char *what)
+{
+	F.k.pmu = true;
+	F.k.hw_slots = 4;
+	F.k.user_pages = true;
+	F.k.sys.read_pmc = read_pmc;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t ids[2] = { bind("hw:cycles"), bind("hw:instructions") };
+	assert_int_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_OK);
+	const struct og_perf_state *st = F.state;
+	bool user = st->pass->instances[0].pages != NULL;
+	print_message("%s: snapshots by %s%s%s\n", what, user ? "user-space reads" : "read()",
+	              user ? "" : ": the register is not readable, ",
+	              user ? "" : st->user_reads_why);
+	if (!user) {
+		/* The probe's child took the signal; the counts come from read(). */
+		int reads = F.k.reads;
+		assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+		uint64_t d[2];
+		assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+		assert_int_equal(F.k.reads, reads + 2);
+		assert_true(d[0] > 0 && d[1] > 0);
+		assert_non_null(strstr(F.log.all, "not readable"));
+	}
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
+static volatile sig_atomic_t own_sigill;
+
+static void own_sigill_handler(int sig)
+{
+	(void)sig;
+	own_sigill = 1;
+}
+
+/* The kernel offers user reads but the CPU traps them: no signal reaches
+ * the program (its own handler stays and never runs), snapshots use read(). */
+static void test_user_reads_that_trap(void **unused)
+{
+	(void)unused;
+	struct sigaction mine = { .sa_handler = own_sigill_handler }, before, after;
+	sigemptyset(&mine.sa_mask);
+	assert_int_equal(sigaction(SIGILL, &mine, &before), 0);
+	own_sigill = 0;
+	user_reads_with(trapping_pmc, "a trapping register");
+	const struct og_perf_state *st = F.state;
+	assert_int_equal(st->user_reads, -1);
+	assert_non_null(strstr(st->user_reads_why, "SIGILL"));
+	assert_int_equal(own_sigill, 0);
+	assert_int_equal(sigaction(SIGILL, NULL, &after), 0);
+	assert_ptr_equal(after.sa_handler, own_sigill_handler);
+	sigaction(SIGILL, &before, NULL);
+}
+
+/* This CPU's own instruction (aarch64: mrs PMEVCNTR<n>_EL0; x86: rdpmc)
+ * behind the simulated page: under qemu-aarch64 it traps, natively it
+ * faults unless the kernel enabled user reads.  Which path ran is said. */
+static void test_user_reads_real_register(void **unused)
+{
+	(void)unused;
+	if (!og_sys_real()->read_pmc) {
+		print_message("this architecture has no user-space counter read\n");
+		skip();
+	}
+	user_reads_with(og_sys_real()->read_pmc, "this CPU's register");
+}
+
+
 static void test_user_reads(void **unused)
 {
 	(void)unused;
@@ -1136,6 +1214,8 @@ int main(void)
 		T(test_cpu_goes_offline),
 		T(test_multiplexed_groups),
 		T(test_user_reads),
+		T(test_user_reads_that_trap),
+		T(test_user_reads_real_register),
 		T(test_catalogue_unlistable),
 	};
 	return cmocka_run_group_tests_name("perf-sim", tests, NULL, NULL);
