@@ -46,6 +46,11 @@ bool og_mali_decode_props(const uint8_t *blob, size_t len, struct og_mali_gpu *g
 			gpu->product_id = (uint32_t)v;
 			have_product = true;
 			break;
+		case OG_KBASE_PROP_GPU_FREQ_KHZ_MAX:
+			/* The cycle budget's clock (docs/models.md); one above 100 GHz
+			 * is not a clock, and the constant is then not provided. */
+			gpu->max_freq_khz = v <= 100000000u ? v : 0;
+			break;
 		case OG_KBASE_PROP_L2_NUM_L2_SLICES:
 			gpu->l2_slices = (uint32_t)v;
 			have_slices = true;

@@ -169,6 +169,8 @@ GPA_Status og_mali_constant(const struct og_mali_gpu *gpu, const char *name, dou
 		*value = gpu->bus_width_bits;
 	else if (strcmp(name, "MaliConfigExtBusBeatSize") == 0)
 		*value = gpu->bus_width_bits / 8u; /* one beat moves the whole bus width */
+	else if (strcmp(name, "DeviceMaxClockHz") == 0 && gpu->max_freq_khz)
+		*value = (double)gpu->max_freq_khz * 1000.0; /* the cycle budget's clock */
 	else
 		return GPA_STATUS_ERROR_NOT_FOUND;
 	return GPA_STATUS_OK;

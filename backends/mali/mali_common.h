@@ -86,6 +86,7 @@ struct og_mali_gpu {
 	uint32_t l2_slices;
 	uint32_t bus_width_bits;
 	const struct og_mali_product *product; /* set by og_mali_check_gpu */
+	uint64_t max_freq_khz; /* GPU_FREQ_KHZ_MAX (kbase); 0: the driver does not say */
 };
 
 /* printf to host->log as one line. */
@@ -114,7 +115,9 @@ size_t og_mali_dump_bytes(const struct og_mali_gpu *gpu);
 GPA_Status og_mali_parse_source(const char *source, uint32_t *raw_id, const char **why);
 
 /* Device constants: the core and L2 slice counts and the external bus
- * width, under the names both the reviewed G71 set and Arm's database use. */
+ * width, under the names both the reviewed G71 set and Arm's database use,
+ * and DeviceMaxClockHz (the cycle budget's clock) where the driver gave
+ * GPU_FREQ_KHZ_MAX. */
 GPA_Status og_mali_constant(const struct og_mali_gpu *gpu, const char *name, double *value);
 
 /* The block type's name in the source notation ("FE", "SC"...). */

@@ -111,7 +111,8 @@ static double time_read(const struct og_mali_totals *t, const uint32_t *ids, siz
 
 static void bench_snapshot(void)
 {
-	struct og_mali_gpu gpu = {0x6000, 0, 0xFF, 2, 128, NULL};
+	struct og_mali_gpu gpu = { .product_id = 0x6000, .core_mask = 0xFF, .l2_slices = 2,
+	                           .bus_width_bits = 128 };
 	struct og_mali_layout layout;
 	if (!og_mali_layout_init(&gpu, &layout))
 		abort();

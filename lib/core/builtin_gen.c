@@ -21,6 +21,7 @@
 
 #include "core/counterfile.h"
 #include "core/counterorder.h"
+#include "core/gen_tool.h"
 #include "expr/expr.h"
 
 struct input {
@@ -39,38 +40,7 @@ struct input {
 	bool unresolved;
 };
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("builtin-gen: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
-static void *must(void *p)
-{
-	if (!p)
-		die("out of memory");
-	return p;
-}
-
-/* Whether entry e answers to `name`: its own name, or a counter's alias. */
-static bool answers_to(const struct og_cf_entry *e, const char *name, size_t len)
-{
-	if (strlen(e->name) == len && strncasecmp(e->name, name, len) == 0)
-		return true;
-	const char *list = e->kind == OG_CF_COUNTER ? e->field[OG_F_ALIAS] : NULL, *word;
-	size_t n;
-	while (list && og_cf_next_word(&list, &word, &n))
-		if (n == len && strncasecmp(word, name, len) == 0)
-			return true;
-	return false;
-}
+const char gen_tool_name[] = "builtin-gen";
 
 static void note_ref(struct input *in, enum og_cf_kind kind, uint32_t index)
 {
@@ -152,18 +122,6 @@ static const char *const kind_names[] = {
 	[OG_CF_CONSTANT] = "OG_CF_CONSTANT", [OG_CF_RAW] = "OG_CF_RAW",
 	[OG_CF_COUNTER] = "OG_CF_COUNTER",
 };
-
-static const char *op_name(enum og_expr_op_code code)
-{
-	static const char *const names[] = {
-		[OG_OP_NUMBER] = "OG_OP_NUMBER", [OG_OP_RAW] = "OG_OP_RAW",
-		[OG_OP_CONSTANT] = "OG_OP_CONSTANT", [OG_OP_ADD] = "OG_OP_ADD",
-		[OG_OP_SUB] = "OG_OP_SUB", [OG_OP_MUL] = "OG_OP_MUL", [OG_OP_DIV] = "OG_OP_DIV",
-		[OG_OP_NEG] = "OG_OP_NEG", [OG_OP_MIN] = "OG_OP_MIN", [OG_OP_MAX] = "OG_OP_MAX",
-		[OG_OP_SHARE] = "OG_OP_SHARE", [OG_OP_SHARED] = "OG_OP_SHARED",
-	};
-	return names[code];
-}
 
 static uint32_t entry_of(const struct input *in, const struct og_expr *e)
 {

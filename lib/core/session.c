@@ -1427,6 +1427,48 @@ GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint3
 	return GPA_STATUS_OK;
 }
 
+/* Session `id` of the current context, inside a read section (readers.h),
+ * and how it may be read (*how, acquired: an ended session's samples are
+ * final); NULL when there is none or it must be read under the lock. */
+static inline __attribute__((always_inline)) const struct og_session *
+unlocked_find(uint32_t id, const struct og_context **ctxp, uint8_t *how)
+{
+	const struct og_context *ctx = __atomic_load_n(&og_registry()->current, __ATOMIC_ACQUIRE);
+	if (!ctx)
+		return NULL;
+	const struct og_ring *ring = __atomic_load_n(&ctx->ring, __ATOMIC_ACQUIRE);
+	const struct og_session *s =
+		__atomic_load_n(&ring->slot[(id - 1) & ring->mask], __ATOMIC_ACQUIRE);
+	if (!s || s->id != id)
+		return NULL;
+	*ctxp = ctx;
+	*how = __atomic_load_n(&s->unlocked, __ATOMIC_ACQUIRE);
+	return *how == UNLOCKED_NO ? NULL : s;
+}
+
+/* GPA_GetSample*'s answer stored as `type`, the counter's own (an integer
+ * type is an integer counter, clamped to the type): from a raw count u when
+ * `exact`, else from the computed value d. */
+static inline __attribute__((always_inline)) void store_typed(GPA_Type type, void *result,
+                                                              double d, uint64_t u, bool exact)
+{
+	switch (type) {
+	case GPA_TYPE_FLOAT64:
+		*(double *)result = exact ? og_arith_result((double)u) : d;
+		break;
+	case GPA_TYPE_FLOAT32:
+		*(float *)result = (float)(exact ? og_arith_result((double)u) : d);
+		break;
+	case GPA_TYPE_UINT32:
+		*(uint32_t *)result = (uint32_t)(exact ? og_arith_clamp_u64(u, UINT32_MAX)
+		                                       : og_arith_to_u64(d, UINT32_MAX));
+		break;
+	default:
+		*(uint64_t *)result = exact ? u : og_arith_to_u64(d, UINT64_MAX);
+		break;
+	}
+}
+
 /* og_session_get_sample's generated code, in a read section it ends: out
  * of line, so that the caller calls nothing but in its tail. */
 static __attribute__((noinline)) GPA_Status native_result(const struct recipe *r,
@@ -1435,20 +1477,7 @@ static __attribute__((noinline)) GPA_Status native_result(const struct recipe *r
 {
 	double d = r->fn(row + r->slot, r->k);
 	og_read_exit(og_this_reader);
-	switch (type) {
-	case GPA_TYPE_FLOAT64:
-		*(double *)result = d;
-		break;
-	case GPA_TYPE_FLOAT32:
-		*(float *)result = (float)d;
-		break;
-	case GPA_TYPE_UINT32:
-		*(uint32_t *)result = (uint32_t)og_arith_to_u64(d, UINT32_MAX);
-		break;
-	default:
-		*(uint64_t *)result = og_arith_to_u64(d, UINT64_MAX);
-		break;
-	}
+	store_typed(type, result, d, 0, false);
 	return GPA_STATUS_OK;
 }
 
@@ -1460,17 +1489,10 @@ GPA_Status og_session_get_sample(uint32_t id, uint32_t sample_id, uint32_t count
 		goto locked;
 	/* What GPA_GetSample*'s checks look at, in any order: a false answer
 	 * leaves them to the locked path. */
-	const struct og_context *ctx = __atomic_load_n(&og_registry()->current, __ATOMIC_ACQUIRE);
-	if (!ctx)
-		goto out;
-	const struct og_ring *ring = __atomic_load_n(&ctx->ring, __ATOMIC_ACQUIRE);
-	const struct og_session *s =
-		__atomic_load_n(&ring->slot[(id - 1) & ring->mask], __ATOMIC_ACQUIRE);
-	if (!s || s->id != id)
-		goto out;
-	/* Ended (acquire): its samples are final. */
-	uint8_t how = __atomic_load_n(&s->unlocked, __ATOMIC_ACQUIRE);
-	if (how == UNLOCKED_NO || counter >= s->ncatalog ||
+	const struct og_context *ctx;
+	uint8_t how;
+	const struct og_session *s = unlocked_find(id, &ctx, &how);
+	if (!s || counter >= s->ncatalog ||
 	    !__atomic_load_n(&ctx->sel.is_enabled[counter], __ATOMIC_RELAXED))
 		goto out;
 	const struct recipe *r = s->recipe_of[counter];
@@ -1490,20 +1512,7 @@ GPA_Status og_session_get_sample(uint32_t id, uint32_t sample_id, uint32_t count
 	if (r->kind == READ_RAW) {
 		uint64_t u = row[r->slot];
 		og_read_exit(rd);
-		switch (type) {
-		case GPA_TYPE_FLOAT64:
-			*(double *)result = og_arith_result((double)u);
-			break;
-		case GPA_TYPE_FLOAT32:
-			*(float *)result = (float)og_arith_result((double)u);
-			break;
-		case GPA_TYPE_UINT32:
-			*(uint32_t *)result = (uint32_t)og_arith_clamp_u64(u, UINT32_MAX);
-			break;
-		default:
-			*(uint64_t *)result = u;
-			break;
-		}
+		store_typed(type, result, 0.0, u, true);
 		return GPA_STATUS_OK;
 	}
 	/* The interpreter uses the context's scratch: under the lock. */
@@ -1600,19 +1609,13 @@ GPA_Status og_session_get_results(uint32_t id, uint32_t sample_id, uint32_t coun
 	struct og_reader *rd = og_read_enter();
 	if (!rd || !out)
 		goto locked;
-	const struct og_context *ctx = __atomic_load_n(&og_registry()->current, __ATOMIC_ACQUIRE);
-	if (!ctx)
-		goto out;
-	const struct og_ring *ring = __atomic_load_n(&ctx->ring, __ATOMIC_ACQUIRE);
-	const struct og_session *s =
-		__atomic_load_n(&ring->slot[(id - 1) & ring->mask], __ATOMIC_ACQUIRE);
-	if (!s || s->id != id)
-		goto out;
-	uint8_t how = __atomic_load_n(&s->unlocked, __ATOMIC_ACQUIRE);
+	const struct og_context *ctx;
+	uint8_t how;
+	const struct og_session *s = unlocked_find(id, &ctx, &how);
 	size_t index;
 	/* The interpreter uses the context's scratch, and the blocks' outputs
 	 * go to the stack: both only so far. */
-	if (how == UNLOCKED_NO || count < s->ncounters || s->interpreted ||
+	if (!s || count < s->ncounters || s->interpreted ||
 	    s->nblocks * s->set_stride > UNLOCKED_SET_OUT || !index_find(s, sample_id, &index))
 		goto out;
 	if (how != UNLOCKED_COMPLETE) {

@@ -28,6 +28,7 @@
 
 #include "core/counterfile.h"
 #include "core/counterorder.h"
+#include "core/gen_tool.h"
 #include "expr/expr.h"
 
 struct input {
@@ -44,25 +45,7 @@ struct record {
 	size_t number; /* its counter function: c_<number> */
 };
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("native-gen: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
-static void *must(void *p)
-{
-	if (!p)
-		die("out of memory");
-	return p;
-}
+const char gen_tool_name[] = "native-gen";
 
 /* Strings built up from the postfix, one per value on the stack. */
 static char *concat(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -76,19 +59,6 @@ static char *concat(const char *fmt, ...)
 		die("out of memory");
 	va_end(ap);
 	return s;
-}
-
-/* Whether entry e answers to `name`: its own name, or a counter's alias. */
-static bool answers_to(const struct og_cf_entry *e, const char *name, size_t len)
-{
-	if (strlen(e->name) == len && strncasecmp(e->name, name, len) == 0)
-		return true;
-	const char *list = e->kind == OG_CF_COUNTER ? e->field[OG_F_ALIAS] : NULL, *word;
-	size_t n;
-	while (list && og_cf_next_word(&list, &word, &n))
-		if (n == len && strncasecmp(word, name, len) == 0)
-			return true;
-	return false;
 }
 
 /* Names resolve as in the catalogue: ignoring case, raw counters, constants
@@ -281,18 +251,6 @@ static char *operation_text(enum og_expr_op_code code, char *l, char *r, struct 
 	free(l);
 	free(r);
 	return s;
-}
-
-static const char *op_name(enum og_expr_op_code code)
-{
-	static const char *const names[] = {
-		[OG_OP_NUMBER] = "OG_OP_NUMBER", [OG_OP_RAW] = "OG_OP_RAW",
-		[OG_OP_CONSTANT] = "OG_OP_CONSTANT", [OG_OP_ADD] = "OG_OP_ADD",
-		[OG_OP_SUB] = "OG_OP_SUB", [OG_OP_MUL] = "OG_OP_MUL", [OG_OP_DIV] = "OG_OP_DIV",
-		[OG_OP_NEG] = "OG_OP_NEG", [OG_OP_MIN] = "OG_OP_MIN", [OG_OP_MAX] = "OG_OP_MAX",
-		[OG_OP_SHARE] = "OG_OP_SHARE", [OG_OP_SHARED] = "OG_OP_SHARED",
-	};
-	return names[code];
 }
 
 /* The C expression that computes r's postfix from the set's leaves, with

@@ -88,6 +88,17 @@ static void *reader(void *arg)
 	return NULL;
 }
 
+/* Opens a context and makes this thread a reader; skips the test where
+ * membarrier(2) is refused (valgrind, seccomp): nothing to test there. */
+static void open_and_join(void)
+{
+	tu_open(&key);
+	gpa_uint64 v;
+	GPA_GetSampleUInt64(1, 0, FC_C0, &v); /* the first read joins */
+	if (!og_testing_reads_unlocked())
+		skip();
+}
+
 static void run_session(void)
 {
 	gpa_uint32 s, passes;
@@ -108,11 +119,7 @@ static void run_session(void)
 static void test_readers_while_freeing(void **state)
 {
 	(void)state;
-	tu_open(&key);
-	gpa_uint64 v;
-	GPA_GetSampleUInt64(1, 0, FC_C0, &v); /* joins this thread */
-	if (!og_testing_reads_unlocked())
-		skip(); /* membarrier(2) refused here (valgrind, seccomp): nothing to test */
+	open_and_join();
 	assert_int_equal(GPA_RegisterLoggingCallback(GPA_LOGGING_ERROR, quiet), GPA_STATUS_OK);
 	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
 	assert_int_equal(GPA_EnableCounter(FC_C1), GPA_STATUS_OK); /* stays on */
@@ -181,11 +188,7 @@ static void count_trace(GPA_Logging_Type type, const char *msg)
 static void test_unlocked_is_locked(void **state)
 {
 	(void)state;
-	tu_open(&key);
-	gpa_uint64 v;
-	GPA_GetSampleUInt64(1, 0, FC_C0, &v); /* joins this thread */
-	if (!og_testing_reads_unlocked())
-		skip(); /* membarrier(2) refused here (valgrind, seccomp): nothing to test */
+	open_and_join();
 	for (gpa_uint32 c = 0; c < FC_COUNT; c++)
 		GPA_EnableCounter(c);
 	/* Samples 0..3, then one missing from the last pass, and ids out of

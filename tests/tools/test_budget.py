@@ -42,11 +42,13 @@ tmp = tempfile.mkdtemp()
 workload = os.path.join(tmp, "frames.txt")
 
 
-def stat(*args, cores=0x7, width=1920, height=1080, frames=1):
+def stat(*args, cores=0x7, width=1920, height=1080, frames=1, gpu=None):
     with open(workload, "w") as f:
         f.write("frame width=%d height=%d overdraw=1.5 frag_instr=20\n" % (width, height))
     env = dict(os.environ, LD_PRELOAD=vmali, VMALI_CORE_MASK=hex(cores),
                VMALI_WORKLOAD="@" + workload, VMALI_FRAMES_PER_DUMP=str(frames))
+    if gpu:
+        env["VMALI_GPU_ID"] = gpu
     return subprocess.run([*opengpa, "stat", "--backend", "mali", *args], capture_output=True,
                           text=True, env=env, timeout=60)
 
@@ -84,6 +86,22 @@ for frames in (1, 4):
           abs(v["CycleBudgetUsed"] - used) < 1e-9 * used and used > 0,
           "%s vs %.6f" % (v["CycleBudgetUsed"], used))
 
+# The device's own clock: the virtual Mali reports GPU_FREQ_KHZ_MAX = 850 MHz, which
+# the kbase backend reads; on a job-manager G71 and a command-stream G710 alike.
+for gpu, cores, width, height, fps in ((None, 0xFF, 1920, 1080, 60),
+                                       ("0xa002", 0x3FF, 2400, 1080, 90)):
+    r = stat("--target", "%dx%d@%d" % (width, height, fps), "--json", "-e", events, "--",
+             "sleep", "0.05", cores=cores, width=width, height=height, gpu=gpu)
+    v = values(r.stderr) if r.returncode == 0 else {}
+    n = bin(cores).count("1")
+    pixels = math.ceil(width / 32) * math.ceil(height / 32) * 32 * 32
+    real = 0.85 * n * 850e6 / (width * height * fps)
+    check("the device's clock (%s)" % (gpu or "G71"), r.returncode == 0 and
+          v["MaxClockMHz"] == 850 and v["ShaderCoreCount"] == n and
+          abs(v["CycleBudgetReal"] - real) < 1e-9 and v["Pixels"] == pixels and
+          abs(v["CycleBudgetUsed"] - 100 * n * v["GPUActiveCycles"] / pixels / real) < 1e-6,
+          r.stderr)
+
 # More cores at the same clock: a bigger budget, a smaller share.
 r = stat("--target", "1920x1080@60", "--constant", "DeviceMaxClockHz=500e6", "--json", "-e",
          events, "--", "sleep", "0.05", cores=0xFF)
@@ -114,8 +132,7 @@ check("OPENGPA_CONSTANTS", env_r.returncode == 0 and
 # Without a target the budget is not offered, and `list --all` says how to give it.
 env = dict(os.environ, LD_PRELOAD=vmali)
 r = subprocess.run([*opengpa, "list", "--backend", "mali", "--all", "-x", ","], capture_output=True,
-                   text=True, env=dict(env, OPENGPA_CONSTANTS="DeviceMaxClockHz=850e6"),
-                   timeout=60)
+                   text=True, env=env, timeout=60)
 row = [line for line in r.stdout.splitlines() if line.startswith("CycleBudgetUsed,")]
 check("list --all says why there is no budget", len(row) == 1 and "CycleBudgetWidth" in row[0]
       and "OPENGPA_CONSTANTS=CycleBudgetWidth=VALUE" in row[0], r.stdout[-2000:])

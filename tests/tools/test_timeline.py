@@ -216,7 +216,7 @@ def chromium(args, url):
     return r, time.monotonic() - t0
 
 
-def browse(path, profile, screenshot):
+def open_in_chromium(path, profile, screenshot):
     """In the pool: the page's DOM once its scripts ran, and a screenshot."""
     url = "file://" + os.path.abspath(path)
     dom, seconds = chromium(["--user-data-dir=" + profile + "-dom", "--dump-dom"], url)
@@ -229,7 +229,7 @@ def browse(path, profile, screenshot):
     return dom, shot, seconds
 
 
-def check_html(where, path, nseries, nintervals, screenshot):
+def check_html(where, path, nseries, nintervals, screenshot, browse=True):
     if not CHROMIUM:
         if os.environ.get("CI"):
             check(where + ": chromium is installed (scripts/install-deps.sh)", False)
@@ -241,8 +241,9 @@ def check_html(where, path, nseries, nintervals, screenshot):
     check(where + ": the page fetches nothing",
           not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page) and
           "@import" not in page and "url(" not in page)
-    job = browser.submit(browse, path, path + ".profile", screenshot)
-    pending.append((where, job, nseries, nintervals))
+    if browse:
+        job = browser.submit(open_in_chromium, path, path + ".profile", screenshot)
+        pending.append((where, job, nseries, nintervals))
 
 
 def check_browsed(where, job, nseries, nintervals):
@@ -305,12 +306,13 @@ def per_period(data, period_s, kernel):
         (len(data), periods, late)
 
 
-def timeline_run(where, extra, preload, command, period_ms=100, kernel=False, screenshot=False):
+def timeline_run(where, extra, preload, command, period_ms=100, kernel=False, screenshot=False,
+                 env=None, browse=True):
     tmp = tempfile.mkdtemp(dir=WORK)
     trace, table, html = (os.path.join(tmp, n) for n in ("t.json", "t.csv", "t.html"))
     t0 = time.monotonic()
     r = run(["stat", "-I", str(period_ms), "--trace", trace, "--csv", table, "--html", html] +
-            extra + ["--"] + command, preload=preload)
+            extra + ["--"] + command, preload=preload, env=env)
     elapsed = time.monotonic() - t0
     check(where + ": exits 0", r.returncode == 0, r.stderr[-2000:])
     if r.returncode:
@@ -324,7 +326,7 @@ def timeline_run(where, extra, preload, command, period_ms=100, kernel=False, sc
     ok, detail = per_period(data, period_ms / 1000.0, kernel)
     check(where + ": an interval per period", ok, (detail, elapsed))
     check_trace(where, trace, counters)
-    check_html(where, html, len(counters), len(data), screenshot)
+    check_html(where, html, len(counters), len(data), screenshot, browse)
     return data
 
 
@@ -335,6 +337,9 @@ timeline_run("perf", ["-e", "TaskClock,PageFaults,CPUUtilization,ContextSwitches
 if VMALI:
     timeline_run("virtual Mali", ["--backend", "mali"], VMALI, ["sleep", "1"], kernel=True,
                  screenshot=True)
+    # The same page as vinstr's: not opened again, to keep the test short.
+    timeline_run("virtual Mali, kinstr_prfcnt", ["--backend", "mali"], VMALI, ["sleep", "1"],
+                 kernel=True, env={"VMALI_UK": "11.41"}, browse=False)
 if V34K:
     timeline_run("virtual MIPS", [], V34K, ["sleep", "1"])
 
@@ -368,7 +373,7 @@ r = run(["stat", "-I", "50", "-x", ";", "-e", "TaskClock,PageFaults", "--", "sle
 lines = [l for l in r.stderr.splitlines() if l]
 fields = [l.split(";") for l in lines]
 interval_lines = [f for f in fields if len(f) == 5]
-check("-I -x: time;value;unit;name;group lines", len(interval_lines) >= 10 and
+check("-I -x: time;value;unit;name;group lines", len(interval_lines) >= 4 and
       all(re.fullmatch(r"\d+\.\d{9}", f[0]) for f in interval_lines), r.stderr[:500])
 check("-I -x: then the totals as -x prints them",
       [f[2] for f in fields if len(f) == 4] == ["TaskClock", "PageFaults"], r.stderr[-300:])
@@ -390,50 +395,92 @@ check("--json -I: intervals numbered in order",
 
 # ---- the process stopped: the kernel's ring keeps the periods --------------
 
-def stopped_run(where, period_ms, stop_s, preload, extra):
+def all_stopped(pid):
+    """Every thread of pid in the stopped state: a process stops only when
+    each of its threads has run to take the stop, which a loaded machine
+    can delay by a hundred milliseconds and more."""
+    try:
+        tasks = os.listdir("/proc/%d/task" % pid)
+        for t in tasks:
+            with open("/proc/%d/task/%s/stat" % (pid, t)) as f:
+                if f.read().rsplit(")", 1)[1].split()[0] not in ("T", "t"):
+                    return False
+        return True
+    except OSError:
+        return False
+
+
+def stopped_run(where, period_ms, stop_s, preload, extra, env=None):
     """Stops opengpa (not the command) for stop_s seconds mid-run."""
     with tempfile.TemporaryDirectory() as tmp:
         table = os.path.join(tmp, "t.csv")
+        e = env_for(preload)
+        e.update(env or {})
         proc = subprocess.Popen(OPENGPA + ["stat", "-I", str(period_ms), "--csv", table] + extra +
                                 ["--", "sleep", str(0.4 + stop_s + 0.4)],
-                                stderr=subprocess.PIPE, text=True, env=env_for(preload))
-        time.sleep(0.4)
+                                stderr=subprocess.PIPE, text=True, env=e)
+        # Stop it once the pass samples (two intervals written), however long
+        # a busy machine takes to start it.
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                with open(table) as f:
+                    if len(f.readlines()) >= 3:
+                        break
+            except OSError:
+                pass
+            time.sleep(0.01)
         os.kill(proc.pid, signal.SIGSTOP)
+        deadline = time.monotonic() + 10
+        while not all_stopped(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.001)
+        stopped = time.monotonic_ns()
         time.sleep(stop_s)
         os.kill(proc.pid, signal.SIGCONT)
+        resumed = time.monotonic_ns()
         _, err = proc.communicate(timeout=60)
         check(where + ": exits 0", proc.returncode == 0, err[-1000:])
         header, data = read_csv(where, table)
         spans = [float(r[2]) - float(r[1]) for r in data]
         flags = [r[5].split() for r in data]
+        # The intervals the stop fell in, for the messages.
+        during = [(r[0], int(r[3]), int(r[4]), r[5]) for r in data
+                  if int(r[4]) > stopped and int(r[3]) < resumed]
+        err += "\nstopped %d .. %d: %r" % (stopped, resumed, during)
         return data, spans, flags, err
 
 
-if VMALI:
-    # 15 periods of a 32-buffer ring: every period has its own interval.
-    data, spans, flags, err = stopped_run("SIGSTOP 150 ms at 10 ms", 10, 0.15, VMALI,
-                                          ["--backend", "mali", "-e", "GPUActiveCycles"])
+# The Mali's two kernel interfaces keep 32 periods while opengpa is stopped:
+# the hwcnt reader (vinstr, SET_INTERVAL) and kinstr_prfcnt's periodic mode
+# (JM UK 11.41 has no vinstr).
+for reader, env in (("vinstr", {}), ("kinstr_prfcnt", {"VMALI_UK": "11.41"})):
+    if not VMALI:
+        break
+    # 10 periods of a 32-buffer ring (room for 440 ms more of a busy machine
+    # keeping opengpa off the CPU): every period has its own interval.
+    where = "%s: SIGSTOP 200 ms at 20 ms" % reader
+    data, spans, flags, err = stopped_run(where, 20, 0.2, VMALI,
+                                          ["--backend", "mali", "-e", "GPUActiveCycles"], env)
     middle = spans[1:-1]
-    check("SIGSTOP within the ring: every interval one period, none merged",
-          middle and all(abs(s - 0.010) < 5e-5 for s in middle) and
-          not any("overflow" in f for f in flags), [s for s in middle if abs(s - 0.010) >= 5e-5])
-    ok, detail = per_period(data, 0.010, True)
-    check("SIGSTOP within the ring: an interval per period", ok, detail)
-    # 60 periods: the ring (32) overflows, the kernel merges, opengpa says so.
-    data, spans, flags, err = stopped_run("SIGSTOP 600 ms at 10 ms", 10, 0.6, VMALI,
-                                          ["--backend", "mali", "-e", "GPUActiveCycles"])
+    check(where + ": every interval one period, none merged",
+          middle and all(abs(s - 0.020) < 5e-5 for s in middle) and
+          not any("overflow" in f for f in flags), [s for s in middle if abs(s - 0.020) >= 5e-5])
+    ok, detail = per_period(data, 0.020, True)
+    check(where + ": an interval per period", ok, detail)
+    # 60 periods: the ring overflows, the kernel merges, opengpa says so.
+    where = "%s: SIGSTOP 600 ms at 10 ms" % reader
+    data, spans, flags, err = stopped_run(where, 10, 0.6, VMALI,
+                                          ["--backend", "mali", "-e", "GPUActiveCycles"], env)
     merged = [s for s, f in zip(spans, flags) if "overflow" in f]
-    check("SIGSTOP past the ring: the overflow reported", merged and max(merged) > 0.2,
-          (merged, flags))
-    check("SIGSTOP past the ring: the -I lines say it",
-          "the kernel's buffer was full" in err, err[-1500:])
+    check(where + ": the overflow reported", merged and max(merged) > 0.2, (merged, flags))
+    check(where + ": the -I lines say it", "the kernel's buffer was full" in err, err[-1500:])
     total = float(data[-1][2]) - float(data[0][1])
-    check("SIGSTOP past the ring: no time lost", abs(sum(spans) - total) < 1e-6)
+    check(where + ": no time lost", abs(sum(spans) - total) < 1e-6)
 
 # The timer thread stops with the process: one late interval covers the stop.
 data, spans, flags, err = stopped_run("perf SIGSTOP", 20, 0.2, None, ["-e", "TaskClock"])
 check("perf SIGSTOP: the interval that covers the stop is flagged late",
-      any("late" in f and s > 0.15 for s, f in zip(spans, flags)), list(zip(spans, flags)))
+      any("late" in f and s > 0.15 for s, f in zip(spans, flags)), err[-600:])
 
 # ---- bad input, refused before the command runs ---------------------------
 

@@ -204,8 +204,9 @@ static void print_text(FILE *f, const struct prediction *pr, const struct predic
 		fprintf(f, "  FPS   %12.2f         %g frames (given) / %.6f s\n", m->m.fps, m->frames,
 		        m->seconds);
 	else
-		fprintf(f, "  FPS   %12.2f         %.0f render passes (%s) / %g per frame / %.6f s\n",
-		        m->m.fps, m->render_passes, m->counter[OG_ROLE_FRAMES],
+		fprintf(f, "  FPS   %12.2f         %.0f render pass%s (%s) / %g per frame / %.6f s\n",
+		        m->m.fps, m->render_passes, m->render_passes == 1 ? "" : "es",
+		        m->counter[OG_ROLE_FRAMES],
 		        o->passes_per_frame > 0.0 ? o->passes_per_frame : 1.0, m->seconds);
 	fprintf(f, "\n devices\n");
 	device_line(f, "source", &pr->source, &pr->src, &pr->src_how);

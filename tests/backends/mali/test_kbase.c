@@ -148,6 +148,9 @@ static void test_happy_path(void **unused)
 	assert_true(v == 128.0);
 	assert_int_equal(og_backend_mali.constant(r.state, "NoSuchConstant", &v),
 	                 GPA_STATUS_ERROR_NOT_FOUND);
+	/* This driver's properties have no GPU_FREQ_KHZ_MAX: no clock to give. */
+	assert_int_equal(og_backend_mali.constant(r.state, "DeviceMaxClockHz", &v),
+	                 GPA_STATUS_ERROR_NOT_FOUND);
 
 	for (int s = 0; s < 3; s++)
 		assert_int_equal(sample_and_check(&r, true), GPA_STATUS_OK);

@@ -39,6 +39,9 @@ static void test_mp8_two_slices(void **unused)
 	assert_true(v == 2.0);
 	assert_int_equal(og_backend_mali.constant(r.state, "MaliConstantsBusWidthBits", &v), 0);
 	assert_true(v == 128.0);
+	/* The cycle budget's clock: the device's GPU_FREQ_KHZ_MAX property. */
+	assert_int_equal(og_backend_mali.constant(r.state, "DeviceMaxClockHz", &v), 0);
+	assert_true(v == 850e6);
 	tl_rig_check_samples(&r, 3, 4);
 	assert_int_equal(r.errors, 0);
 	tl_rig_done(&r);

@@ -30,7 +30,8 @@ enum fill { SMALL, BELOW_GUARD, ABOVE_GUARD, FULL, ALL_ONES, ONE_BIG_WORD, ZERO 
 
 static struct og_mali_gpu g71(uint64_t mask, uint32_t slices)
 {
-	return (struct og_mali_gpu){0x6000, 0, mask, slices, 128, NULL};
+	return (struct og_mali_gpu){ .product_id = 0x6000, .core_mask = mask, .l2_slices = slices,
+	                             .bus_width_bits = 128 };
 }
 
 /* The largest word k instances can each hold without a 32-bit carry. */

@@ -116,6 +116,9 @@ static void test_finds_node_and_samples(void **unused)
 	assert_true(v == 4.0);
 	assert_int_equal(og_backend_panfrost.constant(r.state, "MaliConstantsBusWidthBits", &v), 0);
 	assert_true(v == 128.0);
+	/* panfrost reports no maximum clock: the cycle budget needs the user's. */
+	assert_int_equal(og_backend_panfrost.constant(r.state, "DeviceMaxClockHz", &v),
+	                 GPA_STATUS_ERROR_NOT_FOUND);
 	uint64_t d[NPROBES];
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(sample(&r, d), GPA_STATUS_OK);
