@@ -16,6 +16,7 @@
 #include "core/catalog.h"
 #include "core/counterfile.h"
 #include "core/embedded.h"
+#include "expr/arith.h"
 #include "fuzz.h"
 
 static GPA_Status bind_raw(void *ud, const char *name, const char *source, uint32_t *id,
@@ -85,11 +86,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0; /* the catalogue freed the file */
 	}
 	uint64_t *raw = calloc(cat.nraw + 1, sizeof(*raw));
-	double *out[16] = { 0 };
+	union og_value *out[16] = { 0 };
+	uint64_t *leaf[16] = { 0 };
 	FUZZ_CHECK(raw != NULL && cat.nnative <= 16);
 	for (size_t n = 0; n < cat.nnative; n++) {
-		out[n] = calloc(cat.native[n].ncounters + 1, sizeof(double));
-		FUZZ_CHECK(out[n] != NULL);
+		out[n] = calloc(cat.native[n].ncounters + 1, sizeof(*out[n]));
+		leaf[n] = calloc(cat.native[n].nraw + 1, sizeof(*leaf[n]));
+		FUZZ_CHECK(out[n] != NULL && leaf[n] != NULL);
 	}
 	uint64_t seed = size;
 	for (int round = 0; round < 3; round++) {
@@ -97,17 +100,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			uint64_t v = fuzz_mix(&seed);
 			raw[r] = round == 0 ? 0 : round == 1 ? v >> (v % 64) : v;
 		}
-		for (size_t n = 0; n < cat.nnative; n++)
-			og_native_run(&cat.native[n], raw, cat.const_values, out[n]);
+		/* Each set's leaves, as a session's row holds them. */
+		for (size_t n = 0; n < cat.nnative; n++) {
+			const struct og_native_binding *b = &cat.native[n];
+			for (uint32_t j = 0; j < b->nraw; j++)
+				leaf[n][j] = b->at_raw[j] == UINT32_MAX ? 0 : raw[b->at_raw[j]];
+			og_native_run(b, leaf[n], out[n]);
+		}
 		for (size_t c = 0; c < cat.ncounters; c++) {
 			const struct og_counter *ctr = &cat.counters[c];
 			double v = og_expr_eval(ctr->expr, raw, cat.const_values);
-			if (ctr->native)
-				FUZZ_CHECK(same_bits(v, out[ctr->native->index][ctr->native_pos]));
+			if (!ctr->native)
+				continue;
+			/* Integer counters come out as the session stores them. */
+			union og_value got = out[ctr->native->index][ctr->native_pos];
+			bool integer = ctr->type != GPA_TYPE_FLOAT32 && ctr->type != GPA_TYPE_FLOAT64;
+			uint64_t max = ctr->type == GPA_TYPE_UINT32 ? UINT32_MAX : UINT64_MAX;
+			FUZZ_CHECK(!integer ? same_bits(v, got.d)
+			                    : got.u == (ctr->exact_raw ? og_arith_clamp_u64(raw[ctr->raw], max)
+			                                               : og_arith_to_u64(v, max)));
 		}
 	}
-	for (size_t n = 0; n < cat.nnative; n++)
+	for (size_t n = 0; n < cat.nnative; n++) {
 		free(out[n]);
+		free(leaf[n]);
+	}
 	free(raw);
 	og_catalog_free(&cat);
 	return 0;
