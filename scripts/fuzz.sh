@@ -35,6 +35,9 @@ if [ -d "$build" ]; then
 else
   CC=clang meson setup "$build" "${opts[@]}" >/dev/null
 fi
+# Regenerated now, not at the first ninja, so the targets listed below
+# include any a changed meson.build added.
+ninja -C "$build" build.ninja >/dev/null
 targets=$(meson introspect --targets "$build" |
   python3 -c 'import json, sys; print(" ".join(t["filename"][0] for t in json.load(sys.stdin) if t["name"].startswith("fuzz-")))')
 [ -n "$targets" ] || { echo "fuzz: no fuzz targets (is libFuzzer linkable?)" >&2; exit 1; }

@@ -37,6 +37,8 @@ setup() { # dir, meson options...
   else
     meson setup "$dir" "$@" >/dev/null
   fi
+  # Regenerated now, so the tests listed below are those of this tree.
+  ninja -C "$dir" build.ninja >/dev/null
 }
 
 # The names of a build's tests that load a GPU API's driver (GL, GLES,
