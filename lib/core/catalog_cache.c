@@ -311,3 +311,15 @@ void og_catalog_cache_trim(struct og_catalog_cache *cache)
 {
 	trim_to(cache, 0);
 }
+
+size_t og_catalog_cache_count(const struct og_catalog_cache *cache, size_t *in_use)
+{
+	size_t n = 0, used = 0;
+	for (const struct og_catalog_entry *e = cache->entries; e; e = e->next) {
+		n++;
+		used += e->users > 0;
+	}
+	if (in_use)
+		*in_use = used;
+	return n;
+}

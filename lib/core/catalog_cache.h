@@ -70,4 +70,7 @@ void og_catalog_release(struct og_catalog_cache *cache, struct og_catalog *cat,
 /* Frees the kept catalogues no context uses. */
 void og_catalog_cache_trim(struct og_catalog_cache *cache);
 
+/* How many catalogues are kept, and how many of them are in use (tests). */
+size_t og_catalog_cache_count(const struct og_catalog_cache *cache, size_t *in_use);
+
 #endif
