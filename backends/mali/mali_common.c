@@ -125,7 +125,7 @@ GPA_Status og_mali_parse_source(const char *source, uint32_t *raw_id, const char
 	const char *colon = source;
 	while (*colon && *colon != ':')
 		colon++;
-	if (!*colon) {
+	if (*colon != ':') {
 		*why = "a Mali source is BLOCK:INDEX (FE, TILER, L2, SC, FW or CSG), CYCLES:top, "
 		       "CYCLES:shader or TIME:ns";
 		return GPA_STATUS_ERROR_FAILED;
@@ -137,11 +137,12 @@ GPA_Status og_mali_parse_source(const char *source, uint32_t *raw_id, const char
 				*raw_id = named[i].id;
 				return GPA_STATUS_OK;
 			}
+	/* JM: is what the reviewed Mali-G71 set calls the front end. */
+	bool jm = blen == 2 && source[0] == 'J' && source[1] == 'M';
 	for (uint32_t b = 0; b < OG_MALI_BLOCK_TYPES; b++) {
-		/* JM: is what the reviewed Mali-G71 set calls the front end. */
-		bool match = block_len[b] == blen && memcmp(source, block_names[b], blen) == 0;
-		if (b == OG_MALI_FE && blen == 2 && memcmp(source, "JM", 2) == 0)
-			match = true;
+		bool match = b == OG_MALI_FE && jm;
+		if (!match && block_len[b] == blen && source[0] == block_names[b][0])
+			match = memcmp(source, block_names[b], blen) == 0;
 		if (!match)
 			continue;
 		const char *p = colon + 1;
