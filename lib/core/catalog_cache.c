@@ -76,15 +76,22 @@ static GPA_Status rec_bind(void *ud, const char *name, const char *source, uint3
 	return st;
 }
 
-static GPA_Status rec_constant(void *ud, const char *name, double *value)
+/* A constant's answer, or an override's (OK when it gave a value). */
+static void record_value(struct recorder *r, enum call_kind kind, const char *name,
+                         GPA_Status st, const double *value)
 {
-	struct recorder *r = ud;
-	GPA_Status st = r->inner->constant(r->inner->ud, name, value);
-	struct call *c = record(r, CALL_CONSTANT, name, NULL);
+	struct call *c = record(r, kind, name, NULL);
 	if (c) {
 		c->status = st;
 		c->value = st == GPA_STATUS_OK ? *value : 0.0;
 	}
+}
+
+static GPA_Status rec_constant(void *ud, const char *name, double *value)
+{
+	struct recorder *r = ud;
+	GPA_Status st = r->inner->constant(r->inner->ud, name, value);
+	record_value(r, CALL_CONSTANT, name, st, value);
 	return st;
 }
 
@@ -92,11 +99,8 @@ static bool rec_override(void *ud, const char *name, double *value)
 {
 	struct recorder *r = ud;
 	bool given = r->inner->override(r->inner->ud, name, value);
-	struct call *c = record(r, CALL_OVERRIDE, name, NULL);
-	if (c) {
-		c->status = given ? GPA_STATUS_OK : GPA_STATUS_ERROR_NOT_FOUND;
-		c->value = given ? *value : 0.0;
-	}
+	record_value(r, CALL_OVERRIDE, name, given ? GPA_STATUS_OK : GPA_STATUS_ERROR_NOT_FOUND,
+	             value);
 	return given;
 }
 

@@ -259,6 +259,14 @@ static void use_mali(void)
 	assert_int_equal(OpenGPA_SetBackend("mali", NULL), GPA_STATUS_OK);
 }
 
+/* Nothing open or kept; the next contexts on device d. */
+static void fresh_on(int d)
+{
+	og_testing_reset();
+	use_mali();
+	og_testing_set_sys(vmali_sys(vm[d]));
+}
+
 static int setup_devices(void **unused)
 {
 	(void)unused;
@@ -297,9 +305,7 @@ static void test_devices_get_their_own(void **unused)
 	static int key[DEVICES], again[DEVICES];
 	struct view alone[DEVICES], now[DEVICES], second[DEVICES];
 	for (int d = 0; d < DEVICES; d++) {
-		og_testing_reset(); /* no catalogue kept */
-		use_mali();
-		og_testing_set_sys(vmali_sys(vm[d]));
+		fresh_on(d); /* no catalogue kept */
 		assert_int_equal(GPA_OpenContext(&key[d]), GPA_STATUS_OK);
 		alone[d] = view_current();
 		assert_int_equal(GPA_CloseContext(), GPA_STATUS_OK);
@@ -348,9 +354,7 @@ static void test_user_constant(void **unused)
 {
 	(void)unused;
 	static int key;
-	og_testing_reset();
-	use_mali();
-	og_testing_set_sys(vmali_sys(vm[0]));
+	fresh_on(0);
 	double clock[3] = { 100e6, 200e6, 100e6 };
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(OpenGPA_SetConstant("DeviceMaxClockHz", clock[i]), GPA_STATUS_OK);
@@ -382,9 +386,7 @@ static void test_user_file_edited(void **unused)
 	int fd = mkstemps(path, 9);
 	assert_true(fd >= 0);
 	close(fd);
-	og_testing_reset();
-	use_mali();
-	og_testing_set_sys(vmali_sys(vm[0]));
+	fresh_on(0);
 	assert_int_equal(setenv("OPENGPA_COUNTER_PATH", path, 1), 0);
 	const char *names[2] = { "CacheTestFirst", "CacheTestSecond" };
 	for (int i = 0; i < 2; i++) {
@@ -437,9 +439,7 @@ static void test_threads_open_close(void **unused)
 {
 	(void)unused;
 	static int key;
-	og_testing_reset();
-	use_mali();
-	og_testing_set_sys(vmali_sys(vm[0]));
+	fresh_on(0);
 	assert_int_equal(GPA_OpenContext(&key), GPA_STATUS_OK);
 	gpa_uint32 n;
 	assert_int_equal(GPA_GetNumCounters(&n), GPA_STATUS_OK);
