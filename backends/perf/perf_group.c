@@ -391,6 +391,9 @@ GPA_Status og_perf_pass_open(struct og_perf_state *st, const uint32_t *raw_ids, 
 
 /* ---- reading ----------------------------------------------------------- */
 
+/* The words are host-endian by definition: the kernel stores them with CPU
+ * stores into the read() buffer (perf_read_group), on big-endian MIPS as on
+ * x86.  readbuf is a uint64_t array, so every word is aligned. */
 const char *og_perf_parse_group(const uint64_t *words, ssize_t nbytes, const uint64_t *ids,
                                 size_t nmembers, struct og_perf_snap *snap)
 {
