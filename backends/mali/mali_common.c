@@ -112,35 +112,49 @@ GPA_Status og_mali_parse_source(const char *source, uint32_t *raw_id, const char
 		{"CYCLES:shader", OG_MALI_RAW_CYCLES_SHADER},
 		{"TIME:ns", OG_MALI_RAW_TIME_NS},
 	};
+	static const uint8_t block_len[] = {2, 5, 2, 2, 2, 3}; /* of block_names */
+	_Static_assert(sizeof(block_len) == OG_MALI_BLOCK_TYPES, "a length per block name");
 	*why = NULL;
 	if (!source) {
 		*why = "no source";
 		return GPA_STATUS_ERROR_NULL_POINTER;
 	}
-	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
-		if (strcmp(source, named[i].text) == 0) {
-			*raw_id = named[i].id;
-			return GPA_STATUS_OK;
-		}
-	const char *colon = strchr(source, ':');
-	if (!colon) {
+	/* Every context binds each of its set's sources (a few hundred):
+	 * parsed by hand, without strtoul, as the open's cost is counted
+	 * (docs/performance.md, "Opening"). */
+	const char *colon = source;
+	while (*colon && *colon != ':')
+		colon++;
+	if (*colon != ':') {
 		*why = "a Mali source is BLOCK:INDEX (FE, TILER, L2, SC, FW or CSG), CYCLES:top, "
 		       "CYCLES:shader or TIME:ns";
 		return GPA_STATUS_ERROR_FAILED;
 	}
 	size_t blen = (size_t)(colon - source);
+	if (blen == 6 || blen == 4) /* CYCLES:, TIME: (no block name is that long) */
+		for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+			if (strcmp(source, named[i].text) == 0) {
+				*raw_id = named[i].id;
+				return GPA_STATUS_OK;
+			}
+	/* JM: is what the reviewed Mali-G71 set calls the front end. */
+	bool jm = blen == 2 && source[0] == 'J' && source[1] == 'M';
 	for (uint32_t b = 0; b < OG_MALI_BLOCK_TYPES; b++) {
-		const char *name = block_names[b];
-		/* JM: is what the reviewed Mali-G71 set calls the front end. */
-		bool match = strlen(name) == blen && strncmp(source, name, blen) == 0;
-		if (b == OG_MALI_FE && blen == 2 && strncmp(source, "JM", 2) == 0)
-			match = true;
+		bool match = b == OG_MALI_FE && jm;
+		if (!match && block_len[b] == blen && source[0] == block_names[b][0])
+			match = memcmp(source, block_names[b], blen) == 0;
 		if (!match)
 			continue;
-		const char *digits = colon + 1;
-		char *end;
-		unsigned long idx = strtoul(digits, &end, 10);
-		if (*digits < '0' || *digits > '9' || *end != '\0') {
+		const char *p = colon + 1;
+		uint32_t idx = 0;
+		if (*p < '0' || *p > '9') {
+			*why = "the index after BLOCK: must be a decimal number";
+			return GPA_STATUS_ERROR_FAILED;
+		}
+		for (; *p >= '0' && *p <= '9'; p++)
+			if (idx < OG_MALI_MAX_VALUES) /* beyond it: out of range, however long */
+				idx = idx * 10 + (uint32_t)(*p - '0');
+		if (*p != '\0') {
 			*why = "the index after BLOCK: must be a decimal number";
 			return GPA_STATUS_ERROR_FAILED;
 		}
@@ -148,7 +162,7 @@ GPA_Status og_mali_parse_source(const char *source, uint32_t *raw_id, const char
 			*why = "counter indices run from 4 to 127 (0..3 are the block header)";
 			return GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE;
 		}
-		*raw_id = b * OG_MALI_MAX_VALUES + (uint32_t)idx;
+		*raw_id = b * OG_MALI_MAX_VALUES + idx;
 		return GPA_STATUS_OK;
 	}
 	*why = "unknown Mali block; use FE (or JM), TILER, L2, SC, FW or CSG";

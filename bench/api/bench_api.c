@@ -8,6 +8,7 @@
  *   bench-api            parts 1-3, alternating rounds, best of each
  *   bench-api memory N   part 4 alone (it measures the process's peak RSS)
  *   bench-api open N     N opens and closes alone, for a profiler
+ *   bench-api hand N     N opens of the device by hand alone, the same way
  *
  *  1. one GPA_GetSampleFloat64 of FragmentQueueUtilization against its floor:
  *     the two loads and the arithmetic written in C, in a function of its
@@ -379,8 +380,16 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (argc == 3 && strcmp(argv[1], "hand") == 0) {
+		/* The by-hand side of part 3 alone, for the same profiler. */
+		open_g71();
+		check(GPA_CloseContext(), "GPA_CloseContext");
+		for (unsigned long i = strtoul(argv[2], NULL, 10); i > 0; i--)
+			open_by_hand(vmali_sys(vm));
+		return 0;
+	}
 	if (argc != 1) {
-		fprintf(stderr, "usage: bench-api [memory SAMPLES | open COUNT]\n");
+		fprintf(stderr, "usage: bench-api [memory SAMPLES | open COUNT | hand COUNT]\n");
 		return 2;
 	}
 	open_g71();

@@ -17,9 +17,11 @@
  *     summing every block of every type) on a virtual Mali-G720 with 12
  *     cores vs a memcpy of the same sample bytes — target <= 1.5x — and the
  *     backend's whole end_sample there, for scale;
- *  5. GPA_OpenContext + GPA_CloseContext on that G720 (counter set parsed,
- *     expressions compiled) vs opening the device by hand (open, version
- *     check, flags, properties, ENUM_INFO, SETUP, mmap, close).
+ *  5. GPA_OpenContext + GPA_CloseContext on that G720 (the built-in set's
+ *     catalogue kept from the first open, every raw counter bound again to
+ *     check it still applies: core/catalog_cache.h) vs opening the device by
+ *     hand (open, version check, flags, properties, ENUM_INFO, SETUP, mmap,
+ *     close).
  *
  *   bench-mali
  */
@@ -526,7 +528,7 @@ static void bench_open_context(void)
 	printf("opening the Mali-G720 MC12 (kinstr_prfcnt), best of %d rounds of %d (thread CPU "
 	       "time)\n", OPEN_ROUNDS, OPEN_PER_ROUND);
 	printf("  by hand (open..mmap, close)   %8.1f us\n", by_hand / 1000);
-	printf("  GPA_OpenContext + Close       %8.1f us   %.1fx by hand (%u counters)\n",
+	printf("  GPA_OpenContext + Close       %8.1f us   %.2fx by hand (%u counters)\n",
 	       gpa / 1000, gpa / by_hand, (unsigned)counters);
 }
 #endif

@@ -111,6 +111,7 @@ GPA_Status GPA_Destroy(void)
 {
 	og_lock();
 	TRACE();
+	og_context_forget_catalogs();
 	return leave(GPA_STATUS_OK);
 }
 

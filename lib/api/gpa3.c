@@ -69,6 +69,7 @@ static GpaStatus GpaDestroy(void)
 	ENTER();
 	int st = ot_initialized(__func__);
 	ot_set_initialized(false);
+	og_context_forget_catalogs();
 	ot_drop_logging(); /* either way, as GPA does */
 	RETURN(st);
 }

@@ -88,6 +88,7 @@ GpaStatus GpaDestroy(void)
 	ENTER();
 	int st = ot_initialized(__func__);
 	ot_set_initialized(false);
+	og_context_forget_catalogs();
 	ot_drop_logging();
 	RETURN(st);
 }

@@ -2,7 +2,8 @@
 /*
  * catalog.h — the counters one context offers: raw counters the backend
  * bound, device constants, and public counters with compiled expressions.
- * Built once when a context opens, read-only afterwards.
+ * Built when a context opens, read-only afterwards: shared by the contexts
+ * whose backends answer alike (catalog_cache.h).
  */
 #ifndef OPENGPA_CORE_CATALOG_H
 #define OPENGPA_CORE_CATALOG_H

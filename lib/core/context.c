@@ -332,7 +332,9 @@ static GPA_Status open_backend(struct og_context *ctx, const char *name, const c
 
 static bool api_source(const char *source)
 {
-	return source && strncmp(source, "api:", 4) == 0;
+	/* Asked for every raw counter of every open: no library call. */
+	return source && source[0] == 'a' && source[1] == 'p' && source[2] == 'i' &&
+	       source[3] == ':';
 }
 
 /* "api:" sources are the application's API's (apictx.h), the rest the
@@ -372,6 +374,14 @@ __attribute__((format(printf, 3, 4))) static void bind_log(void *ud, bool error,
 	va_end(ap);
 }
 
+static void mark_api_raws(struct og_catalog *cat)
+{
+	for (size_t r = 0; r < cat->nraw; r++)
+		cat->raws[r].api = api_source(cat->raws[r].source);
+}
+
+/* The catalogue: kept from an earlier open when this one's backend answers
+ * as that one's did (catalog_cache.h), else built. */
 static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_options *opt)
 {
 	struct file_list fl = { 0 };
@@ -392,15 +402,16 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 		.ud = ctx, .backend = ctx->ops->name, .bind_raw = bind_raw,
 		.constant = bind_constant, .override = bind_override, .log = bind_log,
 	};
+	const struct og_catalog_request req = {
+		.backend = ctx->ops, .files = fl.files, .nfiles = fl.count, .nbuiltin = nbuiltin,
+		.binder = &binder, .extra = extra, .nextra = extra ? nextra : 0,
+		.hardware_counters = hw, .hide_derived = opt->hide_derived, .finish = mark_api_raws,
+	};
 	char err[512];
-	st = og_catalog_build(&ctx->cat, fl.files, fl.count, nbuiltin, &binder, extra,
-	                      extra ? nextra : 0, hw, err, sizeof(err));
+	st = og_catalog_get(&og_registry()->catalogs, &req, &ctx->cat, &ctx->cat_entry, err,
+	                    sizeof(err));
 	if (st != GPA_STATUS_OK)
 		return og_error(st, "cannot build the counter list: %s", err);
-	for (size_t r = 0; r < ctx->cat.nraw; r++)
-		ctx->cat.raws[r].api = api_source(ctx->cat.raws[r].source);
-	if (opt->hide_derived)
-		og_catalog_hide_derived(&ctx->cat);
 	if (ctx->cat.ncounters == 0)
 		return og_error(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
 		                "the %s backend opened %s but none of its counters can be counted here "
@@ -539,11 +550,17 @@ void og_context_close(struct og_context *ctx)
 		ctx->ops->close(ctx->state);
 	og_apictx_close(ctx->api); /* after the sessions, which held its timings */
 	og_selection_free(&ctx->sel);
-	og_catalog_free(&ctx->cat);
+	og_catalog_release(&r->catalogs, &ctx->cat, ctx->cat_entry);
+	ctx->cat_entry = NULL;
 	free(ctx->ring);
 	free(ctx->scratch);
 	free(ctx);
 	og_session_notify();
+}
+
+void og_context_forget_catalogs(void)
+{
+	og_catalog_cache_trim(&og_registry()->catalogs);
 }
 
 /* ---- enable sets ------------------------------------------------------ */

@@ -173,6 +173,8 @@ struct og_context {
 	struct og_backend_host host;
 	struct og_device_info info;
 	struct og_catalog cat;
+	/* The kept catalogue cat shares (catalog_cache.h); NULL: cat is its own. */
+	struct og_catalog_entry *cat_entry;
 	uint64_t *scratch; /* nraw values, assembled for one evaluation */
 
 	struct og_selection sel; /* the 2.x enable set */
@@ -201,6 +203,9 @@ const struct og_backend_ops *og_backend_at(size_t index);
 GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_options *options,
                            struct og_context **out);
 void og_context_close(struct og_context *ctx);
+/* Frees the catalogues kept between opens (catalog_cache.h) that no open
+ * context uses: GPA_Destroy, GpaDestroy.  Lock held. */
+void og_context_forget_catalogs(void);
 struct og_context *og_context_find(enum og_front front, void *key);
 /* The 2.x current context. */
 struct og_context *og_context_current(void);

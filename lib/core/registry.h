@@ -7,6 +7,7 @@
 #ifndef OPENGPA_CORE_REGISTRY_H
 #define OPENGPA_CORE_REGISTRY_H
 
+#include "core/catalog_cache.h"
 #include "core/core.h"
 
 #define OG_LOG_QUEUE 32
@@ -51,6 +52,9 @@ struct og_registry {
 	uint32_t nslots, free_slot; /* free_slot: 1 + first free, 0 = none */
 
 	bool table_initialized; /* GpaInitialize was called (3.x/4.x) */
+
+	/* Catalogues kept between opens (catalog_cache.h). */
+	struct og_catalog_cache catalogs;
 
 	struct og_settings settings;
 };

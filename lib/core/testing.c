@@ -28,6 +28,7 @@ void og_testing_reset(void)
 	struct og_registry *r = og_registry();
 	while (r->contexts)
 		og_context_close(r->contexts);
+	og_catalog_cache_trim(&r->catalogs);
 	for (int f = 0; f < OG_FRONT_COUNT; f++)
 		r->callback[f] = (struct og_log_callback){ 0 };
 	r->debug_callback = NULL;

@@ -6,6 +6,7 @@
  * sample of one; timing checks are ratios within the run with a wide
  * margin, and bounds from the samples' own spans.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -80,22 +81,31 @@ static void test_gpu_time(void **state)
 	assert_int_equal(sync, OPENGPA_SYNC_FINISH);
 	assert_int_equal(gpa.GPA_EnableCounterStr("GPUTime"), GPA_STATUS_OK);
 	assert_int_equal(gpa.GPA_EnableCounterStr("TaskClock"), GPA_STATUS_OK);
-	gpa_uint32 session = run_session(work.queue, workload, 3);
-	double ms[3], sum = 0;
-	for (unsigned i = 0; i < 3; i++) {
-		ms[i] = gpa_result(&gpa, session, i, "GPUTime");
-		gpa_uint64 begin = 0, end = 0;
-		assert_int_equal(gpa.GetSampleTime(session, i, &begin, &end), GPA_STATUS_OK);
-		double span = (double)(end - begin) / 1e6;
-		printf("sample %u: %u kernels, GPUTime %.3f ms, sample span %.3f ms\n", i,
-		       workload[i], ms[i], span);
-		assert_true(ms[i] > 0);
-		assert_true(ms[i] <= span * 1.01 + 0.05);
-		sum += ms[i];
+	/* Descheduling only adds time to a sample: the growth with the work is
+	 * judged on each sample's least time over up to five sessions. */
+	double least[3] = { HUGE_VAL, HUGE_VAL, HUGE_VAL };
+	gpa_uint32 session = 0;
+	for (int round = 0; round < 5; round++) {
+		session = run_session(work.queue, workload, 3);
+		double ms[3], sum = 0;
+		for (unsigned i = 0; i < 3; i++) {
+			ms[i] = gpa_result(&gpa, session, i, "GPUTime");
+			gpa_uint64 begin = 0, end = 0;
+			assert_int_equal(gpa.GetSampleTime(session, i, &begin, &end), GPA_STATUS_OK);
+			double span = (double)(end - begin) / 1e6;
+			printf("sample %u: %u kernels, GPUTime %.3f ms, sample span %.3f ms\n", i,
+			       workload[i], ms[i], span);
+			assert_true(ms[i] > 0);
+			assert_true(ms[i] <= span * 1.01 + 0.05);
+			sum += ms[i];
+			least[i] = ms[i] < least[i] ? ms[i] : least[i];
+		}
+		double total = gpa_result(&gpa, session, OPENGPA_SAMPLES_TOTAL, "GPUTime");
+		assert_true(total > sum * 0.999 && total < sum * 1.001);
+		if (least[1] > 2 * least[0] && least[1] > 2 * least[2])
+			break;
 	}
-	assert_true(ms[1] > 2 * ms[0] && ms[1] > 2 * ms[2]);
-	double total = gpa_result(&gpa, session, OPENGPA_SAMPLES_TOTAL, "GPUTime");
-	assert_true(total > sum * 0.999 && total < sum * 1.001);
+	assert_true(least[1] > 2 * least[0] && least[1] > 2 * least[2]);
 
 	/* Unsynchronised: barriers enqueued, read when asked (GetSample waits). */
 	assert_int_equal(gpa.SetSampleSync(OPENGPA_SYNC_OFF), GPA_STATUS_OK);

@@ -12,6 +12,7 @@
  * (the machine is shared and noisy: llvmpipe's threads get descheduled
  * inside a timed sample).
  */
+#include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -84,10 +85,17 @@ static gpa_uint32 run_session(struct gpa *g, const unsigned *draws, unsigned n)
 	return session;
 }
 
+static void note_least(const double *ms, unsigned n, double *least)
+{
+	for (unsigned i = 0; i < n; i++)
+		least[i] = ms[i] < least[i] ? ms[i] : least[i];
+}
+
 /* GPUTime is positive, grows with the work, and fits in each sample's own
  * span on the CPU's clock (synchronised, a sample's commands run between
  * its BeginSample and EndSample). */
-static void check_gpu_time(struct gpa *g, gpa_uint32 session, const unsigned *draws, unsigned n)
+static void check_gpu_time(struct gpa *g, gpa_uint32 session, const unsigned *draws, unsigned n,
+                           double *least)
 {
 	double ms[8], sum = 0;
 	for (unsigned i = 0; i < n; i++) {
@@ -101,14 +109,42 @@ static void check_gpu_time(struct gpa *g, gpa_uint32 session, const unsigned *dr
 		assert_true(ms[i] <= span * 1.01 + 0.05);
 		sum += ms[i];
 	}
-	/* Samples 0 and 2 are one draw, sample 1 thirty-two. */
-	assert_true(ms[1] > 2 * ms[0]);
-	assert_true(ms[1] > 2 * ms[2]);
+	note_least(ms, n, least);
 	double total = gpa_result(g, session, OPENGPA_SAMPLES_TOTAL, "GPUTime");
 	assert_true(total > sum * 0.999 && total < sum * 1.001);
 }
 
 static const unsigned workload[3] = { 1, 32, 1 };
+
+/* Samples 0 and 2 are one draw, sample 1 thirty-two.  Descheduling only
+ * ever adds time to a sample, so the growth is judged on each sample's
+ * least time over a few sessions: one session on a loaded machine can
+ * have its one-draw sample preempted for longer than 32 draws take. */
+#define GROWTH_ROUNDS 5
+
+static bool grows(const double *least)
+{
+	return least[1] > 2 * least[0] && least[1] > 2 * least[2];
+}
+
+/* More sessions of the workload, each finished and checked, until the
+ * least times show the growth or GROWTH_ROUNDS sessions have run. */
+static void expect_growth(struct gpa *g, double *least, int rounds_done, bool synchronised)
+{
+	for (int round = rounds_done; round < GROWTH_ROUNDS && !grows(least); round++) {
+		gpa_uint32 session = run_session(g, workload, 3);
+		scene_finish(&scene);
+		if (synchronised) {
+			check_gpu_time(g, session, workload, 3, least);
+			continue;
+		}
+		double ms[3];
+		for (unsigned i = 0; i < 3; i++)
+			ms[i] = gpa_result(g, session, i, "GPUTime");
+		note_least(ms, 3, least);
+	}
+	assert_true(grows(least));
+}
 
 static void gpu_time_on(const char *alias, bool es, const char *api)
 {
@@ -122,7 +158,9 @@ static void gpu_time_on(const char *alias, bool es, const char *api)
 	bool ready = false;
 	assert_int_equal(gpa.GPA_IsSessionReady(&ready, session), GPA_STATUS_OK);
 	assert_true(ready); /* synchronised: in at GPA_EndSample */
-	check_gpu_time(&gpa, session, workload, 3);
+	double least[3] = { HUGE_VAL, HUGE_VAL, HUGE_VAL };
+	check_gpu_time(&gpa, session, workload, 3, least);
+	expect_growth(&gpa, least, 1, true);
 	assert_int_equal(gpa.GPA_CloseContext(), GPA_STATUS_OK);
 	gpa_unload(&gpa);
 }
@@ -179,8 +217,13 @@ static void test_unsynchronised(void **state)
 	assert_true(ready);
 	assert_int_equal(gpa.GPA_IsSessionReady(&ready, session), GPA_STATUS_OK);
 	assert_true(ready);
-	double a = gpa_result(&gpa, session, 0, "GPUTime"), b = gpa_result(&gpa, session, 1, "GPUTime");
-	assert_true(a > 0 && b > 2 * a);
+	double least[3] = { HUGE_VAL, HUGE_VAL, HUGE_VAL }, ms[3];
+	for (unsigned i = 0; i < 3; i++) {
+		ms[i] = gpa_result(&gpa, session, i, "GPUTime");
+		assert_true(ms[i] > 0);
+	}
+	note_least(ms, 3, least);
+	expect_growth(&gpa, least, 1, false);
 	/* Another thread, where the GL context is not current, cannot read a
 	 * result still in a query: not ready, and an error that says why,
 	 * while the rendering thread still can. */
@@ -273,8 +316,10 @@ static void test_gpu_time_alone_and_with_backend(void **state)
 	assert_int_equal(gpa.GPA_GetPassCount(&passes), GPA_STATUS_OK);
 	assert_int_equal(passes, 1);
 	gpa_uint32 session = run_session(&gpa, workload, 3);
-	check_gpu_time(&gpa, session, workload, 3);
+	double least[3] = { HUGE_VAL, HUGE_VAL, HUGE_VAL };
+	check_gpu_time(&gpa, session, workload, 3, least);
 	assert_true(gpa_result(&gpa, session, 1, "TaskClock") > 0);
+	expect_growth(&gpa, least, 1, true);
 	assert_int_equal(gpa.GPA_CloseContext(), GPA_STATUS_OK);
 	gpa_unload(&gpa);
 }
