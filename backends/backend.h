@@ -136,6 +136,15 @@ struct og_backend_ops {
 	GPA_Status (*bind_raw)(void *state, const char *name, const char *source,
 	                       uint32_t *raw_id, const char **why_not);
 
+	/* Optional: why this device cannot count raw counter raw_id, as bind_raw
+	 * bound it (here or in another context of this backend), or NULL when it
+	 * can.  A backend offers it when its bind_raw is a reading of `source`
+	 * alone (the same source gives the same raw_id, or the same error, on
+	 * every device), then this check, with *raw_id set before it answers
+	 * NOT_FOUND.  The core then checks that a kept catalogue still applies
+	 * with this rather than binding every source again (core/catalog_cache.h). */
+	const char *(*raw_why_not)(void *state, uint32_t raw_id);
+
 	/* Value of a device constant (`constant` entries in counter files that
 	 * carry no `value:`).  NOT_FOUND if the backend does not know it. */
 	GPA_Status (*constant)(void *state, const char *name, double *value);

@@ -221,6 +221,13 @@ static GPA_Status kbase_bind_raw(void *state, const char *name, const char *sour
 	return *why_not ? GPA_STATUS_ERROR_NOT_FOUND : GPA_STATUS_OK;
 }
 
+/* kbase_bind_raw is og_mali_parse_source, then this. */
+static const char *kbase_raw_why_not(void *state, uint32_t raw_id)
+{
+	struct kbase *k = state;
+	return k->rops->why_not(k->reader, raw_id);
+}
+
 static GPA_Status kbase_constant(void *state, const char *name, double *value)
 {
 	struct kbase *k = state;
@@ -439,6 +446,7 @@ const struct og_backend_ops og_backend_mali = {
 	.open = kbase_open,
 	.close = kbase_close,
 	.bind_raw = kbase_bind_raw,
+	.raw_why_not = kbase_raw_why_not,
 	.constant = kbase_constant,
 	.fits = kbase_fits,
 	.extra_raw = NULL,

@@ -351,6 +351,17 @@ static GPA_Status bind_raw(void *ud, const char *name, const char *source, uint3
 	return GPA_STATUS_ERROR_NOT_FOUND;
 }
 
+static bool rebind(void *ud, const char *source, uint32_t id, GPA_Status *status,
+                   const char **why_not)
+{
+	struct og_context *ctx = ud;
+	if (api_source(source) || !ctx->ops->raw_why_not)
+		return false;
+	*why_not = ctx->ops->raw_why_not(ctx->state, id);
+	*status = *why_not ? GPA_STATUS_ERROR_NOT_FOUND : GPA_STATUS_OK;
+	return true;
+}
+
 static GPA_Status bind_constant(void *ud, const char *name, double *value)
 {
 	struct og_context *ctx = ud;
@@ -398,7 +409,7 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 	const struct og_raw_desc *extra = ctx->ops->extra_raw ? ctx->ops->extra_raw(ctx->state, &nextra)
 	                                                      : NULL;
 	struct og_binder binder = {
-		.ud = ctx, .backend = ctx->ops->name, .bind_raw = bind_raw,
+		.ud = ctx, .backend = ctx->ops->name, .bind_raw = bind_raw, .rebind = rebind,
 		.constant = bind_constant, .override = bind_override, .log = bind_log,
 	};
 	const struct og_catalog_request req = {
