@@ -336,12 +336,19 @@ static bool api_source(const char *source)
 	       source[3] == ':';
 }
 
+/* What the catalogue's questions go to: the context, and the user's
+ * constants in the environment as this open read them. */
+struct binding {
+	struct og_context *ctx;
+	const struct og_env_constants *env;
+};
+
 /* "api:" sources are the application's API's (apictx.h), the rest the
  * backend's. */
 static GPA_Status bind_raw(void *ud, const char *name, const char *source, uint32_t *id,
                            const char **why_not)
 {
-	struct og_context *ctx = ud;
+	struct og_context *ctx = ((struct binding *)ud)->ctx;
 	if (!api_source(source))
 		return ctx->ops->bind_raw(ctx->state, name, source, id, why_not);
 	if (ctx->api)
@@ -354,7 +361,7 @@ static GPA_Status bind_raw(void *ud, const char *name, const char *source, uint3
 static bool rebind(void *ud, const char *source, uint32_t id, GPA_Status *status,
                    const char **why_not)
 {
-	struct og_context *ctx = ud;
+	struct og_context *ctx = ((struct binding *)ud)->ctx;
 	if (api_source(source) || !ctx->ops->raw_why_not)
 		return false;
 	*why_not = ctx->ops->raw_why_not(ctx->state, id);
@@ -364,15 +371,14 @@ static bool rebind(void *ud, const char *source, uint32_t id, GPA_Status *status
 
 static GPA_Status bind_constant(void *ud, const char *name, double *value)
 {
-	struct og_context *ctx = ud;
+	struct og_context *ctx = ((struct binding *)ud)->ctx;
 	return ctx->ops->constant ? ctx->ops->constant(ctx->state, name, value)
 	                          : GPA_STATUS_ERROR_NOT_FOUND;
 }
 
 static bool bind_override(void *ud, const char *name, double *value)
 {
-	(void)ud;
-	return og_constant_lookup(name, value);
+	return og_constant_lookup(((struct binding *)ud)->env, name, value);
 }
 
 __attribute__((format(printf, 3, 4))) static void bind_log(void *ud, bool error, const char *fmt, ...)
@@ -392,7 +398,8 @@ static void mark_api_raws(struct og_catalog *cat)
 
 /* The catalogue: kept from an earlier open when this one's backend answers
  * as that one's did (catalog_cache.h), else built. */
-static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_options *opt)
+static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_options *opt,
+                                const struct og_env_constants *env)
 {
 	struct file_list fl = { 0 };
 	size_t nbuiltin = 0;
@@ -408,8 +415,9 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 	size_t nextra = 0;
 	const struct og_raw_desc *extra = ctx->ops->extra_raw ? ctx->ops->extra_raw(ctx->state, &nextra)
 	                                                      : NULL;
+	struct binding to = { ctx, env };
 	struct og_binder binder = {
-		.ud = ctx, .backend = ctx->ops->name, .bind_raw = bind_raw, .rebind = rebind,
+		.ud = &to, .backend = ctx->ops->name, .bind_raw = bind_raw, .rebind = rebind,
 		.constant = bind_constant, .override = bind_override, .log = bind_log,
 	};
 	const struct og_catalog_request req = {
@@ -486,9 +494,10 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 		og_context_close(ctx);
 		return st;
 	}
-	st = og_constants_check_env();
+	struct og_env_constants env;
+	st = og_constants_read_env(&env);
 	if (st == GPA_STATUS_OK)
-		st = build_catalog(ctx, how ? how : &defaults);
+		st = build_catalog(ctx, how ? how : &defaults, &env);
 	if (st == GPA_STATUS_OK) {
 		unsigned ring_size = ring_size_from_env();
 		ctx->multiplex = env_true("OPENGPA_MULTIPLEX");
