@@ -56,6 +56,9 @@ struct og_backend_host {
 	void (*log)(void *log_ctx, enum og_log_level level, const char *fmt, ...)
 		__attribute__((format(printf, 3, 4)));
 	void *log_ctx;
+	/* Optional: whether a message of `level` would reach anyone now, so a
+	 * backend can skip formatting what nobody reads.  NULL: assume it would. */
+	bool (*log_wants)(void *log_ctx, enum og_log_level level);
 };
 
 #define OG_MAX_COUNTER_SETS 4

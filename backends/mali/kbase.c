@@ -187,15 +187,20 @@ static GPA_Status kbase_open(const struct og_backend_host *host, const char *opt
 		return st;
 	}
 	og_mali_fill_info(&d->gpu, info);
-	char ver[32], fw[48] = "", how[320];
-	og_kbase_version_text(&d->version, ver, sizeof ver);
-	if (d->version.kind == OG_KBASE_CSF && d->fw_version)
-		snprintf(fw, sizeof fw, " (firmware interface 0x%08x)", (unsigned)d->fw_version);
-	k->rops->describe(k->reader, how, sizeof how);
-	og_mali_log(host, OG_LOG_MESSAGE,
-	            "mali: %s (product id 0x%04x) on %s, %s%s, %u L2 slices, %u-bit bus; counters "
-	            "through %s; %s", info->description, (unsigned)d->gpu.product_id, d->path, ver,
-	            fw, (unsigned)d->gpu.l2_slices, (unsigned)d->gpu.bus_width_bits, said, how);
+	/* Described only for someone who reads it: every open passes here. */
+	if (og_mali_log_wanted(host, OG_LOG_MESSAGE)) {
+		char ver[32], fw[48] = "", how[320];
+		og_kbase_version_text(&d->version, ver, sizeof ver);
+		if (d->version.kind == OG_KBASE_CSF && d->fw_version)
+			snprintf(fw, sizeof fw, " (firmware interface 0x%08x)",
+			         (unsigned)d->fw_version);
+		k->rops->describe(k->reader, how, sizeof how);
+		og_mali_log(host, OG_LOG_MESSAGE,
+		            "mali: %s (product id 0x%04x) on %s, %s%s, %u L2 slices, %u-bit bus; "
+		            "counters through %s; %s", info->description,
+		            (unsigned)d->gpu.product_id, d->path, ver, fw,
+		            (unsigned)d->gpu.l2_slices, (unsigned)d->gpu.bus_width_bits, said, how);
+	}
 	*state = k;
 	return GPA_STATUS_OK;
 }

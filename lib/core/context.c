@@ -71,6 +71,13 @@ __attribute__((format(printf, 3, 4))) static void host_log(void *log_ctx, enum o
 	va_end(ap);
 }
 
+/* Whether host_log's message would reach anyone (lock held, as for the
+ * log itself). */
+static bool host_log_wants(void *log_ctx, enum og_log_level level)
+{
+	return og_log_wants(log_ctx && level == OG_LOG_ERROR ? OG_LOG_MESSAGE : level);
+}
+
 /* ---- registry of contexts -------------------------------------------- */
 
 struct og_context *og_context_find(enum og_front front, void *key)
@@ -285,6 +292,7 @@ static GPA_Status open_backend(struct og_context *ctx, const char *name, const c
 	const struct og_settings *set = og_settings();
 	ctx->host.sys = set->sys ? set->sys : og_sys_real();
 	ctx->host.log = host_log;
+	ctx->host.log_wants = host_log_wants;
 	ctx->host.log_ctx = NULL;
 
 	if (strcmp(name, "test") == 0 && set->test_backend) {
