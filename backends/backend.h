@@ -56,6 +56,9 @@ struct og_backend_host {
 	void (*log)(void *log_ctx, enum og_log_level level, const char *fmt, ...)
 		__attribute__((format(printf, 3, 4)));
 	void *log_ctx;
+	/* Optional: whether a message of `level` would reach anyone now, so a
+	 * backend can skip formatting what nobody reads.  NULL: assume it would. */
+	bool (*log_wants)(void *log_ctx, enum og_log_level level);
 };
 
 #define OG_MAX_COUNTER_SETS 4
@@ -135,6 +138,15 @@ struct og_backend_ops {
 	 * cannot count it.  Other statuses mean the declaration is malformed. */
 	GPA_Status (*bind_raw)(void *state, const char *name, const char *source,
 	                       uint32_t *raw_id, const char **why_not);
+
+	/* Optional: why this device cannot count raw counter raw_id, as bind_raw
+	 * bound it (here or in another context of this backend), or NULL when it
+	 * can.  A backend offers it when its bind_raw is a reading of `source`
+	 * alone (the same source gives the same raw_id, or the same error, on
+	 * every device), then this check, with *raw_id set before it answers
+	 * NOT_FOUND.  The core then checks that a kept catalogue still applies
+	 * with this rather than binding every source again (core/catalog_cache.h). */
+	const char *(*raw_why_not)(void *state, uint32_t raw_id);
 
 	/* Value of a device constant (`constant` entries in counter files that
 	 * carry no `value:`).  NOT_FOUND if the backend does not know it. */

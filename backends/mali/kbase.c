@@ -187,15 +187,20 @@ static GPA_Status kbase_open(const struct og_backend_host *host, const char *opt
 		return st;
 	}
 	og_mali_fill_info(&d->gpu, info);
-	char ver[32], fw[48] = "", how[320];
-	og_kbase_version_text(&d->version, ver, sizeof ver);
-	if (d->version.kind == OG_KBASE_CSF && d->fw_version)
-		snprintf(fw, sizeof fw, " (firmware interface 0x%08x)", (unsigned)d->fw_version);
-	k->rops->describe(k->reader, how, sizeof how);
-	og_mali_log(host, OG_LOG_MESSAGE,
-	            "mali: %s (product id 0x%04x) on %s, %s%s, %u L2 slices, %u-bit bus; counters "
-	            "through %s; %s", info->description, (unsigned)d->gpu.product_id, d->path, ver,
-	            fw, (unsigned)d->gpu.l2_slices, (unsigned)d->gpu.bus_width_bits, said, how);
+	/* Described only for someone who reads it: every open passes here. */
+	if (og_mali_log_wanted(host, OG_LOG_MESSAGE)) {
+		char ver[32], fw[48] = "", how[320];
+		og_kbase_version_text(&d->version, ver, sizeof ver);
+		if (d->version.kind == OG_KBASE_CSF && d->fw_version)
+			snprintf(fw, sizeof fw, " (firmware interface 0x%08x)",
+			         (unsigned)d->fw_version);
+		k->rops->describe(k->reader, how, sizeof how);
+		og_mali_log(host, OG_LOG_MESSAGE,
+		            "mali: %s (product id 0x%04x) on %s, %s%s, %u L2 slices, %u-bit bus; "
+		            "counters through %s; %s", info->description,
+		            (unsigned)d->gpu.product_id, d->path, ver, fw,
+		            (unsigned)d->gpu.l2_slices, (unsigned)d->gpu.bus_width_bits, said, how);
+	}
 	*state = k;
 	return GPA_STATUS_OK;
 }
@@ -219,6 +224,13 @@ static GPA_Status kbase_bind_raw(void *state, const char *name, const char *sour
 		return st;
 	*why_not = k->rops->why_not(k->reader, *raw_id);
 	return *why_not ? GPA_STATUS_ERROR_NOT_FOUND : GPA_STATUS_OK;
+}
+
+/* kbase_bind_raw is og_mali_parse_source, then this. */
+static const char *kbase_raw_why_not(void *state, uint32_t raw_id)
+{
+	struct kbase *k = state;
+	return k->rops->why_not(k->reader, raw_id);
 }
 
 static GPA_Status kbase_constant(void *state, const char *name, double *value)
@@ -439,6 +451,7 @@ const struct og_backend_ops og_backend_mali = {
 	.open = kbase_open,
 	.close = kbase_close,
 	.bind_raw = kbase_bind_raw,
+	.raw_why_not = kbase_raw_why_not,
 	.constant = kbase_constant,
 	.fits = kbase_fits,
 	.extra_raw = NULL,

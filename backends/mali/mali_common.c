@@ -8,9 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool og_mali_log_wanted(const struct og_backend_host *host, enum og_log_level level)
+{
+	return host && host->log && (!host->log_wants || host->log_wants(host->log_ctx, level));
+}
+
 void og_mali_log(const struct og_backend_host *host, enum og_log_level level, const char *fmt, ...)
 {
-	if (!host || !host->log)
+	if (!og_mali_log_wanted(host, level))
 		return;
 	char line[768];
 	va_list ap;

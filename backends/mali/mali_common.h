@@ -90,6 +90,8 @@ struct og_mali_gpu {
 };
 
 /* printf to host->log as one line. */
+/* Whether a message of `level` would reach anyone (host->log_wants). */
+bool og_mali_log_wanted(const struct og_backend_host *host, enum og_log_level level);
 void og_mali_log(const struct og_backend_host *host, enum og_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

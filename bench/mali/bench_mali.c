@@ -160,7 +160,7 @@ static void bench_snapshot(void)
 	struct vmali_config cfg = {.gpu_id = 0x6000, .core_mask = 0xFF, .l2_slices = 2,
 	                           .bus_width_bits = 128, .manual_frames = true};
 	struct vmali *vm = vmali_create(&cfg);
-	struct og_backend_host host = {vmali_sys(vm), NULL, NULL};
+	struct og_backend_host host = {vmali_sys(vm), NULL, NULL, NULL};
 	void *st;
 	struct og_device_info info;
 	if (!vm || og_backend_mali.open(&host, "", &st, &info) != GPA_STATUS_OK) {
@@ -460,7 +460,7 @@ static void bench_kinstr(void)
 	close_by_hand(s, &h);
 
 	/* The backend's end_sample, ioctls and the virtual kernel included. */
-	struct og_backend_host host = { s, NULL, NULL };
+	struct og_backend_host host = { s, NULL, NULL, NULL };
 	void *st;
 	struct og_device_info info;
 	if (og_backend_mali.open(&host, "", &st, &info) == GPA_STATUS_OK) {

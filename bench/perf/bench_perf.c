@@ -111,7 +111,7 @@ static int direct_open(struct direct *d)
 		                               "sw:context-switches", "sw:cpu-migrations" };
 	struct og_device_info info;
 	uint32_t ids[4];
-	d->host = (struct og_backend_host){ og_sys_real(), quiet, NULL };
+	d->host = (struct og_backend_host){ og_sys_real(), quiet, NULL, NULL };
 	if (check(o->open(&d->host, "", &d->state, &info), "perf backend open"))
 		return 1;
 	for (int i = 0; i < 4; i++) {

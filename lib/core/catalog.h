@@ -99,6 +99,11 @@ struct og_binder {
 	const char *backend; /* name, to skip user files written for another backend */
 	GPA_Status (*bind_raw)(void *ud, const char *name, const char *source, uint32_t *id,
 	                       const char **why_not);
+	/* Optional: the answer bind_raw would give `source` now, from the raw
+	 * id it gave before (backend.h, raw_why_not); false when only binding
+	 * again can tell.  Used to check a kept catalogue (catalog_cache.h). */
+	bool (*rebind)(void *ud, const char *source, uint32_t id, GPA_Status *status,
+	               const char **why_not);
 	GPA_Status (*constant)(void *ud, const char *name, double *value);
 	/* Optional: a value the user gave the constant, which replaces both the
 	 * file's and the backend's (OpenGPA_SetConstant). */

@@ -70,7 +70,8 @@ static GPA_Status rec_bind(void *ud, const char *name, const char *source, uint3
 	struct call *c = record(r, CALL_BIND, name, source);
 	if (c) {
 		c->status = st;
-		c->id = st == GPA_STATUS_OK ? *id : 0;
+		/* NOT_FOUND's id too: what a backend's raw_why_not checks. */
+		c->id = st == GPA_STATUS_OK || st == GPA_STATUS_ERROR_NOT_FOUND ? *id : 0;
 		c->why = st == GPA_STATUS_ERROR_NOT_FOUND ? *why_not : NULL;
 	}
 	return st;
@@ -135,6 +136,13 @@ static bool same_answers(const struct og_binder *b, const struct call *calls, si
 		GPA_Status st;
 		switch (c->kind) {
 		case CALL_BIND:
+			/* Where the backend can say from the id it gave (raw_why_not),
+			 * without reading the source again. */
+			if (b->rebind && b->rebind(b->ud, c->source, c->id, &st, &why)) {
+				if (st != c->status || (st == GPA_STATUS_ERROR_NOT_FOUND && why != c->why))
+					return false;
+				break;
+			}
 			st = b->bind_raw(b->ud, c->name, c->source, &id, &why);
 			if (st != c->status || (st == GPA_STATUS_OK && id != c->id) ||
 			    (st == GPA_STATUS_ERROR_NOT_FOUND && why != c->why))

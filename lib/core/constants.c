@@ -76,10 +76,9 @@ GPA_Status og_cycle_budget_set(double width, double height, double fps)
 /* Walks OPENGPA_CONSTANTS ("NAME=NUMBER,..."): with `name`, finds its value;
  * without, only checks the whole variable.  False at the first malformed
  * item, with it in *bad and *badlen. */
-static bool env_constants(const char *name, double *value, bool *found, const char **bad,
-                          int *badlen)
+static bool env_constants(const char *env, const char *name, double *value, bool *found,
+                          const char **bad, int *badlen)
 {
-	const char *env = secure_getenv("OPENGPA_CONSTANTS");
 	for (const char *p = env ? env : ""; *p;) {
 		size_t len = strcspn(p, ",");
 		const char *eq = memchr(p, '=', len);
@@ -100,23 +99,29 @@ static bool env_constants(const char *name, double *value, bool *found, const ch
 	return true;
 }
 
-GPA_Status og_constants_check_env(void)
+GPA_Status og_constants_read_env(struct og_env_constants *env)
 {
+	*env = (struct og_env_constants){ 0 };
 	const char *budget = secure_getenv("OPENGPA_CYCLE_BUDGET");
-	double v[3];
 	char why[160];
-	if (budget && *budget && !og_cycle_budget_parse(budget, v, why, sizeof why))
-		return og_error(GPA_STATUS_ERROR_FAILED, "OPENGPA_CYCLE_BUDGET: %s; fix or unset it", why);
+	if (budget && *budget) {
+		if (!og_cycle_budget_parse(budget, env->budget_values, why, sizeof why))
+			return og_error(GPA_STATUS_ERROR_FAILED,
+			                "OPENGPA_CYCLE_BUDGET: %s; fix or unset it", why);
+		env->budget = true;
+	}
+	env->constants = secure_getenv("OPENGPA_CONSTANTS");
 	const char *bad = NULL;
 	int badlen = 0;
 	bool found = false;
-	if (!env_constants(NULL, v, &found, &bad, &badlen))
+	double v;
+	if (!env_constants(env->constants, NULL, &v, &found, &bad, &badlen))
 		return og_error(GPA_STATUS_ERROR_FAILED, "OPENGPA_CONSTANTS: '%.*s' is not NAME=NUMBER "
 		                "(for example DeviceMaxClockHz=850e6); fix or unset it", badlen, bad);
 	return GPA_STATUS_OK;
 }
 
-bool og_constant_lookup(const char *name, double *value)
+bool og_constant_lookup(const struct og_env_constants *env, const char *name, double *value)
 {
 	const struct og_settings *set = og_settings();
 	for (size_t i = 0; i < set->nconstants; i++)
@@ -124,20 +129,16 @@ bool og_constant_lookup(const char *name, double *value)
 			*value = set->constants[i].value;
 			return true;
 		}
-	/* The environment (checked when the context opened): OPENGPA_CYCLE_BUDGET
-	 * for the target, then OPENGPA_CONSTANTS, which wins where both name one. */
+	/* The environment, as the open read it: OPENGPA_CYCLE_BUDGET for the
+	 * target, then OPENGPA_CONSTANTS, which wins where both name one. */
 	bool found = false;
-	const char *budget = secure_getenv("OPENGPA_CYCLE_BUDGET");
-	double v[3];
-	char why[160];
-	if (budget && *budget && og_cycle_budget_parse(budget, v, why, sizeof why))
-		for (int k = 0; k < 3; k++)
-			if (strcasecmp(name, budget_names[k]) == 0) {
-				*value = v[k];
-				found = true;
-			}
+	for (int k = 0; env->budget && k < 3; k++)
+		if (strcasecmp(name, budget_names[k]) == 0) {
+			*value = env->budget_values[k];
+			found = true;
+		}
 	const char *bad;
 	int badlen;
-	env_constants(name, value, &found, &bad, &badlen);
+	env_constants(env->constants, name, value, &found, &bad, &badlen);
 	return found;
 }

@@ -72,6 +72,13 @@ __attribute__((format(printf, 3, 4))) static void host_log(void *log_ctx, enum o
 	va_end(ap);
 }
 
+/* Whether host_log's message would reach anyone (lock held, as for the
+ * log itself). */
+static bool host_log_wants(void *log_ctx, enum og_log_level level)
+{
+	return og_log_wants(log_ctx && level == OG_LOG_ERROR ? OG_LOG_MESSAGE : level);
+}
+
 /* ---- registry of contexts -------------------------------------------- */
 
 struct og_context *og_context_find(enum og_front front, void *key)
@@ -286,6 +293,7 @@ static GPA_Status open_backend(struct og_context *ctx, const char *name, const c
 	const struct og_settings *set = og_settings();
 	ctx->host.sys = set->sys ? set->sys : og_sys_real();
 	ctx->host.log = host_log;
+	ctx->host.log_wants = host_log_wants;
 	ctx->host.log_ctx = NULL;
 
 	if (strcmp(name, "test") == 0 && set->test_backend) {
@@ -337,12 +345,19 @@ static bool api_source(const char *source)
 	       source[3] == ':';
 }
 
+/* What the catalogue's questions go to: the context, and the user's
+ * constants in the environment as this open read them. */
+struct binding {
+	struct og_context *ctx;
+	const struct og_env_constants *env;
+};
+
 /* "api:" sources are the application's API's (apictx.h), the rest the
  * backend's. */
 static GPA_Status bind_raw(void *ud, const char *name, const char *source, uint32_t *id,
                            const char **why_not)
 {
-	struct og_context *ctx = ud;
+	struct og_context *ctx = ((struct binding *)ud)->ctx;
 	if (!api_source(source))
 		return ctx->ops->bind_raw(ctx->state, name, source, id, why_not);
 	if (ctx->api)
@@ -352,17 +367,27 @@ static GPA_Status bind_raw(void *ud, const char *name, const char *source, uint3
 	return GPA_STATUS_ERROR_NOT_FOUND;
 }
 
+static bool rebind(void *ud, const char *source, uint32_t id, GPA_Status *status,
+                   const char **why_not)
+{
+	struct og_context *ctx = ((struct binding *)ud)->ctx;
+	if (api_source(source) || !ctx->ops->raw_why_not)
+		return false;
+	*why_not = ctx->ops->raw_why_not(ctx->state, id);
+	*status = *why_not ? GPA_STATUS_ERROR_NOT_FOUND : GPA_STATUS_OK;
+	return true;
+}
+
 static GPA_Status bind_constant(void *ud, const char *name, double *value)
 {
-	struct og_context *ctx = ud;
+	struct og_context *ctx = ((struct binding *)ud)->ctx;
 	return ctx->ops->constant ? ctx->ops->constant(ctx->state, name, value)
 	                          : GPA_STATUS_ERROR_NOT_FOUND;
 }
 
 static bool bind_override(void *ud, const char *name, double *value)
 {
-	(void)ud;
-	return og_constant_lookup(name, value);
+	return og_constant_lookup(((struct binding *)ud)->env, name, value);
 }
 
 __attribute__((format(printf, 3, 4))) static void bind_log(void *ud, bool error, const char *fmt, ...)
@@ -382,7 +407,8 @@ static void mark_api_raws(struct og_catalog *cat)
 
 /* The catalogue: kept from an earlier open when this one's backend answers
  * as that one's did (catalog_cache.h), else built. */
-static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_options *opt)
+static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_options *opt,
+                                const struct og_env_constants *env)
 {
 	struct file_list fl = { 0 };
 	size_t nbuiltin = 0;
@@ -398,8 +424,9 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 	size_t nextra = 0;
 	const struct og_raw_desc *extra = ctx->ops->extra_raw ? ctx->ops->extra_raw(ctx->state, &nextra)
 	                                                      : NULL;
+	struct binding to = { ctx, env };
 	struct og_binder binder = {
-		.ud = ctx, .backend = ctx->ops->name, .bind_raw = bind_raw,
+		.ud = &to, .backend = ctx->ops->name, .bind_raw = bind_raw, .rebind = rebind,
 		.constant = bind_constant, .override = bind_override, .log = bind_log,
 	};
 	const struct og_catalog_request req = {
@@ -476,9 +503,10 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 		og_context_close(ctx);
 		return st;
 	}
-	st = og_constants_check_env();
+	struct og_env_constants env;
+	st = og_constants_read_env(&env);
 	if (st == GPA_STATUS_OK)
-		st = build_catalog(ctx, how ? how : &defaults);
+		st = build_catalog(ctx, how ? how : &defaults, &env);
 	if (st == GPA_STATUS_OK) {
 		unsigned ring_size = ring_size_from_env();
 		ctx->multiplex = env_true("OPENGPA_MULTIPLEX");

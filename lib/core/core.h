@@ -89,14 +89,21 @@ struct og_settings *og_settings(void);
 
 /* ---- constants the user sets (constants.c) ------------------------------
  * Lock held.  The settings win over OPENGPA_CYCLE_BUDGET and
- * OPENGPA_CONSTANTS, which og_constants_check_env checks when a context
- * opens. */
+ * OPENGPA_CONSTANTS, which og_constants_read_env reads and checks once
+ * when a context opens. */
 GPA_Status og_constant_set(const char *name, double value);
 /* The cycle-budget target as its three constants; 0, 0, 0 clears it. */
 GPA_Status og_cycle_budget_set(double width, double height, double fps);
-GPA_Status og_constants_check_env(void);
-/* The value the user gave constant `name`, if any. */
-bool og_constant_lookup(const char *name, double *value);
+/* The environment's constants as one open reads them. */
+struct og_env_constants {
+	const char *constants; /* OPENGPA_CONSTANTS, checked; NULL when unset */
+	bool budget;           /* OPENGPA_CYCLE_BUDGET gave the target's three */
+	double budget_values[3];
+};
+GPA_Status og_constants_read_env(struct og_env_constants *env);
+/* The value the user gave constant `name`, if any (env: what the open
+ * read). */
+bool og_constant_lookup(const struct og_env_constants *env, const char *name, double *value);
 
 /* ---- handles (handles.c) ----------------------------------------------- */
 

@@ -408,6 +408,33 @@ static void test_user_file_edited(void **unused)
 	assert_int_equal(GPA_CloseContext(), GPA_STATUS_OK);
 }
 
+static int described; /* the backend's line about the device was logged */
+
+static void on_message(GPA_Logging_Type type, const char *msg)
+{
+	if ((type & GPA_LOGGING_MESSAGE) && strncmp(msg, "mali: Mali-G71", 14) == 0 &&
+	    strstr(msg, "counters through"))
+		described++;
+}
+
+/* The backend describes the device only for someone listening (its
+ * host's log_wants), and still does for them. */
+static void test_described_when_listened_to(void **unused)
+{
+	(void)unused;
+	static int key;
+	fresh_on(0);
+	described = 0;
+	assert_int_equal(GPA_OpenContext(&key), GPA_STATUS_OK);
+	assert_int_equal(GPA_CloseContext(), GPA_STATUS_OK);
+	assert_int_equal(GPA_RegisterLoggingCallback(GPA_LOGGING_MESSAGE, on_message),
+	                 GPA_STATUS_OK);
+	assert_int_equal(GPA_OpenContext(&key), GPA_STATUS_OK);
+	assert_int_equal(GPA_CloseContext(), GPA_STATUS_OK);
+	assert_int_equal(GPA_RegisterLoggingCallback(GPA_LOGGING_NONE, NULL), GPA_STATUS_OK);
+	assert_int_equal(described, 1);
+}
+
 /* ---- threads ------------------------------------------------------------------- */
 
 #define THREADS 4
@@ -469,6 +496,7 @@ int main(void)
 		cmocka_unit_test(test_devices_get_their_own),
 		cmocka_unit_test(test_user_constant),
 		cmocka_unit_test(test_user_file_edited),
+		cmocka_unit_test(test_described_when_listened_to),
 		cmocka_unit_test(test_threads_open_close),
 	};
 	return cmocka_run_group_tests(tests, setup_devices, teardown_devices);

@@ -47,7 +47,7 @@ int cmd_spe(int argc, char **argv)
 	FILE *out = o.output ? cli_open_output(o.output, false) : stderr;
 	if (!out)
 		return 1;
-	struct og_backend_host host = { og_sys_real(), log_line, NULL };
+	struct og_backend_host host = { og_sys_real(), log_line, NULL, NULL };
 	int rc = spe_run(&host, &o, out, NULL);
 	if (cli_close_output(out, o.output) && rc == 0)
 		rc = 1;

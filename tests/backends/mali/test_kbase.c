@@ -55,7 +55,7 @@ static GPA_Status rig_open(struct rig *r, const struct fake_kbase_cfg *cfg, cons
 {
 	memset(r, 0, sizeof *r);
 	fake_kbase_init(&r->fk, cfg);
-	r->host = (struct og_backend_host){&r->fk.sys, cap_log, &r->log};
+	r->host = (struct og_backend_host){&r->fk.sys, cap_log, &r->log, NULL};
 	return og_backend_mali.open(&r->host, options ? options : "", &r->state, &r->info);
 }
 

@@ -45,7 +45,7 @@ static GPA_Status rig_open(struct rig *r, const struct fake_panfrost_cfg *cfg, c
 {
 	memset(r, 0, sizeof *r);
 	fake_panfrost_init(&r->fp, cfg);
-	r->host = (struct og_backend_host){&r->fp.sys, cap_log, r};
+	r->host = (struct og_backend_host){&r->fp.sys, cap_log, r, NULL};
 	return og_backend_panfrost.open(&r->host, opts ? opts : "", &r->state, &r->info);
 }
 

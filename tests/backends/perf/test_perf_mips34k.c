@@ -57,7 +57,7 @@ static void make(const struct v34k_pmu_config *cfg)
 	F.pmu = v34k_pmu_new(cfg);
 	assert_non_null(F.pmu);
 	F.sys = *v34k_pmu_sys(F.pmu);
-	F.host = (struct og_backend_host){ &F.sys, log_fn, NULL };
+	F.host = (struct og_backend_host){ &F.sys, log_fn, NULL, NULL };
 	F.log[0] = '\0';
 }
 

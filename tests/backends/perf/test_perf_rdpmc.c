@@ -447,7 +447,7 @@ static void test_probe_register(void **unused)
 static void test_real_software_page(void **unused)
 {
 	(void)unused;
-	struct og_backend_host host = { og_sys_real(), NULL, NULL };
+	struct og_backend_host host = { og_sys_real(), NULL, NULL, NULL };
 	int fd = open_self(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0);
 	if (fd < 0) {
 		fprintf(stderr, "skipping: perf_event_open: %s\n", strerror(errno));
@@ -469,7 +469,7 @@ static void test_real_software_page(void **unused)
 static void test_real_hardware_matches_read(void **unused)
 {
 	(void)unused;
-	struct og_backend_host host = { og_sys_real(), NULL, NULL };
+	struct og_backend_host host = { og_sys_real(), NULL, NULL, NULL };
 #if defined(__aarch64__)
 	const uint64_t config1 = 2; /* the arm64 PMU's "rdpmc" format term */
 #else

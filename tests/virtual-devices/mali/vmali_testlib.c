@@ -222,7 +222,7 @@ GPA_Status tl_rig_open(struct tl_rig *r, const struct og_backend_ops *ops,
 	assert_non_null(r->vm);
 	if (faults)
 		vmali_set_faults(r->vm, faults);
-	r->host = (struct og_backend_host){ vmali_sys(r->vm), rig_log, r };
+	r->host = (struct og_backend_host){ vmali_sys(r->vm), rig_log, r, NULL };
 	GPA_Status st = ops->open(&r->host, options ? options : "", &r->state, &r->info);
 	if (st != GPA_STATUS_OK)
 		r->state = NULL;
