@@ -17,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -236,6 +238,136 @@ static void test_doubling_file_opens(void **state)
 	assert_true(v == base * 549755813888.0); /* 2^39: doubling is exact */
 }
 
+/* One 4 KB file shaped to make compilation blow up: each counter names
+ * earlier ones `uses` times (doubling: the one before, twice; fan-out: all
+ * before it; wide: the one before, eight times; pairs: the two before).
+ * Returns its length, at most 4096, and its number of counters. */
+static size_t worst_file(char *text, size_t size, const char *shape, unsigned *counters)
+{
+	size_t at = (size_t)snprintf(text, size, "counter Q0\n group: G\n usage: items\n"
+	                                         " type: float64\n description: D\n expression: R0\n");
+	for (int k = 1;; k++) {
+		char line[4096];
+		size_t n = (size_t)snprintf(line, sizeof(line), "counter Q%d\n group: G\n usage: items\n"
+		                            " type: float64\n description: D\n expression: Q%d", k, k - 1);
+		if (strcmp(shape, "doubling") == 0)
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " + Q%d", k - 1);
+		else if (strcmp(shape, "fan-out") == 0)
+			for (int j = k - 2; j >= 0; j--)
+				n += (size_t)snprintf(line + n, sizeof(line) - n, " + Q%d", j);
+		else if (strcmp(shape, "wide") == 0)
+			for (int j = 0; j < 7; j++)
+				n += (size_t)snprintf(line + n, sizeof(line) - n, " * Q%d", k - 1);
+		else if (k > 1) /* pairs */
+			n += (size_t)snprintf(line + n, sizeof(line) - n, " + Q%d", k - 2);
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "\n");
+		if (at + n > 4096 || at + n >= size) {
+			*counters = (unsigned)k;
+			return at;
+		}
+		memcpy(text + at, line, n + 1);
+		at += n;
+	}
+}
+
+/* What a 4 KB file cost a fresh process: the open, then every counter
+ * enabled, measured and read. */
+struct cost {
+	GPA_Status opened;
+	long grew_kb; /* peak resident memory above what the process had */
+	long cpu_us;  /* user + system time of the whole */
+	unsigned read; /* float64 results read back */
+};
+
+static long cpu_us(void)
+{
+	struct rusage u;
+	getrusage(RUSAGE_SELF, &u);
+	return (long)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1000000L + u.ru_utime.tv_usec +
+	       u.ru_stime.tv_usec;
+}
+
+static long peak_kb(void)
+{
+	struct rusage u;
+	getrusage(RUSAGE_SELF, &u);
+	return u.ru_maxrss;
+}
+
+/* In a child, so its peak is its own; no cmocka assertion runs there. */
+static struct cost cost_of(const char *path)
+{
+	tu_teardown();
+	tu_setup();
+	assert_int_equal(OpenGPA_AddCounterFile(path), GPA_STATUS_OK);
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct cost c = { 0 };
+		long before = peak_kb(), t0 = cpu_us();
+		c.opened = GPA_OpenContext(&key);
+		gpa_uint32 n = 0, passes = 0, session = 0;
+		if (c.opened == GPA_STATUS_OK && GPA_GetNumCounters(&n) == GPA_STATUS_OK) {
+			for (gpa_uint32 i = 0; i < n; i++)
+				GPA_EnableCounter(i);
+			GPA_GetPassCount(&passes);
+			GPA_BeginSession(&session);
+			for (gpa_uint32 p = 0; p < passes; p++) {
+				GPA_BeginPass();
+				GPA_BeginSample(0);
+				GPA_EndSample();
+				GPA_EndPass();
+			}
+			GPA_EndSession();
+			for (gpa_uint32 i = 0; i < n; i++) {
+				gpa_float64 v;
+				c.read += GPA_GetSampleFloat64(session, 0, i, &v) == GPA_STATUS_OK;
+			}
+			GPA_CloseContext();
+		}
+		c.cpu_us = cpu_us() - t0;
+		c.grew_kb = peak_kb() - before;
+		_exit(write(fds[1], &c, sizeof(c)) == (ssize_t)sizeof(c) ? 0 : 1);
+	}
+	close(fds[1]);
+	struct cost c;
+	assert_int_equal(read(fds[0], &c, sizeof(c)), (ssize_t)sizeof(c));
+	close(fds[0]);
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	return c;
+}
+
+/* The issue's "done when": no 4 KB counter file makes opengpa use more
+ * than a few MB or a second.  Before counters shared code, the doubling
+ * file alone grew past 9 GB.  The bound is the issue's own (a second of
+ * CPU time, not wall time: a busy machine does not stretch it), about a
+ * hundred times what these files take here. */
+static void test_4k_file_bounded(void **state)
+{
+	(void)state;
+	static const char *const shapes[] = { "doubling", "fan-out", "wide", "pairs" };
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		char text[8192];
+		unsigned counters = 0;
+		size_t len = worst_file(text, sizeof(text), shapes[i], &counters);
+		assert_true(len <= 4096 && len > 3500);
+		write_file("worst.counters", text, len);
+		struct cost c = cost_of(path_of("worst.counters"));
+		printf("%s: %zu bytes, %u counters, open status %d, %u read, peak memory +%ld KB, "
+		       "%ld us of CPU\n", shapes[i], len, counters, (int)c.opened, c.read, c.grew_kb,
+		       c.cpu_us);
+		/* Each is within the documented limits: it opens and reads back. */
+		assert_int_equal(c.opened, GPA_STATUS_OK);
+		assert_true(c.read >= counters);
+		assert_true(c.grew_kb < 8 * 1024);
+		assert_true(c.cpu_us < 1000000);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +376,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_binary_bytes_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cycles_named, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_doubling_file_opens, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_4k_file_bounded, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
