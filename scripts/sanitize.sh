@@ -15,6 +15,10 @@ cd "$(dirname "$0")/.."
 what=${1:-all}
 prefix=${OPENGPA_SANITIZE_DIR:-build}
 cc=${CC:-cc}
+# The C++ header test links the same runtime as the C code: clang with clang++.
+if [ "$cc" = clang ] && [ -z "${CXX:-}" ]; then
+  export CXX=clang++
+fi
 
 # The tests that start threads of their own, or drive the library from
 # several: what ThreadSanitizer has something to say about.

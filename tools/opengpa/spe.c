@@ -15,7 +15,8 @@
 #include "spe_report.h"
 #include "sys.h"
 
-static void log_line(void *ctx, enum og_log_level level, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void log_line(void *ctx, enum og_log_level level,
+                                                      const char *fmt, ...)
 {
 	(void)ctx;
 	if (level != OG_LOG_ERROR)

@@ -482,7 +482,7 @@ static int command(struct vmali *vm, struct vmali_kinstr *k, const void *arg)
 	case VMALI_KINSTR_CMD_SAMPLE_ASYNC:
 		if (!early(vm))
 			return einval(); /* "RESERVED" since JM 11.37 / CSF 1.17 */
-		/* fall through */
+		__attribute__((fallthrough)); /* (clang ignores a comment) */
 	case VMALI_KINSTR_CMD_SAMPLE_SYNC:
 		if (!k->started || k->mode != VMALI_KINSTR_MODE_MANUAL)
 			return einval();
