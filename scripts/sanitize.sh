@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Sanitizer builds (docs/testing.md): the whole suite under AddressSanitizer
 # and UndefinedBehaviorSanitizer (every error fatal, leaks reported), then
-# the tests that run threads under ThreadSanitizer.  gcc by default; CC=clang
-# builds them with clang.  scripts/test.sh runs this in CI.
+# the tests that run threads under ThreadSanitizer.  The first is built with
+# clang and the second with gcc, so that CI holds both compilers to -Werror
+# and to their sanitizers (the native and cross builds are gcc's); CC=gcc or
+# CC=clang builds both with one.  scripts/test.sh runs this in CI.
 #
 #   bash scripts/sanitize.sh [asan|tsan|all]
 #
@@ -14,11 +16,14 @@ cd "$(dirname "$0")/.."
 
 what=${1:-all}
 prefix=${OPENGPA_SANITIZE_DIR:-build}
-cc=${CC:-cc}
-# The C++ header test links the same runtime as the C code: clang with clang++.
-if [ "$cc" = clang ] && [ -z "${CXX:-}" ]; then
-  export CXX=clang++
-fi
+asan_cc=${CC:-clang}
+tsan_cc=${CC:-gcc}
+command -v "$asan_cc" >/dev/null || asan_cc=cc
+
+# The C++ header test links the same runtime as the C code: clang++ with clang.
+cxx_for() { # C compiler
+  if [ -n "${CXX:-}" ]; then echo "$CXX"; elif [ "$1" = clang ]; then echo clang++; else echo c++; fi
+}
 
 # The tests that start threads of their own, or drive the library from
 # several: what ThreadSanitizer has something to say about.
@@ -83,6 +88,7 @@ status=0
 
 if [ "$what" = all ] || [ "$what" = asan ]; then
   dir=$prefix-asan
+  CC=$asan_cc CXX=$(cxx_for "$asan_cc") \
   setup "$dir" -Dwerror=true -Dtests=enabled -Dbuildtype=plain -Doptimization=1 -Ddebug=true -Db_lundef=false \
     -Db_sanitize=address,undefined "-Dc_args=${fatal[*]}" "-Dc_link_args=${fatal[*]}"
   ninja -C "$dir"
@@ -107,8 +113,9 @@ if [ "$what" = all ] || [ "$what" = tsan ]; then
   # gcc warns that it cannot check atomic_thread_fence (perf_rdpmc.c's
   # seqlock uses one): not an error in this build.
   extra=()
-  "$cc" -Werror -Wno-tsan -fsanitize=thread -x c -c -o /dev/null /dev/null 2>/dev/null &&
+  "$tsan_cc" -Werror -Wno-tsan -fsanitize=thread -x c -c -o /dev/null /dev/null 2>/dev/null &&
     extra=(-Wno-tsan)
+  CC=$tsan_cc CXX=$(cxx_for "$tsan_cc") \
   setup "$dir" -Dwerror=true -Dtests=enabled -Dbuildtype=plain -Doptimization=1 -Ddebug=true -Db_lundef=false \
     -Db_sanitize=thread "-Dc_args=${extra[*]} -fno-omit-frame-pointer"
   # Only what the threaded tests need is built.
