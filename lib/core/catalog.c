@@ -748,7 +748,10 @@ static void bind_native(struct og_catalog *cat, struct og_counter *c, const stru
 	if (!n)
 		return;
 	struct og_native_binding *b = binding_for(cat, n->set);
-	if (b && og_native_matches(n, c->expr, b->at_raw, b->nraw, b->at_const, b->nconst)) {
+	/* The same code under another type would be written as the other kind
+	 * of value (a text that is not the one the set was generated from). */
+	if (b && n->type == (int)c->type &&
+	    og_native_matches(n, c->expr, b->at_raw, b->nraw, b->at_const, b->nconst)) {
 		c->native = b;
 		c->native_pos = n->position;
 		c->native_fn = n->fn;

@@ -63,6 +63,9 @@ struct og_native_counter {
 	 * CONSTANT op's its constant slot. */
 	const struct og_expr_op *shape;
 	uint32_t nshape;
+	/* Its GPA_Type, which decides how the set function writes out[position]
+	 * (a double, or a clamped integer). */
+	int type;
 };
 
 /* Generated (native_counters.c).  Counters are sorted by origin, then name

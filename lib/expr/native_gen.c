@@ -464,9 +464,9 @@ int main(int argc, char **argv)
 	for (size_t k = 0; k < nrecords; k++) {
 		size_t shape = set_first[sorted[k].set] + sorted[k].position;
 		fprintf(out, "\t{ \"%s\", \"%s\", %u, %u, c_%zu, shape_%zu,\n"
-		             "\t  sizeof(shape_%zu) / sizeof(shape_%zu[0]) },\n",
+		             "\t  sizeof(shape_%zu) / sizeof(shape_%zu[0]), %d },\n",
 		        sorted[k].in->origin, sorted[k].entry->name, sorted[k].set, sorted[k].position,
-		        shape, shape, shape, shape);
+		        shape, shape, shape, shape, (int)sorted[k].entry->type);
 	}
 	fprintf(out, "\t{ 0 },\n};\nconst size_t og_native_counter_count = %zu;\n", nrecords);
 	free(sorted);
