@@ -427,12 +427,6 @@ static void sum_saturating(const uint8_t *map, const uint32_t *at, uint32_t k, u
 		all |= x;                                                                    \
 	}
 #define STORE_S(j) STOREV(out + w + (j) * LANES, s##j);
-#define COPY_X(j)                                                                            \
-	{                                                                                    \
-		vt_ x;                                                                       \
-		LOADV(x, p + (j) * sizeof(vt_));                                             \
-		STOREV(out + w + (j) * LANES, x);                                            \
-	}
 #define SUM_TYPE(name, EACH, NVEC, VT, target_attribute)                                     \
 	target_attribute static void name(const uint8_t *map, const uint32_t *at, uint32_t k, \
 	                                  uint32_t nv, uint64_t *out)                          \
@@ -442,11 +436,7 @@ static void sum_saturating(const uint8_t *map, const uint32_t *at, uint32_t k, u
 		const uint32_t whole = nv - nv % CHUNK;                                         \
 		uint32_t w = 0;                                                                 \
 		if (k == 1) { /* one instance: its values are the totals */                     \
-			for (; w < whole; w += CHUNK) {                                         \
-				const uint8_t *p = map + at[0] + (size_t)w * 8u;                \
-				EACH(COPY_X)                                                    \
-			}                                                                       \
-			sum_saturating(map, at, k, whole, nv, out);                             \
+			memcpy(out, map + at[0], (size_t)nv * 8u);                              \
 			return;                                                                 \
 		}                                                                               \
 		/* k values each below 2^(64 - ceil(log2 k)) cannot wrap a 64-bit      \
