@@ -365,8 +365,19 @@ enum og_kinstr_parse_result og_kinstr_parse_sample(const struct og_kinstr_layout
 
 /* ---- summing ---- */
 
-#define LOADV(v, p) memcpy(&(v), (p), sizeof(v))
-#define STOREV(p, v) memcpy((p), &(v), sizeof(v))
+/* Vectors are loaded and stored through types that may alias anything and
+ * sit at any address: GCC's aarch64 back end copied a vector memcpy'd from
+ * an unaligned address through the stack, and then kept the sums there. */
+#define LOADV(v, p)                                                                          \
+	do {                                                                                 \
+		typedef __typeof__(v) vu_ __attribute__((aligned(1), may_alias));            \
+		(v) = *(const vu_ *)(const void *)(p);                                       \
+	} while (0)
+#define STOREV(p, v)                                                                         \
+	do {                                                                                 \
+		typedef __typeof__(v) vu_ __attribute__((aligned(1), may_alias));            \
+		*(vu_ *)(void *)(p) = (v);                                                   \
+	} while (0)
 
 /* Does some lane of `any` (n lanes) reach 2^(64 - bits)? */
 static inline bool lane_at_or_above(const uint64_t *any, uint32_t n, uint32_t bits)
@@ -402,8 +413,12 @@ static void sum_saturating(const uint8_t *map, const uint32_t *at, uint32_t k, u
 #define EACH8(M) EACH4(M) M(4) M(5) M(6) M(7)
 #define DECLARE_S(j) vt_ s##j;
 #define LOAD_S(j)                                                                            \
-	LOADV(s##j, p + (j) * sizeof(vt_));                                                  \
-	all |= s##j;
+	{                                                                                    \
+		vt_ x;                                                                       \
+		LOADV(x, p + (j) * sizeof(vt_));                                             \
+		s##j = x;                                                                    \
+		all |= x;                                                                    \
+	}
 #define ADD_X(j)                                                                             \
 	{                                                                                    \
 		vt_ x;                                                                       \
@@ -412,12 +427,6 @@ static void sum_saturating(const uint8_t *map, const uint32_t *at, uint32_t k, u
 		all |= x;                                                                    \
 	}
 #define STORE_S(j) STOREV(out + w + (j) * LANES, s##j);
-#define COPY_X(j)                                                                            \
-	{                                                                                    \
-		vt_ x;                                                                       \
-		LOADV(x, p + (j) * sizeof(vt_));                                             \
-		STOREV(out + w + (j) * LANES, x);                                            \
-	}
 #define SUM_TYPE(name, EACH, NVEC, VT, target_attribute)                                     \
 	target_attribute static void name(const uint8_t *map, const uint32_t *at, uint32_t k, \
 	                                  uint32_t nv, uint64_t *out)                          \
@@ -427,11 +436,7 @@ static void sum_saturating(const uint8_t *map, const uint32_t *at, uint32_t k, u
 		const uint32_t whole = nv - nv % CHUNK;                                         \
 		uint32_t w = 0;                                                                 \
 		if (k == 1) { /* one instance: its values are the totals */                     \
-			for (; w < whole; w += CHUNK) {                                         \
-				const uint8_t *p = map + at[0] + (size_t)w * 8u;                \
-				EACH(COPY_X)                                                    \
-			}                                                                       \
-			sum_saturating(map, at, k, whole, nv, out);                             \
+			memcpy(out, map + at[0], (size_t)nv * 8u);                              \
 			return;                                                                 \
 		}                                                                               \
 		/* k values each below 2^(64 - ceil(log2 k)) cannot wrap a 64-bit      \
@@ -474,9 +479,47 @@ SUM_TYPE(sum_avx2, EACH8, 8, v256, __attribute__((target("avx2"))))
 SUM_TYPE(sum_avx512, EACH8, 8, v512, __attribute__((target("avx512f"))))
 #endif
 
+/* NEON adds 64-bit lanes with unsigned saturation (UQADD): the saturating
+ * sum itself, one instruction per vector, so this copy needs neither the
+ * carry guard (an OR per vector) nor a second pass.  GCC 12 does not turn
+ * the C idiom into UQADD, hence the intrinsics.  Bytes are loaded and stored
+ * as bytes (any address); little-endian only, where those bytes are the
+ * lanes' values in order. */
+#if defined(__ARM_NEON) && defined(__ORDER_LITTLE_ENDIAN__) &&                                 \
+        __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define OG_SUM_NEON_COPY
+#include <arm_neon.h>
+
+#define EACH16(M) EACH8(M) M(8) M(9) M(10) M(11) M(12) M(13) M(14) M(15)
+#define NEON_X(j) vreinterpretq_u64_u8(vld1q_u8(p + 16u * (j)))
+#define NEON_LOAD(j) uint64x2_t s##j = NEON_X(j);
+#define NEON_ADD(j) s##j = vqaddq_u64(s##j, NEON_X(j));
+#define NEON_STORE(j) vst1q_u8((uint8_t *)(out + w + 2u * (j)), vreinterpretq_u8_u64(s##j));
+
+static void sum_neon(const uint8_t *map, const uint32_t *at, uint32_t k, uint32_t nv,
+                     uint64_t *out)
+{
+	enum { CHUNK = 32 }; /* 16 of the 32 vector registers hold sums */
+	uint32_t w = 0;
+	for (; w + CHUNK <= nv; w += CHUNK) {
+		const uint8_t *p = map + at[0] + (size_t)w * 8u;
+		EACH16(NEON_LOAD)
+		for (uint32_t i = 1; i < k; i++) {
+			p = map + at[i] + (size_t)w * 8u;
+			EACH16(NEON_ADD)
+		}
+		EACH16(NEON_STORE)
+	}
+	sum_saturating(map, at, k, w, nv, out);
+}
+#endif
+
 size_t og_kinstr_sum_copies(struct og_kinstr_sum_copy *out, size_t max)
 {
 	struct og_kinstr_sum_copy all[] = {
+#if defined(OG_SUM_NEON_COPY)
+		{"neon", sum_neon, true},
+#endif
 #if defined(OG_SUM_AVX2_COPY)
 		{"avx512f", sum_avx512, og_cpu_has_avx512f()},
 		{"avx2", sum_avx2, og_cpu_has_avx2()},

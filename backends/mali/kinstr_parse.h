@@ -49,7 +49,8 @@ typedef void og_kinstr_sum_fn(const uint8_t *map, const uint32_t *at, uint32_t k
                               uint64_t *out);
 
 /* The copies of the sum built for this machine: the widest vector
- * instructions first (x86-64: AVX-512F, AVX2, the baseline; elsewhere one).
+ * instructions first (x86-64: AVX-512F, AVX2, the baseline; little-endian NEON:
+ * saturating NEON adds, the baseline; elsewhere the baseline alone).
  * og_kinstr_sum_copies fills out with those this CPU runs and returns how
  * many; a layout uses the first.  Tests check every one. */
 struct og_kinstr_sum_copy {

@@ -13,7 +13,8 @@
  * (ThreadSanitizer crashed there) and not at all on C libraries without
  * ifuncs.  OG_MALI_SUM_NO_CLONES builds the default copy alone, so a test
  * can check it on a machine that would pick the AVX2 one.  Elsewhere
- * (NEON, or no SIMD) 16-byte vectors and one copy.
+ * (NEON, or no SIMD) 16-byte vectors and one copy, except that kinstr_parse.c
+ * adds a NEON copy of its sum (saturating adds) on little-endian NEON builds.
  */
 #ifndef OPENGPA_MALI_VEC_H
 #define OPENGPA_MALI_VEC_H

@@ -461,6 +461,10 @@ static void test_sums(void **unused)
 	assert_true(ncopies >= 1);
 	assert_ptr_equal(l.sum, copies[0].sum); /* the widest this CPU runs */
 	assert_string_equal(copies[ncopies - 1].name, "default");
+#if defined(__ARM_NEON) && defined(__ORDER_LITTLE_ENDIAN__) &&                                 \
+        __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	assert_string_equal(copies[0].name, "neon"); /* UQADD, checked like the others */
+#endif
 	for (size_t c = 0; c < ncopies; c++)
 		for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++)
 			for (size_t n = 0; n < sizeof lengths / sizeof lengths[0]; n++)
