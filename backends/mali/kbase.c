@@ -23,6 +23,7 @@
  * to CLOCK_MONOTONIC as they are read.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +48,11 @@ struct kbase {
 	 * times of its end, where the next sample begins. */
 	struct og_sample_time last;
 	uint64_t end_raw, end_ns;
-	/* Periodic pass: its period (0: none), the kernel's ring, periods the
-	 * kernel merged because the ring was full. */
+	/* Periodic pass: whether the kernel's timer runs, the pass's period
+	 * (kept after the stop: the samples drained then are read against it),
+	 * the kernel's ring, periods the kernel merged because the ring was
+	 * full. */
+	bool periodic_on;
 	uint64_t period_ns;
 	uint32_t ring;
 	unsigned merged;
@@ -296,7 +300,7 @@ static GPA_Status kbase_end_pass(void *state)
 	k->pass_n = 0;
 	if (k->dev.gone)
 		return GPA_STATUS_OK;
-	if (k->period_ns) /* the core never got to end_periodic */
+	if (k->periodic_on) /* the core never got to end_periodic */
 		kbase_end_periodic(k);
 	return k->rops->stop(k->reader);
 }
@@ -387,9 +391,23 @@ static GPA_Status kbase_begin_periodic(void *state, struct og_periodic_mode *mod
 	k->end_ns = og_clock_from_raw(start_raw);
 	k->merged = 0;
 	k->period_ns = mode->period_ns;
+	k->periodic_on = true;
 	mode->kernel_timed = true;
 	mode->kernel_ring = k->ring;
 	return GPA_STATUS_OK;
+}
+
+/* How many periods a sample the kernel flagged OVERFLOW spans, rounded to
+ * the nearest and at least 2 (it stands for one it had no room for).  The
+ * samples drained after the stop are read here too, so the period is the
+ * pass's, kept after the stop; 0 (never a periodic pass) and spans the
+ * kernel makes huge are answered without dividing by it or wrapping. */
+static unsigned merged_periods(uint64_t span, uint64_t period)
+{
+	if (!period)
+		return 2;
+	uint64_t n = span / period + (span % period >= period - period / 2 ? 1 : 0);
+	return n < 2 ? 2 : n > UINT_MAX ? UINT_MAX : (unsigned)n;
 }
 
 static GPA_Status kbase_read_periodic(void *state, uint64_t *deltas, struct og_sample_time *t)
@@ -413,17 +431,16 @@ static GPA_Status kbase_read_periodic(void *state, uint64_t *deltas, struct og_s
 	}
 	if (k->info.flags & OG_MALI_SAMPLE_OVERFLOW) {
 		t->flags |= OG_SAMPLE_OVERFLOW;
-		uint64_t span = k->info.ts_end_ns - k->info.ts_start_ns;
-		unsigned periods = (unsigned)((span + k->period_ns / 2) / k->period_ns);
-		if (periods < 2)
-			periods = 2;
+		uint64_t span = k->info.ts_end_ns > k->info.ts_start_ns
+		                    ? k->info.ts_end_ns - k->info.ts_start_ns : 0;
+		unsigned periods = merged_periods(span, k->period_ns);
 		if (!k->merged)
 			og_mali_log(&k->dev.host, OG_LOG_MESSAGE,
 			            "mali: the reader's ring of %u dumps was full for %u periods (the "
 			            "process was not reading: stopped, or starved); the kernel kept their "
 			            "counts in one sample of %.3f ms", (unsigned)k->ring, periods - 1,
 			            (double)span / 1e6);
-		k->merged += periods - 1;
+		k->merged = periods - 1 > UINT_MAX - k->merged ? UINT_MAX : k->merged + periods - 1;
 	}
 	return GPA_STATUS_OK;
 }
@@ -431,9 +448,10 @@ static GPA_Status kbase_read_periodic(void *state, uint64_t *deltas, struct og_s
 static GPA_Status kbase_end_periodic(void *state)
 {
 	struct kbase *k = state;
-	if (!k->period_ns)
+	if (!k->periodic_on)
 		return GPA_STATUS_OK;
-	k->period_ns = 0;
+	/* period_ns stays: the samples drained after the stop still need it. */
+	k->periodic_on = false;
 	/* Stops the timer; the rest of the pass comes as one last sample. */
 	GPA_Status st = k->rops->periodic_stop(k->reader);
 	if (k->merged)

@@ -65,6 +65,9 @@ struct kinstr {
 	bool started;
 	uint64_t next_tag;
 	uint64_t periodic_start_tag, periodic_stop_tag;
+	/* The last periodic pass's period, kept after STOP for the samples
+	 * drained then. */
+	uint64_t period_ns;
 	uint64_t last_end; /* kernel end time of the last sample taken */
 	struct og_kinstr_sample s; /* scratch for one sample (about 1.6 KiB) */
 };
@@ -543,6 +546,7 @@ static GPA_Status ki_periodic_start(void *reader, uint64_t period_ns, uint32_t *
 		return st;
 	k->periodic_start_tag = k->next_tag++;
 	k->periodic_stop_tag = k->next_tag++;
+	k->period_ns = period_ns;
 	*start_raw = raw_now();
 	st = start(k, k->periodic_start_tag);
 	/* Each sample says where it began; the first, at START. */
@@ -559,8 +563,14 @@ static GPA_Status ki_periodic_read(void *reader, bool *got, struct og_mali_total
 	*got = false;
 	if (k->fd < 0 || k->mode != OG_KINSTR_MODE_PERIODIC)
 		return GPA_STATUS_OK;
-	return take(k, k->periodic_start_tag, k->periodic_stop_tag, 0, "periodic sample", totals,
-	            info, got);
+	GPA_Status st = take(k, k->periodic_start_tag, k->periodic_stop_tag, 0, "periodic sample",
+	                     totals, info, got);
+	/* The kernel flags a sample after a full ring with OVERFLOW; a gap it
+	 * does not flag (a driver that skips a period for another reason) reads
+	 * the same as on vinstr. */
+	if (st == GPA_STATUS_OK && *got)
+		og_mali_flag_gap(info, k->period_ns);
+	return st;
 }
 
 static GPA_Status ki_periodic_stop(void *reader)

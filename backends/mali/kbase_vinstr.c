@@ -34,6 +34,9 @@ struct vinstr {
 	struct og_mali_layout layout;
 	uint64_t last_ts; /* timestamp of the last dump taken: where the next sample starts */
 	uint32_t interval_ns; /* periodic sampling on */
+	/* The last periodic pass's period, kept after SET_INTERVAL 0: the
+	 * pass-end dump, drained after the stop, is checked for gaps too. */
+	uint32_t pass_period_ns;
 	bool new_vinstr; /* answers WITH_FEATURES: the virtualizer-based vinstr */
 };
 
@@ -372,7 +375,7 @@ static GPA_Status vi_periodic_start(void *reader, uint64_t period_ns, uint32_t *
 	if (og_kbase_ioctl(v->d, v->fd, OG_KBASE_READER_SET_INTERVAL,
 	                   (void *)(uintptr_t)(uint32_t)period_ns) < 0)
 		return ioctl_failed(v, "SET_INTERVAL", errno);
-	v->interval_ns = (uint32_t)period_ns;
+	v->interval_ns = v->pass_period_ns = (uint32_t)period_ns;
 	*ring = v->buffer_count;
 	return GPA_STATUS_OK;
 }
@@ -385,16 +388,13 @@ static GPA_Status vi_periodic_read(void *reader, bool *got, struct og_mali_total
 	int r = og_kbase_ready(v->d, v->fd);
 	if (r <= 0)
 		return r < 0 ? GPA_STATUS_ERROR_FAILED : GPA_STATUS_OK;
-	uint32_t period = v->interval_ns;
 	GPA_Status st = consume(v, totals, info);
 	if (st != GPA_STATUS_OK)
 		return st;
 	/* vinstr says nothing of a full ring: a dump more than a period and a
 	 * half after the one before means the kernel had no buffer for the
 	 * ones between, and kept their counts for this one. */
-	if (period && info->ts_end_ns > info->ts_start_ns &&
-	    info->ts_end_ns - info->ts_start_ns > (uint64_t)period + period / 2)
-		info->flags |= OG_MALI_SAMPLE_OVERFLOW;
+	og_mali_flag_gap(info, v->pass_period_ns);
 	*got = true;
 	return GPA_STATUS_OK;
 }

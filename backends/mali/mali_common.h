@@ -79,6 +79,19 @@ struct og_mali_sample_info {
 #define OG_MALI_SAMPLE_OVERFLOW (1u << 0) /* periodic: a period was lost, this one is longer */
 #define OG_MALI_SAMPLE_ERROR (1u << 1)    /* the kernel says the counts are unreliable */
 
+/* A periodic sample more than a period and a half long stands for periods
+ * the kernel had no room for and whose counts it kept for this one: flagged
+ * OVERFLOW whether or not the interface says so (vinstr never does; a
+ * kinstr_prfcnt that skips a period without flagging the next is read the
+ * same way).  period 0 (no periodic pass) flags nothing; time that runs
+ * backwards is no gap. */
+static inline void og_mali_flag_gap(struct og_mali_sample_info *info, uint64_t period)
+{
+	if (period && info->ts_end_ns > info->ts_start_ns &&
+	    info->ts_end_ns - info->ts_start_ns > period + period / 2)
+		info->flags |= OG_MALI_SAMPLE_OVERFLOW;
+}
+
 struct og_mali_gpu {
 	uint32_t product_id; /* GPU_ID >> 16 style, e.g. 0x6000 for Mali-G71 */
 	uint32_t revision;   /* GPU_ID & 0xffff (rXpY + status) */

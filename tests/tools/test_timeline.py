@@ -355,6 +355,27 @@ if VMALI:
         ok, detail = per_period(data, 0.050, False)
         check("panfrost: an interval per period", ok, detail)
 
+# The pass's last sample flagged by the kernel (STOP's, drained after the
+# stop): OVERFLOW once divided by the period the stop had just set to 0 and
+# killed the command with SIGFPE; ERROR makes that interval a failed one.
+if VMALI:
+    for name, device in (("JM", {"VMALI_UK": "11.41"}),
+                         ("CSF", {"VMALI_UK": "1.21", "VMALI_GPU_ID": "0xc000"})):
+        for flag, word in (("0x1", "OVERFLOW"), ("0x40000000", "ERROR")):
+            where = "kinstr_prfcnt %s, STOP's sample flagged %s" % (name, word)
+            r = run(["stat", "-I", "20", "--backend", "mali", "-e", "GPUActiveCycles", "-x", ",",
+                     "--", "sleep", "0.2"], preload=VMALI,
+                    env=dict(device, VMALI_FAULT_STOP_SAMPLE_FLAGS=flag))
+            check(where + ": ends without a signal", r.returncode >= 0,
+                  "killed by signal %d: %s" % (-r.returncode, r.stderr[-300:]))
+            if word == "OVERFLOW":
+                check(where + ": exits 0", r.returncode == 0, r.stderr[-500:])
+            else:
+                # perf's word for a count it could not read, on that interval.
+                last = [l for l in (r.stdout + r.stderr).splitlines() if l.count(",") >= 4]
+                check(where + ": the last interval reads <not counted>",
+                      last and "<not counted>" in last[-1], (r.stdout + r.stderr)[-500:])
+
 # ---- the example writes the same files through the library -------------------
 if FRAME_LOOP and VMALI:
     with tempfile.TemporaryDirectory() as tmp:

@@ -31,10 +31,9 @@ static char messages[8192]; /* every message, '\n'-separated */
 
 static void on_log(GPA_Logging_Type type, const char *msg)
 {
-	if (type & GPA_LOGGING_ERROR) {
+	if (type & GPA_LOGGING_ERROR)
 		snprintf(last_error, sizeof last_error, "%s", msg);
-		return;
-	}
+	/* Errors too: a later error can overwrite last_error. */
 	size_t used = strlen(messages);
 	snprintf(messages + used, sizeof messages - used, "%s\n", msg);
 }
@@ -275,6 +274,26 @@ static void test_kinstr_ring_overflow(void **unused)
 	assert_non_null(strstr(messages, "the reader's ring of 31 dumps was full"));
 }
 
+/* A kinstr_prfcnt that skips periods without flagging the next sample:
+ * the gap (more than a period and a half) is read as an overflow, as on
+ * vinstr, and no count is lost. */
+static void test_kinstr_unflagged_gap(void **unused)
+{
+	(void)unused;
+	struct pass_result r = { 0 };
+	setup_device_on(0x6000, false, 11, 40);
+	struct vmali_faults f = { .overflow_unflagged = true };
+	vmali_set_faults(vm, &f);
+	static int key;
+	gpa_uint32 index = open_counting(&key);
+	uint64_t before = device_active();
+	periodic_pass(&r, 1000000, 1, 10, 60000);
+	read_samples(&r, index, 1000000);
+	assert_int_equal(r.sum, device_active() - before);
+	assert_true(r.overflowed >= 1);
+	assert_non_null(strstr(messages, "the reader's ring of 31 dumps was full"));
+}
+
 /* The sampling thread cannot drain for more periods than the ring holds:
  * the kernel merges the rest into one sample, reported as an overflow, and
  * no count is lost. */
@@ -299,6 +318,124 @@ static void test_short_hold_keeps_every_period(void **unused)
 	 * machine keeping the thread away. */
 	held_pass(10000000, 100000, &r);
 	assert_int_equal(r.overflowed, 0);
+}
+
+/* ---- the end of a pass after an overflow ---------------------------------
+ * The samples drained after the stop are read against the pass's period:
+ * one the kernel flags OVERFLOW (the sample after a full ring; a real
+ * driver writes STOP's then whenever the reader fell 31 periods behind just
+ * before the pass ended) once divided by a period the stop had set to 0. */
+
+/* A periodic pass whose sampling thread is held off at its very end, for
+ * 60 periods of a ring of 32, and stopped right after: whatever the kernel
+ * merged and whichever sample it flagged, the pass ends, the last sample is
+ * FINAL, and the samples add up to what the device ran. */
+static void hold_then_stop(struct pass_result *r, uint64_t period, unsigned hold_us)
+{
+	assert_int_equal(OpenGPA_SetSamplingPeriod(period), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSession(&r->session), GPA_STATUS_OK);
+	r->t0 = tc_now_ns();
+	if (GPA_BeginPass() != GPA_STATUS_OK)
+		fail_msg("GPA_BeginPass: %s", last_error);
+	vmali_run_frames(vm, 2);
+	tc_sleep_us(3 * period / 1000);
+	/* The thread is kept from draining up to the stop itself. */
+	og_lock();
+	vmali_run_frames(vm, 2);
+	tc_sleep_us(hold_us);
+	og_unlock();
+	if (GPA_EndPass() != GPA_STATUS_OK)
+		fail_msg("GPA_EndPass: %s", last_error);
+	r->t1 = tc_now_ns();
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+}
+
+static void held_to_the_end_on(uint32_t id, bool csf, uint16_t uk_major, uint16_t uk_minor)
+{
+	struct pass_result r = { 0 };
+	if (vm)
+		teardown(NULL);
+	setup_device_on(id, csf, uk_major, uk_minor);
+	static int key;
+	gpa_uint32 index = open_counting(&key);
+	uint64_t before = device_active();
+	hold_then_stop(&r, 1000000, 60000);
+	read_samples(&r, index, 1000000);
+	assert_int_equal(r.sum, device_active() - before);
+	assert_true(r.overflowed >= 1);
+	assert_non_null(strstr(messages, "was full"));
+}
+
+/* vinstr (JM, the G71's default driver) and kinstr_prfcnt on JM 11.40 and
+ * CSF 1.21: stopped right after the ring overflowed. */
+static void test_stop_right_after_overflow(void **unused)
+{
+	(void)unused;
+	held_to_the_end_on(0x6000, false, 0, 0);
+	held_to_the_end_on(0x6000, false, 11, 40);
+	held_to_the_end_on(0xa007, true, 1, 21);
+	held_to_the_end_on(0xc000, true, 1, 21);
+}
+
+/* STOP's sample itself flagged by the kernel (the fault switch makes it
+ * certain, whatever the timing): OVERFLOW is read as a longer sample and
+ * kept; ERROR makes that last sample a failed one, with a message, rather
+ * than a crash or a hang. */
+static void stop_flagged_on(uint32_t id, bool csf, uint16_t uk_major, uint16_t uk_minor,
+                            uint32_t flags)
+{
+	struct vmali_faults f = { .stop_sample_flags = flags };
+	if (vm)
+		teardown(NULL);
+	setup_device_on(id, csf, uk_major, uk_minor);
+	vmali_set_faults(vm, &f);
+	static int key;
+	gpa_uint32 index = open_counting(&key);
+	uint64_t before = device_active();
+	struct pass_result r = { 0 };
+	assert_int_equal(OpenGPA_SetSamplingPeriod(1000000), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSession(&r.session), GPA_STATUS_OK);
+	r.t0 = tc_now_ns();
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	for (int i = 0; i < 4; i++) {
+		vmali_run_frames(vm, 1);
+		tc_sleep_us(1000);
+	}
+	GPA_Status end = GPA_EndPass();
+	r.t1 = tc_now_ns();
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	gpa_uint32 n = 0, last_flags = 0;
+	assert_int_equal(GPA_GetSampleCount(r.session, &n), GPA_STATUS_OK);
+	assert_true(n >= 1);
+	if (flags == 1u /* OVERFLOW */) {
+		assert_int_equal(end, GPA_STATUS_OK);
+		read_samples(&r, index, 1000000);
+		assert_int_equal(r.sum, device_active() - before);
+		assert_int_equal(OpenGPA_GetSampleFlags(r.session, n - 1, &last_flags), GPA_STATUS_OK);
+		assert_true(last_flags & OPENGPA_SAMPLE_OVERFLOW);
+		assert_true(last_flags & OPENGPA_SAMPLE_FINAL);
+	} else {
+		/* The pass ends; the tail the kernel could not count is a FAILED
+		 * sample with no results, and the message says why. */
+		assert_int_equal(end, GPA_STATUS_OK);
+		assert_int_equal(OpenGPA_GetSampleFlags(r.session, n - 1, &last_flags), GPA_STATUS_OK);
+		assert_true(last_flags & OPENGPA_SAMPLE_FAILED);
+		assert_true(last_flags & OPENGPA_SAMPLE_FINAL);
+		gpa_uint64 v = 0;
+		assert_int_not_equal(GPA_GetSampleUInt64(r.session, n - 1, index, &v), GPA_STATUS_OK);
+		if (!strstr(messages, "flagged a periodic sample as failed (ERROR"))
+			fail_msg("no message on the ERROR flag; messages: %s", messages);
+	}
+}
+
+static void test_stop_sample_flagged(void **unused)
+{
+	(void)unused;
+	const uint32_t overflow = 1u << 0, error = 1u << 30;
+	stop_flagged_on(0x6000, false, 11, 40, overflow);
+	stop_flagged_on(0xa007, true, 1, 21, overflow);
+	stop_flagged_on(0x6000, false, 11, 40, error);
+	stop_flagged_on(0xa007, true, 1, 21, error);
 }
 
 /* The floor is the reader's: 100 µs, or 500 µs on the vinstr before the
@@ -367,7 +504,10 @@ int main(void)
 		cmocka_unit_test_teardown(test_kinstr_adds_up, teardown),
 		cmocka_unit_test_teardown(test_kinstr_ring_overflow, teardown),
 		cmocka_unit_test_teardown(test_ring_overflow, teardown),
+		cmocka_unit_test_teardown(test_kinstr_unflagged_gap, teardown),
 		cmocka_unit_test_teardown(test_short_hold_keeps_every_period, teardown),
+		cmocka_unit_test_teardown(test_stop_right_after_overflow, teardown),
+		cmocka_unit_test_teardown(test_stop_sample_flagged, teardown),
 		cmocka_unit_test_teardown(test_floor, teardown),
 		cmocka_unit_test_teardown(test_ordinary_sample_times, teardown),
 	};

@@ -144,6 +144,11 @@ struct vmali_faults {
 	bool meta_bad_offset;          /* a BLOCK item's values point past the mapping */
 	bool meta_foreign_block;       /* samples name a block type ENUM_INFO did not list */
 	uint32_t sample_flags;         /* OR-ed into every kinstr_prfcnt sample's flags */
+	bool overflow_unflagged;       /* kinstr_prfcnt: the sample after a full ring carries no
+	                                * OVERFLOW (it is only longer than a period) */
+	uint32_t stop_sample_flags;    /* OR-ed into the flags of STOP's implicit sample only
+	                                * (ERROR: the disable failed; OVERFLOW: as after a full
+	                                * ring, whatever the ring held) */
 	bool cores_by_bit;             /* SC block_idx = core bit, whatever the version */
 };
 void vmali_set_faults(struct vmali *vm, const struct vmali_faults *faults);

@@ -420,8 +420,9 @@ uint64_t vmali_kinstr_catch_up(struct vmali *vm, struct vmali_kinstr *k, uint64_
 			}
 		} else {
 			vmali_advance_for_dump(vm);
-			write_sample(vm, k, k->start_user_data,
-			             k->overflowed ? VMALI_KINSTR_FLAG_OVERFLOW : 0, k->next_due_ns);
+			bool flag = k->overflowed && !vm->faults.overflow_unflagged;
+			write_sample(vm, k, k->start_user_data, flag ? VMALI_KINSTR_FLAG_OVERFLOW : 0,
+			             k->next_due_ns);
 			k->overflowed = false;
 		}
 		k->next_due_ns += k->period_ns;
@@ -471,10 +472,17 @@ static int command(struct vmali *vm, struct vmali_kinstr *k, const void *arg)
 		if (!k->started)
 			return einval();
 		/* The disable takes a last sample; early drivers drop it when the
-		 * ring is full. */
+		 * ring is full.  In periodic mode it is the next sample written
+		 * after any the ring had no room for, so it carries OVERFLOW
+		 * then, as a periodic one would. */
 		if (unconsumed(k) < RING_SAMPLES) {
+			uint32_t flags = vm->faults.stop_sample_flags;
+			if (k->mode == VMALI_KINSTR_MODE_PERIODIC && k->overflowed &&
+			    !vm->faults.overflow_unflagged)
+				flags |= VMALI_KINSTR_FLAG_OVERFLOW;
 			vmali_advance_for_dump(vm);
-			write_sample(vm, k, c.user_data, 0, now);
+			write_sample(vm, k, c.user_data, flags, now);
+			k->overflowed = false;
 		}
 		k->started = false;
 		k->async_due_ns = 0;

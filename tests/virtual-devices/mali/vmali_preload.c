@@ -204,6 +204,8 @@ static void init(void)
 	faults.vinstr_absent = env_ull("VMALI_FAULT_VINSTR_ABSENT", 0, &bad) != 0;
 	faults.kinstr_absent = env_ull("VMALI_FAULT_KINSTR_ABSENT", 0, &bad) != 0;
 	faults.eintr = env_ull("VMALI_FAULT_EINTR", 0, &bad) != 0;
+	faults.sample_flags = (uint32_t)env_ull("VMALI_FAULT_SAMPLE_FLAGS", 0, &bad);
+	faults.stop_sample_flags = (uint32_t)env_ull("VMALI_FAULT_STOP_SAMPLE_FLAGS", 0, &bad);
 	if (bad) {
 		free(file_text);
 		return;
