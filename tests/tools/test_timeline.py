@@ -23,6 +23,7 @@ import os
 import re
 import shlex
 import shutil
+import select
 import signal
 import struct
 import subprocess
@@ -437,20 +438,22 @@ def stopped_run(where, period_ms, stop_s, preload, extra, env=None):
         table = os.path.join(tmp, "t.csv")
         e = env_for(preload)
         e.update(env or {})
-        proc = subprocess.Popen(OPENGPA + ["stat", "-I", str(period_ms), "--csv", table] + extra +
+        # The CSV read live: through a pipe (a file is renamed into place only
+        # when the run ends, docs/cli.md).
+        proc = subprocess.Popen(OPENGPA + ["stat", "-I", str(period_ms), "--csv", "-"] + extra +
                                 ["--", "sleep", str(0.4 + stop_s + 0.4)],
-                                stderr=subprocess.PIPE, text=True, env=e)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e)
         # Stop it once the pass samples (two intervals written), however long
         # a busy machine takes to start it.
+        live = b""
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                with open(table) as f:
-                    if len(f.readlines()) >= 3:
-                        break
-            except OSError:
-                pass
-            time.sleep(0.01)
+        while time.monotonic() < deadline and live.count(b"\n") < 3:
+            ready, _, _ = select.select([proc.stdout], [], [], 0.05)
+            chunk = os.read(proc.stdout.fileno(), 65536) if ready else b""
+            if ready and not chunk:
+                break
+            live += chunk
+        check(where + ": two intervals within 30 s", live.count(b"\n") >= 3, live[-300:])
         os.kill(proc.pid, signal.SIGSTOP)
         deadline = time.monotonic() + 10
         while not all_stopped(proc.pid) and time.monotonic() < deadline:
@@ -459,8 +462,11 @@ def stopped_run(where, period_ms, stop_s, preload, extra, env=None):
         time.sleep(stop_s)
         os.kill(proc.pid, signal.SIGCONT)
         resumed = time.monotonic_ns()
-        _, err = proc.communicate(timeout=60)
+        rest, err = proc.communicate(timeout=60)
+        err = err.decode(errors="replace")
         check(where + ": exits 0", proc.returncode == 0, err[-1000:])
+        with open(table, "wb") as f:
+            f.write(live + rest)
         header, data = read_csv(where, table)
         spans = [float(r[2]) - float(r[1]) for r in data]
         flags = [r[5].split() for r in data]

@@ -7,7 +7,10 @@
 
 void fmt_csv_field(FILE *f, const char *field, const char *sep)
 {
-	bool quote = strstr(field, sep) || strpbrk(field, "\"\r\n");
+	/* Any character of a separator of several, not only the whole of it:
+	 * with SEP "::" an unquoted field "a:" before it would read as "a"
+	 * and a field starting ":". */
+	bool quote = field[strcspn(field, sep)] || strpbrk(field, "\"\r\n");
 	if (!quote) {
 		fputs(field, f);
 		return;

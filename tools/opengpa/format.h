@@ -6,7 +6,10 @@
 #include <stdio.h>
 
 /* Writes one field for a line separated by `sep`, quoted as RFC 4180 asks
- * when it contains sep, a quote, CR or LF (quotes doubled inside). */
+ * when it contains sep (or any character of a sep of several, so a field's
+ * end and the separator cannot be read another way), a quote, CR or LF;
+ * quotes are doubled inside.  sep itself must hold no quote, CR or LF
+ * (cli_check_separator refuses them): nothing could then be unambiguous. */
 void fmt_csv_field(FILE *f, const char *field, const char *sep);
 
 /* Writes s as a JSON string literal: quotes, backslashes and control

@@ -281,12 +281,22 @@ static void print_json(FILE *f, const struct report *r)
 	fputs(r->one_line ? "]}\n" : "\n]}\n", f);
 }
 
+/* The report is one record: written into memory, then to f in one piece,
+ * so a pipe or terminal read live gets it whole (see timeline.c). */
 void report_print(FILE *f, const struct report *r, enum report_format format, const char *sep)
 {
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	FILE *to = m ? m : f;
 	if (format == REPORT_JSON)
-		print_json(f, r);
+		print_json(to, r);
 	else if (format == REPORT_SEPARATED)
-		print_separated(f, r, sep);
+		print_separated(to, r, sep);
 	else
-		print_table(f, r);
+		print_table(to, r);
+	if (m && fclose(m) == 0 && buf)
+		fwrite(buf, 1, len, f);
+	free(buf);
+	fflush(f);
 }

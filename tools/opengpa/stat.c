@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "cli_options.h"
 #include "events.h"
+#include "output.h"
 #include "report.h"
 #include "run.h"
 #include "stat.h"
@@ -146,25 +147,47 @@ static int choose_counters(const struct stat_options *o, struct report *r)
 /*
  * Every file the command writes is opened here, before the counters and the
  * workload: a path that cannot be written fails in a second instead of
- * losing a long run's counts.  A new output option opens (or checks) its
- * file here too, and closes it in close_outputs().
+ * losing a long run's counts.  Each is a temporary file until the run has
+ * succeeded (output.h), so a failed or killed run leaves what the names
+ * held.  A new output option opens its file here too, joins the list of
+ * check_outputs(), and is closed in close_outputs().
  */
-static int open_outputs(const struct stat_options *o, FILE **report, struct timeline *tl)
+static int check_outputs(const struct stat_options *o)
 {
-	*report = stderr; /* the table, -x and --json alike, as perf stat does */
-	if (o->output && !(*report = cli_open_output(o->output, o->append)))
+	const struct cli_output_name names[] = {
+		{ "-o", o->output }, { "--trace", o->trace }, { "--csv", o->csv },
+		{ "--html", o->html },
+	};
+	return cli_outputs_distinct("stat", names, sizeof names / sizeof names[0]);
+}
+
+static int open_outputs(const struct stat_options *o, struct cli_output *report,
+                        struct timeline *tl)
+{
+	memset(report, 0, sizeof *report);
+	report->dirfd = -1;
+	report->f = stderr; /* the table, -x and --json alike, as perf stat does */
+	report->in_place = true;
+	if (o->output && cli_output_open(report, o->output, o->append))
 		return 1;
-	if (stat_period_ms(o) && timeline_open(tl, o, *report)) {
-		cli_close_output(*report, o->output);
+	if (stat_period_ms(o) && timeline_open(tl, o, report->f)) {
+		if (o->output)
+			cli_output_close(report, false);
 		return 1;
 	}
 	return 0;
 }
 
-static int close_outputs(const struct stat_options *o, FILE *report, struct timeline *tl)
+/* commit: the run succeeded, its outputs replace what their names held. */
+static int close_outputs(const struct stat_options *o, struct cli_output *report,
+                         struct timeline *tl, bool commit)
 {
-	int rc = stat_period_ms(o) ? timeline_close(tl) : 0;
-	return cli_close_output(report, o->output) | rc;
+	int rc = stat_period_ms(o) ? timeline_close(tl, commit) : 0;
+	if (o->output)
+		rc |= cli_output_close(report, commit);
+	else if (fflush(report->f) != 0)
+		rc = 1;
+	return rc;
 }
 
 /* What was counted, for the report's header: the command, or the scope. */
@@ -326,13 +349,16 @@ int cmd_stat(int argc, char **argv)
 		return 0;
 	}
 	cli_set_verbose(o.verbose);
-	FILE *out = NULL;
+	int rc = check_outputs(&o);
+	if (rc)
+		return rc;
+	struct cli_output out;
 	struct timeline tl;
 	if (open_outputs(&o, &out, &tl))
 		return 1;
 	struct run_state rs = { 0 };
-	int rc = count(&o, out, &rs, &tl);
-	if (close_outputs(&o, out, &tl) && !rc)
+	rc = count(&o, out.f, &rs, &tl);
+	if (close_outputs(&o, &out, &tl, rc == 0) && !rc)
 		rc = 1;
 	/* The command's status wins over opengpa's own failure, as in perf. */
 	int status = run_exit_status(&rs);

@@ -3,26 +3,70 @@
 #include "timeline.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "opengpa.h"
 
+/*
+ * Each call of a writer is one record (the header, one interval, the end),
+ * and reaches the file whole: it is written into memory first, then handed
+ * to the stream in one piece and flushed.  A pipe, a FIFO or a terminal
+ * read live (where the command's outputs are written in place, output.h)
+ * then never holds half an interval, even when a record is larger than
+ * stdio's buffer, which would otherwise be written out partway through it.
+ */
+struct record {
+	FILE *dest;
+	char *buf;
+	size_t len;
+};
+
+static void record_begin(struct tl_output *o, struct record *r)
+{
+	r->dest = o->f;
+	r->buf = NULL;
+	r->len = 0;
+	FILE *m = open_memstream(&r->buf, &r->len);
+	if (m)
+		o->f = m; /* else (out of memory) straight to the stream, as before */
+}
+
+static void record_end(struct tl_output *o, struct record *r)
+{
+	if (o->f != r->dest) {
+		bool ok = fclose(o->f) == 0;
+		o->f = r->dest;
+		if (ok && r->buf && r->len)
+			fwrite(r->buf, 1, r->len, o->f);
+		free(r->buf);
+	}
+	fflush(o->f);
+}
+
 void tl_begin(struct tl_output *o, const struct tl_run *run)
 {
+	struct record r;
+	record_begin(o, &r);
 	o->format->begin(o, run);
-	fflush(o->f);
+	record_end(o, &r);
 }
 
 void tl_sample(struct tl_output *o, const struct tl_run *run, const struct tl_sample *s)
 {
+	struct record r;
+	record_begin(o, &r);
 	o->format->sample(o, run, s);
-	fflush(o->f);
+	record_end(o, &r);
 }
 
 void tl_end(struct tl_output *o, const struct tl_run *run, const struct tl_end *e)
 {
+	struct record r;
+	record_begin(o, &r);
 	o->format->end(o, run, e);
-	fflush(o->f);
+	record_end(o, &r);
 }
 
 double tl_seconds(const struct tl_run *run, uint64_t t)

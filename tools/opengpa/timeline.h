@@ -84,7 +84,8 @@ extern const struct tl_format tl_interval_table;   /* interval.c: perf stat -I *
 extern const struct tl_format tl_interval_separated;
 extern const struct tl_format tl_interval_json;
 
-/* begin, sample, end on an output, each followed by a flush. */
+/* begin, sample, end on an output, each one record written whole, then
+ * flushed. */
 void tl_begin(struct tl_output *o, const struct tl_run *run);
 void tl_sample(struct tl_output *o, const struct tl_run *run, const struct tl_sample *s);
 void tl_end(struct tl_output *o, const struct tl_run *run, const struct tl_end *e);

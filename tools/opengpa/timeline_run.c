@@ -14,11 +14,11 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
 
 /* How long the reader sleeps in one wait: it wakes for every sample, this
  * only bounds how late it notices a pass that ended without one. */
@@ -29,10 +29,9 @@
 #define READER_WINDOW 4096
 
 static void add_output(struct timeline *tl, const struct tl_format *format, FILE *f,
-                       const char *path, const char *sep)
+                       const char *sep)
 {
-	tl->out[tl->nout] = (struct tl_output){ .format = format, .f = f, .sep = sep };
-	tl->path[tl->nout++] = path;
+	tl->out[tl->nout++] = (struct tl_output){ .format = format, .f = f, .sep = sep };
 }
 
 int timeline_open(struct timeline *tl, const struct stat_options *o, FILE *report)
@@ -43,7 +42,7 @@ int timeline_open(struct timeline *tl, const struct stat_options *o, FILE *repor
 	if (o->interval_ms)
 		add_output(tl, o->json ? &tl_interval_json
 		               : o->sep ? &tl_interval_separated : &tl_interval_table,
-		           report, NULL, o->sep);
+		           report, o->sep);
 	const struct {
 		const char *path;
 		const struct tl_format *format;
@@ -51,12 +50,12 @@ int timeline_open(struct timeline *tl, const struct stat_options *o, FILE *repor
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		if (!files[i].path)
 			continue;
-		FILE *f = cli_open_output(files[i].path, false);
-		if (!f) {
-			timeline_close(tl);
+		struct cli_output *file = &tl->file[tl->nout];
+		if (cli_output_open(file, files[i].path, false)) {
+			timeline_close(tl, false);
 			return 1;
 		}
-		add_output(tl, files[i].format, f, files[i].path, NULL);
+		add_output(tl, files[i].format, file->f, NULL);
 	}
 	return 0;
 }
@@ -308,26 +307,22 @@ void timeline_finish(struct timeline *tl, const struct report *r)
 	free(max);
 }
 
-/* A file that got nothing (the run never began: bad counters, a refused
- * period) is removed rather than left empty and invalid; only a regular
- * file, never a device or a pipe the user named. */
-static void remove_if_unwritten(FILE *f, const char *path)
-{
-	struct stat st;
-	if (fflush(f) == 0 && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
-		unlink(path);
-}
-
-int timeline_close(struct timeline *tl)
+int timeline_close(struct timeline *tl, bool commit)
 {
 	timeline_pass_ended(tl);
 	int rc = 0;
 	for (size_t o = 0; o < tl->nout; o++) {
-		if (!tl->path[o])
+		struct cli_output *file = &tl->file[o];
+		if (!file->f)
 			continue;
-		if (!tl->begun)
-			remove_if_unwritten(tl->out[o].f, tl->path[o]);
-		if (cli_close_output(tl->out[o].f, tl->path[o]))
+		/* A run that never began (bad counters, a refused period) wrote
+		 * nothing: what the name held stays. */
+		if (commit && !tl->begun) {
+			char name[256];
+			fprintf(stderr, "opengpa: no interval was counted, so %s was not written\n",
+			        cli_escape(file->path, name, sizeof name));
+		}
+		if (cli_output_close(file, commit && tl->begun))
 			rc = 1;
 	}
 	tl->nout = 0;

@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "opengpa.h"
+#include "output.h"
 #include "report.h"
 #include "stat.h"
 #include "timeline.h"
@@ -30,7 +31,7 @@
 
 struct timeline {
 	struct tl_output out[TIMELINE_MAX_OUTPUTS];
-	const char *path[TIMELINE_MAX_OUTPUTS]; /* NULL: the report's stream */
+	struct cli_output file[TIMELINE_MAX_OUTPUTS]; /* .f NULL: the report's stream */
 	size_t nout;
 	unsigned period_ms;
 
@@ -52,9 +53,10 @@ struct timeline {
 	int exit_status;
 };
 
-/* Opens --trace, --csv and --html (truncated) and, for -I, sets the lines
- * up on `report`, in -x or --json form as asked.  Returns 0, or 1 after
- * printing which path cannot be written. */
+/* Opens --trace, --csv and --html (output.h: each a temporary file until
+ * timeline_close commits it) and, for -I, sets the lines up on `report`,
+ * in -x or --json form as asked.  Returns 0, or 1 after printing which
+ * path cannot be written. */
 int timeline_open(struct timeline *tl, const struct stat_options *o, FILE *report);
 
 /* Without -e: keeps the device's counters that fit in one run together,
@@ -76,7 +78,10 @@ int timeline_pass_begun(struct timeline *tl, uint64_t start_ns, long pid);
 void timeline_workload_ended(struct timeline *tl, int status);
 void timeline_pass_ended(struct timeline *tl);
 void timeline_finish(struct timeline *tl, const struct report *r);
-/* Closes the files; 1 after printing the error when a write failed. */
-int timeline_close(struct timeline *tl);
+/* Closes the files: with `commit` (the run succeeded) each file that got
+ * its intervals replaces its name; otherwise, and for a file that got none
+ * (the run never began), the name keeps what it held before.  1 after
+ * printing the error when a write failed. */
+int timeline_close(struct timeline *tl, bool commit);
 
 #endif

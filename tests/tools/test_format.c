@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The separated-values writers with hostile separators and fields: every
+ * line written is read back with an RFC 4180 reader that knows only the
+ * separator, and must give back the very fields written.  A writer that
+ * quotes by commas instead of by SEP, or does not double a quote inside a
+ * field, fails here.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "format.h"
+#include "opengpa.h"
+#include "timeline.h"
+
+#define MAX_FIELDS 32
+
+/* Reads one record of `text` (up to its unquoted end of line) separated by
+ * `sep`: fields allocated into out[], their count, or -1 when the text is
+ * not RFC 4180 (a quote in an unquoted field, text after a closing quote).
+ * *end is set after the line end. */
+static int read_record(const char *text, const char *sep, char **out, const char **end)
+{
+	size_t seplen = strlen(sep);
+	int n = 0;
+	const char *p = text;
+	for (;;) {
+		char *field = calloc(strlen(text) + 1, 1);
+		size_t len = 0;
+		if (*p == '"') {
+			for (p++;; p++) {
+				if (!*p) {
+					free(field);
+					return -1; /* unterminated */
+				}
+				if (*p == '"' && p[1] == '"')
+					field[len++] = *p++;
+				else if (*p == '"')
+					break;
+				else
+					field[len++] = *p;
+			}
+			p++;
+		} else {
+			while (*p && *p != '\r' && *p != '\n' && strncmp(p, sep, seplen) != 0) {
+				if (*p == '"') {
+					free(field);
+					return -1;
+				}
+				field[len++] = *p++;
+			}
+		}
+		if (n == MAX_FIELDS) {
+			free(field);
+			return -1;
+		}
+		out[n++] = field;
+		if (strncmp(p, sep, seplen) == 0) {
+			p += seplen;
+			continue;
+		}
+		if (*p == '\r')
+			p++;
+		if (*p == '\n')
+			p++;
+		else if (*p)
+			return -1; /* after a closing quote: neither a separator nor the end */
+		*end = p;
+		return n;
+	}
+}
+
+static void free_fields(char **f, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(f[i]);
+}
+
+static const char *const hostile[] = {
+	"", "plain", "a,b", "say \"hi\"", "\"", "\"\"", "line\nbreak", "cr\rx", "crlf\r\n",
+	":", "a:", ":a", "x::y", "ab", "a", "b", "ba", "12.5", " spaced ", ";", "\t",
+	"|pipe|", "TaskClock", "caf\xc3\xa9",
+};
+static const char *const separators[] = { ",", ";", "\t", "::", "ab", "|", " ", ".", "Cl",
+	                                  ", " };
+
+static char *row_of(const char *sep, const char *const *fields, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	assert_non_null(m);
+	for (size_t k = 0; k < n; k++) {
+		if (k)
+			fputs(sep, m);
+		fmt_csv_field(m, fields[k], sep);
+	}
+	fputc('\n', m);
+	fclose(m);
+	return buf;
+}
+
+/* Every field, with every separator, reads back as written. */
+static void test_round_trip(void **state)
+{
+	(void)state;
+	size_t n = sizeof hostile / sizeof hostile[0];
+	for (size_t s = 0; s < sizeof separators / sizeof separators[0]; s++) {
+		const char *sep = separators[s];
+		char *line = row_of(sep, hostile, n);
+		char *got[MAX_FIELDS];
+		const char *end = NULL;
+		int k = read_record(line, sep, got, &end);
+		if (k != (int)n)
+			fail_msg("SEP '%s': %d fields read back from %zu written: %s", sep, k, n, line);
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(got[i], hostile[i]) != 0)
+				fail_msg("SEP '%s': field %zu written '%s' read back '%s'", sep, i,
+				         hostile[i], got[i]);
+		assert_string_equal(end, "");
+		free_fields(got, k);
+		free(line);
+	}
+}
+
+static char *field_of(const char *field, const char *sep)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	assert_non_null(m);
+	fmt_csv_field(m, field, sep);
+	fclose(m);
+	return buf;
+}
+
+/* Exactly RFC 4180: plain fields as they are, quotes doubled, the quoting
+ * decided by SEP and not by a comma. */
+static void test_exact(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *field, *sep, *written;
+	} cases[] = {
+		{ "plain", ",", "plain" },
+		{ "a,b", ",", "\"a,b\"" },
+		{ "a,b", ";", "a,b" },          /* a comma is only text under -x ';' */
+		{ "a;b", ";", "\"a;b\"" },
+		{ "a;b", ",", "a;b" },
+		{ "say \"hi\"", ";", "\"say \"\"hi\"\"\"" },
+		{ "\"", ",", "\"\"\"\"" },
+		{ "x\ny", "\t", "\"x\ny\"" },
+		{ "x\ry", "\t", "\"x\ry\"" },
+		{ "a:", "::", "\"a:\"" },        /* the separator's first character */
+		{ "TaskClock", "Cl", "\"TaskClock\"" },
+		{ "12.5", ".", "\"12.5\"" },
+		{ "", ",", "" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *w = field_of(cases[i].field, cases[i].sep);
+		if (strcmp(w, cases[i].written) != 0)
+			fail_msg("field '%s' with SEP '%s' written as '%s', not '%s'", cases[i].field,
+			         cases[i].sep, w, cases[i].written);
+		free(w);
+	}
+}
+
+/* The timeline CSV file and the -I -x lines with counter names, groups
+ * and units that hold the separator, quotes and line breaks: every line
+ * has as many fields as the header (or as -I -x's five), and the names
+ * read back. */
+static void test_timeline_writers(void **state)
+{
+	(void)state;
+	struct tl_series series[] = {
+		{ .name = "Na\"me,1", .group = "G;1", .unit = "m\"s", .usage = "", .integer = true },
+		{ .name = "two::x", .group = "line\nbreak", .unit = "", .usage = "it,ems" },
+	};
+	char *argv[] = { "sleep", "1", NULL };
+	struct tl_run run = { .command = argv, .device = "dev", .backend = "perf", .pid = 1,
+		              .period_ns = 1000000, .start_ns = 1000,
+		              .series = series, .nseries = 2 };
+	double values[] = { 3, 2.5 };
+	struct tl_sample s = { .index = 0, .begin_ns = 1000, .end_ns = 2001000,
+		               .flags = OPENGPA_SAMPLE_LATE | OPENGPA_SAMPLE_FINAL, .values = values };
+
+	/* --csv: always ",". */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	struct tl_output o = { .format = &tl_csv, .f = m };
+	tl_begin(&o, &run);
+	tl_sample(&o, &run, &s);
+	fclose(m);
+	char *f[MAX_FIELDS];
+	const char *p = buf, *end;
+	int header = read_record(p, ",", f, &end);
+	assert_int_equal(header, 8);
+	assert_string_equal(f[6], "Na\"me,1 (m\"s)");
+	assert_string_equal(f[7], "two::x (it,ems)");
+	free_fields(f, header);
+	int row = read_record(end, ",", f, &end);
+	assert_int_equal(row, header);
+	assert_string_equal(f[5], "late final");
+	free_fields(f, row);
+	assert_string_equal(end, "");
+	free(buf);
+
+	/* -I -x SEP: five fields a line, one line per counter. */
+	for (size_t k = 0; k < sizeof separators / sizeof separators[0]; k++) {
+		const char *sep = separators[k];
+		buf = NULL;
+		len = 0;
+		m = open_memstream(&buf, &len);
+		o = (struct tl_output){ .format = &tl_interval_separated, .f = m, .sep = sep };
+		tl_begin(&o, &run);
+		tl_sample(&o, &run, &s);
+		fclose(m);
+		p = buf;
+		for (size_t i = 0; i < 2; i++) {
+			int n = read_record(p, sep, f, &end);
+			if (n != 5)
+				fail_msg("-I -x '%s': line %zu has %d fields, not 5: %s", sep, i, n, p);
+			assert_string_equal(f[3], series[i].name);
+			assert_string_equal(f[4], series[i].group);
+			free_fields(f, n);
+			p = end;
+		}
+		assert_string_equal(p, "");
+		free(buf);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_exact),
+		cmocka_unit_test(test_timeline_writers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
