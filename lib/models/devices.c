@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/readfile.h"
 #include "refuse.h"
 
 /* models/devices.table, embedded at build time (lib/models/meson.build). */
@@ -349,31 +350,24 @@ bool og_model_table_builtin(struct og_model_table *t, char *err, size_t errlen)
 	return og_model_table_parse(t, "models/devices.table", og_model_devices_table, err, errlen);
 }
 
+/* Device tables as readfile.h opens them: never a FIFO or a device. */
+static const struct og_file_kind table_kind = {
+	.what = "device table",
+	.max_bytes = OG_READ_MAX_DEVICE_TABLE,
+	.fix = "give a text file in models/devices.table's format (docs/models.md)",
+};
+
 bool og_model_table_load(struct og_model_table *t, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return og_model_refuse(err, errlen, "%s: %s", path, strerror(errno));
-	enum { MAX = 1 << 20 };
-	char *buf = malloc(MAX + 1);
-	if (!buf) {
-		fclose(f);
-		return og_model_refuse(err, errlen, "out of memory");
-	}
-	size_t n = fread(buf, 1, MAX + 1, f);
-	bool read_error = ferror(f);
-	fclose(f);
+	size_t n;
+	char *buf = og_read_regular(path, &table_kind, &n, err, errlen);
+	if (!buf)
+		return false;
 	bool ok;
-	if (read_error)
-		ok = og_model_refuse(err, errlen, "%s: read error", path);
-	else if (n > MAX)
-		ok = og_model_refuse(err, errlen, "%s: larger than %d bytes", path, MAX);
-	else if (memchr(buf, '\0', n))
+	if (memchr(buf, '\0', n))
 		ok = og_model_refuse(err, errlen, "%s: not a text file (it has NUL bytes)", path);
-	else {
-		buf[n] = '\0';
+	else
 		ok = og_model_table_parse(t, path, buf, err, errlen);
-	}
 	free(buf);
 	return ok;
 }
