@@ -333,7 +333,7 @@ bool og_model_table_parse(struct og_model_table *t, const char *origin, const ch
 				break;
 			}
 		} else if (!set_field(&e->dev, key, value, field_err, sizeof field_err)) {
-			ok = og_model_refuse(err, errlen, "%s:%u: %s", origin, lineno, field_err);
+			ok = og_model_refuse_with(err, errlen, field_err, "%s:%u", origin, lineno);
 			break;
 		}
 		memcpy(last_key, key, strlen(key) + 1);
@@ -447,7 +447,7 @@ bool og_model_device_parse_spec(const struct og_model_table *t, const char *spec
 		char field_err[256];
 		if (!og_model_device_set(out, pair, eq + 1, OG_MODEL_FROM_USER, field_err,
 		                         sizeof field_err))
-			return og_model_refuse(err, errlen, "%s: %s", d->id, field_err);
+			return og_model_refuse_with(err, errlen, field_err, "%s", d->id);
 		p += n;
 	}
 	return true;
