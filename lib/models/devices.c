@@ -29,6 +29,24 @@ static const char *const field_names[OG_MODEL_FIELDS] = {
 	[OG_MODEL_ETMU] = "etmu",
 };
 
+/* Each field's range (docs/models.md, "Ranges"): wide enough for any GPU
+ * the model can be asked about, narrow enough that a slip (1e-300, 1e300)
+ * is refused rather than predicting 0 or infinity. */
+static const struct {
+	double min, max;
+} field_range[OG_MODEL_FIELDS] = {
+	[OG_MODEL_GFLOPS] = { 1e-3, 1e7 },
+	[OG_MODEL_USI_MAX] = { 1.0, 1e16 },
+	[OG_MODEL_USI_PER_GFLOPS] = { 1.0, 1e12 },
+	[OG_MODEL_TMUS] = { 1.0, 1e5 },
+	[OG_MODEL_CORES] = { 1.0, 1e5 },
+	[OG_MODEL_MHZ] = { 1.0, 1e5 },
+	[OG_MODEL_FMA_PER_CORE] = { 1e-3, 1e5 },
+	[OG_MODEL_USI_PER_CLOCK] = { 1e-3, 1e5 },
+	[OG_MODEL_EGPU] = { 0.0, 100.0 },
+	[OG_MODEL_ETMU] = { 0.0, 100.0 },
+};
+
 const char *og_model_field_name(enum og_model_field f)
 {
 	return f < OG_MODEL_FIELDS ? field_names[f] : "?";
@@ -76,9 +94,10 @@ bool og_model_device_set(struct og_model_device *d, const char *key, const char 
 			return og_model_refuse(err, errlen, "%s=%s: not a number (digits, an optional exponent, "
 			                       "an optional k, M or G)", key, text);
 		bool percent = f == OG_MODEL_EGPU || f == OG_MODEL_ETMU;
-		if (percent ? (v < 0.0 || v > 100.0) : !(v > 0.0))
-			return og_model_refuse(err, errlen, "%s=%s: must be %s", key, text,
-			                       percent ? "from 0 to 100 (percent)" : "above 0");
+		if (!(v >= field_range[f].min && v <= field_range[f].max))
+			return og_model_refuse(err, errlen, "%s=%s: must be %s from %g to %g%s", key, text,
+			                       percent ? "a percentage" : "above 0:", field_range[f].min,
+			                       field_range[f].max, percent ? " (percent)" : "");
 		d->value[f] = v;
 		d->origin[f] = origin;
 		return true;
@@ -321,9 +340,13 @@ bool og_model_table_parse(struct og_model_table *t, const char *origin, const ch
 		}
 		if (e->kind == CONSTANT) {
 			if (strcmp(key, "value") == 0) {
-				if (!og_model_parse_number(value, &e->value) || !(e->value > 0.0)) {
-					ok = og_model_refuse(err, errlen, "%s:%u: value: not a number above 0", origin,
-					                     lineno);
+				if (!og_model_parse_number(value, &e->value) ||
+				    !(e->value >= field_range[OG_MODEL_USI_PER_GFLOPS].min &&
+				      e->value <= field_range[OG_MODEL_USI_PER_GFLOPS].max)) {
+					ok = og_model_refuse(err, errlen, "%s:%u: value: not a number above 0 "
+					                     "from %g to %g", origin, lineno,
+					                     field_range[OG_MODEL_USI_PER_GFLOPS].min,
+					                     field_range[OG_MODEL_USI_PER_GFLOPS].max);
 					break;
 				}
 				e->have_value = true;
