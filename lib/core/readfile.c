@@ -39,20 +39,26 @@ __attribute__((format(printf, 5, 6))) static void refuse(char *err, size_t errle
 		snprintf(err + n + m, errlen - (size_t)(n + m), "; %s", kind->fix);
 }
 
+/* "a" or "an" before `word`. */
+static const char *article(const char *word)
+{
+	return strchr("AEIOUaeiou", word[0]) && word[0] ? "an" : "a";
+}
+
 /* A regular file of at most the cap; else refused (errno set). */
 static bool acceptable(const struct stat *st, const char *path, const struct og_file_kind *kind,
                        char *err, size_t errlen)
 {
 	if (!S_ISREG(st->st_mode)) {
-		refuse(err, errlen, path, kind, "is %s, not a %s (only regular files are read: "
+		refuse(err, errlen, path, kind, "is %s, not %s %s (only regular files are read: "
 		       "opening anything else could block or act on a device)",
-		       og_file_type_name(st->st_mode), kind->what);
+		       og_file_type_name(st->st_mode), article(kind->what), kind->what);
 		errno = EINVAL;
 		return false;
 	}
 	if (st->st_size < 0 || (uint64_t)st->st_size > kind->max_bytes) {
-		refuse(err, errlen, path, kind, "is %lld bytes; a %s may have at most %llu", (long long)st->st_size,
-		       kind->what, (unsigned long long)kind->max_bytes);
+		refuse(err, errlen, path, kind, "is %lld bytes; %s %s may have at most %llu",
+		       (long long)st->st_size, article(kind->what), kind->what, (unsigned long long)kind->max_bytes);
 		errno = EFBIG;
 		return false;
 	}
@@ -163,8 +169,8 @@ char *og_read_regular(const char *path, const struct og_file_kind *kind, size_t 
 	}
 	if (have > kind->max_bytes) {
 		free(buf);
-		refuse(err, errlen, path, kind, "grew past %llu bytes while read; a %s has at most that",
-		       (unsigned long long)kind->max_bytes, kind->what);
+		refuse(err, errlen, path, kind, "grew past %llu bytes while read; %s %s has at most that",
+		       (unsigned long long)kind->max_bytes, article(kind->what), kind->what);
 		errno = EFBIG;
 		return NULL;
 	}
