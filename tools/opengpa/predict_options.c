@@ -88,9 +88,10 @@ int predict_parse(int argc, char **argv, struct predict_options *o, char *err, s
 		if (operand >= argc || strcmp(argv[operand - 1], "--") == 0)
 			break;
 		if (o->profile) {
-			char word[64];
+			char word[64], first[64];
 			cli_refuse(err, errlen, "one profile at a time ('%s' follows %s); a command goes "
-			           "after --", cli_escape(argv[operand], word, sizeof word), o->profile);
+			           "after --", cli_escape(argv[operand], word, sizeof word),
+			           cli_escape(o->profile, first, sizeof first));
 			return 2;
 		}
 		o->profile = argv[operand];
