@@ -2,6 +2,7 @@
 /* counterfile.c — the line-oriented counter file reader. */
 #include "counterfile.h"
 #include "quote.h"
+#include "readfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -485,100 +486,28 @@ static bool load_failed(char *err, size_t errlen, const char *path, const char *
 	return false;
 }
 
-static const char *file_kind(mode_t mode)
-{
-	return S_ISDIR(mode) ? "a directory" : S_ISFIFO(mode) ? "a FIFO"
-	     : S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device"
-	     : S_ISSOCK(mode) ? "a socket" : "not a regular file";
-}
-
-/* What a counter file must be, from its metadata: a regular file of at most
- * OG_CF_MAX_BYTES. */
-static bool acceptable(const struct stat *st, const char *path, char *err, size_t errlen)
-{
-	if (!S_ISREG(st->st_mode))
-		return load_failed(err, errlen, path, "is %s, not a counter file (counter files are "
-		                                      "regular text files)", file_kind(st->st_mode));
-	if (st->st_size > (off_t)OG_CF_MAX_BYTES)
-		return load_failed(err, errlen, path, "is %lld bytes; a counter file may have at most "
-		                                      "%u (docs/counter-files.md, \"Limits\")",
-		                   (long long)st->st_size, OG_CF_MAX_BYTES);
-	return true;
-}
+/* Counter files as readfile.h opens them: a regular file of at most
+ * OG_CF_MAX_BYTES, never a FIFO or a device. */
+static const struct og_file_kind counter_file_kind = {
+	.what = "counter file",
+	.max_bytes = OG_CF_MAX_BYTES,
+	.fix = "counter files are regular text files (docs/counter-files.md, \"Limits\")",
+};
 
 bool og_cf_load(const char *path, struct og_cf_file *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
 	if (err && errlen)
 		err[0] = '\0';
-	/* Looked at before it is opened, so that opening cannot block (a FIFO
-	 * with no writer) or act (some devices do on open); then opened without
-	 * blocking and looked at again, in case the path changed in between. */
-	struct stat st;
-	if (stat(path, &st) != 0)
-		return load_failed(err, errlen, path, "cannot open: %s", strerror(errno));
-	if (!acceptable(&st, path, err, errlen))
+	size_t len;
+	char *text = og_read_regular(path, &counter_file_kind, &len, err, errlen);
+	if (!text)
 		return false;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return load_failed(err, errlen, path, "cannot open: %s", strerror(errno));
-	if (fstat(fd, &st) != 0 || !acceptable(&st, path, err, errlen)) {
-		if (err && errlen && !err[0])
-			load_failed(err, errlen, path, "cannot read: %s", strerror(errno));
-		close(fd);
-		return false;
-	}
-	/* Never more than the cap, whatever the size said: a file may grow, and
-	 * /proc files say 0. */
-	size_t cap = (size_t)st.st_size + 1, len = 0;
-	if (cap > OG_CF_MAX_BYTES + 1)
-		cap = OG_CF_MAX_BYTES + 1;
-	char *text = malloc(cap + 1);
-	int saved_errno = 0;
-	bool ok = text != NULL;
-	while (ok) {
-		if (len == cap) {
-			if (cap == OG_CF_MAX_BYTES + 1)
-				break;
-			size_t grown = 2 * cap > OG_CF_MAX_BYTES + 1 ? OG_CF_MAX_BYTES + 1 : 2 * cap;
-			char *t = realloc(text, grown + 1);
-			if (!t) {
-				ok = false;
-				break;
-			}
-			text = t;
-			cap = grown;
-		}
-		ssize_t n = read(fd, text + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			saved_errno = errno;
-			ok = false;
-		} else if (n == 0) {
-			break;
-		} else {
-			len += (size_t)n;
-		}
-	}
-	close(fd);
-	if (!ok) {
-		free(text);
-		return load_failed(err, errlen, path, "cannot read: %s",
-		                   saved_errno ? strerror(saved_errno) : "out of memory");
-	}
-	if (len > OG_CF_MAX_BYTES) {
-		free(text);
-		return load_failed(err, errlen, path, "has more than %u bytes; a counter file may have at "
-		                                      "most that (docs/counter-files.md, \"Limits\")",
-		                   OG_CF_MAX_BYTES);
-	}
-	text[len] = '\0';
 	if (strlen(text) != len) {
 		free(text);
 		return load_failed(err, errlen, path, "contains a NUL byte: not a counter file");
 	}
-	ok = og_cf_parse(path, text, out, err, errlen);
+	bool ok = og_cf_parse(path, text, out, err, errlen);
 	free(text);
 	return ok;
 }

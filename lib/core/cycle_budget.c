@@ -76,8 +76,9 @@ bool og_cycle_budget_parse(const char *text, double out[3], char *why, size_t wh
 		         og_quote(text, q, sizeof q));
 		return false;
 	}
-	if (!(fps > 0.0) || fps > OG_CYCLE_BUDGET_MAX_FPS) {
-		snprintf(why, whylen, "'%s': the frame rate must be above 0 and at most 10000",
+	if (!(fps >= OG_CYCLE_BUDGET_MIN_FPS) || fps > OG_CYCLE_BUDGET_MAX_FPS) {
+		snprintf(why, whylen, "'%s': the frame rate must be above 0: from 0.001 to 10000 "
+		         "frames per second",
 		         og_quote(text, q, sizeof q));
 		return false;
 	}

@@ -13,6 +13,8 @@
 /* The target's bounds: whole pixels, a frame rate above 0. */
 #define OG_CYCLE_BUDGET_MAX_PIXELS 65536u
 #define OG_CYCLE_BUDGET_MAX_FPS 10000.0
+/* Below it the budget is no budget (1x1@1e-300: every counter reads 0). */
+#define OG_CYCLE_BUDGET_MIN_FPS 0.001
 
 /* "1920x1080@60" -> out = { 1920, 1080, 60 }.  False with the reason in
  * why (which quotes the text) for anything else. */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/readfile.h"
 #include "refuse.h"
 
 /* models/devices.table, embedded at build time (lib/models/meson.build). */
@@ -26,6 +27,24 @@ static const char *const field_names[OG_MODEL_FIELDS] = {
 	[OG_MODEL_USI_PER_CLOCK] = "usi-per-clock",
 	[OG_MODEL_EGPU] = "egpu",
 	[OG_MODEL_ETMU] = "etmu",
+};
+
+/* Each field's range (docs/models.md, "Ranges"): wide enough for any GPU
+ * the model can be asked about, narrow enough that a slip (1e-300, 1e300)
+ * is refused rather than predicting 0 or infinity. */
+static const struct {
+	double min, max;
+} field_range[OG_MODEL_FIELDS] = {
+	[OG_MODEL_GFLOPS] = { 1e-3, 1e7 },
+	[OG_MODEL_USI_MAX] = { 1.0, 1e16 },
+	[OG_MODEL_USI_PER_GFLOPS] = { 1.0, 1e12 },
+	[OG_MODEL_TMUS] = { 1.0, 1e5 },
+	[OG_MODEL_CORES] = { 1.0, 1e5 },
+	[OG_MODEL_MHZ] = { 1.0, 1e5 },
+	[OG_MODEL_FMA_PER_CORE] = { 1e-3, 1e5 },
+	[OG_MODEL_USI_PER_CLOCK] = { 1e-3, 1e5 },
+	[OG_MODEL_EGPU] = { 0.0, 100.0 },
+	[OG_MODEL_ETMU] = { 0.0, 100.0 },
 };
 
 const char *og_model_field_name(enum og_model_field f)
@@ -75,9 +94,10 @@ bool og_model_device_set(struct og_model_device *d, const char *key, const char 
 			return og_model_refuse(err, errlen, "%s=%s: not a number (digits, an optional exponent, "
 			                       "an optional k, M or G)", key, text);
 		bool percent = f == OG_MODEL_EGPU || f == OG_MODEL_ETMU;
-		if (percent ? (v < 0.0 || v > 100.0) : !(v > 0.0))
-			return og_model_refuse(err, errlen, "%s=%s: must be %s", key, text,
-			                       percent ? "from 0 to 100 (percent)" : "above 0");
+		if (!(v >= field_range[f].min && v <= field_range[f].max))
+			return og_model_refuse(err, errlen, "%s=%s: must be %s from %g to %g%s", key, text,
+			                       percent ? "a percentage" : "above 0:", field_range[f].min,
+			                       field_range[f].max, percent ? " (percent)" : "");
 		d->value[f] = v;
 		d->origin[f] = origin;
 		return true;
@@ -320,9 +340,13 @@ bool og_model_table_parse(struct og_model_table *t, const char *origin, const ch
 		}
 		if (e->kind == CONSTANT) {
 			if (strcmp(key, "value") == 0) {
-				if (!og_model_parse_number(value, &e->value) || !(e->value > 0.0)) {
-					ok = og_model_refuse(err, errlen, "%s:%u: value: not a number above 0", origin,
-					                     lineno);
+				if (!og_model_parse_number(value, &e->value) ||
+				    !(e->value >= field_range[OG_MODEL_USI_PER_GFLOPS].min &&
+				      e->value <= field_range[OG_MODEL_USI_PER_GFLOPS].max)) {
+					ok = og_model_refuse(err, errlen, "%s:%u: value: not a number above 0 "
+					                     "from %g to %g", origin, lineno,
+					                     field_range[OG_MODEL_USI_PER_GFLOPS].min,
+					                     field_range[OG_MODEL_USI_PER_GFLOPS].max);
 					break;
 				}
 				e->have_value = true;
@@ -332,7 +356,7 @@ bool og_model_table_parse(struct og_model_table *t, const char *origin, const ch
 				break;
 			}
 		} else if (!set_field(&e->dev, key, value, field_err, sizeof field_err)) {
-			ok = og_model_refuse(err, errlen, "%s:%u: %s", origin, lineno, field_err);
+			ok = og_model_refuse_with(err, errlen, field_err, "%s:%u", origin, lineno);
 			break;
 		}
 		memcpy(last_key, key, strlen(key) + 1);
@@ -349,31 +373,24 @@ bool og_model_table_builtin(struct og_model_table *t, char *err, size_t errlen)
 	return og_model_table_parse(t, "models/devices.table", og_model_devices_table, err, errlen);
 }
 
+/* Device tables as readfile.h opens them: never a FIFO or a device. */
+static const struct og_file_kind table_kind = {
+	.what = "device table",
+	.max_bytes = OG_READ_MAX_DEVICE_TABLE,
+	.fix = "give a text file in models/devices.table's format (docs/models.md)",
+};
+
 bool og_model_table_load(struct og_model_table *t, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return og_model_refuse(err, errlen, "%s: %s", path, strerror(errno));
-	enum { MAX = 1 << 20 };
-	char *buf = malloc(MAX + 1);
-	if (!buf) {
-		fclose(f);
-		return og_model_refuse(err, errlen, "out of memory");
-	}
-	size_t n = fread(buf, 1, MAX + 1, f);
-	bool read_error = ferror(f);
-	fclose(f);
+	size_t n;
+	char *buf = og_read_regular(path, &table_kind, &n, err, errlen);
+	if (!buf)
+		return false;
 	bool ok;
-	if (read_error)
-		ok = og_model_refuse(err, errlen, "%s: read error", path);
-	else if (n > MAX)
-		ok = og_model_refuse(err, errlen, "%s: larger than %d bytes", path, MAX);
-	else if (memchr(buf, '\0', n))
+	if (memchr(buf, '\0', n))
 		ok = og_model_refuse(err, errlen, "%s: not a text file (it has NUL bytes)", path);
-	else {
-		buf[n] = '\0';
+	else
 		ok = og_model_table_parse(t, path, buf, err, errlen);
-	}
 	free(buf);
 	return ok;
 }
@@ -453,7 +470,7 @@ bool og_model_device_parse_spec(const struct og_model_table *t, const char *spec
 		char field_err[256];
 		if (!og_model_device_set(out, pair, eq + 1, OG_MODEL_FROM_USER, field_err,
 		                         sizeof field_err))
-			return og_model_refuse(err, errlen, "%s: %s", d->id, field_err);
+			return og_model_refuse_with(err, errlen, field_err, "%s", d->id);
 		p += n;
 	}
 	return true;

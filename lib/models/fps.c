@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/quote.h"
 #include "refuse.h"
 
 double og_fps_usi_corrected(double usi, double gpuu)
@@ -43,10 +44,29 @@ double og_fps_predicted(double gf_device, double egpu, double etmu, double gf_fr
 bool og_model_refuse(char *err, size_t errlen, const char *fmt, ...)
 {
 	if (err && errlen) {
+		/* The arguments are a table's, a profile's or a command line's text:
+		 * the message is shown as og_quote writes it (core/quote.h). */
+		char raw[2048];
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
+		vsnprintf(raw, sizeof raw, fmt, ap);
 		va_end(ap);
+		og_quote(raw, err, errlen);
+	}
+	return false;
+}
+
+bool og_model_refuse_with(char *err, size_t errlen, const char *inner, const char *fmt, ...)
+{
+	if (err && errlen) {
+		char raw[1024];
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(raw, sizeof raw, fmt, ap);
+		va_end(ap);
+		og_quote(raw, err, errlen);
+		size_t at = strlen(err);
+		snprintf(err + at, errlen - at, ": %s", inner);
 	}
 	return false;
 }

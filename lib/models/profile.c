@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "json.h"
+#include "core/readfile.h"
 #include "refuse.h"
 
 /*
@@ -223,40 +224,21 @@ bool og_profile_from_json(struct og_profile *p, const char *origin, const char *
 	return ok;
 }
 
+/* Profiles as readfile.h opens them: never a FIFO or a device. */
+static const struct og_file_kind profile_kind = {
+	.what = "profile",
+	.max_bytes = OG_JSON_MAX_BYTES,
+	.fix = "give the JSON file `opengpa stat --json -o FILE` wrote",
+};
+
 bool og_profile_load(struct og_profile *p, const char *path, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof *p);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return og_model_refuse(err, errlen, "%s: %s", path, strerror(errno));
-	size_t cap = 1 << 16, len = 0;
-	char *buf = NULL;
-	bool ok = true;
-	for (;;) {
-		if (!buf || len == cap) {
-			size_t want = buf ? cap * 2 : cap;
-			if (want > (size_t)OG_JSON_MAX_BYTES * 2) {
-				ok = og_model_refuse(err, errlen, "%s: larger than %u bytes", path, OG_JSON_MAX_BYTES);
-				break;
-			}
-			char *more = realloc(buf, want);
-			if (!more) {
-				ok = og_model_refuse(err, errlen, "%s: out of memory", path);
-				break;
-			}
-			buf = more;
-			cap = want;
-		}
-		size_t n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ok && ferror(f))
-		ok = og_model_refuse(err, errlen, "%s: read error", path);
-	fclose(f);
-	if (ok)
-		ok = og_profile_from_json(p, path, buf, len, err, errlen);
+	size_t len;
+	char *buf = og_read_regular(path, &profile_kind, &len, err, errlen);
+	if (!buf)
+		return false;
+	bool ok = og_profile_from_json(p, path, buf, len, err, errlen);
 	free(buf);
 	return ok;
 }

@@ -140,9 +140,16 @@ check("list --all says why there is no budget", len(row) == 1 and "CycleBudgetWi
 # Bad input.
 for bad, needle in (("1920x1080", "is not WIDTHxHEIGHT@FPS"), ("0x1080@60", "1 to 65536"),
                     ("1920x1080@0", "above 0"), ("1920x1080@-5", "is not WIDTHxHEIGHT@FPS"),
-                    ("axb@c", "is not WIDTHxHEIGHT@FPS")):
+                    ("axb@c", "is not WIDTHxHEIGHT@FPS"),
+                    # 1e-300 made the budget infinite and every counter 0.
+                    ("1x1@1e-300", "from 0.001 to 10000"), ("1x1@0.0009", "from 0.001 to 10000"),
+                    ("1920x1080@10001", "from 0.001 to 10000"), ("1920x1080@inf", "is not WIDTHx"),
+                    ("1920x1080@nan", "is not WIDTHx"), ("65537x1@60", "1 to 65536")):
     r = stat("--target", bad, "--", "true")
     check("--target %s" % bad, r.returncode == 2 and needle in r.stderr, r.stderr)
+for bad in ("1e300", "-1e16"):
+    r = stat("--constant", "DeviceMaxClockHz=" + bad, "--", "true")
+    check("--constant %s" % bad, r.returncode == 2 and "from -1e+15 to 1e+15" in r.stderr, r.stderr)
 r = stat("--constant", "DeviceMaxClockHz", "--", "true")
 check("--constant without a value", r.returncode == 2 and "not NAME=NUMBER" in r.stderr, r.stderr)
 r = subprocess.run([*opengpa, "stat", "--backend", "perf", "--target", "1920x1080@60", "--", "true"],

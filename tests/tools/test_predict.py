@@ -23,12 +23,15 @@ vmali = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
 failures = checked = 0
 
 
-def run(*args, env=None, preload=None):
+def run(*args, env=None, preload=None, timeout=60):
     e = dict(os.environ, **(env or {}))
     if preload:
         e["LD_PRELOAD"] = preload
-    p = subprocess.run([*opengpa, "predict", *args], capture_output=True, text=True, env=e,
-                       timeout=60)
+    try:
+        p = subprocess.run([*opengpa, "predict", *args], capture_output=True, text=True,
+                           env=e, timeout=timeout, errors="replace")
+    except subprocess.TimeoutExpired:
+        return -1, "", "timed out after %d s (blocked?)" % timeout
     return p.returncode, p.stdout, p.stderr
 
 
@@ -122,16 +125,84 @@ refused("zero cores", ["--to", "g5,cores=0"] + given, 1, "cores=0: must be above
 refused("target without its clock", ["--to", "mali-g76,cores=10"] + given, 1,
         "Mali-G76: its GFLOPS (cores x 24 FMA x 2 x clock) need the core count and clock")
 refused("zero FPS", ["--to", "g5", "--on", "g4", "--usi", "1G", "--gpuu", "50", "--fps", "0"],
-        2, "--fps 0: a frame rate must be above 0")
+        2, "--fps 0: a frame rate must be above 0: from 0.001 to 10000")
 refused("negative FPS", ["--to", "g5", "--on", "g4", "--usi", "1G", "--gpuu", "50",
                          "--fps=-30"], 2, "a frame rate must be above 0")
 refused("zero utilisation", ["--to", "g5", "--on", "g4", "--usi", "1G", "--gpuu", "0",
-                             "--fps", "30"], 2, "a GPU utilisation must be above 0 and at most 100")
+                             "--fps", "30"], 2, "a GPU utilisation must be above 0: from 0.001 to 100")
 refused("utilisation above 100", ["--to", "g5", "--on", "g4", "--usi", "1G", "--gpuu", "150",
-                                  "--fps", "30"], 2, "at most 100")
+                                  "--fps", "30"], 2, "from 0.001 to 100")
 refused("USI not a number", ["--to", "g5", "--on", "g4", "--usi", "lots", "--gpuu", "50",
                              "--fps", "30"], 2, "--usi lots: not a number")
 refused("no target", given, 2, "no target: --to DEVICE")
+
+# Every numeric option within its documented range (docs/man/opengpa-predict.1.txt):
+# 1e-300, 1e300, inf, nan and what is below or above the range are refused with it.
+figures = {"--usi": "1G", "--gpuu": "50", "--fps": "30"}
+ranges = [("--usi", "a USI", "1", "1e+16"), ("--gpuu", "a GPU utilisation", "0.001", "100"),
+          ("--fps", "a frame rate", "0.001", "10000"), ("--frames", "a frame count", "1", "1e+12"),
+          ("--passes-per-frame", "render passes per frame", "0.001", "1e+06"),
+          ("--gf-frame", "GF_Frame", "1e-09", "1e+09")]
+for opt, what, lo, hi in ranges:
+    for bad in ("1e-300", "1e300", "-1", "0"):
+        args = dict(figures, **{opt: bad})
+        if opt in ("--frames", "--passes-per-frame"):
+            del args["--fps"]
+        argv = ["--to", "g5", "--on", "g4"] + [w for kv in args.items() for w in kv]
+        refused("%s %s" % (opt, bad), argv, 2,
+                "%s %s: %s must be above 0: from %s to %s" % (opt, bad, what, lo, hi))
+    for bad in ("inf", "nan", "1e999"):
+        refused("%s %s" % (opt, bad), ["--to", "g5", "--on", "g4", opt, bad] + given[2:], 2,
+                "%s %s: not a number" % (opt, bad))
+    # The bounds themselves are accepted.
+    for good in (lo, hi):
+        args = dict(figures, **{opt: good})
+        if opt in ("--frames", "--passes-per-frame"):
+            continue  # they need a profile's seconds; the parser's bound is what is checked
+        argv = ["--to", "g5", "--on", "g4"] + [w for kv in args.items() for w in kv]
+        rc, out, err = run(*argv, "--json")
+        check("%s %s accepted" % (opt, good), "must be" not in err and "not a number" not in err,
+              err)
+# A device field's range: cores=1e-300 would give no GFLOPS.
+refused("cores 1e-300", ["--to", "g5,cores=1e-300"] + given, 1,
+        "cores=1e-300: must be above 0: from 1 to 100000")
+refused("mhz 1e300", ["--to", "g5,mhz=1e300"] + given, 1, "mhz=1e300: must be above 0: from 1 to 100000")
+refused("egpu 101", ["--to", "g5,egpu=101"] + given, 1, "egpu=101: must be a percentage from 0 to 100")
+
+# Text from the command line is shown escaped: an ESC never reaches the terminal.
+rc, out, err = run("--to", "g5,cores=\x1b[2J", *given)
+check("control byte escaped", rc == 1 and "\x1b" not in err and "cores=\\x1b[2J" in err,
+      repr(err))
+rc, out, err = run("--to", "\x1b]0;owned\x07", *given)
+check("control bytes escaped in an unknown device", rc == 1 and "\x1b" not in err and
+      "\x07" not in err and "'\\x1b]0;owned\\x07'" in err, repr(err))
+rc, out, err = run("--to", "g5", "a\x1bb.json", "--usi", "1G")
+check("control byte escaped in a profile's name", rc != 0 and "\x1b" not in err and
+      "a\\x1bb.json" in err, repr(err))
+
+# Files named on the command line are regular files: a FIFO, a directory or
+# a device is refused by name at once, never opened (a FIFO would block).
+with tempfile.TemporaryDirectory() as tmp:
+    fifo = os.path.join(tmp, "p.fifo")
+    os.mkfifo(fifo)
+    rc, out, err = run("--to", "g5", fifo, timeout=10)
+    check("a FIFO profile is refused", rc == 1 and
+          "p.fifo: is a FIFO, not a profile" in err and "opengpa stat --json" in err, err)
+    rc, out, err = run("--devices", fifo, "--list-devices", timeout=10)
+    check("a FIFO device table is refused", rc == 1 and
+          "p.fifo: is a FIFO, not a device table" in err, err)
+    rc, out, err = run("--devices", tmp, "--list-devices", timeout=10)
+    check("a directory device table is refused", rc == 1 and
+          "is a directory, not a device table" in err, err)
+    rc, out, err = run("--to", "g5", "/dev/null", timeout=10)
+    check("a device profile is refused", rc == 1 and
+          "/dev/null: is a character device, not a profile" in err, err)
+    big = os.path.join(tmp, "big.table")
+    with open(big, "wb") as f:
+        f.truncate((1 << 20) + 1)
+    rc, out, err = run("--devices", big, "--list-devices", timeout=10)
+    check("a device table over the cap is refused", rc == 1 and
+          "big.table: is 1048577 bytes; a device table may have at most 1048576" in err, err)
 refused("nothing measured", ["--to", "g5", "--on", "g4", "--fps", "30"], 2, "nothing measured")
 refused("no source for given figures", ["--to", "g5", "--usi", "1G", "--gpuu", "50", "--fps",
                                         "30"], 2, "--on DEVICE says which device")

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* options.c — one parser for every command's table (options.h). */
 #include "options.h"
+#include "core/quote.h"
 
 #include <errno.h>
 #include <math.h>
@@ -20,29 +21,29 @@ enum cli_error cli_refuse(char *err, size_t errlen, const char *fmt, ...)
 	return CLI_ERR_BAD_VALUE;
 }
 
-/* Appends `text` (at most `len` bytes) to err, control and non-ASCII
- * bytes as \xNN: what a user typed may be anything. */
+/* Appends `text` (at most `len` bytes) to err as og_quote shows it (control
+ * and non-ASCII bytes as \xNN, a backslash doubled): what a user typed may
+ * be anything. */
 static void append_escaped(char *err, size_t errlen, const char *text, size_t len)
 {
 	if (!err || !errlen)
 		return;
 	size_t at = strlen(err);
-	for (size_t i = 0; i < len && text[i] && at + 5 < errlen; i++) {
-		unsigned char c = (unsigned char)text[i];
-		if (c < 0x20 || c >= 0x7f)
-			at += (size_t)snprintf(err + at, errlen - at, "\\x%02x", c);
-		else
-			err[at++] = (char)c;
+	char one[4];
+	for (size_t i = 0; i < len && text[i]; i++) {
+		size_t n = og_quote_byte((unsigned char)text[i], one);
+		if (at + n + 1 > errlen)
+			break;
+		memcpy(err + at, one, n);
+		at += n;
 	}
 	err[at] = '\0';
 }
 
+/* The one escaping of the project: core/quote.h's. */
 const char *cli_escape(const char *text, char *buf, size_t len)
 {
-	if (len)
-		buf[0] = '\0';
-	append_escaped(buf, len, text, strlen(text));
-	return buf;
+	return og_quote(text, buf, len);
 }
 
 enum cli_error cli_check_separator(const char *sep, char *err, size_t errlen)

@@ -88,8 +88,10 @@ bool cli_parse_seconds(const char *text, double max, double *out);
  * without a quote or a line break (CSV quoting could not tell them apart). */
 enum cli_error cli_check_separator(const char *sep, char *err, size_t errlen);
 
-/* `text` for a message: control and non-ASCII bytes as \xNN, cut to fit
- * buf.  Returns buf. */
+/* `text` for a message, as og_quote (core/quote.h) shows it: control and
+ * non-ASCII bytes as \xNN, a backslash doubled, cut with "..." to fit buf.
+ * Every message that echoes a user's or the kernel's text goes through it.
+ * Returns buf. */
 const char *cli_escape(const char *text, char *buf, size_t len);
 
 /* printf into err (a NULL err or 0 errlen writes nothing); returns

@@ -101,9 +101,11 @@ static int find_source(const struct predict_options *o, const struct og_model_ta
 	if (!match) {
 		char known[1024];
 		og_model_table_ids(t, known, sizeof known);
+		char qo[256], qd[256];
 		fprintf(stderr, "opengpa predict: %s was measured on '%s', which is not in the device "
 		        "table: say which device it is with --on ID[,KEY=VALUE...] (known: %s)\n",
-		        p->origin, p->device ? p->device : "an unnamed device", known);
+		        cli_escape(p->origin, qo, sizeof qo),
+		        p->device ? cli_escape(p->device, qd, sizeof qd) : "an unnamed device", known);
 		return 1;
 	}
 	*d = *match;
@@ -170,7 +172,8 @@ static int work_out(const struct predict_options *o, const struct og_model_table
 static void device_line(FILE *f, const char *role, const struct og_model_device *d,
                         const struct og_fps_device *n, const struct og_model_working *how)
 {
-	fprintf(f, "  %-6s  %s (%s)\n", role, d->name, d->id);
+	char qn[128];
+	fprintf(f, "  %-6s  %s (%s)\n", role, cli_escape(d->name, qn, sizeof qn), d->id);
 	fprintf(f, "          GF_Device  %10.4g GFLOPS   %s\n", n->gflops, how->gflops);
 	fprintf(f, "          USI_Max    %10.4g G/s      %s\n", n->usi_max / 1e9, how->usi_max);
 	fprintf(f, "          USI_GFLOPS %10.4g G        %s\n", n->usi_per_gflops / 1e9,
@@ -181,12 +184,17 @@ static void print_text(FILE *f, const struct prediction *pr, const struct predic
 {
 	const struct og_model_measurement *m = &pr->m;
 	const struct og_fps_result *r = &pr->r;
-	fprintf(f, "\n Yun et al. (2019) FPS model: %s -> %s\n\n", pr->source.name, pr->target.name);
+	/* Names from a table, a profile or a path: quoted (cli_escape). */
+	char qs[128], qt[128], qd[256], qo[256];
+	cli_escape(pr->source.name, qs, sizeof qs);
+	cli_escape(pr->target.name, qt, sizeof qt);
+	fprintf(f, "\n Yun et al. (2019) FPS model: %s -> %s\n\n", qs, qt);
 	if (pr->profile)
-		fprintf(f, " measured on %s (%s, %.6f s)\n", pr->profile->device ? pr->profile->device
-		        : pr->source.name, pr->profile->origin, m->seconds);
+		fprintf(f, " measured on %s (%s, %.6f s)\n", pr->profile->device
+		        ? cli_escape(pr->profile->device, qd, sizeof qd) : qs,
+		        cli_escape(pr->profile->origin, qo, sizeof qo), m->seconds);
 	else
-		fprintf(f, " measured on %s (figures given)\n", pr->source.name);
+		fprintf(f, " measured on %s (figures given)\n", qs);
 	if (m->usi_given)
 		fprintf(f, "  USI   %12.4f G/s   given\n", m->m.usi / 1e9);
 	else
@@ -369,9 +377,10 @@ int cmd_predict(int argc, char **argv)
 	} else if (!rc && o.command) {
 		rc = predict_run(&o, &over, &profile, &status);
 		have_profile = !rc;
+		char qc[256];
 		if (!rc && status)
 			fprintf(stderr, "opengpa predict: %s exited with status %d; the prediction is from "
-			        "that run\n", o.command[0], status);
+			        "that run\n", cli_escape(o.command[0], qc, sizeof qc), status);
 	}
 	if (!rc)
 		rc = work_out(&o, &table, have_profile ? &profile : NULL, &over, &pr);

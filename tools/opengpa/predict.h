@@ -8,6 +8,18 @@
 
 #define PREDICT_MAX_DEVICE_FILES 16
 
+/* The numeric options' ranges (docs/man/opengpa-predict.1.txt). */
+#define PREDICT_MIN_USI 1.0      /* --usi, instructions per second */
+#define PREDICT_MAX_USI 1e16
+#define PREDICT_MIN_GPUU 0.001   /* --gpuu, percent (at most 100) */
+#define PREDICT_MIN_FPS 0.001    /* --fps, as stat --target's frame rate */
+#define PREDICT_MAX_FPS 10000.0
+#define PREDICT_MAX_FRAMES 1e12  /* --frames, from 1 */
+#define PREDICT_MIN_PASSES 0.001 /* --passes-per-frame */
+#define PREDICT_MAX_PASSES 1e6
+#define PREDICT_MIN_GF_FRAME 1e-9 /* --gf-frame, GFLOP */
+#define PREDICT_MAX_GF_FRAME 1e9
+
 /* Everything predict_parse() read; strings point into argv. */
 struct predict_options {
 	const char *to, *on;            /* device specifications: "ID[,KEY=VALUE...]" */

@@ -9,18 +9,19 @@
 #include "devices.h"
 #include "predict.h"
 
-/* A rate, count or share given on the command line: a number above 0 (with
- * an optional k, M or G), at most `max`. */
-static enum cli_error number(const char *value, double max, const char *what, double *out,
-                             char *err, size_t errlen)
+/* A rate, count or share given on the command line: a number (with an
+ * optional k, M or G) from min to max, the option's documented range
+ * (docs/man/opengpa-predict.1.txt): 0, 1e-300 or 1e300 are slips that
+ * would predict 0 or infinity. */
+static enum cli_error number(const char *value, double min, double max, const char *what,
+                             double *out, char *err, size_t errlen)
 {
 	double v;
 	if (!og_model_parse_number(value, &v))
 		return cli_refuse(err, errlen, "not a number (digits, an optional exponent, an "
 		                  "optional k, M or G)");
-	if (!(v > 0.0) || v > max)
-		return cli_refuse(err, errlen, "%s must be above 0%s", what,
-		                  max < 1e300 ? " and at most 100" : "");
+	if (!(v >= min && v <= max))
+		return cli_refuse(err, errlen, "%s must be above 0: from %g to %g", what, min, max);
 	*out = v;
 	return CLI_OK;
 }
@@ -42,17 +43,22 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 		o->device_files[o->ndevice_files++] = value;
 		return CLI_OK;
 	case PREDICT_OPT_LIST_DEVICES: o->list_devices = true; return CLI_OK;
-	case PREDICT_OPT_USI: return number(value, 1e300, "a USI", &o->usi, err, errlen);
+	case PREDICT_OPT_USI:
+		return number(value, PREDICT_MIN_USI, PREDICT_MAX_USI, "a USI", &o->usi, err, errlen);
 	case PREDICT_OPT_GPUU:
-		return number(value, 100.0, "a GPU utilisation", &o->gpuu, err, errlen);
-	case PREDICT_OPT_FPS: return number(value, 1e300, "a frame rate", &o->fps, err, errlen);
-	case PREDICT_OPT_FRAMES:
-		return number(value, 1e300, "a frame count", &o->frames, err, errlen);
-	case PREDICT_OPT_PASSES_PER_FRAME:
-		return number(value, 1e300, "render passes per frame", &o->passes_per_frame, err,
+		return number(value, PREDICT_MIN_GPUU, 100.0, "a GPU utilisation", &o->gpuu, err,
 		              errlen);
+	case PREDICT_OPT_FPS:
+		return number(value, PREDICT_MIN_FPS, PREDICT_MAX_FPS, "a frame rate", &o->fps, err,
+		              errlen);
+	case PREDICT_OPT_FRAMES:
+		return number(value, 1.0, PREDICT_MAX_FRAMES, "a frame count", &o->frames, err, errlen);
+	case PREDICT_OPT_PASSES_PER_FRAME:
+		return number(value, PREDICT_MIN_PASSES, PREDICT_MAX_PASSES, "render passes per frame",
+		              &o->passes_per_frame, err, errlen);
 	case PREDICT_OPT_GF_FRAME:
-		return number(value, 1e300, "GF_Frame", &o->gf_frame, err, errlen);
+		return number(value, PREDICT_MIN_GF_FRAME, PREDICT_MAX_GF_FRAME, "GF_Frame",
+		              &o->gf_frame, err, errlen);
 	case PREDICT_OPT_BACKEND: o->backend = value; return CLI_OK;
 	case PREDICT_OPT_OPTIONS: o->options = value; return CLI_OK;
 	case PREDICT_OPT_JSON: o->json = true; return CLI_OK;
@@ -82,9 +88,10 @@ int predict_parse(int argc, char **argv, struct predict_options *o, char *err, s
 		if (operand >= argc || strcmp(argv[operand - 1], "--") == 0)
 			break;
 		if (o->profile) {
-			char word[64];
+			char word[64], first[64];
 			cli_refuse(err, errlen, "one profile at a time ('%s' follows %s); a command goes "
-			           "after --", cli_escape(argv[operand], word, sizeof word), o->profile);
+			           "after --", cli_escape(argv[operand], word, sizeof word),
+			           cli_escape(o->profile, first, sizeof first));
 			return 2;
 		}
 		o->profile = argv[operand];

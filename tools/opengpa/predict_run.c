@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
 #include "predict.h"
 #include "predict_run.h"
 #include "run.h"
@@ -135,7 +136,8 @@ int predict_run(const struct predict_options *o, const struct og_model_overrides
 	*status = run_exit_status(&rs);
 	if (!rc) {
 		char origin[256];
-		snprintf(origin, sizeof origin, "the run of %s", o->command[0]);
+		char qc[200];
+		snprintf(origin, sizeof origin, "the run of %s", cli_escape(o->command[0], qc, sizeof qc));
 		if (!og_profile_init(p, origin, device, backend, elapsed) || !add_counters(p, &e, session))
 			rc = cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
 	}

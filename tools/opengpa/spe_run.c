@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "core/quote.h"
 #include "perf_internal.h"
 #include "spe_report.h"
 #include "spe_session.h"
@@ -69,8 +70,10 @@ int spe_run(const struct og_backend_host *h, const struct spe_options *o, FILE *
 
 	struct child child;
 	if (child_spawn(&child, o->command) != 0) {
-		h->log(h->log_ctx, OG_LOG_ERROR, "cannot start %s: %s", o->command[0],
-		       strerror(errno));
+		int e = errno;
+		char qc[256];
+		h->log(h->log_ctx, OG_LOG_ERROR, "cannot start %s: %s",
+		       og_quote(o->command[0], qc, sizeof qc), strerror(e));
 		free(stats);
 		free(pcs);
 		return 1;
@@ -124,8 +127,9 @@ int spe_run(const struct og_backend_host *h, const struct spe_options *o, FILE *
 	og_spe_close(h, &s);
 
 	if (exec_errno) {
-		h->log(h->log_ctx, OG_LOG_ERROR, "cannot run %s: %s", o->command[0],
-		       strerror(exec_errno));
+		char qc[256];
+		h->log(h->log_ctx, OG_LOG_ERROR, "cannot run %s: %s",
+		       og_quote(o->command[0], qc, sizeof qc), strerror(exec_errno));
 		status = exec_errno == ENOENT ? 127 : 126;
 	} else {
 		struct spe_run run = {

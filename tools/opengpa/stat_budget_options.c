@@ -4,10 +4,16 @@
  * NAME=VALUE`, as read from the command line (pure, in the parser library;
  * stat_budget.c hands them to the library).
  */
+#include <math.h>
 #include <string.h>
 
 #include "core/cycle_budget.h"
 #include "stat.h"
+
+/* --constant's values are within +-1e15 (docs/man/opengpa-stat.1.txt): any
+ * clock, size or count a counter needs, and no 1e300 that would make every
+ * counter overflow. */
+#define STAT_MAX_CONSTANT 1e15
 
 enum cli_error stat_parse_target(struct stat_options *o, const char *value, char *err,
                                  size_t errlen)
@@ -29,6 +35,9 @@ enum cli_error stat_parse_constant(struct stat_options *o, const char *value, ch
 	    !og_constant_parse_value(eq + 1, strlen(eq + 1), &v))
 		return cli_refuse(err, errlen, "not NAME=NUMBER (a constant's name as `opengpa list` "
 		                  "shows it in expressions, for example DeviceMaxClockHz=850e6)");
+	if (!(fabs(v) <= STAT_MAX_CONSTANT))
+		return cli_refuse(err, errlen, "a constant's value must be from -%g to %g", STAT_MAX_CONSTANT,
+		                  STAT_MAX_CONSTANT);
 	for (size_t i = 0; i < o->nconstants; i++)
 		if (strlen(o->constants[i].name) == len && strncmp(o->constants[i].name, value, len) == 0) {
 			o->constants[i].value = v;

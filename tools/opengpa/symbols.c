@@ -12,6 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/quote.h"
+#include "core/readfile.h"
+
 #define MAX_LOADS 16
 #define MAX_PHDRS 1024
 #define MAX_SECTIONS (1u << 20)
@@ -78,6 +81,14 @@ static bool load_table(struct sym_file *f, int fd, uint64_t size, const Elf64_Sh
 		    sh[i].sh_link >= shnum || sh[sh[i].sh_link].sh_type != SHT_STRTAB)
 			return false;
 		const Elf64_Shdr *str = &sh[sh[i].sh_link];
+		/* A table read before (a .symtab without a function) goes: this
+		 * one replaces it. */
+		free(f->syms);
+		free(f->strtab);
+		f->syms = NULL;
+		f->strtab = NULL;
+		f->strtab_len = 0;
+		f->n = 0;
 		Elf64_Sym *raw = read_at(fd, size, sh[i].sh_offset, sh[i].sh_size);
 		char *strings = read_at(fd, size, str->sh_offset, str->sh_size);
 		size_t count = raw ? (size_t)(sh[i].sh_size / sizeof(Elf64_Sym)) : 0;
@@ -107,18 +118,30 @@ static bool load_table(struct sym_file *f, int fd, uint64_t size, const Elf64_Sh
 	return false;
 }
 
+/* ELF files as readfile.h opens them: the paths come from the profiled
+ * program's mappings, which it controls, so never a FIFO or a device. */
+static const struct og_file_kind elf_kind = {
+	.what = "ELF file",
+	.max_bytes = OG_READ_MAX_ELF,
+	.fix = "its PCs are shown without function names",
+};
+
 struct sym_file *sym_file_load(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	return sym_file_load_err(path, NULL, 0);
+}
+
+struct sym_file *sym_file_load_err(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd = og_open_regular(path, &elf_kind, &st, err, errlen);
 	if (fd < 0)
 		return NULL;
-	struct stat st;
 	struct sym_file *f = NULL;
 	Elf64_Ehdr eh;
 	Elf64_Phdr *ph = NULL;
 	Elf64_Shdr *sh = NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh)
+	if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh)
 		goto out;
 	uint64_t size = (uint64_t)st.st_size;
 	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
@@ -244,10 +267,15 @@ const char *sym_maps_name(struct sym_maps *m, uint64_t pc, char *buf, size_t len
 		const struct sym_file *f = map->syms;
 		const char *name;
 		uint64_t into;
+		/* The file's name (the kernel's record of the program's mapping)
+		 * and the symbol's (the file's) are the program's text: quoted. */
+		char qfile[512], qname[256];
+		og_quote(map->file, qfile, sizeof qfile);
 		if (f && sym_file_lookup(f, off, &name, &into) == 0)
-			snprintf(buf, len, "%s+0x%" PRIx64 " (%s)", name, into, map->file);
+			snprintf(buf, len, "%s+0x%" PRIx64 " (%s)", og_quote(name, qname, sizeof qname),
+			         into, qfile);
 		else
-			snprintf(buf, len, "(%s+0x%" PRIx64 ")", map->file, off);
+			snprintf(buf, len, "(%s+0x%" PRIx64 ")", qfile, off);
 		return buf;
 	}
 	snprintf(buf, len, "[unknown] 0x%" PRIx64, pc);

@@ -21,6 +21,10 @@ struct sym_file;
 /* Reads path's function symbols (.symtab, else .dynsym) and program
  * headers.  NULL when the file cannot be read or is not such an ELF file. */
 struct sym_file *sym_file_load(const char *path);
+/* The same, with why the file was not opened in err (a FIFO, a device, a
+ * directory, over the cap: core/readfile.h); err is "" when it was opened
+ * but holds no function symbols. */
+struct sym_file *sym_file_load_err(const char *path, char *err, size_t errlen);
 void sym_file_free(struct sym_file *f);
 /* The function holding the byte at file offset `offset` (the mapping's
  * pgoff plus the PC's distance from its start): its name and the PC's
@@ -45,7 +49,9 @@ void sym_maps_add(void *maps, uint32_t pid, uint64_t addr, uint64_t len, uint64_
                   const char *filename);
 /* Names pc into buf: "func+0x1c (/usr/bin/x)", "(/usr/bin/x+0x1234)" without
  * a symbol, "[kernel]" for a kernel address, "[unknown]" outside every
- * mapping.  Returns buf. */
+ * mapping; names and paths as og_quote shows them (core/quote.h: control
+ * bytes as \xNN).  Only a regular file is opened for its symbols
+ * (core/readfile.h): a path the program mapped may be a FIFO.  Returns buf. */
 const char *sym_maps_name(struct sym_maps *m, uint64_t pc, char *buf, size_t len);
 void sym_maps_free(struct sym_maps *m);
 

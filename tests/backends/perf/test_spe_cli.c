@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "fake_perf.h"
 #include "fake_spe.h"
@@ -379,6 +380,109 @@ static void test_symbols_damaged(void **unused)
 	unlink(path);
 }
 
+/* A small ELF file whose .symtab has no function (two empty entries) and
+ * whose .dynsym has two: the reader must fall back to .dynsym (and, before
+ * the fix, leaked the .symtab it read first: valgrind or ASan on this test
+ * or on tests/fuzz/corpus/elf-symbols/symtab-nofunc-dynsym shows it). */
+static void write_dynsym_elf(const char *path)
+{
+	struct {
+		Elf64_Ehdr eh;
+		Elf64_Phdr ph;
+		Elf64_Shdr sh[5];
+		Elf64_Sym empty[2], dyn[3];
+		char str[16];
+	} k;
+	memset(&k, 0, sizeof k);
+	memcpy(k.eh.e_ident, ELFMAG, SELFMAG);
+	k.eh.e_ident[EI_CLASS] = ELFCLASS64;
+	const uint16_t one = 1;
+	k.eh.e_ident[EI_DATA] = *(const uint8_t *)&one ? ELFDATA2LSB : ELFDATA2MSB;
+	k.eh.e_ident[EI_VERSION] = EV_CURRENT;
+	k.eh.e_type = ET_DYN;
+	k.eh.e_version = EV_CURRENT;
+	k.eh.e_phoff = offsetof(__typeof__(k), ph);
+	k.eh.e_shoff = offsetof(__typeof__(k), sh);
+	k.eh.e_ehsize = sizeof(Elf64_Ehdr);
+	k.eh.e_phentsize = sizeof(Elf64_Phdr);
+	k.eh.e_phnum = 1;
+	k.eh.e_shentsize = sizeof(Elf64_Shdr);
+	k.eh.e_shnum = 5;
+	k.ph = (Elf64_Phdr){ .p_type = PT_LOAD, .p_offset = 0, .p_vaddr = 0x10000,
+	                     .p_filesz = 0x1000, .p_memsz = 0x1000 };
+	k.sh[1] = (Elf64_Shdr){ .sh_type = SHT_SYMTAB, .sh_offset = offsetof(__typeof__(k), empty),
+	                        .sh_size = sizeof k.empty, .sh_link = 2,
+	                        .sh_entsize = sizeof(Elf64_Sym) };
+	k.sh[2] = (Elf64_Shdr){ .sh_type = SHT_STRTAB, .sh_offset = offsetof(__typeof__(k), str),
+	                        .sh_size = sizeof k.str };
+	k.sh[3] = (Elf64_Shdr){ .sh_type = SHT_DYNSYM, .sh_offset = offsetof(__typeof__(k), dyn),
+	                        .sh_size = sizeof k.dyn, .sh_link = 4,
+	                        .sh_entsize = sizeof(Elf64_Sym) };
+	k.sh[4] = k.sh[2];
+	memcpy(k.str, "\0dyn_a\0dyn_b", 13);
+	k.dyn[1] = (Elf64_Sym){ .st_name = 1, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+	                        .st_shndx = 1, .st_value = 0x10100, .st_size = 0x10 };
+	k.dyn[2] = (Elf64_Sym){ .st_name = 7, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC),
+	                        .st_shndx = 1, .st_value = 0x10200, .st_size = 0x10 };
+	FILE *out = fopen(path, "wb");
+	assert_non_null(out);
+	assert_int_equal(fwrite(&k, 1, sizeof k, out), sizeof k);
+	fclose(out);
+}
+
+static void test_symbols_dynsym_fallback(void **unused)
+{
+	(void)unused;
+	char path[64];
+	snprintf(path, sizeof path, "/tmp/opengpa-spe-dynsym-%d", (int)getpid());
+	write_dynsym_elf(path);
+	struct sym_file *f = sym_file_load(path);
+	assert_non_null(f);
+	const char *name = NULL;
+	uint64_t into = 0;
+	assert_int_equal(sym_file_lookup(f, 0x104, &name, &into), 0);
+	assert_string_equal(name, "dyn_a");
+	assert_int_equal(into, 4);
+	assert_int_equal(sym_file_lookup(f, 0x208, &name, &into), 0);
+	assert_string_equal(name, "dyn_b");
+	sym_file_free(f);
+	unlink(path);
+}
+
+/* The paths a profiled program maps are its own choice: a FIFO there must
+ * not block the report (open(2) of a FIFO without a writer blocks), nor a
+ * device be opened; a control byte in the name is shown escaped. */
+static void test_symbols_not_regular(void **unused)
+{
+	(void)unused;
+	char path[64], err[512];
+	snprintf(path, sizeof path, "/tmp/opengpa-spe-fifo-%d", (int)getpid());
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(20); /* a regression blocks: SIGALRM ends the test as a failure */
+	assert_null(sym_file_load_err(path, err, sizeof err));
+	assert_non_null(strstr(err, ": is a FIFO, not an ELF file"));
+	assert_non_null(strstr(err, path));
+	struct sym_maps m = { 0 };
+	sym_maps_add(&m, 1, 0x40000, 0x1000, 0, path);
+	char buf[512], want[512];
+	snprintf(want, sizeof want, "(%s+0x10)", path);
+	assert_string_equal(sym_maps_name(&m, 0x40010, buf, sizeof buf), want);
+	sym_maps_free(&m);
+	unlink(path);
+	assert_null(sym_file_load_err("/dev/zero", err, sizeof err));
+	assert_non_null(strstr(err, "/dev/zero: is a character device"));
+	assert_null(sym_file_load_err("/tmp", err, sizeof err));
+	assert_non_null(strstr(err, "/tmp: is a directory"));
+	alarm(0);
+
+	/* A name with an ESC, as the kernel reports the mapping. */
+	sym_maps_add(&m, 1, 0x40000, 0x1000, 0, "/nonexistent/a\x1b[2Jb");
+	assert_string_equal(sym_maps_name(&m, 0x40010, buf, sizeof buf),
+	                    "(/nonexistent/a\\x1b[2Jb+0x10)");
+	sym_maps_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +495,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exec_fails, setup, teardown),
 		cmocka_unit_test(test_symbols_self),
 		cmocka_unit_test(test_symbols_damaged),
+		cmocka_unit_test(test_symbols_dynsym_fallback),
+		cmocka_unit_test(test_symbols_not_regular),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
