@@ -768,6 +768,60 @@ static void test_result_types(void **state)
 	assert_true((float)d == half);
 }
 
+/* Two errors at once: the one GPA 3.17 checks first is the one returned
+ * (the fact sheet's check orders).  Each line breaks two rules of its entry
+ * point; swapping two checks in the library changes the status. */
+static void test_two_errors_at_once(void **state)
+{
+	(void)state;
+	GpaContextId ctx = open_context(&key_a);
+	GpaSessionId s = new_session(ctx);
+	GpaUInt32 u = 0;
+	const char *str = NULL;
+	size_t size = 0;
+	GpaSessionId out = NULL;
+	/* Context queries: the output pointer before the context. */
+	STATUS1(t.GpaGetNumCounters(BOGUS_CONTEXT, NULL), kGpaStatusErrorNullPointer);
+	STATUS1(t.GpaGetCounterName(BOGUS_CONTEXT, 0, NULL), kGpaStatusErrorNullPointer);
+	/* ... the context before the index. */
+	STATUS1(t.GpaGetCounterName(BOGUS_CONTEXT, 1u << 30, &str), kGpaStatusErrorContextNotFound);
+	STATUS1(t.GpaGetCounterName(ctx, 1u << 30, NULL), kGpaStatusErrorNullPointer);
+	STATUS1(t.GpaGetCounterIndex(BOGUS_CONTEXT, NULL, &u), kGpaStatusErrorNullPointer);
+	STATUS1(t.GpaGetCounterIndex(BOGUS_CONTEXT, "C0", NULL), kGpaStatusErrorNullPointer);
+	STATUS1(t.GpaGetCounterIndex(BOGUS_CONTEXT, "Nope", &u), kGpaStatusErrorContextNotFound);
+	STATUS1(t.GpaGetDataTypeAsStr(kGpaDataTypeLast, NULL), kGpaStatusErrorNullPointer);
+	STATUS1(t.GpaGetUsageTypeAsStr(kGpaUsageTypeLast, NULL), kGpaStatusErrorNullPointer);
+	/* CreateSession: out, then context, then the type. */
+	STATUS1(t.GpaCreateSession(BOGUS_CONTEXT, (GpaSessionSampleType)99, NULL),
+	        kGpaStatusErrorNullPointer);
+	STATUS1(t.GpaCreateSession(BOGUS_CONTEXT, (GpaSessionSampleType)99, &out),
+	        kGpaStatusErrorContextNotFound);
+	/* Session queries: the handle before the output pointer. */
+	STATUS1(t.GpaGetPassCount(BOGUS_SESSION, NULL), kGpaStatusErrorSessionNotFound);
+	STATUS1(t.GpaGetNumEnabledCounters(BOGUS_SESSION, NULL), kGpaStatusErrorSessionNotFound);
+	STATUS1(t.GpaGetEnabledIndex(BOGUS_SESSION, 99, NULL), kGpaStatusErrorSessionNotFound);
+	STATUS1(t.GpaGetEnabledIndex(s, 99, NULL), kGpaStatusErrorNullPointer);
+	/* Result getters: the output pointer before the session. */
+	STATUS1(t.GpaGetSampleCount(BOGUS_SESSION, NULL), kGpaStatusErrorNullPointer);
+	STATUS1(t.GpaGetSampleId(BOGUS_SESSION, 0, NULL), kGpaStatusErrorNullPointer);
+	STATUS1(t.GpaGetSampleResultSize(BOGUS_SESSION, 0, NULL), kGpaStatusErrorNullPointer);
+	STATUS1(t.GpaGetSampleResult(BOGUS_SESSION, 0, 8, NULL), kGpaStatusErrorNullPointer);
+	/* EnableCounter: running before the index; BeginSession: another
+	 * session active before this one's own state. */
+	OK(t.GpaEnableCounter(s, FC_C0));
+	OK(t.GpaBeginSession(s));
+	STATUS1(t.GpaEnableCounter(s, 1u << 30), kGpaStatusErrorCannotChangeCountersWhenSampling);
+	STATUS1(t.GpaDisableCounter(s, 1u << 30), kGpaStatusErrorCannotChangeCountersWhenSampling);
+	GpaSessionId other = new_session(ctx);
+	STATUS1(t.GpaBeginSession(other), kGpaStatusErrorOtherSessionActive);
+	/* While running: the sample ID before "not ended" (3.17). */
+	STATUS1(t.GpaGetSampleResultSize(s, 12345, &size), kGpaStatusErrorSampleNotFound);
+	STATUS1(t.GpaGetSampleCount(s, &u), kGpaStatusErrorSessionNotEnded);
+	STATUS1(t.GpaGetSampleCount(BOGUS_SESSION, &u), kGpaStatusErrorSessionNotFound);
+	/* EndSession of the one that is not active while another is. */
+	STATUS1(t.GpaEndSession(other), kGpaStatusErrorOtherSessionActive);
+}
+
 /* ---- a GPA 2.x client in the same process -------------------------------------------------- */
 
 static unsigned messages2;
@@ -838,6 +892,7 @@ int main(void)
 		T(test_device_queries), T(test_counter_queries), T(test_status_strings),
 		T(test_create_delete), T(test_enable), T(test_begin_end_session),
 		T(test_command_lists), T(test_results), T(test_result_types), T(test_with_gpa2),
+		T(test_two_errors_at_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,8 +10,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -103,6 +105,72 @@ static void test_three_passes_combine(void **state)
 		assert_true(f64(session, id, FC_XSUM) ==
 		            (double)(fake_value(10, ord[1], 1) + fake_value(11, ord[2], 2)));
 	}
+	TU_NO_ERROR();
+}
+
+/* uint32 results saturate at 2^32 - 1, never wrap: raw counts just below,
+ * at and far above 2^32, through the plain raw counter (Small = R4, the
+ * exact integer path) and through an expression computed in floating point
+ * (a counter file added for the test), by GPA_GetSampleUInt32 and by the
+ * batch read. */
+static void test_uint32_saturates(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/opengpa-test-u32-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	static const char text[] = "counter Wide32\n    group: Fake\n    usage: items\n"
+	                           "    type: uint32\n    description: R4 in floating point.\n"
+	                           "    expression: R4 * Two / 2\n";
+	assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+	close(fd);
+	tu_teardown();
+	tu_setup();
+	GPA_Status added = OpenGPA_AddCounterFile(path);
+	assert_int_equal(GPA_OpenContext(&key_a), GPA_STATUS_OK);
+	unlink(path);
+	assert_int_equal(added, GPA_STATUS_OK);
+	gpa_uint32 wide = 0;
+	assert_int_equal(GPA_GetCounterIndex("Wide32", &wide), GPA_STATUS_OK);
+	tu_log_clear();
+
+	/* Sample k of the pass counts fake_value(4, k, 0) + offset on R4. */
+	fake_config.value_offset = UINT32_MAX - fake_value(4, 0, 0);
+	assert_int_equal(GPA_EnableCounter(FC_SMALL), GPA_STATUS_OK);
+	assert_int_equal(GPA_EnableCounter(wide), GPA_STATUS_OK);
+	const unsigned ids[] = { 0, 1, 2 };
+	gpa_uint32 s = tu_run_session(ids, 3);
+	fake_config.value_offset = 0;
+	for (unsigned k = 0; k < 3; k++) {
+		uint64_t raw = fake_value(4, k, 0) + (UINT32_MAX - fake_value(4, 0, 0));
+		assert_true(raw >= UINT32_MAX);
+		gpa_uint32 small = 1, w = 1;
+		assert_int_equal(GPA_GetSampleUInt32(s, k, FC_SMALL, &small), GPA_STATUS_OK);
+		assert_int_equal(GPA_GetSampleUInt32(s, k, wide, &w), GPA_STATUS_OK);
+		if (small != UINT32_MAX || w != UINT32_MAX)
+			fail_msg("sample %u: raw count %llu read as %u (Small) and %u (Wide32); "
+			         "uint32 results must saturate at %u", k, (unsigned long long)raw,
+			         small, w, UINT32_MAX);
+		OpenGPA_Result res[2];
+		memset(res, 0, sizeof res);
+		assert_int_equal(OpenGPA_GetSampleResults(s, k, 2, res), GPA_STATUS_OK);
+		gpa_uint32 counters[2] = { 0, 0 }, n = 0;
+		assert_int_equal(OpenGPA_GetSessionCounters(s, 2, counters, &n), GPA_STATUS_OK);
+		assert_int_equal(n, 2);
+		for (unsigned i = 0; i < 2; i++)
+			if (res[i].u64 != UINT32_MAX)
+				fail_msg("batch read, sample %u counter %u: %llu, want %u", k,
+				         counters[i], (unsigned long long)res[i].u64, UINT32_MAX);
+	}
+	/* Far above 2^32: 2^32 + 2^33 + the fake's count. */
+	fake_config.value_offset = 3ull << 32;
+	s = tu_run_session(ids, 1);
+	fake_config.value_offset = 0;
+	gpa_uint32 small = 1, w = 1;
+	assert_int_equal(GPA_GetSampleUInt32(s, 0, FC_SMALL, &small), GPA_STATUS_OK);
+	assert_int_equal(GPA_GetSampleUInt32(s, 0, wide, &w), GPA_STATUS_OK);
+	assert_int_equal(small, UINT32_MAX);
+	assert_int_equal(w, UINT32_MAX);
 	TU_NO_ERROR();
 }
 
@@ -446,8 +514,7 @@ static void test_ready_and_blocking(void **state)
 	struct reader r = { .session = s, .sample = 5 };
 	pthread_t t;
 	assert_int_equal(pthread_create(&t, NULL, read_sample, &r), 0);
-	while (!__atomic_load_n(&r.started, __ATOMIC_SEQ_CST))
-		sched_yield();
+	tu_wait_flag((const int *)&r.started, TU_DEADLINE_MS, "the reader thread's start");
 	/* Give it a chance to return early if it does not block (the check
 	 * below can only miss a bug, never fail a correct library). */
 	nanosleep(&(struct timespec){ .tv_nsec = 20 * 1000 * 1000 }, NULL);
@@ -462,7 +529,8 @@ static void test_ready_and_blocking(void **state)
 		assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
 	}
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
-	assert_int_equal(pthread_join(t, NULL), 0);
+	tu_join_within(t, NULL, TU_DEADLINE_MS,
+	               "GPA_GetSampleUInt64 waiting for the session that became complete");
 	assert_int_equal(r.status, GPA_STATUS_OK);
 	assert_int_equal(r.value, fake_value(4, 0, 2));
 	assert_int_equal(GPA_IsSessionReady(&ready, s), GPA_STATUS_OK);
@@ -476,6 +544,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_three_passes_combine, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_uint32_saturates, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_derived_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sample_id_lookup, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_order_errors, setup, teardown),

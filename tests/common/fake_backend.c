@@ -195,8 +195,14 @@ static GPA_Status fake_end_sample(void *state, uint64_t *deltas)
 		              "fake: sample %u of pass %u fails on purpose", ordinal, st->pass);
 		return GPA_STATUS_ERROR_FAILED;
 	}
+	if (fake_config.stall_ordinal && ordinal + 1 == fake_config.stall_ordinal) {
+		struct timespec t = { (time_t)(fake_config.stall_ns / 1000000000u),
+			              (long)(fake_config.stall_ns % 1000000000u) };
+		while (nanosleep(&t, &t) != 0)
+			;
+	}
 	for (size_t i = 0; i < st->n; i++)
-		deltas[i] = fake_value(st->ids[i], ordinal, st->pass);
+		deltas[i] = fake_value(st->ids[i], ordinal, st->pass) + fake_config.value_offset;
 	return GPA_STATUS_OK;
 }
 
@@ -282,7 +288,7 @@ static GPA_Status fake_read_periodic(void *state, uint64_t *deltas, struct og_sa
 	memmove(&st->ring[0], &st->ring[1], --st->nring * sizeof(st->ring[0]));
 	unsigned ordinal = st->ordinal++;
 	for (size_t i = 0; i < st->n; i++)
-		deltas[i] = fake_value(st->ids[i], ordinal, st->pass);
+		deltas[i] = fake_value(st->ids[i], ordinal, st->pass) + fake_config.value_offset;
 	return GPA_STATUS_OK;
 }
 

@@ -38,6 +38,13 @@ struct fake_config {
 	 * FAKE_RING); else the core's timer thread does, with next_sample. */
 	bool kernel_timed;
 	unsigned fail_end_sample_run; /* end_samples failing from the ordinal on; 0 = 1 */
+	/* Added to every delta the fake reports (fake_value's stay as they
+	 * are): values near 2^32 for the uint32 saturation checks. */
+	uint64_t value_offset;
+	/* end_sample of ordinal stall_ordinal - 1 (0: none) takes stall_ns,
+	 * as a timer thread that wakes late or is preempted mid-read. */
+	unsigned stall_ordinal;
+	uint64_t stall_ns;
 };
 
 #define FAKE_BUILTIN_FIRST_SLOT 40

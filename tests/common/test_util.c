@@ -6,6 +6,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -125,4 +130,56 @@ unsigned tu_run_session(const unsigned *ids, size_t n)
 	}
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
 	return session;
+}
+
+_Noreturn void tu_deadline_missed(const char *what, unsigned ms)
+{
+	fprintf(stderr, "deadline: %s not done after %u ms\n", what, ms);
+	fflush(NULL);
+	_exit(1);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
+void tu_join_within(pthread_t t, void **ret, unsigned ms, const char *what)
+{
+	struct timespec due;
+	clock_gettime(CLOCK_REALTIME, &due); /* pthread_timedjoin_np's clock */
+	due.tv_sec += ms / 1000u;
+	due.tv_nsec += (long)(ms % 1000u) * 1000000L;
+	if (due.tv_nsec >= 1000000000L) {
+		due.tv_sec++;
+		due.tv_nsec -= 1000000000L;
+	}
+	int e = pthread_timedjoin_np(t, ret, &due);
+	if (e == ETIMEDOUT)
+		tu_deadline_missed(what, ms);
+	assert_int_equal(e, 0);
+}
+
+void tu_wait_flag(const int *flag, unsigned ms, const char *what)
+{
+	uint64_t end = now_ms() + ms;
+	while (!__atomic_load_n(flag, __ATOMIC_SEQ_CST)) {
+		if (now_ms() > end)
+			tu_deadline_missed(what, ms);
+		sched_yield();
+	}
+}
+
+unsigned tu_wait_samples(unsigned session, unsigned least, unsigned ms, const char *what)
+{
+	uint64_t end = now_ms() + ms;
+	gpa_uint32 avail = 0;
+	while (avail < least) {
+		if (now_ms() > end)
+			tu_deadline_missed(what, ms);
+		assert_int_equal(OpenGPA_WaitForSamples(session, least, 100, &avail), GPA_STATUS_OK);
+	}
+	return avail;
 }

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pthread.h>
 
 #include "opengpa.h"
 
@@ -58,6 +59,23 @@ unsigned tu_pass_of(unsigned counter);
 /* One full session over the current plan: every pass samples ids[0..n) in
  * that order.  Asserts every call succeeds; returns the session ID. */
 unsigned tu_run_session(const unsigned *ids, size_t n);
+
+/* Waits with deadlines.  A test that waits for another thread or for the
+ * library must fail within seconds with a message naming what it waited
+ * for, not hang until meson's timeout: a readiness bug then reads as a
+ * failed check.  On the deadline they print "deadline: WHAT not done after
+ * N ms" and end the process with status 1 (the thread still blocked could
+ * hold the library's lock, so the test cannot go on to its teardown). */
+#define TU_DEADLINE_MS 10000u
+/* pthread_join, bounded. */
+void tu_join_within(pthread_t t, void **ret, unsigned ms, const char *what);
+/* Until *flag (read atomically) is non-zero. */
+void tu_wait_flag(const int *flag, unsigned ms, const char *what);
+/* OpenGPA_WaitForSamples until at least `least` samples are available;
+ * returns how many are. */
+unsigned tu_wait_samples(unsigned session, unsigned least, unsigned ms, const char *what);
+/* The deadline's message and exit, for waits of other shapes. */
+_Noreturn void tu_deadline_missed(const char *what, unsigned ms);
 
 /* Asserts one error was logged since the last clear, then clears. */
 #define TU_ONE_ERROR() \

@@ -109,6 +109,46 @@ static void test_duplicates(void **state)
 	assert_non_null(strstr(err, "already defined"));
 }
 
+/* A constant's value is a whole number: trailing junk, an empty value and
+ * values out of range are refused with the file and line, never read as
+ * the number they start with. */
+static void test_value_trailing_junk(void **state)
+{
+	(void)state;
+	static const char *const bad[] = { "3.5abc", "3.5 abc", "3.5.1", "1e", "0x", "-", "1,5",
+		                           "nan", "inf", "1e999", "abc" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char text[160], err[256] = "";
+		snprintf(text, sizeof text, "# a comment\nconstant K\n    description: k\n"
+		                            "    value: %s\n", bad[i]);
+		struct og_cf_file f;
+		memset(&f, 0, sizeof f);
+		bool ok = og_cf_parse("j.counters", text, &f, err, sizeof err);
+		og_cf_free(&f);
+		if (ok)
+			fail_msg("value '%s' was accepted", bad[i]);
+		char want[64];
+		snprintf(want, sizeof want, "value '%s' is not a number", bad[i]);
+		if (!strstr(err, "j.counters:") || !strstr(err, want))
+			fail_msg("value '%s': message \"%s\" lacks the file:line or \"%s\"", bad[i],
+			         err, want);
+	}
+	/* What is a number still is, blanks after it included. */
+	static const char *const good[] = { "3.5", "-2", "1e3", "0x10", "7 " };
+	static const double want[] = { 3.5, -2, 1000, 16, 7 };
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		char text[160], err[256] = "";
+		snprintf(text, sizeof text, "constant K\n    description: k\n    value: %s\n", good[i]);
+		struct og_cf_file f;
+		memset(&f, 0, sizeof f);
+		if (!og_cf_parse("g.counters", text, &f, err, sizeof err))
+			fail_msg("value '%s' refused: %s", good[i], err);
+		assert_int_equal(f.count, 1);
+		assert_true(f.entries[0].value == want[i]);
+		og_cf_free(&f);
+	}
+}
+
 static void test_inline_and_unavailable(void **state)
 {
 	(void)state;
@@ -385,6 +425,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_value_trailing_junk),
 		cmocka_unit_test(test_inline_and_unavailable),
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_hardware_counters),

@@ -54,9 +54,7 @@ static gpa_uint32 run_periodic(uint64_t period_ns, unsigned ms, unsigned least, 
 	*t0 = tc_now_ns();
 	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
 	tc_sleep_us((uint64_t)ms * 1000);
-	gpa_uint32 avail = 0;
-	for (int i = 0; i < 100 && avail < least; i++)
-		assert_int_equal(OpenGPA_WaitForSamples(session, least, 100, &avail), GPA_STATUS_OK);
+	tu_wait_samples(session, least, TU_DEADLINE_MS, "the periodic thread's first samples");
 	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
 	*t1 = tc_now_ns();
 	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
@@ -201,6 +199,45 @@ static void test_timer_contiguous(void **state)
 	gpa_uint32 session = run_periodic(2000000, 60, 2, &t0, &t1);
 	unsigned n = check_samples(session, t0, t1, true, 0);
 	assert_true(n >= 2 && n <= (t1 - t0) / 2000000 + 1);
+	TU_NO_ERROR();
+}
+
+/* A timer thread that wakes late (here: a read that takes 2.9 periods, as
+ * when the thread is preempted mid-read) makes one longer sample, then goes
+ * back to the grid: the periods it missed are not made up with extra,
+ * nearly empty samples stored back to back. */
+static void test_timer_late_wakeup(void **state)
+{
+	(void)state;
+	open_with(&fake_periodic_ops);
+	const uint64_t period = 10000000; /* 10 ms */
+	fake_config.stall_ordinal = 3;    /* the read that ends sample 2 */
+	fake_config.stall_ns = period * 29 / 10;
+	uint64_t t0, t1;
+	gpa_uint32 session = run_periodic(period, 120, 6, &t0, &t1);
+	unsigned n = check_samples(session, t0, t1, true, 0);
+	assert_true(n >= 6);
+	unsigned short_ones = 0, late = 0;
+	for (gpa_uint32 k = 0; k + 1 < n; k++) { /* the final sample is short by design */
+		gpa_uint64 b = 0, e = 0;
+		gpa_uint32 flags = 0;
+		assert_int_equal(OpenGPA_GetSampleTime(session, k, &b, &e), GPA_STATUS_OK);
+		assert_int_equal(OpenGPA_GetSampleFlags(session, k, &flags), GPA_STATUS_OK);
+		late += !!(flags & OPENGPA_SAMPLE_LATE);
+		/* Even a thread woken late by the scheduler leaves the next sample
+		 * most of a period unless it was late by almost a whole period;
+		 * the planted stall puts the next deadline 1.55 periods away. */
+		if (e - b < period / 10) {
+			print_message("sample %u of %u: %llu ns, period %llu ns\n", k, n,
+			              (unsigned long long)(e - b), (unsigned long long)period);
+			short_ones++;
+		}
+	}
+	if (short_ones)
+		fail_msg("%u nearly empty samples after a late wake-up: the thread made up "
+		         "missed periods instead of returning to its grid", short_ones);
+	assert_true(late >= 1); /* the stalled sample is flagged */
+	assert_true(n <= (t1 - t0) / period + 1);
 	TU_NO_ERROR();
 }
 
@@ -389,7 +426,7 @@ static void test_consumer_thread(void **state)
 		usleep(200);
 	}
 	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
-	pthread_join(t, NULL);
+	tu_join_within(t, NULL, TU_DEADLINE_MS, "the consumer thread seeing the session ready");
 	gpa_uint32 count = 0;
 	assert_int_equal(GPA_GetSampleCount(c.session, &count), GPA_STATUS_OK);
 	assert_int_equal(c.seen, count);
@@ -627,6 +664,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_multipass_refused, teardown),
 		cmocka_unit_test_teardown(test_timer_plain, teardown),
 		cmocka_unit_test_teardown(test_timer_contiguous, teardown),
+		cmocka_unit_test_teardown(test_timer_late_wakeup, teardown),
 		cmocka_unit_test_teardown(test_kernel_timed, teardown),
 		cmocka_unit_test_teardown(test_kernel_overflow, teardown),
 		cmocka_unit_test_teardown(test_read_while_running, teardown),

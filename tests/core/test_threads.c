@@ -144,10 +144,10 @@ static void test_threads(void **state)
 	for (unsigned i = 0; i < THREADS; i++)
 		assert_int_equal(pthread_create(&t[i], NULL, worker, (void *)(uintptr_t)i), 0);
 	for (unsigned i = 0; i < THREADS; i++)
-		assert_int_equal(pthread_join(t[i], NULL), 0);
+		tu_join_within(t[i], NULL, 6 * TU_DEADLINE_MS, "a worker thread");
 	__atomic_store_n(&stop_sessions, 1, __ATOMIC_SEQ_CST);
 	void *done;
-	assert_int_equal(pthread_join(st, &done), 0);
+	tu_join_within(st, &done, TU_DEADLINE_MS, "the session thread after the workers");
 	for (unsigned i = 0; i <= THREADS; i++)
 		assert_int_equal(bad[i], 0);
 	assert_true((uintptr_t)done > 0);

@@ -254,6 +254,15 @@ static ssize_t read_group(struct fake_perf *k, int i, void *buf, size_t len)
 			n++;
 		}
 	}
+	if (k->read_order != FAKE_ORDER_KERNEL && n > 1) {
+		uint64_t pairs[2 * FAKE_MAX_EVENTS];
+		memcpy(pairs, w + 3, 2 * n * sizeof *pairs);
+		for (size_t j = 0; j < n; j++) {
+			size_t from = k->read_order == FAKE_ORDER_REVERSED ? n - 1 - j : (j + 1) % n;
+			w[3 + 2 * j] = pairs[2 * from];
+			w[4 + 2 * j] = pairs[2 * from + 1];
+		}
+	}
 	w[0] = n;
 	w[1] = l->enabled_ns;
 	w[2] = l->running_ns;

@@ -33,6 +33,15 @@ enum fake_read_fault {
 	FAKE_READ_ERRNO,      /* -1 with read_errno */
 };
 
+/* The order of a group read's {value, id} pairs.  The kernel lists the
+ * leader then the siblings in the order they joined, but the layout carries
+ * ids so that a reader never relies on it: the backend must map by id. */
+enum fake_read_order {
+	FAKE_ORDER_KERNEL,   /* leader, then siblings as opened */
+	FAKE_ORDER_REVERSED, /* last sibling first, leader last */
+	FAKE_ORDER_ROTATED,  /* second member first, the leader last */
+};
+
 enum fake_slot_mode {
 	FAKE_SLOTS_EINVAL,   /* a group with too many hw events fails to open */
 	FAKE_SLOTS_NOT_RUN,  /* it opens, but never runs (running stays 0) */
@@ -80,6 +89,7 @@ struct fake_perf {
 	int read_fault_after; /* group reads that succeed before the fault */
 	int read_errno;
 	int reads;
+	enum fake_read_order read_order;
 	bool backwards;       /* next read: values and times go back */
 	unsigned running_permille; /* share of enabled time a group runs; 1000 default */
 	uint64_t time_step;

@@ -340,6 +340,51 @@ static void test_read_errno(void **unused)
 	sample_fails_with(FAKE_READ_ERRNO, "read of the event group failed (ESRCH)");
 }
 
+/* The group read's {value, id} pairs in any order land on their own
+ * counters: the backend maps by id, not by position.  Each member counts a
+ * different amount so that a swap shows. */
+static void test_members_out_of_order(void **unused)
+{
+	(void)unused;
+	static const enum fake_read_order orders[] = { FAKE_ORDER_KERNEL, FAKE_ORDER_REVERSED,
+		                                       FAKE_ORDER_ROTATED };
+	static const uint64_t steps[4] = { 0, 11, 222, 3333 };
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t ids[4] = { bind("sw:task-clock"), bind("sw:page-faults"),
+		            bind("sw:context-switches"), bind("sw:cpu-migrations") };
+	for (size_t o = 0; o < sizeof orders / sizeof orders[0]; o++) {
+		F.k.read_order = orders[o];
+		assert_int_equal(ops->begin_pass(F.state, ids, 4), GPA_STATUS_OK);
+		struct fake_event *ev[4] = {
+			fake_perf_find(&F.k, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK),
+			fake_perf_find(&F.k, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS),
+			fake_perf_find(&F.k, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES),
+			fake_perf_find(&F.k, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS),
+		};
+		for (int m = 1; m < 4; m++) {
+			assert_non_null(ev[m]);
+			assert_int_equal(ev[m]->leader, ev[0] - F.k.ev); /* one group */
+			ev[m]->step = steps[m];
+		}
+		uint64_t d[4] = { 0 };
+		for (int rep = 0; rep < 2; rep++) {
+			assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+			assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+			if (d[0] != F.k.time_step || d[1] != steps[1] || d[2] != steps[2] ||
+			    d[3] != steps[3])
+				fail_msg("read order %zu: deltas %llu %llu %llu %llu, want %llu %llu "
+				         "%llu %llu",
+				         o, (unsigned long long)d[0], (unsigned long long)d[1],
+				         (unsigned long long)d[2], (unsigned long long)d[3],
+				         (unsigned long long)F.k.time_step,
+				         (unsigned long long)steps[1], (unsigned long long)steps[2],
+				         (unsigned long long)steps[3]);
+		}
+		assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+	}
+	assert_int_equal(F.log.errors, 0);
+}
+
 static void test_backwards(void **unused)
 {
 	(void)unused;
@@ -1189,7 +1234,8 @@ int main(void)
 		T(test_duplicate_id),
 		T(test_zero_read),
 		T(test_read_errno),
-		T(test_backwards),
+	T(test_members_out_of_order),
+	T(test_backwards),
 		T(test_duplicate_ioc_id),
 		T(test_multiplexed_scaled),
 		T(test_multiplexed_scaled_past_64_bits),
