@@ -10,6 +10,10 @@ declare, and nothing else:
   GPA_GetFuncTable (include/gpa3/.../gpu_perf_api.h);
 - the OpenGPA_* functions of include/opengpa.h.
 
+Each name must carry its version node of lib/opengpa.map as its default
+version (NAME@@NODE): OPENGPA_1.0 for OpenGPA_*, OPENGPA_GPA2_1.0 for GPA_*,
+OPENGPA_GPA3_1.0 for Gpa*; and those three nodes are all the library defines.
+
 usage: check_exports.py NM LIBRARY INCLUDE_DIR
 """
 import os
@@ -42,29 +46,43 @@ def main():
     if not ext:
         print('opengpa.h: no OpenGPA_* declarations found')
         return 1
-    out = subprocess.run([nm, '-D', '--defined-only', lib], check=True,
-                         capture_output=True, text=True).stdout
-    exported = set()
+    out = subprocess.run([nm, '-D', '--defined-only', '--with-symbol-versions', lib],
+                         check=True, capture_output=True, text=True).stdout
+    exported = {}  # name -> what follows it ("@@NODE", "@NODE" or "")
+    nodes = set()
     for line in out.splitlines():
         parts = line.split()
         if len(parts) < 3:
             continue
-        kind, name = parts[1], parts[2].split('@')[0]
-        # The version script's node is an absolute symbol, not code.
+        kind, symbol = parts[1], parts[2]
+        name, at, version = symbol.partition('@')
+        # A version node is an absolute symbol, not code.
         if kind == 'A':
+            nodes.add(name)
             continue
-        exported.add(name)
+        exported[name] = at + version
     want = gpa | private | ext | table | old_table
-    missing = sorted(want - exported)
-    extra = sorted(exported - want)
+    missing = sorted(want - exported.keys())
+    extra = sorted(exported.keys() - want)
     for name in missing:
         print(f'{lib}: missing export {name}')
     for name in extra:
         print(f'{lib}: unexpected export {name}')
-    if missing or extra:
+    node_of = {}
+    for names_, node in ((gpa | private | old_table, 'OPENGPA_GPA2_1.0'),
+                         (table, 'OPENGPA_GPA3_1.0'), (ext, 'OPENGPA_1.0')):
+        node_of.update(dict.fromkeys(names_, node))
+    wrong = sorted(n for n in want & exported.keys() if exported[n] != '@@' + node_of[n])
+    for name in wrong:
+        print(f'{lib}: {name} exported as {name}{exported[name] or " (unversioned)"}, '
+              f'expected {name}@@{node_of[name]} (lib/opengpa.map)')
+    if nodes != set(node_of.values()):
+        print(f'{lib}: version nodes {sorted(nodes)}, expected {sorted(set(node_of.values()))}')
+        wrong.append('nodes')
+    if missing or extra or wrong:
         return 1
     print(f'{lib}: exports exactly {len(gpa | private | old_table)} GPA_*, {len(table)} Gpa* '
-          f'and {len(ext)} OpenGPA_* functions')
+          f'and {len(ext)} OpenGPA_* functions, each under its version node')
     return 0
 
 

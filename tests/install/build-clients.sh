@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-pc=$(find "${root:-/}" -name opengpa.pc -path '*/pkgconfig/*' -not -path '/proc/*' 2>/dev/null |
+pc=$(find "${root:-/}" -xdev -name opengpa.pc -path '*/pkgconfig/*' 2>/dev/null |
      head -n1)
 [ -n "$pc" ] || { echo "build-clients: no opengpa.pc under ${root:-/}" >&2; exit 1; }
 libdir=$(dirname "$(dirname "$pc")")

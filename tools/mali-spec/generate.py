@@ -5,9 +5,9 @@
 usage: generate.py [--spec DIR] [--root DIR] [--check]
 
 Reads Arm's Mali GPU counter specification database (the `specification/
-database/` folder of Arm's libGPUCounters, MIT licence; in this project's
-CI it sits in ../shared/data/mali-spec) and writes one counter file per
-hardware layout:
+database/` folder of Arm's libGPUCounters, MIT licence; the project carries
+its facts in tools/mali-spec/data, made by import.py) and writes one counter
+file per hardware layout:
 
     counters/mali-<layout>.counters            every layout but the G71
     tests/counters/mali-g71.generated.counters the G71 layout: a cross-check
@@ -15,8 +15,8 @@ hardware layout:
                                                counters/mali-g71.counters
 
 With --check nothing is written: each file is compared with what would be
-written, and the differences are printed (exit status 1).  Without the
-database folder, --check exits with 77 (a skipped test under meson).
+written, and the differences are printed (exit status 1).  A missing
+database folder is an error (exit status 1), with --check as without.
 
 It is run by hand when Arm updates its database (docs/counter-files.md,
 "Generated Mali sets"), and by the test `mali-spec-regenerate`; never at
@@ -825,14 +825,16 @@ def main():
     root_default = os.path.normpath(os.path.join(here, "..", ".."))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--root", default=root_default, help="the opengpa source tree")
-    ap.add_argument("--spec", help="the database folder (default: ROOT/../shared/data/mali-spec)")
+    ap.add_argument("--spec", help="the database folder (default: the copy the project carries, "
+                    "tools/mali-spec/data)")
     ap.add_argument("--check", action="store_true",
                     help="compare instead of writing; exit 1 on any difference")
     args = ap.parse_args()
-    spec = args.spec or os.path.join(args.root, "..", "shared", "data", "mali-spec")
+    spec = args.spec or os.path.join(args.root, "tools", "mali-spec", "data")
     if not os.path.isdir(os.path.join(spec, "hardwarelayout")):
-        print("mali-spec: no database at %s: nothing to regenerate or check" % spec)
-        return 77 if args.check else 1
+        print("mali-spec: no database at %s (no hardwarelayout/ folder): pass --spec DIR, "
+              "or restore tools/mali-spec/data (import.py)" % spec, file=sys.stderr)
+        return 1
     try:
         files = generate(spec)
     except SpecError as e:

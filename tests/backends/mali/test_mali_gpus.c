@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_mali_gpus.c — the mali backends' GPU table (backends/mali/mali_gpus.c)
- * against Arm's product list and hardware layouts in ../shared/data/mali-spec
- * when that folder exists (exit 77, "skipped", where it does not): every id
+ * against Arm's product list and hardware layouts, as the project carries
+ * them in tools/mali-spec/data (tools/mali-spec/import.py): every id
  * of Mali-ProductInfo.xml is in the table with its first name, its
  * architecture and the counter set of its DatabaseKey, every table entry is
  * in the file, and each layout's block size is the table's values per block.
@@ -21,7 +21,7 @@
 #include "mali/mali_gpus.h"
 
 #ifndef MALI_SPEC_DIR
-#error "MALI_SPEC_DIR must name ../shared/data/mali-spec"
+#error "MALI_SPEC_DIR must name tools/mali-spec/data"
 #endif
 
 static char *slurp(const char *path)
@@ -76,7 +76,9 @@ static void test_table_matches_product_info(void **unused)
 {
 	(void)unused;
 	char *xml = slurp(MALI_SPEC_DIR "/Mali-ProductInfo.xml");
-	assert_non_null(xml);
+	if (!xml)
+		fail_msg("cannot read %s/Mali-ProductInfo.xml (%s): restore tools/mali-spec/data "
+		         "(git checkout, or tools/mali-spec/import.py)", MALI_SPEC_DIR, strerror(errno));
 	size_t n;
 	const struct og_mali_product *table = og_mali_products(&n);
 	bool listed[64] = {false};
@@ -164,20 +166,11 @@ static void test_front_end_by_architecture(void **unused)
 
 int main(void)
 {
-	FILE *probe = fopen(MALI_SPEC_DIR "/Mali-ProductInfo.xml", "rb");
-	const struct CMUnitTest always[] = {
+	/* The database is part of the tree: its absence is a failure, not a skip. */
+	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_front_end_by_architecture),
-	};
-	const struct CMUnitTest spec[] = {
 		cmocka_unit_test(test_table_matches_product_info),
 		cmocka_unit_test(test_block_sizes_match_layouts),
 	};
-	int failed = cmocka_run_group_tests(always, NULL, NULL);
-	if (!probe) {
-		printf("SKIP: %s is absent; the GPU table was not checked against Arm's product "
-		       "list\n", MALI_SPEC_DIR);
-		return failed ? failed : 77;
-	}
-	fclose(probe);
-	return failed + cmocka_run_group_tests(spec, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }
