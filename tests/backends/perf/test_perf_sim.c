@@ -982,6 +982,33 @@ static void test_scope_cpus(void **unused)
 	assert_int_equal(fake_perf_open_fds(&F.k), 0);
 }
 
+/* A count summed over CPUs (or threads) saturates at 2^64 - 1 rather than
+ * wrapping: five CPUs that each counted 2^62 make 5 * 2^62, past 64 bits;
+ * 3 * 2^60 each still fits exactly. */
+static void test_scope_cpus_sum_saturates(void **unused)
+{
+	(void)unused;
+	assert_int_equal(open_with("cpu=all"), GPA_STATUS_OK);
+	uint32_t id = bind("sw:context-switches");
+	assert_int_equal(ops->begin_pass(F.state, &id, 1), GPA_STATUS_OK);
+	struct fake_event *l[8];
+	assert_int_equal(leaders(l, 8), 5);
+	const uint64_t steps[] = { 3ull << 60, 1ull << 62 };
+	const uint64_t want[] = { 15ull << 60, UINT64_MAX };
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < 5; i++)
+			l[i]->step = steps[k];
+		assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+		uint64_t d = 0;
+		assert_int_equal(ops->end_sample(F.state, &d), GPA_STATUS_OK);
+		if (d != want[k])
+			fail_msg("five CPUs of %llu each summed to %llu, want %llu",
+			         (unsigned long long)steps[k], (unsigned long long)d,
+			         (unsigned long long)want[k]);
+	}
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
 static void test_scope_cpus_unprivileged(void **unused)
 {
 	(void)unused;
@@ -1256,6 +1283,7 @@ int main(void)
 		T(test_scope_process_threads),
 		T(test_scope_thread),
 		T(test_scope_cpus),
+		T(test_scope_cpus_sum_saturates),
 		T(test_scope_cpus_unprivileged),
 		T(test_cpu_goes_offline),
 		T(test_multiplexed_groups),
