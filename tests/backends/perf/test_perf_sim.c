@@ -442,6 +442,32 @@ static void test_multiplexed_scaled(void **unused)
 	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
 }
 
+/* A kernel that reports more running than enabled time (rounding between
+ * the two clocks): running is clamped to enabled, the count is not scaled
+ * down below what was counted, and time:running reads as enabled. */
+static void test_running_past_enabled(void **unused)
+{
+	(void)unused;
+	F.k.pmu = true;
+	F.k.hw_slots = 4;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t ids[3] = { bind("hw:instructions"), bind("time:enabled"), bind("time:running") };
+	assert_int_equal(ops->begin_pass(F.state, ids, 3), GPA_STATUS_OK);
+	struct fake_event *ins = fake_perf_find(&F.k, PERF_TYPE_HARDWARE,
+	                                        PERF_COUNT_HW_INSTRUCTIONS);
+	ins->step = 1000;
+	F.k.running_permille = 1500;
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	uint64_t d[3];
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+	if (d[0] != 1000)
+		fail_msg("1000 instructions with running 1.5 x enabled read as %llu; running must be "
+		         "clamped to enabled", (unsigned long long)d[0]);
+	assert_int_equal(d[1], F.k.time_step);
+	assert_int_equal(d[2], F.k.time_step);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
 /* Scaling a count whose product with the enabled time passes 64 bits: exact
  * where the quotient fits (32-bit targets have no 128-bit integer to lean
  * on), saturated where it does not. */
@@ -1265,6 +1291,7 @@ int main(void)
 	T(test_backwards),
 		T(test_duplicate_ioc_id),
 		T(test_multiplexed_scaled),
+		T(test_running_past_enabled),
 		T(test_multiplexed_scaled_past_64_bits),
 		T(test_never_scheduled),
 		T(test_slots_einval),
