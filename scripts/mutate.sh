@@ -63,8 +63,32 @@ fi
 run_tests() { timeout --kill-after=10 "$timeout_s" \
 	meson test -C "$build" --no-rebuild --num-processes "$jobs" --print-errorlogs $tests; }
 
-echo "mutate: building the unmutated copy"
-ninja -C "$build" >"$log/build-baseline.txt" 2>&1 ||
+# With --tests, only what those tests run and depend on is built (the
+# library, the test programs and what meson lists as their dependencies):
+# a first build and each mutant's rebuild skip the rest of the tree.
+targets=""
+if [ -n "$tests" ]; then
+	targets=$(meson introspect "$build" --tests --targets | python3 -c '
+import json, os, sys
+build, names = sys.argv[1], set(sys.argv[2:])
+info = json.load(sys.stdin)
+tests, targets = info["tests"], info["targets"]
+files = {t["id"]: t["filename"] for t in targets}
+want = set()
+for t in tests:
+    if t["name"] in names:
+        names.discard(t["name"])
+        for dep in t["depends"]:
+            want.update(files.get(dep, []))
+if names:
+    sys.exit("mutate: no test named " + ", ".join(sorted(names)))
+print(" ".join(sorted(os.path.relpath(f, build) for f in want)))
+' "$build" $tests) || { echo "mutate: cannot list what the tests need (see above)" >&2; exit 2; }
+fi
+
+echo "mutate: building the unmutated copy${targets:+ (what the tests need)}"
+# shellcheck disable=SC2086
+ninja -C "$build" $targets >"$log/build-baseline.txt" 2>&1 ||
 	{ echo "mutate: the unmutated tree does not build, see $log/build-baseline.txt" >&2; exit 2; }
 echo "mutate: running the tests on the unmutated copy${tests:+ ($tests)}"
 t0=$(date +%s)
@@ -116,7 +140,8 @@ for id in $ids; do
 	if ! file=$(apply "$id" 2>"$log/$id-apply.txt"); then
 		result=invalid; invalid=$((invalid + 1))
 	else
-		if ! ninja -C "$build" >"$log/$id-build.txt" 2>&1; then
+		# shellcheck disable=SC2086
+		if ! ninja -C "$build" $targets >"$log/$id-build.txt" 2>&1; then
 			result=build-failed; broken=$((broken + 1))
 		elif run_tests >"$log/$id-tests.txt" 2>&1; then
 			result=SURVIVED; survived=$((survived + 1))
@@ -130,7 +155,8 @@ for id in $ids; do
 	fi
 	printf '%-6s %-12s %6s  %s\n' "$id" "$result" "$(( $(date +%s) - start ))" "$why" | tee -a "$report"
 done
-ninja -C "$build" >"$log/build-final.txt" 2>&1 || true
+# shellcheck disable=SC2086
+ninja -C "$build" $targets >"$log/build-final.txt" 2>&1 || true
 
 scored=$((killed + survived))
 rate=0

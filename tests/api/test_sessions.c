@@ -540,6 +540,140 @@ static void test_ready_and_blocking(void **state)
 	TU_NO_ERROR();
 }
 
+/* ---- wake-ups and the locked path of a blocked reader ------------------ */
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000u + (uint64_t)t.tv_nsec / 1000000u;
+}
+
+struct waiter {
+	gpa_uint32 session, count, timeout_ms;
+	GPA_Status status;
+	gpa_uint32 available;
+	volatile int started;
+};
+
+static void *wait_for_samples(void *arg)
+{
+	struct waiter *w = arg;
+	__atomic_store_n(&w->started, 1, __ATOMIC_SEQ_CST);
+	w->status = OpenGPA_WaitForSamples(w->session, w->count, w->timeout_ms, &w->available);
+	return NULL;
+}
+
+/* A session ended short of its passes (GPA 2.x ends it all the same,
+ * NOT_ENOUGH_PASSES) is ready: readers blocked on it must wake then.  The
+ * end of a pass is not what makes it ready here (passes are missing), so
+ * only the wake-up at GPA_EndSession can end their wait: without it the
+ * blocking read waits forever and OpenGPA_WaitForSamples until its own
+ * timeout (60 s here, far beyond the deadline), with nothing available. */
+static void test_short_end_wakes_readers(void **state)
+{
+	(void)state;
+	for (gpa_uint32 c = FC_C0; c <= FC_C5; c++)
+		assert_int_equal(GPA_EnableCounter(c), GPA_STATUS_OK);
+	assert_int_equal(tu_passes(), 3);
+	gpa_uint32 in_pass0 = FC_C0;
+	assert_int_equal(tu_pass_of(in_pass0), 0);
+	gpa_uint32 s = 0;
+	assert_int_equal(GPA_BeginSession(&s), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSample(5), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+
+	struct reader r = { .session = s, .sample = 5 };
+	struct waiter w = { .session = s, .count = 1, .timeout_ms = 60000 };
+	pthread_t rt, wt;
+	assert_int_equal(pthread_create(&rt, NULL, read_sample, &r), 0);
+	assert_int_equal(pthread_create(&wt, NULL, wait_for_samples, &w), 0);
+	tu_wait_flag((const int *)&r.started, TU_DEADLINE_MS, "the reader thread's start");
+	tu_wait_flag((const int *)&w.started, TU_DEADLINE_MS, "the waiting thread's start");
+	/* Time to get into their waits (a reader that has not yet waited
+	 * sees the session ended and returns: the check can only miss the
+	 * bug, never fail a correct library). */
+	nanosleep(&(struct timespec){ .tv_nsec = 50 * 1000 * 1000 }, NULL);
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	nanosleep(&(struct timespec){ .tv_nsec = 20 * 1000 * 1000 }, NULL);
+	assert_false(__atomic_load_n(&r.returned, __ATOMIC_SEQ_CST));
+
+	uint64_t t0 = now_ms();
+	/* Its error and the reader's (C4's pass never ran) are both logged. */
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_ERROR_NOT_ENOUGH_PASSES);
+	/* Nothing else touches the library until both are back: no later
+	 * call may wake them in the wake-up's place. */
+	const unsigned deadline = 5000;
+	tu_join_within(rt, NULL, deadline,
+	               "GPA_GetSampleUInt64 blocked on a session that GPA_EndSession ended short");
+	tu_join_within(wt, NULL, deadline,
+	               "OpenGPA_WaitForSamples (timeout 60 s) on a session that GPA_EndSession "
+	               "ended short");
+	uint64_t took = now_ms() - t0;
+	if (took >= deadline)
+		fail_msg("the readers took %llu ms to wake after GPA_EndSession", (unsigned long long)took);
+	assert_int_equal(w.status, GPA_STATUS_OK);
+	if (w.available != 1)
+		fail_msg("OpenGPA_WaitForSamples woke with %u samples available, want 1 (the session "
+		         "is ready)", w.available);
+	(void)r.status; /* C4 is in a pass that never ran: any answer, as long as it comes */
+	gpa_uint64 v = 0;
+	assert_int_equal(GPA_GetSampleUInt64(s, 5, in_pass0, &v), GPA_STATUS_OK);
+	assert_int_equal(v, fake_value(0, 0, 0));
+	tu_log_clear();
+}
+
+struct reader32 {
+	gpa_uint32 session, sample, counter;
+	GPA_Status status;
+	gpa_uint32 value;
+	volatile int started;
+};
+
+static void *read_sample32(void *arg)
+{
+	struct reader32 *r = arg;
+	__atomic_store_n(&r->started, 1, __ATOMIC_SEQ_CST);
+	r->status = GPA_GetSampleUInt32(r->session, r->sample, r->counter, &r->value);
+	return NULL;
+}
+
+/* A reader that blocks (the session still recording) gets its answer from
+ * the locked path, not the lock-free one test_uint32_saturates reads: a
+ * uint32 counter there saturates too. */
+static void test_blocked_uint32_saturates(void **state)
+{
+	(void)state;
+	assert_int_equal(GPA_EnableCounter(FC_SMALL), GPA_STATUS_OK);
+	assert_int_equal(tu_passes(), 1);
+	/* Sample k of the pass counts fake_value(4, k, 0) + offset on R4. */
+	fake_config.value_offset = UINT32_MAX - fake_value(4, 0, 0) + 5;
+	gpa_uint32 s = 0;
+	assert_int_equal(GPA_BeginSession(&s), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSample(0), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+	struct reader32 r = { .session = s, .sample = 0, .counter = FC_SMALL, .value = 1 };
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, read_sample32, &r), 0);
+	tu_wait_flag((const int *)&r.started, TU_DEADLINE_MS, "the reader thread's start");
+	nanosleep(&(struct timespec){ .tv_nsec = 20 * 1000 * 1000 }, NULL);
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	tu_join_within(t, NULL, TU_DEADLINE_MS, "GPA_GetSampleUInt32 waiting for the session");
+	fake_config.value_offset = 0;
+	assert_int_equal(r.status, GPA_STATUS_OK);
+	if (r.value != UINT32_MAX)
+		fail_msg("a count of 2^32 + 4 read by a blocked GPA_GetSampleUInt32 as %u; uint32 "
+		         "results must saturate at %u", r.value, UINT32_MAX);
+	/* The same read once the session is complete: the lock-free path. */
+	gpa_uint32 again = 1;
+	assert_int_equal(GPA_GetSampleUInt32(s, 0, FC_SMALL, &again), GPA_STATUS_OK);
+	assert_int_equal(again, UINT32_MAX);
+	TU_NO_ERROR();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -553,6 +687,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_faults, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_session_ids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ready_and_blocking, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_short_end_wakes_readers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_blocked_uint32_saturates, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

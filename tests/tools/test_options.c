@@ -292,10 +292,26 @@ static void test_stat_command_line_shapes(void **unused)
 	assert_true(o.help);
 }
 
+/* cli_parse_seconds: a number and nothing after it, above 0, at most max
+ * (the maximum itself accepted, a hair above it refused). */
+static void test_seconds_bounds(void **unused)
+{
+	(void)unused;
+	double v = 0;
+	assert_true(cli_parse_seconds("1.5", 10.0, &v));
+	assert_true(v == 1.5);
+	assert_true(cli_parse_seconds("10", 10.0, &v));
+	const char *bad[] = { "1.5abc", "2s", "1.5 ", "0", "10.5", "15", "19.9", "1e9", "nan", "" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (cli_parse_seconds(bad[i], 10.0, &v))
+			fail_msg("\"%s\" parsed as seconds (max 10)", bad[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_documented_option_parses),
+		cmocka_unit_test(test_seconds_bounds),
 		cmocka_unit_test(test_nothing_undocumented_parses),
 		cmocka_unit_test(test_short_letters_are_perfs),
 		cmocka_unit_test(test_stat_numbers_and_separators),

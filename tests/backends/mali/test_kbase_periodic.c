@@ -438,6 +438,58 @@ static void test_stop_sample_flagged(void **unused)
 	stop_flagged_on(0xa007, true, 1, 21, error);
 }
 
+/* STOP's sample after the kernel wrote nothing for 20 periods (the dumps
+ * "never arrive" until the stop), flagged OVERFLOW: it is drained after the
+ * stop and read against the pass's period, so the message counts the ~19
+ * periods it stands for.  A period the stop set to 0 would make it 2 (the
+ * bug of issue 30 item 1, without the SIGFPE the guard now prevents). */
+static void long_stop_sample_on(uint32_t id, bool csf, uint16_t uk_major, uint16_t uk_minor)
+{
+	if (vm)
+		teardown(NULL);
+	setup_device_on(id, csf, uk_major, uk_minor);
+	struct vmali_faults f = { .stop_sample_flags = 1u << 0 /* OVERFLOW */ };
+	vmali_set_faults(vm, &f);
+	static int key;
+	gpa_uint32 index = open_counting(&key);
+	uint64_t before = device_active();
+	struct pass_result r = { 0 };
+	assert_int_equal(OpenGPA_SetSamplingPeriod(1000000), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSession(&r.session), GPA_STATUS_OK);
+	r.t0 = tc_now_ns();
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	vmali_run_frames(vm, 1);
+	tc_sleep_us(2000);
+	f.dumps_never_arrive = true;
+	vmali_set_faults(vm, &f);
+	for (int i = 0; i < 4; i++) {
+		vmali_run_frames(vm, 1);
+		tc_sleep_us(5000);
+	}
+	if (GPA_EndPass() != GPA_STATUS_OK)
+		fail_msg("GPA_EndPass: %s", last_error);
+	r.t1 = tc_now_ns();
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	read_samples(&r, index, 1000000);
+	assert_int_equal(r.sum, device_active() - before);
+	const char *m = strstr(messages, "was full for ");
+	if (!m)
+		fail_msg("no overflow message for STOP's sample; messages:\n%s", messages);
+	unsigned periods = 0;
+	assert_int_equal(sscanf(m, "was full for %u periods", &periods), 1);
+	if (periods < 10)
+		fail_msg("STOP's sample of about 20 periods was counted as standing for %u; it is "
+		         "read against a period other than the pass's; messages:\n%s", periods,
+		         messages);
+}
+
+static void test_stop_sample_long(void **unused)
+{
+	(void)unused;
+	long_stop_sample_on(0x6000, false, 11, 40);
+	long_stop_sample_on(0xa007, true, 1, 21);
+}
+
 /* The floor is the reader's: 100 µs, or 500 µs on the vinstr before the
  * virtualizer. */
 static void test_floor(void **unused)
@@ -508,6 +560,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_short_hold_keeps_every_period, teardown),
 		cmocka_unit_test_teardown(test_stop_right_after_overflow, teardown),
 		cmocka_unit_test_teardown(test_stop_sample_flagged, teardown),
+		cmocka_unit_test_teardown(test_stop_sample_long, teardown),
 		cmocka_unit_test_teardown(test_floor, teardown),
 		cmocka_unit_test_teardown(test_ordinary_sample_times, teardown),
 	};

@@ -442,6 +442,32 @@ static void test_multiplexed_scaled(void **unused)
 	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
 }
 
+/* A kernel that reports more running than enabled time (rounding between
+ * the two clocks): running is clamped to enabled, the count is not scaled
+ * down below what was counted, and time:running reads as enabled. */
+static void test_running_past_enabled(void **unused)
+{
+	(void)unused;
+	F.k.pmu = true;
+	F.k.hw_slots = 4;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t ids[3] = { bind("hw:instructions"), bind("time:enabled"), bind("time:running") };
+	assert_int_equal(ops->begin_pass(F.state, ids, 3), GPA_STATUS_OK);
+	struct fake_event *ins = fake_perf_find(&F.k, PERF_TYPE_HARDWARE,
+	                                        PERF_COUNT_HW_INSTRUCTIONS);
+	ins->step = 1000;
+	F.k.running_permille = 1500;
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	uint64_t d[3];
+	assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+	if (d[0] != 1000)
+		fail_msg("1000 instructions with running 1.5 x enabled read as %llu; running must be "
+		         "clamped to enabled", (unsigned long long)d[0]);
+	assert_int_equal(d[1], F.k.time_step);
+	assert_int_equal(d[2], F.k.time_step);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
 /* Scaling a count whose product with the enabled time passes 64 bits: exact
  * where the quotient fits (32-bit targets have no 128-bit integer to lean
  * on), saturated where it does not. */
@@ -982,6 +1008,33 @@ static void test_scope_cpus(void **unused)
 	assert_int_equal(fake_perf_open_fds(&F.k), 0);
 }
 
+/* A count summed over CPUs (or threads) saturates at 2^64 - 1 rather than
+ * wrapping: five CPUs that each counted 2^62 make 5 * 2^62, past 64 bits;
+ * 3 * 2^60 each still fits exactly. */
+static void test_scope_cpus_sum_saturates(void **unused)
+{
+	(void)unused;
+	assert_int_equal(open_with("cpu=all"), GPA_STATUS_OK);
+	uint32_t id = bind("sw:context-switches");
+	assert_int_equal(ops->begin_pass(F.state, &id, 1), GPA_STATUS_OK);
+	struct fake_event *l[8];
+	assert_int_equal(leaders(l, 8), 5);
+	const uint64_t steps[] = { 3ull << 60, 1ull << 62 };
+	const uint64_t want[] = { 15ull << 60, UINT64_MAX };
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < 5; i++)
+			l[i]->step = steps[k];
+		assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+		uint64_t d = 0;
+		assert_int_equal(ops->end_sample(F.state, &d), GPA_STATUS_OK);
+		if (d != want[k])
+			fail_msg("five CPUs of %llu each summed to %llu, want %llu",
+			         (unsigned long long)steps[k], (unsigned long long)d,
+			         (unsigned long long)want[k]);
+	}
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
 static void test_scope_cpus_unprivileged(void **unused)
 {
 	(void)unused;
@@ -1238,6 +1291,7 @@ int main(void)
 	T(test_backwards),
 		T(test_duplicate_ioc_id),
 		T(test_multiplexed_scaled),
+		T(test_running_past_enabled),
 		T(test_multiplexed_scaled_past_64_bits),
 		T(test_never_scheduled),
 		T(test_slots_einval),
@@ -1256,6 +1310,7 @@ int main(void)
 		T(test_scope_process_threads),
 		T(test_scope_thread),
 		T(test_scope_cpus),
+		T(test_scope_cpus_sum_saturates),
 		T(test_scope_cpus_unprivileged),
 		T(test_cpu_goes_offline),
 		T(test_multiplexed_groups),
