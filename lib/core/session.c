@@ -29,7 +29,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/apictx.h"
+#include "apictx/apictx.h"
 #include "core/readers.h"
 #include "core/registry.h"
 #include "core/session_internal.h"
