@@ -86,9 +86,9 @@ static GpaSessionId record(GpaContextId ctx)
 	return session;
 }
 
-static void check_times(GpaSessionId session)
+/* GPUTime of each sample, positive; into ms[]. */
+static void read_times(GpaSessionId session, double ms[3])
 {
-	double ms[3];
 	for (GpaUInt32 i = 0; i < 3; i++) {
 		size_t size = 0;
 		assert_int_equal(gpa->GpaGetSampleResultSize(session, i, &size), kGpaStatusOk);
@@ -97,7 +97,29 @@ static void check_times(GpaSessionId session)
 		printf("sample %u: %u draws, GPUTime %.3f ms\n", i, draws[i], ms[i]);
 		assert_true(ms[i] > 0);
 	}
-	assert_true(ms[1] > 2 * ms[0] && ms[1] > 2 * ms[2]);
+}
+
+/* llvmpipe's GPU is the CPU: a sample whose thread was preempted (two cores
+ * shared with the rest of the suite) reads long.  Each position's shortest
+ * time over a few sessions is its own work's; 32 draws take more than twice
+ * one draw's. */
+static void check_times(GpaSessionId session, double best[3], int round)
+{
+	double ms[3];
+	read_times(session, ms);
+	for (int i = 0; i < 3; i++)
+		if (round == 0 || ms[i] < best[i])
+			best[i] = ms[i];
+}
+
+#define ROUNDS 4
+
+static void check_order(const double best[3])
+{
+	if (!(best[1] > 2 * best[0] && best[1] > 2 * best[2]))
+		fail_msg("shortest GPUTime of %d sessions: %.3f ms (1 draw), %.3f ms (32 draws), "
+		         "%.3f ms (1 draw): 32 draws should take more than twice one", ROUNDS,
+		         best[0], best[1], best[2]);
 }
 
 static void test_command_list_samples(void **state)
@@ -106,12 +128,16 @@ static void test_command_list_samples(void **state)
 	GpaContextId ctx;
 	assert_int_equal(gpa->GpaOpenContext(scene.ctx, kGpaOpenContextDefaultBit, &ctx),
 	                 kGpaStatusOk);
-	GpaSessionId session = record(ctx);
-	/* Synchronised: complete at once. */
-	assert_int_equal(gpa->GpaIsPassComplete(session, 0), kGpaStatusOk);
-	assert_int_equal(gpa->GpaIsSessionComplete(session), kGpaStatusOk);
-	check_times(session);
-	assert_int_equal(gpa->GpaDeleteSession(session), kGpaStatusOk);
+	double best[3];
+	for (int round = 0; round < ROUNDS; round++) {
+		GpaSessionId session = record(ctx);
+		/* Synchronised: complete at once. */
+		assert_int_equal(gpa->GpaIsPassComplete(session, 0), kGpaStatusOk);
+		assert_int_equal(gpa->GpaIsSessionComplete(session), kGpaStatusOk);
+		check_times(session, best, round);
+		assert_int_equal(gpa->GpaDeleteSession(session), kGpaStatusOk);
+	}
+	check_order(best);
 	assert_int_equal(gpa->GpaCloseContext(ctx), kGpaStatusOk);
 
 	/* Unsynchronised (OPENGPA_SYNC, read when the context opens): complete
@@ -120,14 +146,17 @@ static void test_command_list_samples(void **state)
 	assert_int_equal(gpa->GpaOpenContext(scene.ctx, kGpaOpenContextDefaultBit, &ctx),
 	                 kGpaStatusOk);
 	unsetenv("OPENGPA_SYNC");
-	session = record(ctx);
-	assert_int_equal(gpa->GpaIsPassComplete(session, 0), kGpaStatusResultNotReady);
-	assert_int_equal(gpa->GpaIsSessionComplete(session), kGpaStatusResultNotReady);
-	scene_finish(&scene);
-	assert_int_equal(gpa->GpaIsPassComplete(session, 0), kGpaStatusOk);
-	assert_int_equal(gpa->GpaIsSessionComplete(session), kGpaStatusOk);
-	check_times(session);
-	assert_int_equal(gpa->GpaDeleteSession(session), kGpaStatusOk);
+	for (int round = 0; round < ROUNDS; round++) {
+		GpaSessionId session = record(ctx);
+		assert_int_equal(gpa->GpaIsPassComplete(session, 0), kGpaStatusResultNotReady);
+		assert_int_equal(gpa->GpaIsSessionComplete(session), kGpaStatusResultNotReady);
+		scene_finish(&scene);
+		assert_int_equal(gpa->GpaIsPassComplete(session, 0), kGpaStatusOk);
+		assert_int_equal(gpa->GpaIsSessionComplete(session), kGpaStatusOk);
+		check_times(session, best, round);
+		assert_int_equal(gpa->GpaDeleteSession(session), kGpaStatusOk);
+	}
+	check_order(best);
 	assert_int_equal(gpa->GpaCloseContext(ctx), kGpaStatusOk);
 }
 
