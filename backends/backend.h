@@ -145,7 +145,7 @@ struct og_backend_ops {
 	 * alone (the same source gives the same raw_id, or the same error, on
 	 * every device), then this check, with *raw_id set before it answers
 	 * NOT_FOUND.  The core then checks that a kept catalogue still applies
-	 * with this rather than binding every source again (core/catalog_cache.h). */
+	 * with this rather than binding every source again (catalog/catalog_cache.h). */
 	const char *(*raw_why_not)(void *state, uint32_t raw_id);
 
 	/* Value of a device constant (`constant` entries in counter files that

@@ -3,7 +3,7 @@
  * perf_text.c — small reads and names every perf file shares: a sysfs or
  * /proc text file through the syscall table, perf_event_paranoid, errno
  * names.  Needs nothing else of the backend, so the command's SPE reader
- * (tools/opengpa/spe.c) builds it too.
+ * (tools/opengpa/spe/spe.c) builds it too.
  */
 #include "perf_internal.h"
 

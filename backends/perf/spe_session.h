@@ -10,7 +10,7 @@
  * area holds new SPE data (and whether some was truncated or collided),
  * PERF_RECORD_LOST ones, and, when asked, the task's executable mappings.
  * Every offset and size the kernel hands back is checked.  Used by the perf
- * backend (perf_spe.c) and by `opengpa spe` (tools/opengpa/spe.c).
+ * backend (perf_spe.c) and by `opengpa spe` (tools/opengpa/spe/spe.c).
  */
 #ifndef OPENGPA_BACKENDS_PERF_SPE_SESSION_H
 #define OPENGPA_BACKENDS_PERF_SPE_SESSION_H

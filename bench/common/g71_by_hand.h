@@ -2,7 +2,7 @@
 /*
  * g71_by_hand.h — the Mali-G71 counters of counters/mali-g71.counters, in
  * file order, written by hand in C from Arm's formulas: the yardstick the
- * benchmarks hold the library's evaluation against (bench/mali, bench/api).
+ * benchmarks hold the library's evaluation against (bench/backends/mali, bench/api).
  * raw[] is indexed by dump position (block * 64 + counter), k[] holds the
  * set's constants in file order: shader cores, L2 slices, bus width in
  * bits, then the cycle budget's maximum clock (Hz), target width, height,

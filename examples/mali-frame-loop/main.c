@@ -11,7 +11,7 @@
  * times the library gives each sample (OpenGPA_GetSampleTime: the kernel's
  * dump timestamps on kbase): a Chrome trace-event file for Perfetto or
  * chrome://tracing and a CSV, the same formats as `opengpa stat --trace
- * --csv`, written by the same writers (tools/opengpa/timeline.h).
+ * --csv`, written by the same writers (tools/opengpa/output/timeline.h).
  *
  * Without a Mali-G71 at hand, run it on the virtual one:
  *   LD_PRELOAD=build/tests/virtual-devices/mali/libopengpa-vmali.so \

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/apictx.h"
+#include "apictx/apictx.h"
 #include "core/core.h"
 #include "opengpa.h"
 

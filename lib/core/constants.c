@@ -14,7 +14,7 @@
 #include <strings.h>
 
 #include "core/core.h"
-#include "core/cycle_budget.h"
+#include "catalog/cycle_budget.h"
 
 /* The constants of counters/cycle-budget.counters the target sets. */
 static const char *const budget_names[3] = { "CycleBudgetWidth", "CycleBudgetHeight",

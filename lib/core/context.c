@@ -9,11 +9,11 @@
 #include <sys/stat.h>
 
 #include "backend_list.h"
-#include "core/apictx.h"
-#include "core/builtin.h"
-#include "core/embedded.h"
+#include "apictx/apictx.h"
+#include "catalog/builtin.h"
+#include "catalog/embedded.h"
 #include "core/explicit.h"
-#include "core/quote.h"
+#include "util/quote.h"
 #include "core/readers.h"
 #include "core/registry.h"
 #include "core/session_internal.h"
@@ -152,7 +152,7 @@ static bool embedded_exists(const char *name)
 
 static GPA_Status add_embedded(struct file_list *fl, const char *name)
 {
-	/* As the build read it (core/builtin.h): nothing to parse. */
+	/* As the build read it (catalog/builtin.h): nothing to parse. */
 	const struct og_builtin_set *set = og_catalog_text_only ? NULL : og_builtin_find(name);
 	if (set) {
 		struct og_cf_file *f = file_slot(fl);

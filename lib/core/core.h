@@ -22,7 +22,7 @@
 #include "GPUPerfAPIFunctionTypes-Private.h"
 #include "GPUPerfAPITypes.h"
 #include "backend.h"
-#include "core/catalog.h"
+#include "catalog/catalog.h"
 
 #define OG_DEFAULT_SESSION_RING 4
 #define OG_MAX_PASSES 64

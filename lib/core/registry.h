@@ -7,7 +7,7 @@
 #ifndef OPENGPA_CORE_REGISTRY_H
 #define OPENGPA_CORE_REGISTRY_H
 
-#include "core/catalog_cache.h"
+#include "catalog/catalog_cache.h"
 #include "core/core.h"
 
 #define OG_LOG_QUEUE 32

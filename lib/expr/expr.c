@@ -9,7 +9,7 @@
  * named in the instruction, so a / b is one load and one "divide by raw
  * counter" where the stack machine had three operations and stack traffic.
  * The first load and the percentage clamp around most ratios cost no
- * dispatch (see og_expr_eval).  Measured in bench/mali and bench/expr.
+ * dispatch (see og_expr_eval).  Measured in bench/backends/mali and bench/expr.
  *
  * A counter another one names is inlined once per expression: its code is
  * copied the first time, and each later use, direct or through another

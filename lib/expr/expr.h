@@ -115,7 +115,7 @@ size_t og_expr_regions(const struct og_expr *e, const struct og_expr_region **re
 size_t og_expr_shared(const struct og_expr *e, const struct og_expr *const **slot_of);
 
 /* The expression og_expr_compile made, from what the three functions above
- * read of it (the built-in sets' tables, lib/core/builtin.h, store that):
+ * read of it (the built-in sets' tables, lib/catalog/builtin.h, store that):
  * the same code without reading text.  NULL without memory, or when the
  * parts break a limit of og_expr_compile's. */
 struct og_expr *og_expr_assemble(const struct og_expr_op *ops, size_t nops,

@@ -36,9 +36,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/counterfile.h"
-#include "core/counterorder.h"
-#include "core/gen_tool.h"
+#include "catalog/counterfile.h"
+#include "catalog/counterorder.h"
+#include "catalog/gen_tool.h"
 #include "expr/expr.h"
 
 struct input {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/readfile.h"
+#include "util/readfile.h"
 #include "refuse.h"
 
 /* models/devices.table, embedded at build time (lib/models/meson.build). */

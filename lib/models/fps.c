@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/quote.h"
+#include "util/quote.h"
 #include "refuse.h"
 
 double og_fps_usi_corrected(double usi, double gpuu)
@@ -45,7 +45,7 @@ bool og_model_refuse(char *err, size_t errlen, const char *fmt, ...)
 {
 	if (err && errlen) {
 		/* The arguments are a table's, a profile's or a command line's text:
-		 * the message is shown as og_quote writes it (core/quote.h). */
+		 * the message is shown as og_quote writes it (util/quote.h). */
 		char raw[2048];
 		va_list ap;
 		va_start(ap, fmt);

@@ -10,7 +10,7 @@
 #include <strings.h>
 
 #include "json.h"
-#include "core/readfile.h"
+#include "util/readfile.h"
 #include "refuse.h"
 
 /*

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 /* printf into err (nothing when err is NULL or errlen 0), the whole line as
- * og_quote shows it (core/quote.h: control and non-ASCII bytes as \xNN, a
+ * og_quote shows it (util/quote.h: control and non-ASCII bytes as \xNN, a
  * backslash doubled), since the arguments are a table's, a profile's or a
  * command line's text; returns false.  A message that holds another
  * og_model_refuse message goes through og_model_refuse_with. */

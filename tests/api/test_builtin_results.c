@@ -20,9 +20,9 @@
 #include <cmocka.h>
 
 #include "GPUPerfAPI.h"
-#include "core/catalog.h"
+#include "catalog/catalog.h"
 #include "core/core.h"
-#include "core/embedded.h"
+#include "catalog/embedded.h"
 #include "core/testing.h"
 #include "fake_backend.h"
 #include "opengpa.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_cl.c — contexts on an OpenCL command queue (lib/core/apictx_cl.c),
+ * test_cl.c — contexts on an OpenCL command queue (lib/apictx/cl.c),
  * on pocl, with opengpa loaded as libGPUPerfAPICL.so the way a GPA 2.x
  * tool loads it.  A sample of 8 kernel launches is 8 times the work of a
  * sample of one; timing checks are ratios within the run with a wide

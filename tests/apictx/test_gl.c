@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_gl.c — contexts on a GL or GLES context (lib/core/apictx_gl.c), on
+ * test_gl.c — contexts on a GL or GLES context (lib/apictx/gl.c), on
  * Mesa's llvmpipe through EGL without a display, with opengpa loaded the
  * way a GPA 2.x tool loads it: libGPUPerfAPIGLES.so, libGPUPerfAPIGL.so,
  * and libopengpa.so.1 for the plain name.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_builtin_tables.c — the built-in sets' build-time tables
- * (lib/core/builtin.h) against the text reader: every entry as og_cf_parse
+ * (lib/catalog/builtin.h) against the text reader: every entry as og_cf_parse
  * reads the embedded text, the compile order, the descriptions; and, for
  * every set, the catalogue a context builds from the tables equals the one
  * it builds from the text, counter for counter — with every raw counter
@@ -20,11 +20,11 @@
 
 #include <cmocka.h>
 
-#include "core/builtin.h"
-#include "core/catalog.h"
-#include "core/counterfile.h"
-#include "core/counterorder.h"
-#include "core/embedded.h"
+#include "catalog/builtin.h"
+#include "catalog/catalog.h"
+#include "catalog/counterfile.h"
+#include "catalog/counterorder.h"
+#include "catalog/embedded.h"
 
 static const struct og_embedded_set *embedded(const char *name)
 {

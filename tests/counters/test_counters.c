@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "core/catalog.h"
-#include "core/counterfile.h"
-#include "core/embedded.h"
+#include "catalog/catalog.h"
+#include "catalog/counterfile.h"
+#include "catalog/embedded.h"
 #include "test_util.h"
 
 static unsigned logged;

@@ -28,8 +28,8 @@
 
 #include <cmocka.h>
 
-#include "core/catalog.h"
-#include "core/counterfile.h"
+#include "catalog/catalog.h"
+#include "catalog/counterfile.h"
 #include "test_util.h"
 
 #define REVIEWED OG_TEST_SOURCE_ROOT "/counters/mali-g71.counters"

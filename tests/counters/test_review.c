@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "core/counterfile.h"
-#include "core/embedded.h"
+#include "catalog/counterfile.h"
+#include "catalog/embedded.h"
 
 static struct og_cf_file *parse_embedded(const char *origin)
 {

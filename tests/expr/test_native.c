@@ -18,10 +18,10 @@
 
 #include <cmocka.h>
 
-#include "core/catalog.h"
+#include "catalog/catalog.h"
 #include "expr/arith.h"
-#include "core/counterfile.h"
-#include "core/embedded.h"
+#include "catalog/counterfile.h"
+#include "catalog/embedded.h"
 #include "test_util.h"
 #include "expr/native.h"
 

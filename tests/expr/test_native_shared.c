@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "core/counterfile.h"
-#include "core/counterorder.h"
+#include "catalog/counterfile.h"
+#include "catalog/counterorder.h"
 #include "expr/native.h"
 
 static struct og_cf_file file;

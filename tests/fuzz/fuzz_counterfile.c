@@ -13,9 +13,9 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "core/catalog.h"
-#include "core/counterfile.h"
-#include "core/embedded.h"
+#include "catalog/catalog.h"
+#include "catalog/counterfile.h"
+#include "catalog/embedded.h"
 #include "expr/arith.h"
 #include "fuzz.h"
 

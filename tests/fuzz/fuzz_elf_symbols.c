@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_elf_symbols.c — `opengpa spe`'s ELF symbol reader
- * (tools/opengpa/symbols.c) on damaged files.
+ * (tools/opengpa/spe/symbols.c) on damaged files.
  *
  * The binaries a profiled command maps are input the report trusts no more
  * than SPE data.  The input is XORed over a small valid ELF file (header,

@@ -12,7 +12,7 @@
  * the source (bind_raw), and counts it when bound.  Oracles: no crash, no
  * read out of bounds, every descriptor closed, every file closed.  (The
  * backend's messages quote the source raw: the core's log makes every
- * message printable, tests/core/test_hostile_files.c.)
+ * message printable, tests/catalog/test_hostile_files.c.)
  */
 #include <string.h>
 

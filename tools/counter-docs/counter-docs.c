@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/counterfile.h"
-#include "core/embedded.h"
+#include "catalog/counterfile.h"
+#include "catalog/embedded.h"
 
 /* Table cells cannot hold '|' or newlines. */
 static void cell(FILE *f, const char *s)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* options.c — one parser for every command's table (options.h). */
 #include "options.h"
-#include "core/quote.h"
+#include "util/quote.h"
 
 #include <errno.h>
 #include <math.h>
@@ -40,7 +40,7 @@ static void append_escaped(char *err, size_t errlen, const char *text, size_t le
 	err[at] = '\0';
 }
 
-/* The one escaping of the project: core/quote.h's. */
+/* The one escaping of the project: util/quote.h's. */
 const char *cli_escape(const char *text, char *buf, size_t len)
 {
 	return og_quote(text, buf, len);

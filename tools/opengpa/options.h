@@ -88,7 +88,7 @@ bool cli_parse_seconds(const char *text, double max, double *out);
  * without a quote or a line break (CSV quoting could not tell them apart). */
 enum cli_error cli_check_separator(const char *sep, char *err, size_t errlen);
 
-/* `text` for a message, as og_quote (core/quote.h) shows it: control and
+/* `text` for a message, as og_quote (util/quote.h) shows it: control and
  * non-ASCII bytes as \xNN, a backslash doubled, cut with "..." to fit buf.
  * Every message that echoes a user's or the kernel's text goes through it.
  * Returns buf. */

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "core/counterfile.h"
+#include "catalog/counterfile.h"
 #include "mips/control.h"
 #include "mips/events.h"
 #include "mips/procperf.h"

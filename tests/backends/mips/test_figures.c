@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "core/counterfile.h"
+#include "catalog/counterfile.h"
 #include "expr/expr.h"
 #include "mips/events.h"
 

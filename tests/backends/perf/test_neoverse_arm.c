@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/counterfile.h"
+#include "catalog/counterfile.h"
 #include "expr/expr.h"
 
 struct arm_metric {

@@ -35,7 +35,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 #include <strings.h>
 
-#include "core/counterfile.h"
+#include "catalog/counterfile.h"
 #endif
 
 extern const struct og_backend_ops og_backend_perf;

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/counterfile.h"
+#include "catalog/counterfile.h"
 #include "expr/expr.h"
 
 #define MAX_ENTRIES 256

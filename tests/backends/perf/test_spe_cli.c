@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_spe_cli.c — `opengpa spe`'s run and report (tools/opengpa/spe_run.c,
+ * test_spe_cli.c — `opengpa spe`'s run and report (tools/opengpa/spe/spe_run.c,
  * spe_report.c, symbols.c) over the simulated arm_spe PMU (fake_spe.c): a
  * real command is started and held, the event opened on it, samples and a
  * PERF_RECORD_MMAP written as the kernel would, and the report checked —

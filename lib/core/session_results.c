@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session_results.c — reading results: a counter's value for a sample or
+ * over every sample (totals), one at a time or a batch, under the registry
+ * lock or, for an ended session, without it (readers.h); generated code
+ * reads a built-in set's block in place, the interpreter the rest.
+ *
+ * Long (about 340 lines) because the locked and unlocked paths share their
+ * inlined helpers, which must stay in one unit to stay inlined.
+ */
+#include "core/session_state.h"
+#include "core/readers.h"
+#include "core/registry.h"
+#include "expr/arith.h"
+
+static bool uses_api(const struct og_context *ctx, const struct og_counter *c)
+{
+	for (size_t i = 0; i < c->ninputs; i++)
+		if (ctx->cat.raws[c->inputs[i]].api)
+			return true;
+	return false;
+}
+
+/* A counter over every sample: each raw input summed over the samples that
+ * counted it, then the counter's expression, as if one sample had spanned
+ * them all (a periodic session's whole pass). */
+static GPA_Status total_result(struct og_context *ctx, struct og_session *s, uint32_t counter,
+                               double *value, uint64_t *exact, bool *is_exact)
+{
+	const struct og_counter *c = &ctx->cat.counters[counter];
+	if (uses_api(ctx, c))
+		for (size_t k = 0; k < s->nsamples; k++) {
+			bool in = og_session_collect(s, k, true);
+			if (!in || (s->samples[k].api_failed && !s->samples[k].failed))
+				return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
+				                "counter %s of session %u has no total: sample %u has no GPU "
+				                "time from the API (the earlier message says why)", c->name,
+				                s->id, s->samples[k].id);
+		}
+	for (size_t i = 0; i < c->ninputs; i++) {
+		struct raw_slot where = s->slot_of_raw[c->inputs[i]];
+		bool kept = where.slot != UINT32_MAX && s->dropped_sum;
+		uint64_t sum = kept ? s->dropped_sum[where.slot] : 0;
+		size_t counted = kept ? s->dropped_counted : 0;
+		for (size_t k = 0; where.slot != UINT32_MAX && k < s->nsamples; k++) {
+			const struct sample *smp = &s->samples[k];
+			if (smp->failed || !(smp->passes & (1ull << where.pass)))
+				continue;
+			sum = add_sat(sum, s->values[k * s->nslots + where.slot]);
+			counted++;
+		}
+		if (!counted)
+			return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND_IN_ALL_PASSES,
+			                "counter %s of session %u: no sample counted its pass %u, so it "
+			                "has no total", c->name, s->id, where.pass);
+		ctx->scratch[c->inputs[i]] = sum;
+	}
+	*is_exact = c->exact_raw;
+	if (c->exact_raw)
+		*exact = ctx->scratch[c->raw];
+	*value = og_expr_eval(c->expr, ctx->scratch, ctx->cat.const_values);
+	return GPA_STATUS_OK;
+}
+
+/* The sample's index, if it has a value for every counter in `need` (or
+ * the error that says why not). */
+static GPA_Status readable(struct og_context *ctx, const struct og_session *s, uint32_t sample_id,
+                           uint64_t need, size_t *index)
+{
+	if (!index_find(s, sample_id, index))
+		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
+		                "sample %u is not in session %u", sample_id, s->id);
+	const struct sample *smp = &s->samples[*index];
+	if (smp->failed)
+		return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
+		                "sample %u of session %u could not be read from the device (see the "
+		                "earlier message); the session's other samples are fine",
+		                sample_id, s->id);
+	if ((smp->passes & need) == need)
+		return GPA_STATUS_OK;
+	for (size_t k = 0; k < s->ncounters; k++) {
+		uint64_t missing = s->recipes[k].need & need & ~smp->passes;
+		if (missing)
+			return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
+			                "counter %s of sample %u (session %u) needs pass %d, which did not "
+			                "sample it; sample the same IDs in every pass",
+			                ctx->cat.counters[s->counters[k]].name, sample_id, s->id,
+			                __builtin_ctzll(missing));
+	}
+	return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND, "sample %u of session %u lacks a pass",
+	                sample_id, s->id);
+}
+
+/* The interpreter, for counters without generated code in a block: the
+ * expression reads raw counters by catalogue index. */
+static double interpret(struct og_context *ctx, const struct og_session *s, const uint64_t *row,
+                        const struct og_counter *c)
+{
+	for (size_t i = 0; i < c->ninputs; i++)
+		ctx->scratch[c->inputs[i]] = row[s->slot_of_raw[c->inputs[i]].slot];
+	return og_expr_eval(c->expr, ctx->scratch, ctx->cat.const_values);
+}
+
+GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
+                             uint32_t counter, double *value, uint64_t *exact, bool *is_exact)
+{
+	if (is_total(s, sample_id))
+		return total_result(ctx, s, counter, value, exact, is_exact);
+	const struct recipe *r = s->recipe_of[counter];
+	size_t index;
+	GPA_Status st = readable(ctx, s, sample_id, r->need, &index);
+	if (st != GPA_STATUS_OK)
+		return st;
+	/* Its GPU time, waited for if it is not in yet. */
+	if (r->api && (!og_session_collect(s, index, true) || s->samples[index].api_failed))
+		return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
+		                "counter %s of sample %u (session %u) has no GPU time from the API%s "
+		                "(the earlier message says why); the sample's other counters are fine",
+		                ctx->cat.counters[counter].name, sample_id, s->id,
+		                s->samples[index].api_failed ? "" : " on this thread");
+	const uint64_t *row = &s->values[index * s->nslots];
+	*is_exact = r->kind == READ_RAW;
+	switch (r->kind) {
+	case READ_RAW:
+		*exact = row[r->slot];
+		*value = og_arith_result((double)*exact);
+		break;
+	case READ_NATIVE:
+		*value = r->fn(row + r->slot, r->k);
+		break;
+	default:
+		*value = interpret(ctx, s, row, &ctx->cat.counters[counter]);
+		break;
+	}
+	return GPA_STATUS_OK;
+}
+
+/* Session `id` of the current context, inside a read section (readers.h),
+ * and how it may be read (*how, acquired: an ended session's samples are
+ * final); NULL when there is none or it must be read under the lock. */
+static inline __attribute__((always_inline)) const struct og_session *
+unlocked_find(uint32_t id, const struct og_context **ctxp, uint8_t *how)
+{
+	const struct og_context *ctx = __atomic_load_n(&og_registry()->current, __ATOMIC_ACQUIRE);
+	if (!ctx)
+		return NULL;
+	const struct og_ring *ring = __atomic_load_n(&ctx->ring, __ATOMIC_ACQUIRE);
+	const struct og_session *s =
+		__atomic_load_n(&ring->slot[(id - 1) & ring->mask], __ATOMIC_ACQUIRE);
+	if (!s || s->id != id)
+		return NULL;
+	*ctxp = ctx;
+	*how = __atomic_load_n(&s->unlocked, __ATOMIC_ACQUIRE);
+	return *how == UNLOCKED_NO ? NULL : s;
+}
+
+/* GPA_GetSample*'s answer stored as `type`, the counter's own (an integer
+ * type is an integer counter, clamped to the type): from a raw count u when
+ * `exact`, else from the computed value d. */
+static inline __attribute__((always_inline)) void store_typed(GPA_Type type, void *result,
+                                                              double d, uint64_t u, bool exact)
+{
+	switch (type) {
+	case GPA_TYPE_FLOAT64:
+		*(double *)result = exact ? og_arith_result((double)u) : d;
+		break;
+	case GPA_TYPE_FLOAT32:
+		*(float *)result = (float)(exact ? og_arith_result((double)u) : d);
+		break;
+	case GPA_TYPE_UINT32:
+		*(uint32_t *)result = (uint32_t)(exact ? og_arith_clamp_u64(u, UINT32_MAX)
+		                                       : og_arith_to_u64(d, UINT32_MAX));
+		break;
+	default:
+		*(uint64_t *)result = exact ? u : og_arith_to_u64(d, UINT64_MAX);
+		break;
+	}
+}
+
+/* og_session_get_sample's generated code, in a read section it ends: out
+ * of line, so that the caller calls nothing but in its tail. */
+static __attribute__((noinline)) GPA_Status native_result(const struct recipe *r,
+                                                          const uint64_t *row, GPA_Type type,
+                                                          void *result)
+{
+	double d = r->fn(row + r->slot, r->k);
+	og_read_exit(og_this_reader);
+	store_typed(type, result, d, 0, false);
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_session_get_sample(uint32_t id, uint32_t sample_id, uint32_t counter,
+                                 GPA_Type type, void *result, og_get_sample_fn *locked)
+{
+	struct og_reader *rd = og_read_enter();
+	if (!rd || !result)
+		goto locked;
+	/* What GPA_GetSample*'s checks look at, in any order: a false answer
+	 * leaves them to the locked path. */
+	const struct og_context *ctx;
+	uint8_t how;
+	const struct og_session *s = unlocked_find(id, &ctx, &how);
+	if (!s || counter >= s->ncatalog ||
+	    !__atomic_load_n(&ctx->sel.is_enabled[counter], __ATOMIC_RELAXED))
+		goto out;
+	const struct recipe *r = s->recipe_of[counter];
+	size_t index;
+	if (!r || r->type != type || !index_find(s, sample_id, &index))
+		goto out;
+	if (how != UNLOCKED_COMPLETE) {
+		const struct sample *smp = &s->samples[index];
+		if (smp->failed || (smp->passes & r->need) != r->need)
+			goto out;
+	}
+	const uint64_t *row = &s->values[index * s->nslots];
+	/* The type is the counter's: an integer type is an integer counter,
+	 * clamped to the type. */
+	if (r->kind == READ_NATIVE)
+		return native_result(r, row, type, result);
+	if (r->kind == READ_RAW) {
+		uint64_t u = row[r->slot];
+		og_read_exit(rd);
+		store_typed(type, result, 0.0, u, true);
+		return GPA_STATUS_OK;
+	}
+	/* The interpreter uses the context's scratch: under the lock. */
+out:
+	og_read_exit(rd);
+locked:
+	return locked(id, sample_id, counter, type, result);
+}
+
+/* Every counter from a complete row: the blocks' functions (their outputs
+ * in set_out), then the recipes.  ctx only for the interpreter. */
+static void read_row(struct og_context *ctx, const struct og_session *s, const uint64_t *row,
+                     union og_value *out, union og_value *set_out)
+{
+	/* The whole set, in its order: its function writes the answer. */
+	if (s->direct) {
+		s->blocks[0].set->fn(row + s->blocks[0].base, s->blocks[0].set->k, out);
+		return;
+	}
+	for (size_t b = 0; b < s->nblocks; b++)
+		og_native_run(s->blocks[b].set, row + s->blocks[b].base, &set_out[b * s->set_stride]);
+	if (s->nruns) {
+		for (size_t i = 0; i < s->nruns; i++)
+			memcpy(&out[s->runs[i].to], &set_out[s->runs[i].from],
+			       s->runs[i].n * sizeof(*out));
+		return;
+	}
+	for (size_t k = 0; k < s->ncounters; k++) {
+		const struct recipe *r = &s->recipes[k];
+		double v;
+		switch (r->kind) {
+		case READ_RAW:
+			if (r->integer)
+				out[k].u = og_arith_clamp_u64(row[r->slot], r->max);
+			else
+				out[k].d = og_arith_result((double)row[r->slot]);
+			continue;
+		case READ_NATIVE:
+			out[k] = set_out[r->block * s->set_stride + r->position];
+			continue;
+		default:
+			v = interpret(ctx, s, row, &ctx->cat.counters[s->counters[k]]);
+			if (r->integer)
+				out[k].u = og_arith_to_u64(v, r->max);
+			else
+				out[k].d = v;
+			continue;
+		}
+	}
+}
+
+GPA_Status og_session_read(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
+                           union og_value *out)
+{
+	if (is_total(s, sample_id)) {
+		for (size_t k = 0; k < s->ncounters; k++) {
+			double v;
+			uint64_t exact;
+			bool is_exact;
+			GPA_Status st = total_result(ctx, s, s->counters[k], &v, &exact, &is_exact);
+			if (st != GPA_STATUS_OK)
+				return st;
+			const struct recipe *r = &s->recipes[k];
+			if (r->integer)
+				out[k].u = is_exact ? og_arith_clamp_u64(exact, r->max)
+				                    : og_arith_to_u64(v, r->max);
+			else
+				out[k].d = v;
+		}
+		return GPA_STATUS_OK;
+	}
+	size_t index;
+	GPA_Status st = readable(ctx, s, sample_id, s->need_all, &index);
+	if (st != GPA_STATUS_OK)
+		return st;
+	/* The GPU time of the API's counters, waited for: the first of them
+	 * says why it is missing, as reading it alone would. */
+	if (s->uses_api && (!og_session_collect(s, index, true) || s->samples[index].api_failed))
+		for (size_t k = 0; k < s->ncounters; k++)
+			if (s->recipes[k].api)
+				return og_error(GPA_STATUS_ERROR_READING_COUNTER_RESULT,
+				                "counter %s of sample %u (session %u) has no GPU time from the "
+				                "API%s (the earlier message says why); the sample's other "
+				                "counters are fine", ctx->cat.counters[s->counters[k]].name,
+				                sample_id, s->id,
+				                s->samples[index].api_failed ? "" : " on this thread");
+	read_row(ctx, s, &s->values[index * s->nslots], out, s->set_out);
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_session_get_results(uint32_t id, uint32_t sample_id, uint32_t count,
+                                  union og_value *out, og_get_results_fn *locked)
+{
+	struct og_reader *rd = og_read_enter();
+	if (!rd || !out)
+		goto locked;
+	const struct og_context *ctx;
+	uint8_t how;
+	const struct og_session *s = unlocked_find(id, &ctx, &how);
+	size_t index;
+	/* The interpreter uses the context's scratch, and the blocks' outputs
+	 * go to the stack: both only so far. */
+	if (!s || count < s->ncounters || s->interpreted ||
+	    s->nblocks * s->set_stride > UNLOCKED_SET_OUT || !index_find(s, sample_id, &index))
+		goto out;
+	if (how != UNLOCKED_COMPLETE) {
+		const struct sample *smp = &s->samples[index];
+		if (smp->failed || (smp->passes & s->need_all) != s->need_all)
+			goto out;
+	}
+	union og_value set_out[UNLOCKED_SET_OUT];
+	read_row(NULL, s, &s->values[index * s->nslots], out, set_out);
+	og_read_exit(rd);
+	return GPA_STATUS_OK;
+out:
+	og_read_exit(rd);
+locked:
+	return locked(id, sample_id, count, out);
+}
+
+GPA_Status og_session_sample_raws(const struct og_context *ctx, const struct og_session *s,
+                                  uint32_t sample_id, uint64_t *by_backend_id, size_t n)
+{
+	size_t index;
+	if (!index_find(s, sample_id, &index))
+		return GPA_STATUS_ERROR_SAMPLE_NOT_FOUND;
+	for (size_t r = 0; r < ctx->cat.nraw; r++) {
+		uint32_t id = ctx->cat.raws[r].backend_id;
+		if (s->slot_of_raw[r].slot != UINT32_MAX && id < n)
+			by_backend_id[id] = s->values[index * s->nslots + s->slot_of_raw[r].slot];
+	}
+	return GPA_STATUS_OK;
+}
+
+size_t og_session_raw_count(const struct og_session *s)
+{
+	return s->nslots;
+}

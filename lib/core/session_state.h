@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session_state.h — a session's books as the session_*.c files share them:
+ * the sample records, the read recipes, the slot layout, struct og_session
+ * itself, and the few lookups every one of them makes (inline: the result
+ * reads make them per value).  Private to lib/core/session*.c.
+ */
+#ifndef OPENGPA_CORE_SESSION_STATE_H
+#define OPENGPA_CORE_SESSION_STATE_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "apictx/apictx.h"
+#include "core/session_internal.h"
+
+
+/* uint32 id -> index, open addressing; vals hold index + 1, 0 = empty. */
+struct id_map {
+	uint32_t *keys;
+	uint32_t *vals;
+	size_t cap, count;
+};
+
+/* 56 bytes, beside the sample's row of raw counts. */
+struct sample {
+	uint64_t begun;   /* bit p: begun in pass p */
+	uint64_t passes;  /* bit p: ended in pass p */
+	uint64_t begin_ns, end_ns; /* of the first pass that counted it */
+	uint32_t id;
+	uint32_t flags;   /* OG_SAMPLE_* of that pass */
+	float coverage;   /* least share of it the counters really counted */
+	uint32_t api_token; /* its API timer (apictx.h) until the result is in; 0: none */
+	bool failed;      /* the backend could not read it */
+	bool api_failed;  /* the API timer gave no result */
+};
+
+/* How the session reads one of its counters. */
+enum recipe_kind {
+	READ_RAW,    /* a raw count: slot */
+	READ_NATIVE, /* generated code: block, position in its set */
+	READ_EXPR,   /* the interpreter */
+};
+
+struct recipe {
+	uint64_t need; /* bit p: a raw input of pass p */
+	uint8_t kind;
+	bool integer;  /* an integer counter: og_value.u, at most max */
+	bool api;      /* reads a raw counter the application's API measures */
+	uint8_t type;  /* GPA_Type */
+	uint32_t slot; /* READ_RAW: the raw's slot; READ_NATIVE: the block's base */
+	uint32_t block, position; /* READ_NATIVE: in blocks[], in its set */
+	uint64_t max;
+	og_native_counter_fn *fn; /* READ_NATIVE: the counter's own function */
+	const double *k;         /* and the set's constants */
+};
+
+/* A built-in set's raw leaves in its own order at row[base ...]. */
+struct block {
+	const struct og_native_binding *set;
+	uint32_t base;
+};
+
+/* The most block outputs an unlocked batch read keeps on its stack. */
+#define UNLOCKED_SET_OUT 512
+
+/* og_session.unlocked: how og_session_get_sample may read it. */
+enum {
+	UNLOCKED_NO,       /* open, or periodic: under the lock */
+	UNLOCKED_SAMPLES,  /* ended: each sample's passes are checked */
+	UNLOCKED_COMPLETE, /* ended, and every sample has every pass */
+};
+
+struct og_session {
+	/* What og_session_fast_result reads, together. */
+	uint32_t id;
+	uint8_t unlocked; /* UNLOCKED_*: stored with release when it ends */
+	bool sparse;      /* see index below */
+	uint32_t ncatalog; /* the catalogue's counters: recipe_of[]'s length */
+	uint32_t first_id; /* samples[0].id (dense ids) */
+	const struct recipe **recipe_of;
+	struct recipe *recipes;
+	uint64_t *values; /* nsamples * nslots */
+	size_t nsamples, nslots;
+
+	bool ended;
+	pthread_t owner;
+
+	/* What the session counts, fixed at begin. */
+	uint32_t *counters; /* enabled counter indices, enable order */
+	size_t ncounters;
+	size_t npasses;
+	/* Per catalogue raw: where its value is kept and which pass counts it;
+	 * slot UINT32_MAX when the session does not count it. */
+	struct raw_slot {
+		uint32_t slot;
+		uint32_t pass;
+	} *slot_of_raw;
+	struct {
+		size_t n;
+		size_t nbackend; /* of the n, the backend's (backend_ids); the rest the API's */
+		uint32_t *backend_ids;
+		size_t *group_sizes; /* multiplexed pass; NULL otherwise */
+		size_t ngroups;
+		/* Where its counts go: row[dst[k]] = deltas[src[k]] (a raw counter
+		 * can fill more than one slot). */
+		uint32_t *src, *dst;
+		size_t npairs;
+	} pass[OG_MAX_PASSES];
+
+	/* Reading: a recipe per counter (enable order) and, per catalogue
+	 * counter, its recipe (recipe_of, NULL when the session does not count
+	 * it); the set blocks. */
+	uint64_t need_all;
+	struct block blocks[4];
+	size_t nblocks;
+	/* The counters are exactly blocks[0]'s set in its order: its function
+	 * writes a batch read's answer.  Or they all come from blocks[0]: runs
+	 * copy its outputs to the answer (out[to ...] = set[from ...], n each). */
+	bool direct;
+	struct run {
+		uint32_t from, to, n;
+	} *runs;
+	size_t nruns;
+	union og_value *set_out; /* the blocks' outputs, one set's width each */
+	size_t set_stride;
+	bool interpreted; /* a counter is read by the interpreter */
+
+	/* Progress. */
+	bool pass_open;
+	uint32_t pass_index;   /* the open pass */
+	uint32_t passes_begun; /* og_pass_begin calls */
+	uint32_t passes_done;  /* passes of the plan ended */
+	int32_t highest_pass;  /* -1: none begun */
+	bool sample_open;
+	size_t cur;            /* index of the open sample (a planned pass) */
+	uint32_t cur_id;
+	uint64_t cur_begin_ns; /* when the open sample began */
+	uint32_t pass_samples[OG_MAX_PASSES]; /* samples begun per planned pass */
+	bool backend_pass;     /* begin_pass succeeded and end_pass is owed */
+	/* An extra pass (beyond the plan) counts nothing but its sample IDs
+	 * must still be unique: they are kept here while it is open. */
+	struct id_map extra;
+	uint32_t extra_samples;
+
+	/* Samples, in the order they first appeared (their values above).
+	 * Sample id -> index: most clients number samples 0, 1, 2...: while
+	 * every id is first_id plus its index the lookup is arithmetic (dense);
+	 * the first id out of line builds a hash index (sparse). */
+	struct sample *samples;
+	size_t cap;
+	struct id_map index;
+	uint64_t *deltas; /* one pass's values from the backend */
+
+	/* Periodic sampling (session_periodic.c); period_ns 0 = the client's
+	 * samples.  Samples [0, nsamples) are complete; the timer thread or the
+	 * kernel adds the next. */
+	uint64_t period_ns;
+	struct og_periodic *periodic; /* while the pass is sampled */
+	bool kernel_timed;
+	bool ending; /* EndPass is stopping the sampling, lock released */
+	/* The window (OpenGPA_SetPeriodicWindow): 0 keeps every sample; else
+	 * the oldest are dropped, `window` at a time once 2 * window are kept,
+	 * their counts summed into what the total still needs. */
+	uint32_t window;
+	size_t dropped;           /* samples 0 .. dropped - 1 are gone */
+	uint64_t *dropped_sum;    /* per slot, over the dropped samples that counted */
+	size_t dropped_counted;
+	struct og_sample_time dropped_time; /* first begin, every flag */
+	double dropped_coverage;
+
+	/* The application's API (apictx.h): NULL for a plain context.  Its raw
+	 * counters' values go to api_slot[k] (value api_value[k], an
+	 * enum og_api_value) when a sample's timer result is in; they are all
+	 * in api_pass.  Samples before api_scan have their results in. */
+	struct og_apictx *api;
+	bool uses_api;    /* a counter reads an API raw */
+	int32_t api_pass; /* -1: no pass has API raws */
+	uint32_t *api_slot, *api_value;
+	size_t napi, api_scan;
+};
+
+/* ---- lookups and the scatter, shared by the session_*.c files ---------- */
+
+static inline size_t id_hash(uint32_t id, size_t cap)
+{
+	return (size_t)((id * 2654435761u) & (cap - 1));
+}
+
+static inline bool map_find(const struct id_map *m, uint32_t id, size_t *index)
+{
+	if (!m->cap)
+		return false;
+	for (size_t i = id_hash(id, m->cap);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->vals[i])
+			return false;
+		if (m->keys[i] == id) {
+			*index = m->vals[i] - 1;
+			return true;
+		}
+	}
+}
+
+static inline bool index_find(const struct og_session *s, uint32_t id, size_t *index)
+{
+	if (!s->sparse) {
+		uint32_t offset = id - s->first_id; /* wraps like the ids */
+		if (offset >= s->nsamples)
+			return false;
+		*index = offset;
+		return true;
+	}
+	return map_find(&s->index, id, index);
+}
+
+/* A sample's counts of pass p into its row. */
+static inline void scatter(struct og_session *s, size_t index, uint32_t p, const uint64_t *deltas)
+{
+	uint64_t *row = &s->values[index * s->nslots];
+	for (size_t k = 0; k < s->pass[p].npairs; k++)
+		row[s->pass[p].dst[k]] = deltas[s->pass[p].src[k]];
+}
+
+static inline uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* OG_SAMPLES_TOTAL names every sample at once, unless the client has a
+ * sample of its own with that ID. */
+static inline bool is_total(const struct og_session *s, uint32_t sample_id)
+{
+	size_t index;
+	return sample_id == OG_SAMPLES_TOTAL && !index_find(s, sample_id, &index);
+}
+
+/* session_ids.c: sample id maps. */
+bool og_session_map_reserve(struct id_map *m, size_t count);
+bool og_session_map_put(struct id_map *m, uint32_t id, size_t index);
+void og_session_map_clear(struct id_map *m);
+/* Room for a new sample `id` at the end: its index. */
+bool og_session_add_sample(struct og_session *s, uint32_t id, size_t *index);
+
+/* session.c: sample `index`'s API timer result into its slots once the API
+ * has it (or waiting for it); true when nothing is pending for it. */
+bool og_session_collect(struct og_session *s, size_t index, bool wait);
+
+/* session_layout.c: a session laid out for its plan (NULL: out of memory). */
+struct og_session *og_session_create(struct og_context *ctx, const struct og_selection *sel,
+                                     const struct og_plan *plan);
+
+#endif
