@@ -142,6 +142,8 @@ int ot_vk_end_sample(const char *fn, struct og_cmdlist *cl);
 int ot_vk_continue_sample(const char *fn, uint32_t id, struct og_cmdlist *cl);
 int ot_vk_copy_secondary(const char *fn, struct og_cmdlist *sec, struct og_cmdlist *pri,
                          uint32_t n, const uint32_t *new_ids);
+/* BeginSession: only counters the API measures (GPUTime). */
+int ot_vk_check_counters(const char *fn, const struct og_xsession *x);
 int ot_vk_pass_check(const char *fn, const struct og_xsession *x, uint32_t pass);
 /* GetSampleResult's wait: secondary samples, open samples, 5 s. */
 int ot_vk_result_check(const char *fn, const struct og_xsession *x, uint32_t id);

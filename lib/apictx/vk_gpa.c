@@ -193,3 +193,20 @@ int ot_vk_result_check(const char *fn, const struct og_xsession *x, uint32_t id)
 	                            "5 s: submit every command list of every pass (and wait for "
 	                            "it) before reading results", fn);
 }
+
+int ot_vk_check_counters(const char *fn, const struct og_xsession *x)
+{
+	const struct og_catalog *cat = &x->ctx->cat;
+	for (size_t k = 0; k < x->sel.nenabled; k++) {
+		const struct og_counter *c = &cat->counters[x->sel.enabled[k]];
+		for (size_t i = 0; i < c->ninputs; i++)
+			if (!cat->raws[c->inputs[i]].api)
+				return ot_error(OT_FAILED,
+				                "%s: counter %s is counted by the device, and on Vulkan "
+				                "the device's counts cannot be tied to a sample yet (the "
+				                "GPU runs the command buffer after it is recorded; "
+				                "docs/api.md, \"Vulkan\"); enable only GPUTime", fn,
+				                c->name);
+	}
+	return OT_OK;
+}

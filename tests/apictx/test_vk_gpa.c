@@ -349,6 +349,18 @@ int main(void)
 	CHECK(st == kGpaStatusErrorTimeout, "never submitted: Timeout, not %d", st);
 	CHECK(gpa.GpaDeleteSession(session) == kGpaStatusOk, "delete 2");
 
+	/* A device counter cannot be tied to a Vulkan sample yet: refused. */
+	GpaUInt32 ncounters = 0;
+	CHECK(gpa.GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &session) ==
+	      kGpaStatusOk, "create session 3");
+	CHECK(gpa.GpaGetNumCounters(COUNTER_OWNER, &ncounters) == kGpaStatusOk, "counters");
+	if (ncounters > 1) {
+		CHECK(gpa.GpaEnableCounter(session, gputime == 0 ? 1 : 0) == kGpaStatusOk, "enable");
+		CHECK(gpa.GpaBeginSession(session) == kGpaStatusErrorFailed,
+		      "a device counter on Vulkan is refused");
+	}
+	CHECK(gpa.GpaDeleteSession(session) == kGpaStatusOk, "delete 3");
+
 	CHECK(gpa.GpaCloseContext(ctx) == kGpaStatusOk, "close");
 	CHECK(gpa.GpaDestroy() == kGpaStatusOk, "destroy");
 	dlclose(lib);
