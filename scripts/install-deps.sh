@@ -25,6 +25,11 @@ if [ "${1:-}" != demo ]; then
     # examples/gl-frame-timing): Mesa's EGL and llvmpipe, headless, and pocl.
     libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
     ocl-icd-opencl-dev pocl-opencl-icd
+    # Vulkan contexts (tests/apictx/test_vk_gpa.c, lib/apictx/vk.c): Mesa's
+    # lavapipe (CPU Vulkan driver), the loader, its headers (tests and
+    # examples only: the library itself needs none) and the Khronos
+    # validation layer every Vulkan test runs under.
+    mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationlayers
   )
 fi
 

@@ -323,21 +323,15 @@ static GpaStatus GpaEndSample(GpaCommandListId id)
 /* Before any handle is looked at, as GPA's GL does. */
 static GpaStatus GpaContinueSampleOnCommandList(GpaUInt32 sample, GpaCommandListId primary)
 {
-	(void)sample;
-	(void)primary;
 	ENTER();
-	RETURN(ot_secondary_lists(__func__));
+	RETURN(ot_continue_sample(__func__, sample, primary));
 }
 
 static GpaStatus GpaCopySecondarySamples(GpaCommandListId secondary, GpaCommandListId primary,
                                          GpaUInt32 count, GpaUInt32 *new_ids)
 {
-	(void)secondary;
-	(void)primary;
-	(void)count;
-	(void)new_ids;
 	ENTER();
-	RETURN(ot_secondary_lists(__func__));
+	RETURN(ot_copy_secondary(__func__, secondary, primary, count, new_ids));
 }
 
 /* ---- results ------------------------------------------------------------------------- */

@@ -429,23 +429,17 @@ GpaStatus GpaEndSample(GpaCommandListId id)
 
 GpaStatus GpaContinueSampleOnCommandList(GpaUInt32 sample, GpaCommandListId primary)
 {
-	(void)sample;
-	(void)primary;
 	ENTER();
 	CHECK(ot_initialized(__func__));
-	RETURN(ot_secondary_lists(__func__));
+	RETURN(ot_continue_sample(__func__, sample, primary));
 }
 
 GpaStatus GpaCopySecondarySamples(GpaCommandListId secondary, GpaCommandListId primary,
                                   GpaUInt32 count, GpaUInt32 *new_ids)
 {
-	(void)secondary;
-	(void)primary;
-	(void)count;
-	(void)new_ids;
 	ENTER();
 	CHECK(ot_initialized(__func__));
-	RETURN(ot_secondary_lists(__func__));
+	RETURN(ot_copy_secondary(__func__, secondary, primary, count, new_ids));
 }
 
 /* ---- results -------------------------------------------------------------------------------- */

@@ -8,6 +8,7 @@
 
 #include "api/table.h"
 #include "api/uuid.h"
+#include "apictx/apictx.h"
 #include "core/registry.h"
 
 void ot_lock(void)
@@ -147,15 +148,26 @@ int ot_open_context(const char *fn, void *api_context, uint32_t flags, void **ha
 		og_log(OG_LOG_MESSAGE, "%s: the hide-software/hardware-counters flags are obsolete "
 		                       "and ignored (raw counters come with "
 		                       "kGpaOpenContextEnableHardwareCountersBit)", fn);
-	if (og_context_find(OG_FRONT_TABLE, api_context))
+	bool explicit_;
+	const char *why;
+	void *key = api_context, *info = NULL;
+	if (og_api_wanted(&explicit_, &why) == OG_API_VK) {
+		int vst = ot_vk_open_key(fn, api_context, &key);
+		if (vst != OT_OK)
+			return vst;
+		info = api_context;
+	}
+	if (og_context_find(OG_FRONT_TABLE, key))
 		return ot_error(OT_CONTEXT_ALREADY_OPEN,
-		                "%s: a context is already open on %p; close it first", fn, api_context);
+		                "%s: a context is already open on %p; close it first", fn, key);
 	struct og_open_options how = {
 		.hardware_counters = flags & OPEN_HARDWARE_COUNTERS ? 1 : -1,
 		.hide_derived = (flags & OPEN_HIDE_DERIVED) != 0,
+		.api_info = info,
+		.api_flags = flags,
 	};
 	struct og_context *ctx;
-	GPA_Status st = og_context_open(OG_FRONT_TABLE, api_context, &how, &ctx);
+	GPA_Status st = og_context_open(OG_FRONT_TABLE, key, &how, &ctx);
 	if (st != GPA_STATUS_OK)
 		return ot_from_core(st);
 	if (!(ctx->handle = og_handle_new(OG_HANDLE_CONTEXT, ctx))) {
@@ -211,6 +223,8 @@ int ot_begin_session(const char *fn, struct og_xsession *x)
 	if (plan->npasses == 0)
 		return ot_error(OT_NO_COUNTERS_ENABLED,
 		                "%s: no counters are enabled in this session; enable some first", fn);
+	if (ot_vk(ctx) && ot_vk_check_counters(fn, x) != OT_OK)
+		return OT_FAILED;
 	return ot_from_core(og_xsession_begin(x));
 }
 
@@ -373,6 +387,10 @@ int ot_begin_command_list(const char *fn, struct og_xsession *x, uint32_t pass, 
 	GPA_Status st = og_cmdlist_begin(x, pass, list, type, &cl);
 	if (st != GPA_STATUS_OK)
 		return OT_FAILED; /* the backend said why */
+	if (ot_vk(x->ctx) && ot_vk_list_begin(fn, cl) != OT_OK) {
+		og_cmdlist_end(cl);
+		return OT_FAILED;
+	}
 	*handle = cl->handle;
 	return OT_OK;
 }
@@ -382,12 +400,15 @@ int ot_end_command_list(const char *fn, struct og_cmdlist *cl)
 	if (!cl->recording)
 		return ot_error(OT_COMMAND_LIST_ALREADY_ENDED, "%s: the command list was ended "
 		                                               "already", fn);
-	return og_cmdlist_end(cl) == GPA_STATUS_OK ? OT_OK : OT_FAILED;
+	int vst = cl->vk ? ot_vk_list_end(fn, cl) : OT_OK;
+	return og_cmdlist_end(cl) == GPA_STATUS_OK ? vst : OT_FAILED;
 }
 
 int ot_begin_sample(const char *fn, uint32_t id, struct og_cmdlist *cl)
 {
 	struct og_xsession *x = cl->x;
+	if (cl->vk)
+		return ot_vk_begin_sample(fn, id, cl);
 	if (!cl->recording)
 		return ot_error(OT_FAILED, "%s(%u): the command list has ended; begin samples on a "
 		                           "recording one", fn, id);
@@ -406,6 +427,8 @@ int ot_begin_sample(const char *fn, uint32_t id, struct og_cmdlist *cl)
 
 int ot_end_sample(const char *fn, struct og_cmdlist *cl)
 {
+	if (cl->vk)
+		return ot_vk_end_sample(fn, cl);
 	if (!cl->recording || cl->x->sampling != cl)
 		return ot_error(OT_FAILED, "%s: no sample is open on this command list", fn);
 	return og_cmdlist_sample_end(cl) == GPA_STATUS_OK ? OT_OK : OT_FAILED;
@@ -416,6 +439,31 @@ int ot_secondary_lists(const char *fn)
 	return ot_error(OT_API_NOT_SUPPORTED,
 	                "%s: samples across command lists are not supported here: command lists "
 	                "are markers on the CPU timeline (docs/api-gpa3.md)", fn);
+}
+
+int ot_continue_sample(const char *fn, uint32_t id, const void *primary)
+{
+	bool explicit_;
+	const char *why;
+	if (og_api_wanted(&explicit_, &why) != OG_API_VK)
+		return ot_secondary_lists(fn);
+	struct og_cmdlist *cl;
+	int st = ot_command_list(fn, primary, &cl);
+	return st == OT_OK ? ot_vk_continue_sample(fn, id, cl) : st;
+}
+
+int ot_copy_secondary(const char *fn, const void *secondary, const void *primary, uint32_t n,
+                      const uint32_t *new_ids)
+{
+	bool explicit_;
+	const char *why;
+	if (og_api_wanted(&explicit_, &why) != OG_API_VK)
+		return ot_secondary_lists(fn);
+	struct og_cmdlist *sec, *pri;
+	int st = ot_command_list(fn, secondary, &sec);
+	if (st == OT_OK)
+		st = ot_command_list(fn, primary, &pri);
+	return st == OT_OK ? ot_vk_copy_secondary(fn, sec, pri, n, new_ids) : st;
 }
 
 /* ---- results ------------------------------------------------------------------ */
@@ -463,6 +511,8 @@ int ot_is_pass_complete(const char *fn, struct og_xsession *x, uint32_t pass)
 	if (x->sampling && x->sampling->pass == pass)
 		return ot_error(OT_SAMPLE_NOT_ENDED, "%s: a sample of pass %u is still open", fn,
 		                pass);
+	if (ot_vk(x->ctx) && ot_vk_pass_check(fn, x, pass) != OT_OK)
+		return OT_SAMPLE_NOT_ENDED;
 	/* On the CPU timeline a pass's results are in when it ends; the GPU
 	 * times of an API context's samples when its queries say so. */
 	return og_session_pass_results_ready(x->s, pass) ? OT_OK : OT_RESULT_NOT_READY;
@@ -488,6 +538,11 @@ int ot_sample_result(const char *fn, struct og_xsession *x, uint32_t id, size_t 
 		return ot_error(OT_READING_SAMPLE_RESULT,
 		                "%s: the buffer has %zu bytes but the %zu enabled counters need %zu "
 		                "(GpaGetSampleResultSize)", fn, size, x->sel.nenabled, need);
+	if (ot_vk(x->ctx)) {
+		int vst = ot_vk_result_check(fn, x, id);
+		if (vst != OT_OK)
+			return vst;
+	}
 	/* The core's batch read gives GPA 3.x's 8-byte values in enable order;
 	 * a buffer that is not 8-byte aligned gets them through a copy. */
 	union og_value local[64];

@@ -51,10 +51,12 @@ enum ot_status {
 	OT_LIB_LOAD_MINOR_VERSION_MISMATCH = -30,
 	OT_GPA_NOT_INITIALIZED = -31,
 	OT_GPA_ALREADY_INITIALIZED = -32,
+	OT_SAMPLE_IN_SECONDARY_COMMAND_LIST = -33,
 	OT_INCOMPATIBLE_SAMPLE_TYPES = -34,
 	OT_SESSION_ALREADY_STARTED = -35,
 	OT_SESSION_NOT_STARTED = -36,
 	OT_SESSION_NOT_ENDED = -37,
+	OT_TIMEOUT = -40,
 	OT_OTHER_SESSION_ACTIVE = -42,
 	OT_STATUS_MIN = -44,
 };
@@ -123,6 +125,28 @@ int ot_end_command_list(const char *fn, struct og_cmdlist *cl);
 int ot_begin_sample(const char *fn, uint32_t id, struct og_cmdlist *cl);
 int ot_end_sample(const char *fn, struct og_cmdlist *cl);
 int ot_secondary_lists(const char *fn);
+/* ContinueSampleOnCommandList and CopySecondarySamples after the
+ * initialisation check: ApiNotSupported except on Vulkan. */
+int ot_continue_sample(const char *fn, uint32_t id, const void *primary);
+int ot_copy_secondary(const char *fn, const void *secondary, const void *primary, uint32_t n,
+                      const uint32_t *new_ids);
+
+/* ---- Vulkan contexts (lib/apictx/vk_gpa.c) ---- */
+
+bool ot_vk(const struct og_context *ctx);
+int ot_vk_open_key(const char *fn, void *api_context, void **key);
+int ot_vk_list_begin(const char *fn, struct og_cmdlist *cl);
+int ot_vk_list_end(const char *fn, struct og_cmdlist *cl);
+int ot_vk_begin_sample(const char *fn, uint32_t id, struct og_cmdlist *cl);
+int ot_vk_end_sample(const char *fn, struct og_cmdlist *cl);
+int ot_vk_continue_sample(const char *fn, uint32_t id, struct og_cmdlist *cl);
+int ot_vk_copy_secondary(const char *fn, struct og_cmdlist *sec, struct og_cmdlist *pri,
+                         uint32_t n, const uint32_t *new_ids);
+/* BeginSession: only counters the API measures (GPUTime). */
+int ot_vk_check_counters(const char *fn, const struct og_xsession *x);
+int ot_vk_pass_check(const char *fn, const struct og_xsession *x, uint32_t pass);
+/* GetSampleResult's wait: secondary samples, open samples, 5 s. */
+int ot_vk_result_check(const char *fn, const struct og_xsession *x, uint32_t id);
 
 /* ---- results ---- */
 

@@ -37,13 +37,15 @@ const char *og_api_name(enum og_api api)
 	case OG_API_GL: return "gl";
 	case OG_API_GLES: return "gles";
 	case OG_API_CL: return "cl";
+	case OG_API_VK: return "vk";
 	default: return "none";
 	}
 }
 
 bool og_api_parse(const char *text, enum og_api *api)
 {
-	static const enum og_api all[] = { OG_API_NONE, OG_API_GL, OG_API_GLES, OG_API_CL };
+	static const enum og_api all[] = { OG_API_NONE, OG_API_GL, OG_API_GLES, OG_API_CL,
+	                                   OG_API_VK };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
 		if (strcasecmp(text, og_api_name(all[i])) == 0) {
 			*api = all[i];
@@ -65,7 +67,8 @@ enum og_api og_api_from_filename(const char *path)
 	static const struct {
 		const char *name;
 		enum og_api api;
-	} names[] = { { "GLES", OG_API_GLES }, { "GL", OG_API_GL }, { "CL", OG_API_CL } };
+	} names[] = { { "GLES", OG_API_GLES }, { "GL", OG_API_GL }, { "CL", OG_API_CL },
+	                { "VK", OG_API_VK } };
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		size_t n = strlen(names[i].name);
 		if (strncmp(base, names[i].name, n) == 0 &&
@@ -91,7 +94,7 @@ enum og_api og_api_wanted(bool *explicit_, const char **how)
 			*how = "OPENGPA_API";
 			return api;
 		}
-		og_log(OG_LOG_ERROR, "OPENGPA_API=%s is not one of auto, none, gl, gles, cl; using "
+		og_log(OG_LOG_ERROR, "OPENGPA_API=%s is not one of auto, none, gl, gles, cl, vk; using "
 		       "the name the library was loaded under", env);
 	}
 	*explicit_ = false;
@@ -144,7 +147,7 @@ void *og_api_sym(void *lib, const char *name)
 }
 
 GPA_Status og_apictx_open(enum og_api api, bool explicit_, const char *how, void *key,
-                          struct og_apictx **out)
+                          uint32_t flags, struct og_apictx **out)
 {
 	*out = NULL;
 	if (api == OG_API_NONE)
@@ -153,7 +156,8 @@ GPA_Status og_apictx_open(enum og_api api, bool explicit_, const char *how, void
 	if (!a)
 		return og_error(GPA_STATUS_ERROR_FAILED, "opening a context: out of memory");
 	a->api = api;
-	a->impl = api == OG_API_CL ? &og_api_cl : &og_api_gl;
+	a->impl = api == OG_API_CL ? &og_api_cl : api == OG_API_VK ? &og_api_vk : &og_api_gl;
+	a->open_flags = flags;
 	a->sync = og_sync_from_env(OG_SYNC_FINISH);
 	GPA_Status st = a->impl->open(a, key);
 	if (st == GPA_STATUS_OK) {
@@ -163,11 +167,12 @@ GPA_Status og_apictx_open(enum og_api api, bool explicit_, const char *how, void
 	free(a);
 	if (st != GPA_STATUS_ERROR_NOT_FOUND)
 		return st;
-	const char *what = api == OG_API_CL ? "OpenCL" : "GL";
-	if (explicit_)
+	const char *what = api == OG_API_CL ? "OpenCL" : api == OG_API_VK ? "Vulkan" : "GL";
+	/* A Vulkan client's command lists are command buffers: never plain. */
+	if (explicit_ || api == OG_API_VK)
 		return og_error(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
 		                "GPA_OpenContext(%p): %s asks for a %s context, but this process has "
-		                "no %s library loaded (libOpenCL, libEGL, libGL); open the context "
+		                "no %s library loaded (libOpenCL, libEGL, libGL, libvulkan); open the context "
 		                "after the application has created its own, or set OPENGPA_API=none",
 		                key, how, og_api_name(api), what);
 	og_log(OG_LOG_MESSAGE, "GPA_OpenContext(%p): loaded as a %s library, but this process has "

@@ -42,6 +42,7 @@ enum og_api {
 	OG_API_GL,
 	OG_API_GLES,
 	OG_API_CL,
+	OG_API_VK, /* the key is a GpaVkContextOpenInfo (lib/apictx/vk.h) */
 };
 
 /* What a sample boundary does to the API's queue; the numbers are
@@ -66,7 +67,7 @@ const char *og_api_name(enum og_api api);
 /* The API a library file name stands for: libGPUPerfAPIGL.so (and its
  * 32/-d/-Internal variants) GL, …GLES GLES, …CL CL, anything else NONE. */
 enum og_api og_api_from_filename(const char *path);
-/* Parses "gl", "gles", "cl", "none" (any case); false for anything else. */
+/* Parses "gl", "gles", "cl", "vk", "none" (any case); false for anything else. */
 bool og_api_parse(const char *text, enum og_api *api);
 /* The API contexts opened now bind to: OpenGPA_SetContextApi, else
  * OPENGPA_API, else the name the library was loaded under.  *explicit_
@@ -80,7 +81,7 @@ enum og_api og_api_wanted(bool *explicit_, const char **how);
  * explicitly (logged as a message).  `how` is og_api_wanted's.  Errors
  * name the cause and the fix. */
 GPA_Status og_apictx_open(enum og_api api, bool explicit_, const char *how, void *key,
-                          struct og_apictx **out);
+                          uint32_t flags, struct og_apictx **out);
 /* Every timing must have been released. */
 void og_apictx_close(struct og_apictx *a);
 

@@ -44,12 +44,14 @@ struct og_api_impl {
 
 extern const struct og_api_impl og_api_gl;
 extern const struct og_api_impl og_api_cl;
+extern const struct og_api_impl og_api_vk; /* lib/apictx/vk.c */
 
 struct og_apictx {
 	enum og_api api;
 	const struct og_api_impl *impl;
 	void *priv;
 	enum og_sync sync;
+	uint32_t open_flags;     /* GpaOpenContext's flags (Vulkan: which open info) */
 	bool lost;              /* the API context is gone: every boundary fails */
 	char desc[256];         /* "GLES context 0x… (EGL): OpenGL ES 3.2 Mesa …" */
 	char line[512];         /* og_apictx_describe's buffer */

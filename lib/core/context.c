@@ -492,7 +492,9 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 	bool explicit_api;
 	const char *api_how;
 	enum og_api api = og_api_wanted(&explicit_api, &api_how);
-	GPA_Status st = og_apictx_open(api, explicit_api, api_how, key, &ctx->api);
+	GPA_Status st = og_apictx_open(api, explicit_api, api_how,
+	                               how && how->api_info ? how->api_info : key,
+	                               how ? how->api_flags : 0, &ctx->api);
 	const struct og_settings *set = og_settings();
 	const char *backend = setting(set->backend, "OPENGPA_BACKEND", "auto");
 	const char *options = setting(set->backend_options, "OPENGPA_BACKEND_OPTIONS", "");

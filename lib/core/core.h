@@ -157,6 +157,10 @@ struct og_apictx;
 struct og_open_options {
 	int hardware_counters; /* -1: the setting (OpenGPA_SetHardwareCounters / environment) */
 	bool hide_derived;     /* offer raw counters only */
+	/* Vulkan: the open info the API context reads (the key is its
+	 * VkPhysicalDevice), and GpaOpenContext's flags. */
+	void *api_info;
+	uint32_t api_flags;
 };
 
 /* Session id at slot[(id - 1) & mask]: a power of two of slots, at least
@@ -285,6 +289,8 @@ uint32_t og_session_pass_samples(const struct og_session *s, uint32_t pass);
 bool og_session_in_pass(const struct og_session *s, uint32_t id, uint32_t pass);
 /* The k-th sample of pass 0, in the order pass 0 began them. */
 bool og_session_pass0_sample(const struct og_session *s, uint32_t k, uint32_t *id);
+/* Sample `id`'s API timing token (apictx.h) while its result is not in; 0: none. */
+uint32_t og_session_sample_token(const struct og_session *s, uint32_t id);
 /* Enabled counters of the session, in enable order. */
 const uint32_t *og_session_counters(const struct og_session *s, size_t *n);
 bool og_session_has_counter(const struct og_session *s, uint32_t counter);

@@ -2,6 +2,7 @@
 /* explicit.c — GPA 3.x/4.x sessions and command lists (explicit.h). */
 #include <stdlib.h>
 
+#include "apictx/vk.h"
 #include "core/explicit.h"
 
 GPA_Status og_xsession_create(struct og_context *ctx, uint32_t sample_type,
@@ -29,6 +30,8 @@ static void drop_lists(struct og_xsession *x)
 	while (x->lists) {
 		struct og_cmdlist *cl = x->lists;
 		x->lists = cl->next;
+		if (cl->vk)
+			og_vk_list_put(x->ctx->api, cl->vk);
 		og_handle_free(cl->handle);
 		free(cl);
 	}

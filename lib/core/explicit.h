@@ -43,6 +43,7 @@ struct og_cmdlist {
 	uint32_t type;    /* as the front end numbers it */
 	uint32_t pass;
 	bool recording;
+	struct og_vk_list *vk; /* Vulkan: its queries (lib/apictx/vk.h); else NULL */
 };
 
 /* A new session of `ctx` with a handle; FAILED (logged) without memory. */

@@ -543,6 +543,12 @@ bool og_session_in_pass(const struct og_session *s, uint32_t id, uint32_t pass)
 	return index_find(s, id, &index) && (s->samples[index].begun >> pass & 1);
 }
 
+uint32_t og_session_sample_token(const struct og_session *s, uint32_t id)
+{
+	size_t index;
+	return index_find(s, id, &index) ? s->samples[index].api_token : 0;
+}
+
 bool og_session_pass0_sample(const struct og_session *s, uint32_t k, uint32_t *id)
 {
 	/* Usually every sample began in pass 0, in order: samples[k] (after

@@ -20,6 +20,18 @@ typedef struct _GpaUuid {
 	unsigned short data_3;
 	unsigned char data_4[8];
 } GpaUuid;
+#ifdef __cplusplus
+/* As GPA's header: UUIDs compare field by field in C++. */
+inline bool operator==(const GpaUuid& a, const GpaUuid& b)
+{
+	if (a.data_1 != b.data_1 || a.data_2 != b.data_2 || a.data_3 != b.data_3)
+		return false;
+	for (int i = 0; i < 8; i++)
+		if (a.data_4[i] != b.data_4[i])
+			return false;
+	return true;
+}
+#endif
 
 typedef float GpaFloat32;
 typedef double GpaFloat64;

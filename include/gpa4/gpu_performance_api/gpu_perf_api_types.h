@@ -27,6 +27,18 @@ static_assert(sizeof(GpaUuid) == 16, "GpaUuid is 16 bytes");
 #else
 _Static_assert(sizeof(GpaUuid) == 16, "GpaUuid is 16 bytes");
 #endif
+#ifdef __cplusplus
+/* As GPA's header: UUIDs compare field by field in C++. */
+inline bool operator==(const GpaUuid& a, const GpaUuid& b)
+{
+	if (a.data_1 != b.data_1 || a.data_2 != b.data_2 || a.data_3 != b.data_3)
+		return false;
+	for (int i = 0; i < 8; i++)
+		if (a.data_4[i] != b.data_4[i])
+			return false;
+	return true;
+}
+#endif
 
 typedef float GpaFloat32;
 typedef double GpaFloat64;
@@ -148,7 +160,8 @@ typedef enum {
 	kGpaOpenContextClockModeMinMemoryBit = 0x20,
 	kGpaOpenContextClockModeMinEngineBit = 0x40,
 	kGpaOpenContextEnableHardwareCountersBit = 0x80,
-	kGpaOpenContextApiSpecificOptionsStartBit = 0x10000000,
+	kGpaOpenContextApiSpecificOptionsStart = 0x10000000, /* bits 28-31: per API (gpu_perf_api_vk.h) */
+	kGpaOpenContextApiSpecificOptionsStartBit = kGpaOpenContextApiSpecificOptionsStart,
 } GpaOpenContextBits;
 typedef GpaFlags GpaOpenContextFlags;
 

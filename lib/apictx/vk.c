@@ -1,0 +1,583 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vk.c — a context on the application's Vulkan device (vk.h).
+ *
+ * Entry points come from the loader the process already has: the open
+ * info's vkGetInstanceProcAddr / vkGetDeviceProcAddr (GPA 4.x's
+ * GpaVkContextOpenInfo2), else the global scope (dlsym RTLD_DEFAULT), else
+ * libvulkan.so.1 if it is loaded; the library has no link-time Vulkan
+ * dependency and declares the few Vulkan types it uses itself (checked
+ * against <vulkan/vulkan_core.h> where the build has it).
+ *
+ * A GPA command list owns a timestamp query pool, reset by a command
+ * recorded at GpaBeginCommandList (which Vulkan allows only outside a
+ * render pass), and, for a primary, a vk_handle set by a command recorded at
+ * GpaEndCommandList: until the event is set the list has not run, and its
+ * queries are not read at all (reading a query that was never reset on
+ * the GPU is invalid).  A sample is a list of segments, each two
+ * BOTTOM_OF_PIPE timestamps in one command buffer; its GPU time is the sum
+ * over segments of (end - begin) masked to timestampValidBits, times
+ * timestampPeriod.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apictx/vk.h"
+#include "apictx/impl.h"
+#include "core/core.h"
+
+/* ---- the Vulkan declarations used (Vulkan 1.0 core) ----------------------- */
+
+typedef int32_t vk_result;
+typedef uint64_t vk_handle; /* non-dispatchable: vk_handle, vk_handle */
+#define OGVK_SUCCESS 0
+#define OGVK_NOT_READY 1
+#define OGVK_EVENT_SET 3
+#define OGVK_EVENT_RESET 4
+#define OGVK_ERROR_DEVICE_LOST (-4)
+#define OGVK_STRUCTURE_TYPE_EVENT_CREATE_INFO 10
+#define OGVK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO 11
+#define OGVK_QUERY_TYPE_TIMESTAMP 2
+#define OGVK_QUERY_RESULT_64_BIT 0x1
+#define OGVK_QUERY_RESULT_WITH_AVAILABILITY_BIT 0x4
+#define OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT 0x2000
+
+struct vk_query_pool_info {
+	int32_t sType;
+	const void *pNext;
+	uint32_t flags;
+	int32_t queryType;
+	uint32_t queryCount;
+	uint32_t pipelineStatistics;
+};
+struct vk_event_info {
+	int32_t sType;
+	const void *pNext;
+	uint32_t flags;
+};
+struct vk_queue_family {
+	uint32_t queueFlags, queueCount, timestampValidBits, granularity[3];
+};
+/* VkPhysicalDeviceProperties: read at these offsets (LP64 and ILP32 alike). */
+#define PROPS_SIZE 824
+#define PROPS_VENDOR 8
+#define PROPS_DEVICE 12
+#define PROPS_NAME 20
+#define PROPS_TIMESTAMP_PERIOD 720
+
+#if defined(__has_include)
+#if __has_include(<vulkan/vulkan_core.h>)
+#include <stddef.h>
+#include <vulkan/vulkan_core.h>
+_Static_assert(sizeof(VkPhysicalDeviceProperties) == PROPS_SIZE &&
+               offsetof(VkPhysicalDeviceProperties, vendorID) == PROPS_VENDOR &&
+               offsetof(VkPhysicalDeviceProperties, deviceID) == PROPS_DEVICE &&
+               offsetof(VkPhysicalDeviceProperties, deviceName) == PROPS_NAME &&
+               offsetof(VkPhysicalDeviceProperties, limits) +
+               offsetof(VkPhysicalDeviceLimits, timestampPeriod) == PROPS_TIMESTAMP_PERIOD,
+               "VkPhysicalDeviceProperties layout");
+_Static_assert(sizeof(VkQueueFamilyProperties) == sizeof(struct vk_queue_family) &&
+               offsetof(VkQueueFamilyProperties, timestampValidBits) == 8, "queue family");
+_Static_assert(sizeof(VkQueryPoolCreateInfo) == sizeof(struct vk_query_pool_info) &&
+               sizeof(VkEventCreateInfo) == sizeof(struct vk_event_info), "create infos");
+#endif
+#endif
+
+typedef void *(*pfn_gipa)(void *instance, const char *name);
+typedef void *(*pfn_gdpa)(void *device, const char *name);
+
+/* ---- the context ------------------------------------------------------------- */
+
+/* Queries a primary list holds: two per sample segment. */
+#define DEFAULT_QUERIES 4096u
+
+struct vk {
+	void *instance, *physical, *device;
+	void *lib; /* libvulkan when found through it */
+	uint64_t mask;
+	double period_ns;
+	uint32_t queries; /* per list */
+	vk_result (*CreateQueryPool)(void *, const struct vk_query_pool_info *, const void *,
+	                            vk_handle *);
+	void (*DestroyQueryPool)(void *, vk_handle, const void *);
+	void (*CmdResetQueryPool)(void *, vk_handle, uint32_t, uint32_t);
+	void (*CmdWriteTimestamp)(void *, uint32_t, vk_handle, uint32_t);
+	vk_result (*GetQueryPoolResults)(void *, vk_handle, uint32_t, uint32_t, size_t, void *,
+	                                uint64_t, uint32_t);
+	vk_result (*CreateEvent)(void *, const struct vk_event_info *, const void *, vk_handle *);
+	void (*DestroyEvent)(void *, vk_handle, const void *);
+	vk_result (*GetEventStatus)(void *, vk_handle);
+	void (*CmdSetEvent)(void *, vk_handle, uint32_t);
+};
+
+struct og_vk_list {
+	struct vk *vk;
+	void *cb;
+	bool secondary, ended;
+	uint32_t refs; /* the GPA command list, and each segment in it */
+	vk_handle pool;
+	vk_handle event; /* primary: set when the list has run */
+	uint32_t used;
+	bool open, dangling;
+	uint32_t open_id, open_token;
+	/* samples begun here, recording order: id, first query */
+	struct {
+		uint32_t id, q;
+	} *samples;
+	uint32_t nsamples, cap;
+};
+
+struct seg {
+	struct og_vk_list *l;   /* the queries */
+	struct og_vk_list *via; /* the primary whose event says they ran */
+	uint32_t q;
+	bool closed;
+};
+
+struct vk_timing {
+	struct seg *segs;
+	uint32_t n, cap;
+	bool origin; /* a secondary's own sample: never read (its copies are) */
+};
+
+static struct vk_timing *timing_of(struct og_apictx *a, uint32_t token)
+{
+	if (!token || token > a->ntimings)
+		return NULL;
+	return (struct vk_timing *)(uintptr_t)a->timings[token - 1].obj[0];
+}
+
+static void list_unref(struct og_vk_list *l)
+{
+	if (!l || --l->refs)
+		return;
+	struct vk *vk = l->vk;
+	if (l->pool)
+		vk->DestroyQueryPool(vk->device, l->pool, NULL);
+	if (l->event)
+		vk->DestroyEvent(vk->device, l->event, NULL);
+	free(l->samples);
+	free(l);
+}
+
+static void *sym(struct vk *vk, pfn_gipa gipa, pfn_gdpa gdpa, const char *name, bool device)
+{
+	return device ? gdpa(vk->device, name) : gipa(vk->instance, name);
+}
+
+static GPA_Status vk_open(struct og_apictx *a, void *key)
+{
+	const struct og_vk_open_info *info = key;
+	bool info2 = (a->open_flags & OG_VK_OPEN_INFO2_FLAG) != 0;
+	if (!info->instance || !info->physical_device || !info->device)
+		return og_error(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
+		                "GpaOpenContext: a necessary member of the GpaVkContextOpenInfo is NULL "
+		                "(instance %p, physical device %p, device %p); pass the VkInstance, "
+		                "VkPhysicalDevice and VkDevice the application created",
+		                info->instance, info->physical_device, info->device);
+	struct vk *vk = calloc(1, sizeof(*vk));
+	if (!vk)
+		return og_error(GPA_STATUS_ERROR_FAILED, "GpaOpenContext: out of memory");
+	vk->instance = info->instance;
+	vk->physical = info->physical_device;
+	vk->device = info->device;
+	pfn_gipa gipa = info2 ? info->get_instance_proc_addr : NULL;
+	pfn_gdpa gdpa = info2 ? info->get_device_proc_addr : NULL;
+	if (!gipa || !gdpa) {
+		static const char *const names[] = { "libvulkan.so.1", "libvulkan.so", NULL };
+		vk->lib = og_api_loaded(names);
+		gipa = gipa ? gipa : (pfn_gipa)og_api_sym(vk->lib, "vkGetInstanceProcAddr");
+		gdpa = gdpa ? gdpa : (pfn_gdpa)og_api_sym(vk->lib, "vkGetDeviceProcAddr");
+	}
+	if (!gipa || !gdpa) {
+		if (vk->lib)
+			dlclose(vk->lib);
+		free(vk);
+		return GPA_STATUS_ERROR_NOT_FOUND; /* no Vulkan loader in the process */
+	}
+	void (*props)(void *, void *) = sym(vk, gipa, gdpa, "vkGetPhysicalDeviceProperties", false);
+	void (*families)(void *, uint32_t *, struct vk_queue_family *) =
+		sym(vk, gipa, gdpa, "vkGetPhysicalDeviceQueueFamilyProperties", false);
+	*(void **)&vk->CreateQueryPool = sym(vk, gipa, gdpa, "vkCreateQueryPool", true);
+	*(void **)&vk->DestroyQueryPool = sym(vk, gipa, gdpa, "vkDestroyQueryPool", true);
+	*(void **)&vk->CmdResetQueryPool = sym(vk, gipa, gdpa, "vkCmdResetQueryPool", true);
+	*(void **)&vk->CmdWriteTimestamp = sym(vk, gipa, gdpa, "vkCmdWriteTimestamp", true);
+	*(void **)&vk->GetQueryPoolResults = sym(vk, gipa, gdpa, "vkGetQueryPoolResults", true);
+	*(void **)&vk->CreateEvent = sym(vk, gipa, gdpa, "vkCreateEvent", true);
+	*(void **)&vk->DestroyEvent = sym(vk, gipa, gdpa, "vkDestroyEvent", true);
+	*(void **)&vk->GetEventStatus = sym(vk, gipa, gdpa, "vkGetEventStatus", true);
+	*(void **)&vk->CmdSetEvent = sym(vk, gipa, gdpa, "vkCmdSetEvent", true);
+	if (!props || !families || !vk->CreateQueryPool || !vk->DestroyQueryPool ||
+	    !vk->CmdResetQueryPool || !vk->CmdWriteTimestamp || !vk->GetQueryPoolResults ||
+	    !vk->CreateEvent || !vk->DestroyEvent || !vk->GetEventStatus || !vk->CmdSetEvent) {
+		if (vk->lib)
+			dlclose(vk->lib);
+		free(vk);
+		return og_error(GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED,
+		                "GpaOpenContext: the Vulkan loader does not give the Vulkan 1.0 "
+		                "commands opengpa needs (vkCmdWriteTimestamp, vkGetQueryPoolResults, "
+		                "vkCmdSetEvent, ...) for device %p; pass a valid VkInstance and VkDevice",
+		                info->device);
+	}
+	_Alignas(8) unsigned char p[PROPS_SIZE];
+	props(vk->physical, p);
+	float period;
+	uint32_t vendor, device;
+	memcpy(&period, p + PROPS_TIMESTAMP_PERIOD, sizeof(period));
+	memcpy(&vendor, p + PROPS_VENDOR, sizeof(vendor));
+	memcpy(&device, p + PROPS_DEVICE, sizeof(device));
+	char name[257] = { 0 };
+	memcpy(name, p + PROPS_NAME, 256);
+	/* The narrowest timestamps of the queue families that have any: the
+	 * client's queue is one of them. */
+	uint32_t nfam = 0, bits = 64;
+	families(vk->physical, &nfam, NULL);
+	struct vk_queue_family fam[32];
+	nfam = nfam > 32 ? 32 : nfam;
+	families(vk->physical, &nfam, fam);
+	bool any = false;
+	for (uint32_t i = 0; i < nfam; i++)
+		if (fam[i].timestampValidBits) {
+			bits = fam[i].timestampValidBits < bits ? fam[i].timestampValidBits : bits;
+			any = true;
+		}
+	vk->mask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+	vk->period_ns = period;
+	vk->queries = DEFAULT_QUERIES;
+	const char *env = secure_getenv("OPENGPA_VK_QUERIES");
+	if (env && *env) {
+		char *end;
+		unsigned long n = strtoul(env, &end, 10);
+		if (*end || n < 2 || n > (1ul << 20))
+			og_log(OG_LOG_ERROR, "OPENGPA_VK_QUERIES=%s is not a number from 2 to 1048576; "
+			       "using %u", env, DEFAULT_QUERIES);
+		else
+			vk->queries = (uint32_t)n & ~1u;
+	}
+	a->priv = vk;
+	a->sync = OG_SYNC_OFF; /* nothing to drain: samples are recorded, not run, here */
+	snprintf(a->desc, sizeof(a->desc), "Vulkan device %p on %s (vendor 0x%x, device 0x%x)",
+	         vk->device, name, vendor, device);
+	a->timer_what = "timestamp queries in the command buffers";
+	if (!any || !(period > 0.0f))
+		a->timer_why = "no queue family of this Vulkan device writes timestamps "
+		               "(timestampValidBits 0 or timestampPeriod 0)";
+	return GPA_STATUS_OK;
+}
+
+static void vk_close(struct og_apictx *a)
+{
+	struct vk *vk = a->priv;
+	if (vk && vk->lib)
+		dlclose(vk->lib);
+	free(vk);
+}
+
+static GPA_Status vk_usable(struct og_apictx *a, const char *func)
+{
+	(void)a;
+	(void)func;
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status vk_sync(struct og_apictx *a, enum og_sync mode, const char *func)
+{
+	(void)a;
+	(void)mode;
+	(void)func;
+	return GPA_STATUS_OK; /* the GPU runs the command buffer after it is recorded */
+}
+
+/* The core's sample timer: only a place for segments; the front end
+ * records them (og_vk_sample_begin). */
+static GPA_Status vk_time_begin(struct og_apictx *a, struct og_api_timing *t, const char *func)
+{
+	(void)a;
+	struct vk_timing *vt = calloc(1, sizeof(*vt));
+	if (!vt)
+		return og_error(GPA_STATUS_ERROR_FAILED, "%s: out of memory", func);
+	t->obj[0] = (uintptr_t)vt;
+	return GPA_STATUS_OK;
+}
+
+static GPA_Status vk_time_end(struct og_apictx *a, struct og_api_timing *t, const char *func)
+{
+	(void)a;
+	(void)t;
+	(void)func;
+	return GPA_STATUS_OK;
+}
+
+/* Whether list l (a primary) has run: its event, never its queries before. */
+static enum og_api_read ran(struct vk *vk, struct og_vk_list *via)
+{
+	if (!via || !via->event)
+		return OG_API_PENDING;
+	vk_result r = vk->GetEventStatus(vk->device, via->event);
+	if (r == OGVK_EVENT_SET)
+		return OG_API_DONE;
+	if (r == OGVK_EVENT_RESET)
+		return OG_API_PENDING;
+	og_log(OG_LOG_ERROR, "vkGetEventStatus on command buffer %p's event says %d%s; the "
+	       "sample has no GPUTime", via->cb, r,
+	       r == OGVK_ERROR_DEVICE_LOST ? " (OGVK_ERROR_DEVICE_LOST: the device was lost)" : "");
+	return OG_API_FAILED;
+}
+
+static enum og_api_read vk_time_read(struct og_apictx *a, struct og_api_timing *t, bool wait,
+                                     uint64_t *ns)
+{
+	(void)wait; /* GpaGetSampleResult polls (table.c): this never blocks */
+	struct vk *vk = a->priv;
+	struct vk_timing *vt = (struct vk_timing *)(uintptr_t)t->obj[0];
+	if (!vt || vt->origin) {
+		*ns = 0;
+		return OG_API_DONE;
+	}
+	double sum = 0.0;
+	for (uint32_t i = 0; i < vt->n; i++) {
+		struct seg *s = &vt->segs[i];
+		enum og_api_read r = ran(vk, s->via);
+		if (r != OG_API_DONE)
+			return r;
+		if (!s->closed) {
+			og_log(OG_LOG_ERROR, "a sample's timestamps in command buffer %p were never "
+			       "ended (internal error); it has no GPUTime", s->l->cb);
+			return OG_API_FAILED;
+		}
+		uint64_t v[4];
+		vk_result res = vk->GetQueryPoolResults(vk->device, s->l->pool, s->q, 2, sizeof(v), v,
+		                                       2 * sizeof(uint64_t),
+		                                       OGVK_QUERY_RESULT_64_BIT |
+		                                       OGVK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+		if (res == OGVK_NOT_READY || (res == OGVK_SUCCESS && (!v[1] || !v[3])))
+			return OG_API_PENDING;
+		if (res != OGVK_SUCCESS) {
+			og_log(OG_LOG_ERROR, "vkGetQueryPoolResults says %d%s; the sample has no "
+			       "GPUTime", res, res == OGVK_ERROR_DEVICE_LOST ? " (device lost)" : "");
+			return OG_API_FAILED;
+		}
+		sum += (double)((v[2] - v[0]) & vk->mask) * vk->period_ns;
+	}
+	*ns = (uint64_t)(sum + 0.5);
+	return OG_API_DONE;
+}
+
+static void vk_time_free(struct og_apictx *a, struct og_api_timing *t)
+{
+	(void)a;
+	struct vk_timing *vt = (struct vk_timing *)(uintptr_t)t->obj[0];
+	if (!vt)
+		return;
+	for (uint32_t i = 0; i < vt->n; i++) {
+		list_unref(vt->segs[i].l);
+		list_unref(vt->segs[i].via);
+	}
+	free(vt->segs);
+	free(vt);
+	t->obj[0] = 0;
+}
+
+const struct og_api_impl og_api_vk = {
+	.open = vk_open, .close = vk_close, .usable = vk_usable, .sync = vk_sync,
+	.time_begin = vk_time_begin, .time_end = vk_time_end, .time_read = vk_time_read,
+	.time_free = vk_time_free,
+};
+
+/* ---- command lists --------------------------------------------------------------- */
+
+GPA_Status og_vk_list_begin(struct og_apictx *a, const char *fn, void *cb, bool secondary,
+                            struct og_vk_list **out)
+{
+	struct vk *vk = a->priv;
+	struct og_vk_list *l = calloc(1, sizeof(*l));
+	if (!l)
+		return og_error(GPA_STATUS_ERROR_FAILED, "%s: out of memory", fn);
+	l->vk = vk;
+	l->cb = cb;
+	l->secondary = secondary;
+	l->refs = 1;
+	struct vk_query_pool_info qi = { OGVK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, NULL, 0,
+	                                 OGVK_QUERY_TYPE_TIMESTAMP, vk->queries, 0 };
+	vk_result r = vk->CreateQueryPool(vk->device, &qi, NULL, &l->pool);
+	if (r == OGVK_SUCCESS && !secondary) {
+		struct vk_event_info ei = { OGVK_STRUCTURE_TYPE_EVENT_CREATE_INFO, NULL, 0 };
+		r = vk->CreateEvent(vk->device, &ei, NULL, &l->event);
+	}
+	if (r != OGVK_SUCCESS) {
+		list_unref(l);
+		return og_error(GPA_STATUS_ERROR_FAILED, "%s: creating a query pool of %u timestamps "
+		                "(or an event) on device %p failed: vk_result %d; free device memory or "
+		                "lower OPENGPA_VK_QUERIES", fn, vk->queries, vk->device, r);
+	}
+	vk->CmdResetQueryPool(cb, l->pool, 0, vk->queries);
+	*out = l;
+	return GPA_STATUS_OK;
+}
+
+static struct seg *open_seg(struct og_apictx *a, struct og_vk_list *l)
+{
+	struct vk_timing *vt = timing_of(a, l->open_token);
+	if (!vt)
+		return NULL;
+	for (uint32_t i = vt->n; i-- > 0;)
+		if (vt->segs[i].l == l && !vt->segs[i].closed)
+			return &vt->segs[i];
+	return NULL;
+}
+
+static void close_open(struct og_apictx *a, struct og_vk_list *l)
+{
+	struct vk *vk = a->priv;
+	struct seg *s = open_seg(a, l);
+	if (s) {
+		vk->CmdWriteTimestamp(l->cb, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, l->pool, s->q + 1);
+		s->closed = true;
+	}
+	l->open = false;
+	l->open_token = 0;
+}
+
+GPA_Status og_vk_list_end(struct og_apictx *a, const char *fn, struct og_vk_list *l)
+{
+	(void)fn;
+	struct vk *vk = a->priv;
+	if (l->open) {
+		l->dangling = true; /* GPA: closed, but not ended by the client */
+		close_open(a, l);
+	}
+	if (l->event)
+		vk->CmdSetEvent(l->cb, l->event, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+	l->ended = true;
+	return GPA_STATUS_OK;
+}
+
+void og_vk_list_put(struct og_apictx *a, struct og_vk_list *l)
+{
+	(void)a;
+	list_unref(l);
+}
+
+GPA_Status og_vk_sample_begin(struct og_apictx *a, const char *fn, struct og_vk_list *l,
+                              uint32_t id, uint32_t token)
+{
+	struct vk *vk = a->priv;
+	if (l->secondary) {
+		if (l->nsamples == l->cap) {
+			uint32_t cap = l->cap ? 2 * l->cap : 16;
+			void *p = realloc(l->samples, cap * sizeof(*l->samples));
+			if (!p)
+				return og_error(GPA_STATUS_ERROR_FAILED, "%s(%u): out of memory", fn, id);
+			l->samples = p;
+			l->cap = cap;
+		}
+	}
+	struct vk_timing *vt = timing_of(a, token);
+	uint32_t q = l->used;
+	if (vt || l->secondary) {
+		if (q + 2 > vk->queries)
+			return og_error(GPA_STATUS_ERROR_FAILED,
+			                "%s(%u): command buffer %p has used all its %u timestamp queries "
+			                "(%u samples); set OPENGPA_VK_QUERIES higher, or split the work "
+			                "over more command lists", fn, id, l->cb, vk->queries,
+			                vk->queries / 2);
+		if (vt && vt->n == vt->cap) {
+			uint32_t cap = vt->cap ? 2 * vt->cap : 2;
+			struct seg *p = realloc(vt->segs, cap * sizeof(*p));
+			if (!p)
+				return og_error(GPA_STATUS_ERROR_FAILED, "%s(%u): out of memory", fn, id);
+			vt->segs = p;
+			vt->cap = cap;
+		}
+		vk->CmdWriteTimestamp(l->cb, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, l->pool, q);
+		l->used += 2;
+	}
+	if (vt) {
+		/* A primary's segment is read once the primary ran; a secondary's
+		 * own sample is never read, its copies are (og_vk_copy). */
+		vt->segs[vt->n++] = (struct seg){ l, l->secondary ? NULL : l, q, false };
+		l->refs += l->secondary ? 1 : 2;
+		vt->origin = l->secondary;
+	}
+	if (l->secondary) {
+		l->samples[l->nsamples].id = id;
+		l->samples[l->nsamples++].q = q;
+	}
+	l->open = true;
+	l->open_id = id;
+	l->open_token = token;
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_vk_sample_end(struct og_apictx *a, const char *fn, struct og_vk_list *l)
+{
+	(void)fn;
+	struct vk *vk = a->priv;
+	if (l->secondary && !open_seg(a, l) && l->nsamples &&
+	    l->samples[l->nsamples - 1].id == l->open_id) {
+		/* No timing (no API counter): the queries still pair up. */
+		vk->CmdWriteTimestamp(l->cb, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, l->pool,
+		                      l->samples[l->nsamples - 1].q + 1);
+		l->open = false;
+		l->open_token = 0;
+		return GPA_STATUS_OK;
+	}
+	close_open(a, l);
+	return GPA_STATUS_OK;
+}
+
+bool og_vk_list_open(const struct og_vk_list *l, uint32_t *id)
+{
+	*id = l->open_id;
+	return l->open;
+}
+
+bool og_vk_list_dangling(const struct og_vk_list *l, uint32_t *id)
+{
+	*id = l->open_id;
+	return l->dangling;
+}
+
+void og_vk_list_continued(struct og_vk_list *l, uint32_t id)
+{
+	if (l->dangling && l->open_id == id)
+		l->dangling = false;
+}
+
+uint32_t og_vk_list_nsamples(const struct og_vk_list *l)
+{
+	return l->nsamples;
+}
+
+uint32_t og_vk_list_samples(const struct og_vk_list *l, uint32_t k, bool *exists)
+{
+	*exists = k < l->nsamples;
+	return *exists ? l->samples[k].id : 0;
+}
+
+bool og_vk_list_has(const struct og_vk_list *l, uint32_t id)
+{
+	for (uint32_t k = 0; k < l->nsamples; k++)
+		if (l->samples[k].id == id)
+			return true;
+	return false;
+}
+
+GPA_Status og_vk_copy(struct og_apictx *a, const char *fn, struct og_vk_list *secondary,
+                      uint32_t k, struct og_vk_list *via, uint32_t token)
+{
+	struct vk_timing *vt = timing_of(a, token);
+	if (!vt)
+		return GPA_STATUS_OK; /* nothing timed */
+	struct seg *p = realloc(vt->segs, (vt->n + 1) * sizeof(*p));
+	if (!p)
+		return og_error(GPA_STATUS_ERROR_FAILED, "%s: out of memory", fn);
+	vt->segs = p;
+	vt->cap = vt->n + 1;
+	vt->segs[vt->n++] = (struct seg){ secondary, via, secondary->samples[k].q, true };
+	secondary->refs++;
+	via->refs++;
+	return GPA_STATUS_OK;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vk.h — a context on the application's Vulkan device (libGPUPerfAPIVK.so).
+ *
+ * On Vulkan a GPA command list is the client's VkCommandBuffer, and a
+ * sample is a pair of timestamp queries recorded into it (vk.c).  The GPA
+ * 3.x/4.x front ends (lib/api/table.c) call these for a context whose API
+ * is OG_API_VK; og_api_vk (apictx/impl.h) is the rest: the context, and the
+ * timings the core session holds per sample, which are read from the
+ * queries once the command buffers that wrote them have run.
+ *
+ * Everything here runs with the registry lock held.
+ */
+#ifndef OPENGPA_APICTX_VK_H
+#define OPENGPA_APICTX_VK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "apictx/apictx.h"
+
+struct og_vk_list;
+
+/* GPA's open-info structs (gpu_perf_api_vk.h), as the library reads them. */
+struct og_vk_open_info {
+	void *instance, *physical_device, *device;
+	void *(*get_instance_proc_addr)(void *instance, const char *name);
+	void *(*get_device_proc_addr)(void *device, const char *name);
+};
+#define OG_VK_OPEN_INFO2_FLAG 0x10000000u
+
+/* A new list on VkCommandBuffer `cb`: its query pool, and (a primary) the
+ * event that says it has run.  Records the pool's reset into `cb`, so it
+ * must be called outside a render pass. */
+GPA_Status og_vk_list_begin(struct og_apictx *a, const char *fn, void *cb, bool secondary,
+                            struct og_vk_list **out);
+/* Closes the sample open on it (it stays open for ContinueSample), and
+ * (a primary) records the event.  Outside a render pass. */
+GPA_Status og_vk_list_end(struct og_apictx *a, const char *fn, struct og_vk_list *l);
+/* The list is forgotten by its GPA command list (its queries live on while
+ * a sample's timing refers to them). */
+void og_vk_list_put(struct og_apictx *a, struct og_vk_list *l);
+
+/* Sample `id` (timing `token`, 0: nothing to time) begins or goes on here. */
+GPA_Status og_vk_sample_begin(struct og_apictx *a, const char *fn, struct og_vk_list *l,
+                              uint32_t id, uint32_t token);
+/* The sample open on this list ends. */
+GPA_Status og_vk_sample_end(struct og_apictx *a, const char *fn, struct og_vk_list *l);
+/* Whether a sample is open on it, and which. */
+bool og_vk_list_open(const struct og_vk_list *l, uint32_t *id);
+/* A sample left open when the list ended (not continued since). */
+bool og_vk_list_dangling(const struct og_vk_list *l, uint32_t *id);
+/* Marks sample `id` continued elsewhere: no longer dangling here. */
+void og_vk_list_continued(struct og_vk_list *l, uint32_t id);
+/* A secondary list's samples, recording order. */
+uint32_t og_vk_list_samples(const struct og_vk_list *l, uint32_t k, bool *exists);
+uint32_t og_vk_list_nsamples(const struct og_vk_list *l);
+bool og_vk_list_has(const struct og_vk_list *l, uint32_t id);
+/* The secondary's k-th sample becomes timing `token`'s, read once the
+ * primary `via` has run. */
+GPA_Status og_vk_copy(struct og_apictx *a, const char *fn, struct og_vk_list *secondary,
+                      uint32_t k, struct og_vk_list *via, uint32_t token);
+
+#endif

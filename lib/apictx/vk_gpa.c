@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vk_gpa.c — the GPA 3.x/4.x command-list and sample calls on a Vulkan
+ * context (table.c hands them here when the context's API is Vulkan).
+ *
+ * On Vulkan, command lists are the client's VkCommandBuffers and samples
+ * are timestamp queries recorded into them (vk.c): several lists may hold
+ * open samples at once, a sample may go on in another primary list
+ * (GpaContinueSampleOnCommandList) and a secondary's samples are copied
+ * into the primary that executed it (GpaCopySecondarySamples).  The core
+ * session keeps each sample's ID, pass and timing; the core's sample
+ * begins and ends at once (nothing is counted on the CPU timeline), and
+ * the timing collects the query segments.
+ */
+#include <time.h>
+
+#include "api/table.h"
+#include "apictx/vk.h"
+#include "core/registry.h"
+
+bool ot_vk(const struct og_context *ctx)
+{
+	return ctx->api && og_apictx_api(ctx->api) == OG_API_VK;
+}
+
+static bool secondary(const struct og_cmdlist *cl)
+{
+	return cl->type == OT_COMMAND_LIST_LAST - 1;
+}
+
+int ot_vk_open_key(const char *fn, void *api_context, void **key)
+{
+	const struct og_vk_open_info *info = api_context;
+	if (!info->physical_device)
+		return ot_error(OT_HARDWARE_NOT_SUPPORTED,
+		                "%s: the GpaVkContextOpenInfo's physical_device is NULL; pass the "
+		                "VkPhysicalDevice the application's VkDevice was created on", fn);
+	*key = info->physical_device; /* GPA's identity: one context per physical device */
+	return OT_OK;
+}
+
+int ot_vk_list_begin(const char *fn, struct og_cmdlist *cl)
+{
+	GPA_Status st = og_vk_list_begin(cl->x->ctx->api, fn, cl->api_list, secondary(cl), &cl->vk);
+	return st == GPA_STATUS_OK ? OT_OK : OT_FAILED;
+}
+
+int ot_vk_list_end(const char *fn, struct og_cmdlist *cl)
+{
+	return og_vk_list_end(cl->x->ctx->api, fn, cl->vk) == GPA_STATUS_OK ? OT_OK : OT_FAILED;
+}
+
+/* The core's bookkeeping for sample `id` in the list's pass, and its timing. */
+static int core_sample(const char *fn, struct og_cmdlist *cl, uint32_t id, uint32_t *token)
+{
+	struct og_xsession *x = cl->x;
+	GPA_Status st = og_sample_begin(x->ctx, x->s, id);
+	GPA_Status end = og_sample_end(x->ctx, x->s);
+	if (st != GPA_STATUS_OK || end != GPA_STATUS_OK)
+		return ot_error(OT_FAILED, "%s(%u): the sample could not be begun (the earlier "
+		                           "message says why)", fn, id);
+	*token = og_session_sample_token(x->s, id);
+	return OT_OK;
+}
+
+int ot_vk_begin_sample(const char *fn, uint32_t id, struct og_cmdlist *cl)
+{
+	uint32_t open, token;
+	if (!cl->recording)
+		return ot_error(OT_FAILED, "%s(%u): the command list has ended; begin samples on a "
+		                           "recording one", fn, id);
+	if (og_vk_list_open(cl->vk, &open))
+		return ot_error(OT_FAILED, "%s(%u): sample %u is open on this command list; samples "
+		                           "cannot nest, end it first", fn, id, open);
+	if (og_session_in_pass(cl->x->s, id, cl->pass))
+		return ot_error(OT_FAILED, "%s(%u): this sample ID was used in pass %u already; IDs "
+		                           "are unique within a pass", fn, id, cl->pass);
+	int st = core_sample(fn, cl, id, &token);
+	if (st == OT_OK && og_vk_sample_begin(cl->x->ctx->api, fn, cl->vk, id, token) !=
+	    GPA_STATUS_OK)
+		st = OT_FAILED;
+	return st;
+}
+
+int ot_vk_end_sample(const char *fn, struct og_cmdlist *cl)
+{
+	uint32_t open;
+	if (!cl->recording || !og_vk_list_open(cl->vk, &open))
+		return ot_error(OT_FAILED, "%s: no sample is open on this command list", fn);
+	return og_vk_sample_end(cl->x->ctx->api, fn, cl->vk) == GPA_STATUS_OK ? OT_OK : OT_FAILED;
+}
+
+int ot_vk_continue_sample(const char *fn, uint32_t id, struct og_cmdlist *cl)
+{
+	struct og_xsession *x = cl->x;
+	uint32_t open;
+	if (!og_session_in_pass(x->s, id, cl->pass))
+		return ot_error(OT_SAMPLE_NOT_FOUND, "%s(%u): no sample %u was begun in pass %u; "
+		                "continue a sample of the list's own pass", fn, id, id, cl->pass);
+	if (!cl->recording || secondary(cl))
+		return ot_error(OT_FAILED, "%s(%u): continue samples on a recording primary command "
+		                           "list", fn, id);
+	if (og_vk_list_open(cl->vk, &open))
+		return ot_error(OT_FAILED, "%s(%u): sample %u is open on this command list; end it "
+		                           "first", fn, id, open);
+	struct og_cmdlist *from = NULL;
+	for (struct og_cmdlist *o = x->lists; o; o = o->next)
+		if (o != cl && o->vk && o->pass == cl->pass && og_vk_list_dangling(o->vk, &open) &&
+		    open == id)
+			from = o;
+	if (!from)
+		return ot_error(OT_FAILED, "%s(%u): sample %u is not left open on another ended "
+		                           "command list of pass %u; begin it there, end that list "
+		                           "without ending the sample, then continue it here", fn, id,
+		                id, cl->pass);
+	og_vk_list_continued(from->vk, id);
+	uint32_t token = og_session_sample_token(x->s, id);
+	return og_vk_sample_begin(x->ctx->api, fn, cl->vk, id, token) == GPA_STATUS_OK ? OT_OK
+	                                                                              : OT_FAILED;
+}
+
+int ot_vk_copy_secondary(const char *fn, struct og_cmdlist *sec, struct og_cmdlist *pri,
+                         uint32_t n, const uint32_t *new_ids)
+{
+	struct og_xsession *x = pri->x;
+	uint32_t open;
+	if (sec->x != x || sec->pass != pri->pass || !secondary(sec) || secondary(pri))
+		return ot_error(OT_FAILED, "%s: copy from a secondary to a primary command list of "
+		                           "the same session and pass", fn);
+	if (sec->recording || og_vk_list_dangling(sec->vk, &open))
+		return ot_error(OT_FAILED, "%s: end the secondary command list, with its samples "
+		                           "ended, before copying its samples", fn);
+	if (!pri->recording || og_vk_list_open(pri->vk, &open))
+		return ot_error(OT_FAILED, "%s: the primary command list must be recording, with no "
+		                           "sample open", fn);
+	if (n != og_vk_list_nsamples(sec->vk))
+		return ot_error(OT_FAILED, "%s: the secondary command list has %u samples, not %u",
+		                fn, og_vk_list_nsamples(sec->vk), n);
+	if (n && !new_ids)
+		return ot_null(fn, "the new sample IDs");
+	for (uint32_t k = 0; k < n; k++) {
+		if (og_session_in_pass(x->s, new_ids[k], pri->pass))
+			return ot_error(OT_FAILED, "%s: new sample ID %u is used in pass %u already", fn,
+			                new_ids[k], pri->pass);
+		for (uint32_t j = 0; j < k; j++)
+			if (new_ids[j] == new_ids[k])
+				return ot_error(OT_FAILED, "%s: new sample ID %u is given twice", fn,
+				                new_ids[k]);
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t token;
+		int st = core_sample(fn, pri, new_ids[k], &token);
+		if (st != OT_OK)
+			return st;
+		if (og_vk_copy(x->ctx->api, fn, sec->vk, k, pri->vk, token) != GPA_STATUS_OK)
+			return OT_FAILED;
+	}
+	return OT_OK;
+}
+
+int ot_vk_pass_check(const char *fn, const struct og_xsession *x, uint32_t pass)
+{
+	uint32_t id;
+	for (const struct og_cmdlist *cl = x->lists; cl; cl = cl->next)
+		if (cl->vk && cl->pass == pass && og_vk_list_dangling(cl->vk, &id))
+			return ot_error(OT_SAMPLE_NOT_ENDED,
+			                "%s: sample %u of pass %u was left open when its command list "
+			                "ended and was not continued; end it (GpaEndSample) or continue "
+			                "it (GpaContinueSampleOnCommandList)", fn, id, pass);
+	return OT_OK;
+}
+
+int ot_vk_result_check(const char *fn, const struct og_xsession *x, uint32_t id)
+{
+	for (const struct og_cmdlist *cl = x->lists; cl; cl = cl->next)
+		if (cl->vk && cl->pass == 0 && secondary(cl) && og_vk_list_has(cl->vk, id))
+			return ot_error(OT_SAMPLE_IN_SECONDARY_COMMAND_LIST,
+			                "%s: sample %u was recorded in a secondary command list; read "
+			                "the copies GpaCopySecondarySamples made of it", fn, id);
+	int st = OT_OK;
+	for (uint32_t p = 0; p < og_session_npasses(x->s) && st == OT_OK; p++)
+		st = ot_vk_pass_check(fn, x, p);
+	if (st != OT_OK)
+		return OT_TIMEOUT; /* as GPA: the results of such a pass never come */
+	/* As GPA: up to 5 s for every pass's command buffers to have run. */
+	struct timespec nap = { 0, 1000000 };
+	for (int i = 0; i < 5000; i++) {
+		if (og_session_results_ready(x->s))
+			return OT_OK;
+		nanosleep(&nap, NULL);
+	}
+	return ot_error(OT_TIMEOUT, "%s: the session's command buffers have not all run after "
+	                            "5 s: submit every command list of every pass (and wait for "
+	                            "it) before reading results", fn);
+}
+
+int ot_vk_check_counters(const char *fn, const struct og_xsession *x)
+{
+	const struct og_catalog *cat = &x->ctx->cat;
+	for (size_t k = 0; k < x->sel.nenabled; k++) {
+		const struct og_counter *c = &cat->counters[x->sel.enabled[k]];
+		for (size_t i = 0; i < c->ninputs; i++)
+			if (!cat->raws[c->inputs[i]].api)
+				return ot_error(OT_FAILED,
+				                "%s: counter %s is counted by the device, and on Vulkan "
+				                "the device's counts cannot be tied to a sample yet (the "
+				                "GPU runs the command buffer after it is recorded; "
+				                "docs/api.md, \"Vulkan\"); enable only GPUTime", fn,
+				                c->name);
+	}
+	return OT_OK;
+}

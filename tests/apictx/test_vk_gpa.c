@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_vk_gpa.c — a GPA 3.x (or, built with -DGPA4, 4.x) Vulkan client as
+ * AMD's samples write one: dlopen libGPUPerfAPIVK.so, GpaGetFuncTable,
+ * GpaOpenContext on a GpaVkContextOpenInfo, command lists on
+ * VkCommandBuffers, one sample per piece of work, a sample continued
+ * across two command buffers, a secondary command buffer's sample copied.
+ * Headless, on whatever Vulkan device the loader finds (Mesa's lavapipe in
+ * CI), under VK_LAYER_KHRONOS_validation: any validation message fails.
+ * Exits 77 (skipped) when the process has no Vulkan device or layer.
+ *
+ * Work is vkCmdFillBuffer over a buffer, so GPUTime must grow with the
+ * number of fills.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vulkan/vulkan.h>
+
+#include <gpu_performance_api/gpu_perf_api.h>
+#include <gpu_performance_api/gpu_perf_api_vk.h>
+
+#ifdef GPA4
+#define MAJOR 4
+#define COUNTER_OWNER session
+#else
+#define MAJOR 3
+#define COUNTER_OWNER ctx
+#endif
+
+static int failures;
+static unsigned validation_messages;
+#define CHECK(cond, ...) \
+	do { \
+		if (!(cond)) { \
+			failures++; \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__); \
+			fputc('\n', stderr); \
+		} \
+	} while (0)
+#define VKOK(call) \
+	do { \
+		VkResult r_ = (call); \
+		if (r_ != VK_SUCCESS) { \
+			fprintf(stderr, "FAIL %s:%d: %s = %d\n", __FILE__, __LINE__, #call, r_); \
+			exit(1); \
+		} \
+	} while (0)
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL on_message(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
+                                                 VkDebugUtilsMessageTypeFlagsEXT type,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT *d,
+                                                 void *ud)
+{
+	(void)ud;
+	if (sev < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT &&
+	    !(type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT))
+		return VK_FALSE;
+	validation_messages++;
+	fprintf(stderr, "VALIDATION: %s\n", d->pMessage);
+	return VK_FALSE;
+}
+
+static void on_log(GpaLoggingType type, const char *msg)
+{
+	fprintf(stderr, "GPA(%d): %s\n", (int)type, msg);
+}
+
+struct vk {
+	VkInstance instance;
+	VkDebugUtilsMessengerEXT messenger;
+	VkPhysicalDevice physical;
+	VkDevice device;
+	VkQueue queue;
+	VkCommandPool pool;
+	VkBuffer buffer;
+	VkDeviceMemory memory;
+};
+
+#define BUFFER_BYTES (8u << 20)
+
+static int vk_setup(struct vk *vk)
+{
+	uint32_t n = 0;
+	vkEnumerateInstanceLayerProperties(&n, NULL);
+	VkLayerProperties *layers = calloc(n + 1, sizeof(*layers));
+	vkEnumerateInstanceLayerProperties(&n, layers);
+	int have_layer = 0;
+	for (uint32_t i = 0; i < n; i++)
+		have_layer |= strcmp(layers[i].layerName, "VK_LAYER_KHRONOS_validation") == 0;
+	free(layers);
+	if (!have_layer) {
+		fprintf(stderr, "SKIP: VK_LAYER_KHRONOS_validation is not installed "
+		                "(Debian: vulkan-validationlayers; scripts/install-deps.sh)\n");
+		return 77;
+	}
+	const char *layer = "VK_LAYER_KHRONOS_validation";
+	const char *exts[] = { VK_EXT_DEBUG_UTILS_EXTENSION_NAME,
+	                       AMD_GPA_REQUIRED_INSTANCE_EXTENSION_NAME_LIST };
+	VkDebugUtilsMessengerCreateInfoEXT mi = {
+		.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+		.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+		                   VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+		.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+		               VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+		               VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+		.pfnUserCallback = on_message,
+	};
+	VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+	                          .apiVersion = VK_API_VERSION_1_1 };
+	VkInstanceCreateInfo ii = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pNext = &mi,
+	                            .pApplicationInfo = &app, .enabledLayerCount = 1,
+	                            .ppEnabledLayerNames = &layer, .enabledExtensionCount = 2,
+	                            .ppEnabledExtensionNames = exts };
+	VkResult r = vkCreateInstance(&ii, NULL, &vk->instance);
+	if (r != VK_SUCCESS) {
+		fprintf(stderr, "SKIP: vkCreateInstance says %d: no Vulkan driver here (Debian: "
+		                "mesa-vulkan-drivers)\n", r);
+		return 77;
+	}
+	PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)
+		vkGetInstanceProcAddr(vk->instance, "vkCreateDebugUtilsMessengerEXT");
+	VKOK(create(vk->instance, &mi, NULL, &vk->messenger));
+	n = 1;
+	r = vkEnumeratePhysicalDevices(vk->instance, &n, &vk->physical);
+	if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
+		fprintf(stderr, "SKIP: no Vulkan device (no ICD; Debian: mesa-vulkan-drivers)\n");
+		return 77;
+	}
+	float prio = 1.0f;
+	VkDeviceQueueCreateInfo qi = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+	                               .queueFamilyIndex = 0, .queueCount = 1,
+	                               .pQueuePriorities = &prio };
+	VkDeviceCreateInfo di = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+	                          .queueCreateInfoCount = 1, .pQueueCreateInfos = &qi };
+	VKOK(vkCreateDevice(vk->physical, &di, NULL, &vk->device));
+	vkGetDeviceQueue(vk->device, 0, 0, &vk->queue);
+	VkCommandPoolCreateInfo pi = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+	                               .queueFamilyIndex = 0 };
+	VKOK(vkCreateCommandPool(vk->device, &pi, NULL, &vk->pool));
+	VkBufferCreateInfo bi = { .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+	                          .size = BUFFER_BYTES, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT };
+	VKOK(vkCreateBuffer(vk->device, &bi, NULL, &vk->buffer));
+	VkMemoryRequirements req;
+	vkGetBufferMemoryRequirements(vk->device, vk->buffer, &req);
+	uint32_t type = 0;
+	while (!(req.memoryTypeBits & (1u << type)))
+		type++;
+	VkMemoryAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+	                            .allocationSize = req.size, .memoryTypeIndex = type };
+	VKOK(vkAllocateMemory(vk->device, &ai, NULL, &vk->memory));
+	VKOK(vkBindBufferMemory(vk->device, vk->buffer, vk->memory, 0));
+	return 0;
+}
+
+static void vk_teardown(struct vk *vk)
+{
+	vkDestroyBuffer(vk->device, vk->buffer, NULL);
+	vkFreeMemory(vk->device, vk->memory, NULL);
+	vkDestroyCommandPool(vk->device, vk->pool, NULL);
+	vkDestroyDevice(vk->device, NULL);
+	PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)
+		vkGetInstanceProcAddr(vk->instance, "vkDestroyDebugUtilsMessengerEXT");
+	destroy(vk->instance, vk->messenger, NULL);
+	vkDestroyInstance(vk->instance, NULL);
+}
+
+static VkCommandBuffer cb_begin(struct vk *vk, VkCommandBufferLevel level)
+{
+	VkCommandBuffer cb;
+	VkCommandBufferAllocateInfo ai = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+	                                   .commandPool = vk->pool, .level = level,
+	                                   .commandBufferCount = 1 };
+	VKOK(vkAllocateCommandBuffers(vk->device, &ai, &cb));
+	VkCommandBufferInheritanceInfo inh = {
+		.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO };
+	VkCommandBufferBeginInfo bi = { .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+	                                .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+	                                .pInheritanceInfo = &inh };
+	VKOK(vkBeginCommandBuffer(cb, &bi));
+	return cb;
+}
+
+static void work(struct vk *vk, VkCommandBuffer cb, int fills)
+{
+	for (int i = 0; i < fills; i++)
+		vkCmdFillBuffer(cb, vk->buffer, 0, VK_WHOLE_SIZE, (uint32_t)i);
+}
+
+static void submit(struct vk *vk, VkCommandBuffer *cbs, uint32_t n)
+{
+	VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = n,
+	                    .pCommandBuffers = cbs };
+	VKOK(vkQueueSubmit(vk->queue, 1, &si, VK_NULL_HANDLE));
+	VKOK(vkQueueWaitIdle(vk->queue));
+}
+
+static GpaFunctionTable gpa;
+
+static double sample_value(GpaSessionId s, GpaUInt32 id, GpaStatus *st)
+{
+	size_t size = 0;
+	*st = gpa.GpaGetSampleResultSize(s, id, &size);
+	double v[8] = { 0 };
+	if (*st == kGpaStatusOk)
+		*st = gpa.GpaGetSampleResult(s, id, sizeof(v) < size ? 0 : size, v);
+	return v[0];
+}
+
+int main(void)
+{
+	const char *dir = getenv("OPENGPA_BUILD_LIB");
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/libGPUPerfAPIVK.so", dir ? dir : ".");
+	struct vk vk = { 0 };
+	int rc = vk_setup(&vk);
+	if (rc)
+		return rc;
+	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		fprintf(stderr, "FAIL: %s\n", dlerror());
+		return 1;
+	}
+	GpaGetFuncTablePtrType get = (GpaGetFuncTablePtrType)dlsym(lib, "GpaGetFuncTable");
+	gpa.major_version = MAJOR;
+	gpa.minor_version = sizeof(gpa);
+	CHECK(get && get(&gpa) == kGpaStatusOk, "GpaGetFuncTable");
+	CHECK(gpa.GpaRegisterLoggingCallback(kGpaLoggingError, on_log) == kGpaStatusOk, "log");
+	CHECK(gpa.GpaInitialize(kGpaInitializeDefaultBit) == kGpaStatusOk, "init");
+
+	GpaVkContextOpenInfo info = { vk.instance, vk.physical, vk.device };
+	GpaContextId ctx = NULL;
+	GpaStatus st = gpa.GpaOpenContext(&info, kGpaOpenContextDefaultBit, &ctx);
+	CHECK(st == kGpaStatusOk, "GpaOpenContext: %d", st);
+	if (st != kGpaStatusOk)
+		return 1;
+	GpaContextId again = NULL;
+	CHECK(gpa.GpaOpenContext(&info, 0, &again) == kGpaStatusErrorContextAlreadyOpen,
+	      "a second context on the physical device");
+	GpaVkContextOpenInfo no_device = { vk.instance, NULL, vk.device };
+	CHECK(gpa.GpaOpenContext(&no_device, 0, &again) == kGpaStatusErrorHardwareNotSupported,
+	      "no physical device");
+
+	GpaSessionId session = NULL;
+	CHECK(gpa.GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &session) ==
+	      kGpaStatusOk, "create session");
+	GpaUInt32 gputime = 0;
+	CHECK(gpa.GpaGetCounterIndex(COUNTER_OWNER, "GPUTime", &gputime) == kGpaStatusOk,
+	      "GPUTime exists");
+	CHECK(gpa.GpaEnableCounter(session, gputime) == kGpaStatusOk, "enable GPUTime");
+	GpaUInt32 passes = 0;
+	CHECK(gpa.GpaGetPassCount(session, &passes) == kGpaStatusOk && passes == 1, "one pass");
+	CHECK(gpa.GpaBeginSession(session) == kGpaStatusOk, "begin session");
+
+	/* One sample per piece of work. */
+	VkCommandBuffer cbs[4];
+	GpaCommandListId cl = NULL, cla = NULL, clb = NULL, sec = NULL, pri = NULL;
+	cbs[0] = cb_begin(&vk, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	CHECK(gpa.GpaBeginCommandList(session, 0, cbs[0], kGpaCommandListPrimary, &cl) ==
+	      kGpaStatusOk, "begin list");
+	CHECK(gpa.GpaBeginSample(0, cl) == kGpaStatusOk, "sample 0");
+	work(&vk, cbs[0], 1);
+	CHECK(gpa.GpaEndSample(cl) == kGpaStatusOk, "end 0");
+	CHECK(gpa.GpaBeginSample(1, cl) == kGpaStatusOk, "sample 1");
+	work(&vk, cbs[0], 16);
+	CHECK(gpa.GpaEndSample(cl) == kGpaStatusOk, "end 1");
+	CHECK(gpa.GpaEndCommandList(cl) == kGpaStatusOk, "end list");
+	CHECK(gpa.GpaEndCommandList(cl) == kGpaStatusErrorCommandListAlreadyEnded, "ended twice");
+	VKOK(vkEndCommandBuffer(cbs[0]));
+
+	/* Sample 2 over two command buffers. */
+	cbs[1] = cb_begin(&vk, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	CHECK(gpa.GpaBeginCommandList(session, 0, cbs[1], kGpaCommandListPrimary, &cla) ==
+	      kGpaStatusOk, "begin A");
+	CHECK(gpa.GpaBeginSample(2, cla) == kGpaStatusOk, "sample 2");
+	work(&vk, cbs[1], 8);
+	CHECK(gpa.GpaEndCommandList(cla) == kGpaStatusOk, "end A, sample open");
+	VKOK(vkEndCommandBuffer(cbs[1]));
+	cbs[2] = cb_begin(&vk, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	CHECK(gpa.GpaBeginCommandList(session, 0, cbs[2], kGpaCommandListPrimary, &clb) ==
+	      kGpaStatusOk, "begin B");
+	CHECK(gpa.GpaContinueSampleOnCommandList(7, clb) == kGpaStatusErrorSampleNotFound,
+	      "continue an unknown sample");
+	CHECK(gpa.GpaContinueSampleOnCommandList(2, clb) == kGpaStatusOk, "continue 2");
+	work(&vk, cbs[2], 8);
+	CHECK(gpa.GpaEndSample(clb) == kGpaStatusOk, "end 2");
+	CHECK(gpa.GpaEndCommandList(clb) == kGpaStatusOk, "end B");
+	VKOK(vkEndCommandBuffer(cbs[2]));
+
+	/* A secondary's sample, copied into the primary that runs it. */
+	VkCommandBuffer scb = cb_begin(&vk, VK_COMMAND_BUFFER_LEVEL_SECONDARY);
+	CHECK(gpa.GpaBeginCommandList(session, 0, scb, kGpaCommandListSecondary, &sec) ==
+	      kGpaStatusOk, "begin secondary");
+	CHECK(gpa.GpaBeginSample(10, sec) == kGpaStatusOk, "sample 10");
+	work(&vk, scb, 4);
+	CHECK(gpa.GpaEndSample(sec) == kGpaStatusOk, "end 10");
+	CHECK(gpa.GpaEndCommandList(sec) == kGpaStatusOk, "end secondary");
+	VKOK(vkEndCommandBuffer(scb));
+	cbs[3] = cb_begin(&vk, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	CHECK(gpa.GpaBeginCommandList(session, 0, cbs[3], kGpaCommandListPrimary, &pri) ==
+	      kGpaStatusOk, "begin primary");
+	vkCmdExecuteCommands(cbs[3], 1, &scb);
+	GpaUInt32 copy_id = 3;
+	CHECK(gpa.GpaCopySecondarySamples(sec, pri, 1, &copy_id) == kGpaStatusOk, "copy");
+	CHECK(gpa.GpaEndCommandList(pri) == kGpaStatusOk, "end primary");
+	VKOK(vkEndCommandBuffer(cbs[3]));
+
+	CHECK(gpa.GpaEndSession(session) == kGpaStatusOk, "end session before submitting");
+	CHECK(gpa.GpaIsSessionComplete(session) == kGpaStatusResultNotReady,
+	      "not complete before the GPU ran it");
+	submit(&vk, cbs, 4);
+	CHECK(gpa.GpaIsSessionComplete(session) == kGpaStatusOk, "complete after");
+	CHECK(gpa.GpaIsPassComplete(session, 0) == kGpaStatusOk, "pass complete");
+	double t[4];
+	for (GpaUInt32 id = 0; id < 4; id++) {
+		t[id] = sample_value(session, id, &st);
+		CHECK(st == kGpaStatusOk && t[id] > 0.0, "sample %u: status %d, GPUTime %g", id, st,
+		      t[id]);
+		printf("sample %u: GPUTime %g\n", id, t[id]);
+	}
+	CHECK(t[1] > 2 * t[0], "16 fills (%g) take longer than 1 (%g)", t[1], t[0]);
+	CHECK(t[2] > t[0], "the continued sample sums its two halves (%g vs %g)", t[2], t[0]);
+	sample_value(session, 10, &st);
+	CHECK(st == kGpaStatusErrorSampleInSecondaryCommandList, "sample 10's original: %d", st);
+	CHECK(gpa.GpaDeleteSession(session) == kGpaStatusOk, "delete");
+	vkResetCommandPool(vk.device, vk.pool, 0);
+
+	/* A sample left open, and a list never submitted. */
+	CHECK(gpa.GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &session) ==
+	      kGpaStatusOk, "create session 2");
+	CHECK(gpa.GpaEnableCounter(session, gputime) == kGpaStatusOk, "enable");
+	CHECK(gpa.GpaBeginSession(session) == kGpaStatusOk, "begin 2");
+	VkCommandBuffer lone = cb_begin(&vk, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	cl = NULL;
+	CHECK(gpa.GpaBeginCommandList(session, 0, lone, kGpaCommandListPrimary, &cl) ==
+	      kGpaStatusOk, "begin list 2");
+	CHECK(gpa.GpaBeginSample(0, cl) == kGpaStatusOk, "sample");
+	CHECK(gpa.GpaBeginSample(1, cl) == kGpaStatusErrorFailed, "nested");
+	CHECK(gpa.GpaEndSample(cl) == kGpaStatusOk, "end");
+	CHECK(gpa.GpaBeginSample(1, cl) == kGpaStatusOk, "sample left open");
+	CHECK(gpa.GpaEndCommandList(cl) == kGpaStatusOk, "end list");
+	VKOK(vkEndCommandBuffer(lone));
+	CHECK(gpa.GpaIsPassComplete(session, 0) == kGpaStatusErrorSampleNotEnded, "open sample");
+	CHECK(gpa.GpaEndSession(session) == kGpaStatusOk, "one pass: ends anyway, as GPA");
+	CHECK(gpa.GpaIsSessionComplete(session) == kGpaStatusResultNotReady, "never submitted");
+	sample_value(session, 0, &st);
+	CHECK(st == kGpaStatusErrorTimeout, "never submitted: Timeout, not %d", st);
+	CHECK(gpa.GpaDeleteSession(session) == kGpaStatusOk, "delete 2");
+
+	/* A device counter cannot be tied to a Vulkan sample yet: refused. */
+	GpaUInt32 ncounters = 0;
+	CHECK(gpa.GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &session) ==
+	      kGpaStatusOk, "create session 3");
+	CHECK(gpa.GpaGetNumCounters(COUNTER_OWNER, &ncounters) == kGpaStatusOk, "counters");
+	if (ncounters > 1) {
+		CHECK(gpa.GpaEnableCounter(session, gputime == 0 ? 1 : 0) == kGpaStatusOk, "enable");
+		CHECK(gpa.GpaBeginSession(session) == kGpaStatusErrorFailed,
+		      "a device counter on Vulkan is refused");
+	}
+	CHECK(gpa.GpaDeleteSession(session) == kGpaStatusOk, "delete 3");
+
+	CHECK(gpa.GpaCloseContext(ctx) == kGpaStatusOk, "close");
+	CHECK(gpa.GpaDestroy() == kGpaStatusOk, "destroy");
+	dlclose(lib);
+	vk_teardown(&vk);
+	CHECK(validation_messages == 0, "%u validation messages", validation_messages);
+	if (failures)
+		fprintf(stderr, "%d failures\n", failures);
+	return failures ? 1 : 0;
+}
