@@ -64,6 +64,16 @@ struct og_sys {
 	 * per Count tick).  Raises SIGILL where the kernel did not enable it
 	 * (HWREna): run it first through og_probe_in_child (probe_child.h). */
 	void (*read_cycle_counter)(void *ctx, uint32_t *count, uint32_t *cycles_per_tick);
+
+	/* Optional (NULL: the table serves only files it made itself, and
+	 * callers skip the check): what kind of file descriptor fd is, as
+	 * fstat(2) tells it: *mode gets st_mode (S_IFREG, S_IFIFO, ...: test
+	 * with S_ISREG and friends from <sys/stat.h>), *size st_size.  0, or
+	 * -1 with errno.  Not struct stat: its layout depends on
+	 * _FILE_OFFSET_BITS, which the LD_PRELOAD interposers leave unset.
+	 * Readers of a file named by the user open it with O_NONBLOCK and
+	 * refuse anything but a regular file with this. */
+	int (*fstat)(void *ctx, int fd, mode_t *mode, int64_t *size);
 };
 
 /* The table that calls the kernel.  Never NULL; static storage. */

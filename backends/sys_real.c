@@ -8,6 +8,7 @@
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -74,6 +75,17 @@ static int real_list_dir(void *ctx, const char *path, void (*fn)(const char *nam
 		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
 			fn(e->d_name, arg);
 	closedir(d);
+	return 0;
+}
+
+static int real_fstat(void *ctx, int fd, mode_t *mode, int64_t *size)
+{
+	(void)ctx;
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		return -1;
+	*mode = st.st_mode;
+	*size = (int64_t)st.st_size;
 	return 0;
 }
 
@@ -200,6 +212,7 @@ static const struct og_sys real_table = {
 	.read_pmc = REAL_READ_PMC,
 	.read_cycles = REAL_READ_CYCLES,
 	.read_cycle_counter = REAL_READ_CYCLE_COUNTER,
+	.fstat = real_fstat,
 };
 
 const struct og_sys *og_sys_real(void)

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #define TEXT_MAX 4096
@@ -44,13 +45,75 @@ struct mips {
 
 #define LOG(m, level, ...) (m)->host.log((m)->host.log_ctx, (level), __VA_ARGS__)
 
+/* What a file that is not a regular file is, for the refusal. */
+static const char *file_kind(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFIFO: return "a FIFO";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	case S_IFDIR: return "a directory";
+	case S_IFSOCK: return "a socket";
+	default: return "not a regular file";
+	}
+}
+
+/*
+ * Opens a file the user may have named (path=) for `acc`, O_RDONLY or
+ * O_WRONLY.  O_NONBLOCK makes a FIFO open at once instead of waiting forever
+ * for its other end (a write-only open of one with no reader fails with
+ * ENXIO); O_NOCTTY keeps a terminal from becoming the process's controlling
+ * one.  Then only a regular file is kept: the /proc counter file is one
+ * (procfs reports S_IFREG with st_size 0, so no size cap applies at open;
+ * read_file reads at most its buffer, 4 KiB).  O_NONBLOCK stays set: it
+ * changes nothing for a regular file, whose reads and writes never return
+ * EAGAIN, procfs included.  Returns the descriptor, or -1 with errno; when
+ * the file opened but is not regular, *not_regular says what it is (and
+ * errno is EINVAL), otherwise *not_regular is NULL.
+ */
+static int open_regular(const struct og_sys *sys, const char *path, int acc,
+                        const char **not_regular)
+{
+	*not_regular = NULL;
+	int fd = sys->open(sys->ctx, path, acc | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0);
+	if (fd < 0 || !sys->fstat)
+		return fd;
+	mode_t mode = 0;
+	int64_t size = 0;
+	if (sys->fstat(sys->ctx, fd, &mode, &size) != 0) {
+		int e = errno;
+		sys->close(sys->ctx, fd);
+		errno = e;
+		return -1;
+	}
+	if (!S_ISREG(mode)) {
+		*not_regular = file_kind(mode);
+		sys->close(sys->ctx, fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+/* The log line and status for a counter file that is not a regular file. */
+static GPA_Status refuse_kind(const struct mips *m, const char *path, const char *what)
+{
+	LOG(m, OG_LOG_ERROR,
+	    "mips: %s: is %s, not the 34K counter file (a regular /proc file): refused "
+	    "unread; point path= at the counter file, e.g. path=/proc/perf or "
+	    "path=/proc/mips/perf",
+	    path, what);
+	return GPA_STATUS_ERROR_FAILED;
+}
+
 /* Reads a whole small file through host->sys.  Returns bytes read or -1 with
- * errno; ENOSPC when it is larger than cap - 1. */
+ * errno; ENOSPC when it is larger than cap - 1; *not_regular as
+ * open_regular. */
 static ssize_t read_file(const struct og_backend_host *host, const char *path, char *buf,
-                         size_t cap)
+                         size_t cap, const char **not_regular)
 {
 	const struct og_sys *sys = host->sys;
-	int fd = sys->open(sys->ctx, path, O_RDONLY, 0);
+	int fd = open_regular(sys, path, O_RDONLY, not_regular);
 	if (fd < 0)
 		return -1;
 	size_t got = 0;
@@ -85,7 +148,10 @@ static ssize_t read_file(const struct og_backend_host *host, const char *path, c
 static GPA_Status snapshot(struct mips *m, struct og_mips_snapshot *out)
 {
 	char text[TEXT_MAX], why[160];
-	ssize_t len = read_file(&m->host, m->path, text, sizeof text);
+	const char *not_regular;
+	ssize_t len = read_file(&m->host, m->path, text, sizeof text, &not_regular);
+	if (len < 0 && not_regular)
+		return refuse_kind(m, m->path, not_regular);
 	if (len < 0) {
 		LOG(m, OG_LOG_ERROR, "mips: reading %s failed: %s%s", m->path, strerror(errno),
 		    errno == ENOSPC ? " (the file is over 4 KiB: not the 34K counter file; check path=)"
@@ -106,7 +172,10 @@ static GPA_Status snapshot(struct mips *m, struct og_mips_snapshot *out)
 static GPA_Status program(struct mips *m, unsigned mask, const uint32_t *ctl, const int64_t *value)
 {
 	const struct og_sys *sys = m->host.sys;
-	int fd = sys->open(sys->ctx, m->path, O_WRONLY, 0);
+	const char *not_regular;
+	int fd = open_regular(sys, m->path, O_WRONLY, &not_regular);
+	if (fd < 0 && not_regular)
+		return refuse_kind(m, m->path, not_regular);
 	if (fd < 0) {
 		int e = errno;
 		LOG(m, OG_LOG_ERROR, "mips: cannot open %s for writing: %s%s", m->path, strerror(e),
@@ -152,7 +221,8 @@ static bool parse_uint(const char *s, unsigned max, unsigned *out)
 static double cpuinfo_mhz(const struct og_backend_host *host, char *model, size_t model_len)
 {
 	char text[8192];
-	if (read_file(host, "/proc/cpuinfo", text, sizeof text) < 0)
+	const char *not_regular;
+	if (read_file(host, "/proc/cpuinfo", text, sizeof text, &not_regular) < 0)
 		return 0;
 	double mhz = 0;
 	for (char *line = text; line && *line;) {
@@ -277,7 +347,10 @@ static GPA_Status find_file(struct mips *m)
 		n = 2;
 	}
 	for (size_t i = 0; i < n; i++) {
-		int fd = sys->open(sys->ctx, tried[i], O_RDONLY, 0);
+		const char *not_regular;
+		int fd = open_regular(sys, tried[i], O_RDONLY, &not_regular);
+		if (fd < 0 && not_regular)
+			return refuse_kind(m, tried[i], not_regular);
 		if (fd >= 0) {
 			sys->close(sys->ctx, fd);
 			if (tried[i] != m->path)
@@ -319,8 +392,11 @@ static GPA_Status mips_open(const struct og_backend_host *host, const char *opti
 	if (st == GPA_STATUS_OK) {
 		/* Fail now rather than at the first pass: writing needs root. */
 		const struct og_sys *sys = host->sys;
-		int fd = sys->open(sys->ctx, m->path, O_WRONLY, 0);
-		if (fd < 0) {
+		const char *not_regular;
+		int fd = open_regular(sys, m->path, O_WRONLY, &not_regular);
+		if (fd < 0 && not_regular) {
+			st = refuse_kind(m, m->path, not_regular);
+		} else if (fd < 0) {
 			int e = errno;
 			LOG(m, OG_LOG_ERROR, "mips: %s is not writable: %s; %s", m->path, strerror(e),
 			    e == EACCES || e == EPERM

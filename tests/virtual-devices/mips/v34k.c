@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_HANDLES 64
 #define TXTBUFSZ 1024 /* the vendor module truncates a write here */
@@ -30,6 +31,7 @@ struct v34k {
 	uint32_t hw[4];
 	uint64_t ext[4];
 	char *override;
+	unsigned perf_mode; /* st_mode fstat gives the counter file; 0 = regular */
 	unsigned writes;
 	struct handle h[MAX_HANDLES];
 	struct og_sys sys;
@@ -204,6 +206,11 @@ void v34k_set_text(struct v34k *v, const char *text)
 	v->override = text ? strdup(text) : NULL;
 }
 
+void v34k_set_file_mode(struct v34k *v, unsigned mode)
+{
+	v->perf_mode = mode;
+}
+
 void v34k_set_read_only(struct v34k *v, bool read_only)
 {
 	v->cfg.read_only = read_only;
@@ -355,6 +362,19 @@ long v34k_write_handle(struct v34k *v, int handle, const void *buf, unsigned lon
 	return (long)len;
 }
 
+/* procfs: a regular file of size 0 whatever it prints; the counter file is
+ * root-writable, cpuinfo read-only. */
+unsigned v34k_handle_mode(const struct v34k *v, int handle)
+{
+	const struct handle *h =
+	        handle >= 0 && handle < MAX_HANDLES && v->h[handle].used ? &v->h[handle] : NULL;
+	if (!h)
+		return 0;
+	if (h->kind == K_CPUINFO)
+		return S_IFREG | 0444;
+	return v->perf_mode ? v->perf_mode : S_IFREG | 0644;
+}
+
 int v34k_close_handle(struct v34k *v, int handle)
 {
 	struct handle *h = get(v, handle);
@@ -397,6 +417,18 @@ static ssize_t sys_write(void *ctx, int fd, const void *buf, size_t len)
 {
 	long r = v34k_write_handle(ctx, fd - FD_BASE, buf, len);
 	return r < 0 ? ret_errno(r) : (ssize_t)r;
+}
+
+static int sys_fstat(void *ctx, int fd, mode_t *mode, int64_t *size)
+{
+	unsigned m = v34k_handle_mode(ctx, fd - FD_BASE);
+	if (!m) {
+		errno = EBADF;
+		return -1;
+	}
+	*mode = (mode_t)m;
+	*size = 0;
+	return 0;
 }
 
 static int sys_ioctl(void *ctx, int fd, unsigned long request, void *arg)
@@ -454,6 +486,7 @@ struct v34k *v34k_new(const struct v34k_config *config)
 		.read = sys_read,
 		.write = sys_write,
 		.perf_event_open = sys_perf_event_open,
+		.fstat = sys_fstat,
 	};
 	return v;
 }

@@ -65,6 +65,9 @@ void v34k_set_hw(struct v34k *v, unsigned counter, uint32_t value);
  * back to normal); the text is copied. */
 void v34k_set_text(struct v34k *v, const char *text);
 void v34k_set_read_only(struct v34k *v, bool read_only);
+/* fstat reports `mode` (an st_mode, e.g. S_IFIFO) for the counter file
+ * instead of a regular file (0 = back to S_IFREG | 0644). */
+void v34k_set_file_mode(struct v34k *v, unsigned mode);
 /* Number of writes the file accepted so far. */
 unsigned v34k_writes(const struct v34k *v);
 
@@ -80,5 +83,8 @@ int v34k_open_handle(struct v34k *v, const char *path, int flags);
 long v34k_read_handle(struct v34k *v, int handle, void *buf, unsigned long len);
 long v34k_write_handle(struct v34k *v, int handle, const void *buf, unsigned long len);
 int v34k_close_handle(struct v34k *v, int handle);
+/* The st_mode fstat reports for an open handle (procfs: S_IFREG, size 0),
+ * or 0 when the handle is not open. */
+unsigned v34k_handle_mode(const struct v34k *v, int handle);
 
 #endif

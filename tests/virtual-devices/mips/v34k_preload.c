@@ -13,6 +13,12 @@
  * root), V34K_PATHS=perf|mips|both, V34K_BOGOMIPS=N.  A virtual file's
  * descriptor is a real descriptor of /dev/null, so descriptor numbers never
  * clash with the program's own files.  fopen() goes through the same open.
+ * fstat() of such a descriptor answers what procfs does, a regular file of
+ * size 0, not /dev/null's character device: the mips backend refuses
+ * anything but a regular file.  glibc 2.33 and later export fstat and
+ * fstat64 (a program built with _FILE_OFFSET_BITS=64 calls fstat64);
+ * programs built against older glibc call __fxstat and __fxstat64, which
+ * are interposed too.  fstatat(fd, "", AT_EMPTY_PATH) and statx are not.
  *
  * The device is process-wide by nature: an interposer has nowhere else to
  * keep it.  One mutex serialises it.
@@ -36,6 +42,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -56,6 +63,10 @@ static int (*real_dup)(int);
 static int (*real_dup2)(int, int);
 static int (*real_dup3)(int, int, int);
 static int (*real_fcntl)(int, int, ...);
+static int (*real_fstat)(int, struct stat *);
+static int (*real_fstat64)(int, struct stat64 *);
+static int (*real_fxstat)(int, int, struct stat *);
+static int (*real_fxstat64)(int, int, struct stat64 *);
 
 static void load_state(void)
 {
@@ -110,6 +121,12 @@ static void resolve_real(void)
 	real_dup2 = (int (*)(int, int))dlsym(RTLD_NEXT, "dup2");
 	real_dup3 = (int (*)(int, int, int))dlsym(RTLD_NEXT, "dup3");
 	real_fcntl = (int (*)(int, int, ...))dlsym(RTLD_NEXT, "fcntl");
+	/* Any of these may be missing (the __fxstat pair on ports newer than
+	 * glibc 2.33, fstat before it): the wrappers then fail with ENOSYS. */
+	real_fstat = (int (*)(int, struct stat *))dlsym(RTLD_NEXT, "fstat");
+	real_fstat64 = (int (*)(int, struct stat64 *))dlsym(RTLD_NEXT, "fstat64");
+	real_fxstat = (int (*)(int, int, struct stat *))dlsym(RTLD_NEXT, "__fxstat");
+	real_fxstat64 = (int (*)(int, int, struct stat64 *))dlsym(RTLD_NEXT, "__fxstat64");
 }
 
 static bool is_device_path(const char *path)
@@ -366,6 +383,90 @@ __attribute__((visibility("default"))) int dup3(int fd, int to, int flags)
 {
 	ensure_real();
 	return track_dup(fd, real_dup3(fd, to, flags));
+}
+
+/* The st_mode a virtual file's descriptor reports, or 0 for other
+ * descriptors. */
+static unsigned virtual_mode(int fd)
+{
+	int h = handle_for(fd);
+	if (h < 0)
+		return 0;
+	pthread_mutex_lock(&lock);
+	unsigned mode = device ? v34k_handle_mode(device, h) : 0;
+	pthread_mutex_unlock(&lock);
+	return mode;
+}
+
+/* Rewrites what fstat said about /dev/null into what procfs says about the
+ * virtual file: a regular file of size 0 (the same for both struct types). */
+#define AS_PROCFS(st, mode)              \
+	do {                             \
+		(st)->st_mode = (mode);  \
+		(st)->st_size = 0;       \
+		(st)->st_blocks = 0;     \
+		(st)->st_rdev = 0;       \
+	} while (0)
+
+__attribute__((visibility("default"))) int fstat(int fd, struct stat *st)
+{
+	ensure_real();
+	if (!real_fstat) {
+		errno = ENOSYS;
+		return -1;
+	}
+	int r = real_fstat(fd, st);
+	unsigned mode = r == 0 ? virtual_mode(fd) : 0;
+	if (mode)
+		AS_PROCFS(st, mode);
+	return r;
+}
+
+__attribute__((visibility("default"))) int fstat64(int fd, struct stat64 *st)
+{
+	ensure_real();
+	if (!real_fstat64) {
+		errno = ENOSYS;
+		return -1;
+	}
+	int r = real_fstat64(fd, st);
+	unsigned mode = r == 0 ? virtual_mode(fd) : 0;
+	if (mode)
+		AS_PROCFS(st, mode);
+	return r;
+}
+
+/* glibc before 2.33 declared these in <sys/stat.h>; 2.33 and later keep
+ * them only for programs built against the older headers. */
+int __fxstat(int ver, int fd, struct stat *st);
+int __fxstat64(int ver, int fd, struct stat64 *st);
+
+__attribute__((visibility("default"))) int __fxstat(int ver, int fd, struct stat *st)
+{
+	ensure_real();
+	if (!real_fxstat) {
+		errno = ENOSYS;
+		return -1;
+	}
+	int r = real_fxstat(ver, fd, st);
+	unsigned mode = r == 0 ? virtual_mode(fd) : 0;
+	if (mode)
+		AS_PROCFS(st, mode);
+	return r;
+}
+
+__attribute__((visibility("default"))) int __fxstat64(int ver, int fd, struct stat64 *st)
+{
+	ensure_real();
+	if (!real_fxstat64) {
+		errno = ENOSYS;
+		return -1;
+	}
+	int r = real_fxstat64(ver, fd, st);
+	unsigned mode = r == 0 ? virtual_mode(fd) : 0;
+	if (mode)
+		AS_PROCFS(st, mode);
+	return r;
 }
 
 __attribute__((visibility("default"))) int fcntl(int fd, int cmd, ...)
