@@ -30,6 +30,9 @@ if [ "${1:-}" != demo ]; then
     # examples only: the library itself needs none) and the Khronos
     # validation layer every Vulkan test runs under.
     mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationlayers
+    # The Python package's tests (python/meson.build runs /usr/bin/pytest-3);
+    # NumPy for its optional results_array().  Debian's, not PyPI's.
+    python3-pytest python3-numpy
   )
 fi
 
