@@ -18,6 +18,7 @@ if [ "${1:-}" != demo ]; then
     binutils          # nm, for the exported-symbol test
     cmake             # the install test builds a find_package(OpenGPA) client
     debhelper lintian # the Debian packages (scripts/test-debian.sh)
+    dh-python         # python3-opengpa's dependencies and byte-compiling (debian/control)
     chromium          # opens opengpa stat --html's report headless (tests/tools/test_timeline.py)
     libhsa-runtime-dev  # hsa.h, to compile GPUPerfAPI-HSA.h as an HSA client does
     clang libclang-rt-14-dev # libFuzzer, for scripts/fuzz.sh (CI runs it)
