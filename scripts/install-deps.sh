@@ -18,6 +18,7 @@ if [ "${1:-}" != demo ]; then
     binutils          # nm, for the exported-symbol test
     cmake             # the install test builds a find_package(OpenGPA) client
     debhelper lintian # the Debian packages (scripts/test-debian.sh)
+    dh-python         # python3-opengpa's dependencies and byte-compiling (debian/control)
     chromium          # opens opengpa stat --html's report headless (tests/tools/test_timeline.py)
     libhsa-runtime-dev  # hsa.h, to compile GPUPerfAPI-HSA.h as an HSA client does
     clang libclang-rt-14-dev # libFuzzer, for scripts/fuzz.sh (CI runs it)
@@ -30,6 +31,9 @@ if [ "${1:-}" != demo ]; then
     # examples only: the library itself needs none) and the Khronos
     # validation layer every Vulkan test runs under.
     mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationlayers
+    # The Python package's tests (python/meson.build runs /usr/bin/pytest-3);
+    # NumPy for its optional results_array().  Debian's, not PyPI's.
+    python3-pytest python3-numpy
   )
 fi
 

@@ -49,7 +49,7 @@ say "dpkg-buildpackage -us -uc: $(( $(date +%s) - start )) s"
 grep -q -- "dh_makeshlibs -- -c4" "$work/build.log" ||
   fail "the package build did not run dh_makeshlibs -- -c4: debian/rules lost the symbols check"
 debs=("$work"/*.deb)
-[ ${#debs[@]} -eq 5 ] || fail "expected 5 packages, got: ${debs[*]##*/}"
+[ ${#debs[@]} -eq 6 ] || fail "expected 6 packages, got: ${debs[*]##*/}"
 
 if ! lintian --fail-on error,warning "$work"/*.changes >"$work/lintian.log" 2>&1; then
   cat "$work/lintian.log" >&2
