@@ -137,6 +137,11 @@ static GPA_Status ad_bind_raw(void *state, const char *name, const char *source,
 		*why_not = "this GPU's KGSL exposes no usable counter in that group";
 	else if (og_adreno_group_fixed((uint32_t)g) && c >= a->max_counters[g])
 		*why_not = "this fixed group has fewer counters than that countable";
+	else if (!og_adreno_group_fixed((uint32_t)g) && a->free_at_open[g] == 0 &&
+	         !(a->held_at_open[g][c / 8] & (1u << (c % 8))))
+		*why_not = "every counter of that group was held by other countables when the "
+		           "context opened (the kernel's own bus/power management, or another "
+		           "process)";
 	return *why_not ? GPA_STATUS_ERROR_NOT_FOUND : GPA_STATUS_OK;
 }
 
@@ -196,9 +201,9 @@ static bool ad_fits(void *state, const uint32_t *raw_ids, size_t n)
 		if (seen[g][c / 8] & (1u << (c % 8)))
 			continue;
 		seen[g][c / 8] |= (uint8_t)(1u << (c % 8));
-		if (og_adreno_group_fixed(g))
-			continue;
-		if (++used[g] > a->max_counters[g] - a->reserved[g])
+		if (og_adreno_group_fixed(g) || (a->held_at_open[g][c / 8] & (1u << (c % 8))))
+			continue; /* shares a counter someone already programmed */
+		if (++used[g] > a->free_at_open[g])
 			return false;
 	}
 	return true;

@@ -31,6 +31,10 @@ struct og_adreno {
 	const struct og_adreno_gpu *gpu;
 	uint32_t max_counters[OG_KGSL_GROUP_MAX]; /* QUERY's answer per group */
 	uint32_t reserved[OG_KGSL_GROUP_MAX];     /* counters the kernel keeps (BROKEN) */
+	/* At open: counters free per group, and the countables others held
+	 * (which a pass can share without a counter of its own). */
+	uint32_t free_at_open[OG_KGSL_GROUP_MAX];
+	uint8_t held_at_open[OG_KGSL_GROUP_MAX][OG_ADRENO_MAX_COUNTABLE / 8];
 	/* The pass: its raw ids, the distinct (group, countable) pairs they
 	 * need, which pair each raw id reads (or TIME), how many are held. */
 	uint32_t *pass_ids;

@@ -120,7 +120,8 @@ GPA_Status og_kgsl_query_groups(struct og_adreno *a)
 	uint32_t held[OG_ADRENO_MAX_GROUP_COUNTERS];
 	for (uint32_t g = 0; g < OG_KGSL_GROUP_MAX; g++) {
 		uint32_t max = 0;
-		a->max_counters[g] = a->reserved[g] = 0;
+		a->max_counters[g] = a->reserved[g] = a->free_at_open[g] = 0;
+		memset(a->held_at_open[g], 0, sizeof a->held_at_open[g]);
 		if (query(a, g, NULL, 0, &max) < 0) {
 			int e = errno;
 			if (e == EINVAL)
@@ -150,8 +151,14 @@ GPA_Status og_kgsl_query_groups(struct og_adreno *a)
 			                 "(%u then %u counters) or failed; retry", g, max, again);
 			return GPA_STATUS_ERROR_FAILED;
 		}
-		for (uint32_t i = 0; i < max; i++)
-			a->reserved[g] += held[i] == OG_KGSL_BROKEN;
+		for (uint32_t i = 0; i < max; i++) {
+			if (held[i] == OG_KGSL_BROKEN)
+				a->reserved[g]++;
+			else if (held[i] == OG_KGSL_NOT_USED)
+				a->free_at_open[g]++;
+			else if (held[i] < OG_ADRENO_MAX_COUNTABLE)
+				a->held_at_open[g][held[i] / 8] |= (uint8_t)(1u << (held[i] % 8));
+		}
 	}
 	return GPA_STATUS_OK;
 }

@@ -410,8 +410,11 @@ int vadreno_other_get(struct vadreno *vd, uint32_t group, uint32_t countable)
 	uint32_t slot;
 	pthread_mutex_lock(&vd->lock);
 	int r = get_locked(vd, group, countable, &slot);
-	if (r == 0 && !fixed_group(group))
-		vd->slots[group][slot].kernel = true; /* never released: another process */
+	if (r == 0 && !fixed_group(group)) {
+		/* Held by another process for good: not one of this device's users. */
+		vd->slots[group][slot].kernel = true;
+		vd->slots[group][slot].user_refs--;
+	}
 	pthread_mutex_unlock(&vd->lock);
 	return r;
 }
