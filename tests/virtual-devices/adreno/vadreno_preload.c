@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vadreno_preload.c — libopengpa-vadreno.so: LD_PRELOAD it and
+ * /dev/kgsl-3d0 (and its sysfs attributes under /sys/class/kgsl/kgsl-3d0)
+ * are the virtual Adreno for every unmodified client of the process.
+ * open/open64/openat/openat64 (and their _FORTIFY_SOURCE forms), close and
+ * ioctl are interposed; everything else goes to the next definition.
+ *
+ * Configured from the environment when the process first opens one of the
+ * device's paths:
+ *   VADRENO_CHIP_ID=0x06050002 (a530 0x05030002, a540 0x05040001, a618 0x06010800,
+ *     a630 0x06030002, a640 0x06040001, a650, a660 0x06060001, a730 0x07030001,
+ *     a740 0x43050a01, a750 0x43051401)
+ *   VADRENO_PERFCOUNTER=1 (0: the sysfs switch is off, READ fails EPERM)
+ *   VADRENO_FRAMES_PER_READ=1
+ *   VADRENO_FAULT_GET_EBUSY=1  VADRENO_FAULT_EMPTY_GROUP=n  VADRENO_FAULT_VANISHED=1
+ *   VADRENO_FAULT_OPEN_EACCES=1  VADRENO_FAULT_QUERY_HUGE=1  VADRENO_FAULT_READ_WRONG=1
+ *   VADRENO_FAULT_READ_EINVAL=1  VADRENO_FAULT_EINTR=1  VADRENO_FAULT_NO_SYSFS=1
+ * A bad configuration prints one line to stderr and leaves the device absent.
+ * The one device of the process is global state; it lives as long as the process.
+ */
+#undef _FILE_OFFSET_BITS
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "sys.h"
+#include "vadreno.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+static struct {
+	pthread_once_t next_once, dev_once;
+	struct vadreno *vd;
+	const struct og_sys *sys;
+	int (*open)(const char *, int, ...);
+	int (*openat)(int, const char *, int, ...);
+	int (*close)(int);
+	int (*ioctl)(int, unsigned long, ...);
+} g = { .next_once = PTHREAD_ONCE_INIT, .dev_once = PTHREAD_ONCE_INIT };
+
+static void resolve(void)
+{
+	g.open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+	g.openat = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
+	g.close = (int (*)(int))dlsym(RTLD_NEXT, "close");
+	g.ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+}
+
+static unsigned long long env(const char *name, unsigned long long def, bool *bad)
+{
+	const char *s = getenv(name);
+	if (!s || !*s)
+		return def;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno || *end) {
+		fprintf(stderr, "vadreno: %s=%s is not a number; fix the variable\n", name, s);
+		*bad = true;
+	}
+	return v;
+}
+
+static void init(void)
+{
+	pthread_once(&g.next_once, resolve);
+	bool bad = false;
+	struct vadreno_config c = {0};
+	c.chip_id = (uint32_t)env("VADRENO_CHIP_ID", 0, &bad);
+	c.perfcounter_off = env("VADRENO_PERFCOUNTER", 1, &bad) == 0;
+	c.frames_per_read = (uint32_t)env("VADRENO_FRAMES_PER_READ", 0, &bad);
+	struct vadreno_faults f = {0};
+	f.get_ebusy = env("VADRENO_FAULT_GET_EBUSY", 0, &bad) != 0;
+	const char *eg = getenv("VADRENO_FAULT_EMPTY_GROUP");
+	if (eg && *eg) {
+		f.empty_group = (int)env("VADRENO_FAULT_EMPTY_GROUP", 0, &bad);
+		f.empty_group_set = true;
+	}
+	f.vanished = env("VADRENO_FAULT_VANISHED", 0, &bad) != 0;
+	f.open_eacces = env("VADRENO_FAULT_OPEN_EACCES", 0, &bad) != 0;
+	f.query_huge = env("VADRENO_FAULT_QUERY_HUGE", 0, &bad) != 0;
+	f.read_wrong_entry = env("VADRENO_FAULT_READ_WRONG", 0, &bad) != 0;
+	f.read_einval = env("VADRENO_FAULT_READ_EINVAL", 0, &bad) != 0;
+	f.eintr = env("VADRENO_FAULT_EINTR", 0, &bad) != 0;
+	f.no_sysfs = env("VADRENO_FAULT_NO_SYSFS", 0, &bad) != 0;
+	if (bad)
+		return;
+	struct vadreno *vd = vadreno_create(&c);
+	if (!vd) {
+		fprintf(stderr, "vadreno: configuration rejected: chip id 0x%08x is not one the "
+		                "virtual Adreno models (see vadreno_preload.c)\n", (unsigned)c.chip_id);
+		return;
+	}
+	vadreno_set_faults(vd, &f);
+	g.sys = vadreno_sys(vd);
+	__atomic_store_n(&g.vd, vd, __ATOMIC_RELEASE);
+}
+
+static struct vadreno *dev(void)
+{
+	pthread_once(&g.next_once, resolve);
+	return __atomic_load_n(&g.vd, __ATOMIC_ACQUIRE);
+}
+
+static bool owned_path(const char *path)
+{
+	pthread_once(&g.next_once, resolve);
+	if (!vadreno_owns_path(path))
+		return false;
+	pthread_once(&g.dev_once, init);
+	return g.vd != NULL;
+}
+
+static bool owned_fd(int fd)
+{
+	struct vadreno *vd = dev();
+	return vd && fd >= 0 && vadreno_owns_fd(vd, fd);
+}
+
+static mode_t mode_of(int flags, va_list ap)
+{
+	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, mode_t) : 0;
+}
+
+EXPORT int open(const char *path, int flags, ...)
+{
+	va_list ap;
+	va_start(ap, flags);
+	mode_t mode = mode_of(flags, ap);
+	va_end(ap);
+	if (owned_path(path))
+		return g.sys->open(g.sys->ctx, path, flags, mode);
+	return g.open(path, flags, mode);
+}
+
+EXPORT int open64(const char *path, int flags, ...)
+{
+	va_list ap;
+	va_start(ap, flags);
+	mode_t mode = mode_of(flags, ap);
+	va_end(ap);
+	return open(path, flags | O_LARGEFILE, mode);
+}
+
+EXPORT int openat(int dirfd, const char *path, int flags, ...)
+{
+	va_list ap;
+	va_start(ap, flags);
+	mode_t mode = mode_of(flags, ap);
+	va_end(ap);
+	if (path[0] == '/' && owned_path(path))
+		return g.sys->open(g.sys->ctx, path, flags, mode);
+	pthread_once(&g.next_once, resolve);
+	return g.openat(dirfd, path, flags, mode);
+}
+
+EXPORT int openat64(int dirfd, const char *path, int flags, ...)
+{
+	va_list ap;
+	va_start(ap, flags);
+	mode_t mode = mode_of(flags, ap);
+	va_end(ap);
+	return openat(dirfd, path, flags | O_LARGEFILE, mode);
+}
+
+int __open_2(const char *path, int flags);
+int __open64_2(const char *path, int flags);
+int __openat_2(int dirfd, const char *path, int flags);
+int __openat64_2(int dirfd, const char *path, int flags);
+EXPORT int __open_2(const char *path, int flags)
+{
+	return open(path, flags);
+}
+EXPORT int __open64_2(const char *path, int flags)
+{
+	return open(path, flags | O_LARGEFILE);
+}
+EXPORT int __openat_2(int dirfd, const char *path, int flags)
+{
+	return openat(dirfd, path, flags);
+}
+EXPORT int __openat64_2(int dirfd, const char *path, int flags)
+{
+	return openat(dirfd, path, flags | O_LARGEFILE);
+}
+
+EXPORT int close(int fd)
+{
+	if (owned_fd(fd))
+		return g.sys->close(g.sys->ctx, fd);
+	return g.close(fd);
+}
+
+EXPORT int ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	va_start(ap, req);
+	void *arg = va_arg(ap, void *);
+	va_end(ap);
+	if (owned_fd(fd))
+		return g.sys->ioctl(g.sys->ctx, fd, req, arg);
+	return g.ioctl(fd, req, arg);
+}
