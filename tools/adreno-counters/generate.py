@@ -372,8 +372,8 @@ HEADER = """\
 # (docs/backends/adreno.md).
 #
 # Facts: countable indices and names from Mesa's freedreno register tables
-# ({xml}), MIT licence, Copyright (C) Rob Clark and the freedreno contributors
-# (src/freedreno/registers/freedreno_copyright.xml){igalia}; derived counters restate
+# ({xml}), MIT licence, whose notice and authors are in Mesa's
+# src/freedreno/registers/freedreno_copyright.xml{igalia}; derived counters restate
 # the formulas of Mesa's pps freedreno driver (src/freedreno/ds/fd_pps_driver.cc,
 # SPDX MIT, Copyright 2021 Google).  KGSL group ids from the KGSL UAPI (facts only).
 # Transcribed in ../shared/reference/adreno-kgsl.md (sections 3 and 4).  Descriptions
