@@ -7,6 +7,11 @@
  * each thread of a process, or each CPU).  A raw counter's delta is the sum
  * over targets of its group's delta, each scaled by that group's own
  * enabled/running, so ratios inside a group stay exact.
+ *
+ * Why one file over 600 lines: it is one job, a pass's life (layouts,
+ * open, enable, read and scale, roll, close) over one struct og_perf_pass
+ * allocated in one piece; opening a single event is perf_open.c's and
+ * user-space reads are perf_rdpmc.c's.
  */
 #include "perf_internal.h"
 
