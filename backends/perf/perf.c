@@ -135,18 +135,6 @@ static int parse_named(struct og_perf_state *st, const char *name, const char *s
 	return 1;
 }
 
-uint32_t og_perf_bind(struct og_perf_state *st, const struct og_perf_bound *b)
-{
-	for (size_t i = 0; i < st->nbound; i++) {
-		if (strcmp(st->bound[i].source, b->source) == 0)
-			return (uint32_t)i;
-	}
-	if (st->nbound == OG_PERF_MAX_BOUND)
-		return UINT32_MAX;
-	st->bound[st->nbound] = *b;
-	return (uint32_t)st->nbound++;
-}
-
 static GPA_Status perf_bind_raw(void *state, const char *name, const char *source,
                                 uint32_t *raw_id, const char **why_not)
 {
@@ -178,7 +166,10 @@ static GPA_Status perf_bind_raw(void *state, const char *name, const char *sourc
 			return s;
 	}
 	if (named == 0) {
-		GPA_Status s = og_perf_pmu_source(st, name, source, &b, why_not);
+		/* A bare event name is perf_named.c's; it calls perf_pmu.c in turn. */
+		GPA_Status s = strncmp(source, "raw:", 4) != 0 && !strchr(source, '/')
+		                       ? og_perf_named_source(st, name, source, &b, why_not)
+		                       : og_perf_pmu_source(st, name, source, &b, why_not);
 		if (s != GPA_STATUS_OK)
 			return s;
 		int err = og_perf_try_bound(st, &b);

@@ -27,17 +27,6 @@ struct og_perf_catalogue {
 	bool full;    /* the bound table filled up: said once */
 };
 
-int og_perf_list_dir(const struct og_backend_host *host, const char *path,
-                    void (*fn)(const char *name, void *arg), void *arg)
-{
-	const struct og_sys *sys = host->sys;
-	if (!sys->list_dir) {
-		errno = ENOSYS;
-		return -1;
-	}
-	return sys->list_dir(sys->ctx, path, fn, arg);
-}
-
 struct names {
 	char (*v)[65];
 	size_t n, max;

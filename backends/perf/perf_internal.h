@@ -5,6 +5,28 @@
  * The backend counts through perf_event_open(2): one event group per pass,
  * one read() of the whole group per snapshot.  docs/backends/perf.md is the
  * user-facing description (source notation, options, errors).
+ *
+ * Calls between the backend's files go one way, top to bottom; no file
+ * calls one above it (checked with nm on each object: a file's undefined
+ * og_perf_* symbols are defined only by files below it):
+ *
+ *   perf.c                 the ops table: options, open, bind_raw, passes
+ *   perf_catalogue.c       extra_raw: sysfs aliases that open here
+ *   perf_probe.c           which known events open, hardware slots
+ *   perf_named.c           bare event names -> libpfm4 or a sysfs alias
+ *   perf_pfm.c / _absent   libpfm4's tables
+ *   perf_group.c           a pass: groups per layout per target, reads
+ *   perf_mips.c            the 34K's PMU and RDHWR cycles
+ *   perf_spe.c             SPE sessions as raw counters (spe_*.c below it)
+ *   perf_pmu.c             PMU/TERMS/ and raw: sources
+ *   perf_bound.c           the bound table, trying a bound event
+ *   perf_open.c            attr and perf_event_open of one event
+ *   perf_errors.c          a failed open's message (names the scope)
+ *   perf_scope.c perf_rdpmc.c perf_cpu.c perf_events.c perf_modes.c
+ *                          the scope, user reads, the CPU, the event
+ *                          table, modes=
+ *   perf_notes.c perf_text.c   texts kept until close; sysfs/proc reads,
+ *                          directory lists, errno names (no other file)
  */
 #ifndef OPENGPA_BACKENDS_PERF_INTERNAL_H
 #define OPENGPA_BACKENDS_PERF_INTERNAL_H
@@ -140,7 +162,7 @@ struct og_perf_pass {
 	struct og_perf_spe *spe; /* SPE sessions of the pass, NULL without spe: raws */
 };
 
-/* host->sys->list_dir, or -1 with ENOSYS when the table has none. */
+/* host->sys->list_dir, or -1 with ENOSYS when the table has none (perf_text.c). */
 int og_perf_list_dir(const struct og_backend_host *host, const char *path,
                      void (*fn)(const char *name, void *arg), void *arg);
 
@@ -185,7 +207,7 @@ struct og_perf_state {
 	const char *pfm_why;
 
 	/* Texts made at run time for why_not answers, which must live until
-	 * close (perf_named.c). */
+	 * close (perf_notes.c). */
 	struct og_perf_note *notes;
 
 	/* SPE (perf_spe.c): the backend options, how this CPU's data source
@@ -203,7 +225,7 @@ struct og_perf_state {
 	uint64_t readbuf[OG_PERF_READ_WORDS(OG_PERF_MAX_GROUP) + 2];
 };
 
-/* Fills attr for one event of a group in this state's scope. */
+/* Fills attr for one event of a group in this state's scope (perf_open.c). */
 void og_perf_attr_init(const struct og_perf_state *st, struct perf_event_attr *attr,
                        uint32_t type, uint64_t config, bool leader);
 
@@ -253,7 +275,8 @@ ssize_t og_perf_read_text(const struct og_backend_host *host, const char *path, 
 GPA_Status og_perf_probe(struct og_perf_state *st);
 
 /* Sources naming a sysfs PMU, "pmu/term=value,alias/", and raw CPU PMU
- * codes, "raw:0x11" (perf_pmu.c).  Fills b; OK, NOT_FOUND with a static
+ * codes, "raw:0x11" (perf_pmu.c); a bare event name is og_perf_named_source's,
+ * which perf.c calls instead.  Fills b; OK, NOT_FOUND with a static
  * *why_not when this machine lacks the PMU or alias, FAILED (logged) when the
  * source is malformed. */
 GPA_Status og_perf_pmu_source(struct og_perf_state *st, const char *name, const char *source,
@@ -311,14 +334,15 @@ uint64_t og_perf_spe_value(const struct og_perf_state *st, uint32_t raw_id);
  * encoding Arm's Neoverse and recent Cortex cores share, 0 otherwise. */
 int og_perf_spe_sources_of(const struct og_device_info *info);
 
-/* Does the kernel open this bound event in the current scope? errno or 0. */
+/* Does the kernel open this bound event in the current scope? errno or 0
+ * (perf_bound.c). */
 int og_perf_try_bound(const struct og_perf_state *st, const struct og_perf_bound *b);
 
 /* extra_raw: every event alias of every sysfs PMU that opens here
  * (perf_catalogue.c).  Binds them; the descs live until close. */
 const struct og_raw_desc *og_perf_catalogue(struct og_perf_state *st, size_t *count);
 void og_perf_catalogue_free(struct og_perf_state *st);
-/* Binds b (deduplicated by source); raw id or UINT32_MAX when full (perf.c). */
+/* Binds b (deduplicated by source); raw id or UINT32_MAX when full (perf_bound.c). */
 uint32_t og_perf_bind(struct og_perf_state *st, const struct og_perf_bound *b);
 
 /* Fills description, ids and counter sets (perf_cpu.c). */

@@ -19,39 +19,6 @@
 
 #define PMU_ROOT "/sys/bus/event_source/devices"
 
-struct og_perf_note {
-	struct og_perf_note *next;
-	char text[];
-};
-
-const char *og_perf_note(struct og_perf_state *st, const char *fallback, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return fallback;
-	struct og_perf_note *note = malloc(sizeof *note + (size_t)n + 1);
-	if (!note)
-		return fallback;
-	va_start(ap, fmt);
-	vsnprintf(note->text, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	note->next = st->notes;
-	st->notes = note;
-	return note->text;
-}
-
-void og_perf_notes_free(struct og_perf_state *st)
-{
-	while (st->notes) {
-		struct og_perf_note *next = st->notes->next;
-		free(st->notes);
-		st->notes = next;
-	}
-}
-
 /* An event name: letters, digits and the separators event specs use
  * (':' and '.' before a unit mask, '=' for a modifier value, '-'). */
 static bool plausible(const char *s)

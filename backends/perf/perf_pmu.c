@@ -195,8 +195,6 @@ GPA_Status og_perf_pmu_source(struct og_perf_state *st, const char *name, const 
 	if (strncmp(source, "raw:", 4) == 0)
 		return raw_source(st, name, source, b);
 	const char *slash = strchr(source, '/');
-	if (!slash)
-		return og_perf_named_source(st, name, source, b, why_not);
 	size_t len = strlen(source);
 	size_t plen = slash ? (size_t)(slash - source) : 0;
 	char pmu[65];
@@ -231,17 +229,4 @@ GPA_Status og_perf_pmu_source(struct og_perf_state *st, const char *name, const 
 	b->kind = og_perf_is_cpu_pmu(pmu) ? OG_PERF_KIND_HW : OG_PERF_KIND_OTHER;
 	const struct pmu_ctx c = { st, name, source, pmu, b };
 	return apply_terms(&c, slash + 1, len - plen - 2, 0, why_not);
-}
-
-int og_perf_try_bound(const struct og_perf_state *st, const struct og_perf_bound *b)
-{
-	struct perf_event_attr attr;
-	og_perf_attr_init(st, &attr, b->type, b->config, true);
-	attr.config1 = b->config1;
-	attr.config2 = b->config2;
-	int fd = og_perf_open_event(st, &attr, -1);
-	if (fd < 0)
-		return errno ? errno : EINVAL;
-	st->host.sys->close(st->host.sys->ctx, fd);
-	return 0;
 }

@@ -89,3 +89,14 @@ int og_perf_read_paranoid(const struct og_backend_host *host)
 		return INT32_MIN;
 	return (int)v;
 }
+
+int og_perf_list_dir(const struct og_backend_host *host, const char *path,
+                    void (*fn)(const char *name, void *arg), void *arg)
+{
+	const struct og_sys *sys = host->sys;
+	if (!sys->list_dir) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return sys->list_dir(sys->ctx, path, fn, arg);
+}

@@ -8,6 +8,12 @@
  * unlocks (which delivers queued log messages).  Bookkeeping lives in the
  * core; what is here is the order of checks, the status codes, the pass
  * numbering and the "current context".
+ *
+ * Why one file over 600 lines: it is one job, the 37 GPA_ entry points of one
+ * API, each a few lines of checks in GPA 2.23.1's order around one core
+ * call.  The order table in docs/api.md reads top to bottom against it;
+ * split by entry point, the shared macros and the current-context rule
+ * would be repeated or moved into a header that only this file includes.
  */
 /* stdbool first: GPUPerfAPITypes.h then keeps C's one-byte _Bool for `bool`,
  * the same size as the gpa_uint8 it uses otherwise. */

@@ -6,7 +6,7 @@
  * builtin_gen reads each embedded file with the library's reader
  * (counterfile.c), orders its counters as the catalogue does
  * (counterorder.c) and compiles them with the library's compiler
- * (expr.c), as the first file of a context: names resolve in the file
+ * (expr_parse.c), as the first file of a context: names resolve in the file
  * alone.  It writes what came out: the entries as og_cf_parse gives them,
  * the compile order, and per counter its postfix, the counters inlined in
  * it, and the names it reads in the order the text names them (for the

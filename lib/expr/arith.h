@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * arith.h — the arithmetic policy of docs/counter-files.md as inline
- * functions.  Constant folding, the interpreter (expr.c) and the C generated
+ * functions.  Constant folding, the interpreter (expr_eval.c) and the C generated
  * for built-in counters (native_gen.c) all compute through these, so no path
  * can give a counter a different value than another.
  */

@@ -1,15 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* expr.c — expressions: parser (recursive descent to postfix, folding numbers)
- * and evaluator (an accumulator machine).
+/* expr_parse.c — an expression's text to postfix: the lexer and the
+ * recursive-descent parser, numbers folded as they are read, and the
+ * counters it names inlined (og_expr_compile).  expr_compile.c turns the
+ * postfix into code; expr_eval.c runs it.
  *
  * Postfix is the form expressions are inlined into one another in, and the
- * one og_expr_single_raw() and og_expr_for_each_raw() read.  Compiling then
- * turns it into code for an accumulator machine: the value being computed
- * stays in a CPU register and each instruction combines it with one operand
- * named in the instruction, so a / b is one load and one "divide by raw
- * counter" where the stack machine had three operations and stack traffic.
- * The first load and the percentage clamp around most ratios cost no
- * dispatch (see og_expr_eval).  Measured in bench/backends/mali and bench/expr.
+ * one og_expr_single_raw() and og_expr_for_each_raw() read.
  *
  * A counter another one names is inlined once per expression: its code is
  * copied the first time, and each later use, direct or through another
@@ -20,25 +16,16 @@
  * with the number of distinct counters an expression depends on, whatever
  * the number of paths to them.
  */
-#include "expr.h"
+#include "expr_impl.h"
 #include "arith.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- Postfix ---- */
-
-static bool is_leaf(const struct og_expr_op *op)
-{
-	return op->code == OG_OP_NUMBER || op->code == OG_OP_RAW || op->code == OG_OP_CONSTANT ||
-	       op->code == OG_OP_SHARED;
-}
 
 static double fold(enum og_expr_op_code code, double x, double y)
 {
@@ -52,61 +39,6 @@ static double fold(enum og_expr_op_code code, double x, double y)
 	default: return 0.0; /* not a binary operation */
 	}
 }
-
-/* ---- Accumulator machine ----
- *
- * An instruction is an operation on the accumulator and one operand: a leaf
- * (raw counter, constant or number) or a temporary the accumulator was saved
- * to.  The R operations take the accumulator as their right operand, for
- * when the left one was computed first; ADD and MUL need none, IEEE addition
- * and multiplication being commutative bit for bit.  A temporary is only
- * ever a left operand (the accumulator, computed later, is the right one),
- * so only the operations below take one. */
-#define ACC_OPERATIONS(X) \
-	X(LOAD) X(ADD) X(SUB) X(RSUB) X(MUL) X(DIV) X(RDIV) X(MIN) X(RMIN) X(MAX) X(RMAX)
-#define LEAF_KINDS(X, op) X(op, RAW) X(op, CONSTANT) X(op, NUMBER) X(op, SHARED)
-#define TEMP_OPERATIONS(X) X(ADD) X(RSUB) X(MUL) X(RDIV) X(RMIN) X(RMAX)
-
-#define ACC_OPERATION_NAME(op) A_##op,
-enum acc_operation { ACC_OPERATIONS(ACC_OPERATION_NAME) };
-#define LEAF_KIND_NAME(op, kind) K_##kind,
-enum leaf_kind { LEAF_KINDS(LEAF_KIND_NAME, unused) LEAF_KIND_COUNT };
-
-#define LEAF_INSN_NAME(op, kind) I_##op##_##kind,
-#define LEAF_INSN_NAMES(op) LEAF_KINDS(LEAF_INSN_NAME, op)
-#define TEMP_INSN_NAME(op) I_##op##_TEMP,
-enum insn_code {
-	ACC_OPERATIONS(LEAF_INSN_NAMES) /* = operation * LEAF_KIND_COUNT + kind */
-	TEMP_OPERATIONS(TEMP_INSN_NAME)
-	I_NEG,
-	I_SAVE, /* temp[index] = accumulator; a SHARE saves to OG_EXPR_MAX_DEPTH + its slot */
-	INSN_CODE_COUNT
-};
-
-struct insn {
-	uint8_t code;
-	uint32_t index;  /* raw counter, constant or temporary */
-	double number;
-};
-
-
-/* Percentages are max(min(E * 100, 100), 0): a final multiplication by a
- * number and clamp by numbers form the epilogue, applied after the code
- * without a dispatch (with 1, +inf and -inf for the parts absent, which
- * change no result). */
-struct og_expr {
-	struct og_expr_op *ops; /* postfix, in the same allocation */
-	size_t nops;
-	/* Every counter inlined, by start then outermost first. */
-	struct og_expr_region *regions;
-	size_t nregions;
-	const struct og_expr **slot_of; /* shared slot -> whose value it holds */
-	size_t nslots;
-	size_t ncode;   /* >= 1, and code[0] is a LOAD of a raw counter, constant or number */
-	bool has_epilogue;
-	double scale, high, low;
-	struct insn code[];
-};
 
 /* Counters inlined so far into the expression being compiled -> the shared
  * slot meant to hold each one's value: open addressing on the pointer. */
@@ -538,154 +470,6 @@ static void parse_expr(struct parser *ps)
 	}
 }
 
-/* Stack depth the program needs; checked once so evaluation never overflows. */
-static size_t program_depth(const struct og_expr_op *ops, size_t count)
-{
-	size_t depth = 0, max = 0;
-	for (size_t i = 0; i < count; i++) {
-		if (is_leaf(&ops[i]))
-			depth++;
-		else if (ops[i].code != OG_OP_NEG && ops[i].code != OG_OP_SHARE)
-			depth--;
-		if (depth > max)
-			max = depth;
-	}
-	return max;
-}
-
-/* ---- Postfix to accumulator code ----
- *
- * Walks the postfix once, keeping a compile-time stack of where each value
- * is: still a leaf nobody loaded, in the accumulator (at most one, always the
- * latest computed), or saved in the temporary named after its stack slot.
- * Loading a leaf while the accumulator holds a value lower on the stack saves
- * that value first.  Whenever an operation is reached, its right operand is a
- * leaf or the accumulator, and a saved value can only be a left operand. */
-
-enum place { LEAF, IN_ACC, IN_TEMP };
-
-struct slot {
-	enum place place;
-	struct og_expr_op leaf;
-};
-
-struct codegen {
-	struct slot stack[OG_EXPR_MAX_DEPTH];
-	size_t depth;
-	size_t acc_slot; /* slot held in the accumulator, or SIZE_MAX */
-	struct insn *code;
-	size_t count;
-};
-
-static void put(struct codegen *g, enum insn_code code, uint32_t index, double number)
-{
-	g->code[g->count++] = (struct insn){ .code = (uint8_t)code, .index = index, .number = number };
-}
-
-static void put_with_leaf(struct codegen *g, enum acc_operation a, const struct og_expr_op *leaf)
-{
-	enum leaf_kind kind = leaf->code == OG_OP_RAW ? K_RAW
-	                    : leaf->code == OG_OP_CONSTANT ? K_CONSTANT
-	                    : leaf->code == OG_OP_SHARED ? K_SHARED : K_NUMBER;
-	put(g, (enum insn_code)(a * LEAF_KIND_COUNT + kind), leaf->index, leaf->number);
-}
-
-#define TEMP_INSN_OF(op) [A_##op] = I_##op##_TEMP,
-static const uint8_t temp_insn[] = { TEMP_OPERATIONS(TEMP_INSN_OF) };
-
-/* Brings slot s (a leaf) into the accumulator. */
-static void load(struct codegen *g, size_t s)
-{
-	if (g->acc_slot != SIZE_MAX) {
-		put(g, I_SAVE, (uint32_t)g->acc_slot, 0.0);
-		g->stack[g->acc_slot].place = IN_TEMP;
-	}
-	put_with_leaf(g, A_LOAD, &g->stack[s].leaf);
-	g->stack[s].place = IN_ACC;
-	g->acc_slot = s;
-}
-
-static enum acc_operation acc_operation(enum og_expr_op_code code, bool acc_is_right)
-{
-	switch (code) {
-	case OG_OP_ADD: return A_ADD;
-	case OG_OP_SUB: return acc_is_right ? A_RSUB : A_SUB;
-	case OG_OP_MUL: return A_MUL;
-	case OG_OP_DIV: return acc_is_right ? A_RDIV : A_DIV;
-	case OG_OP_MIN: return acc_is_right ? A_RMIN : A_MIN;
-	default: return acc_is_right ? A_RMAX : A_MAX;
-	}
-}
-
-static void generate_binary(struct codegen *g, enum og_expr_op_code code)
-{
-	size_t l = g->depth - 2, r = g->depth - 1;
-	struct slot *left = &g->stack[l], *right = &g->stack[r];
-	if (left->place == LEAF && right->place == LEAF)
-		load(g, l);
-	if (left->place == IN_ACC) /* the right one is a leaf */
-		put_with_leaf(g, acc_operation(code, false), &right->leaf);
-	else if (left->place == LEAF)
-		put_with_leaf(g, acc_operation(code, true), &left->leaf);
-	else /* saved: the right one is in the accumulator */
-		put(g, (enum insn_code)temp_insn[acc_operation(code, true)], (uint32_t)l, 0.0);
-	left->place = IN_ACC;
-	g->acc_slot = l;
-	g->depth--;
-}
-
-/* code must have room for 2 * count instructions (a load and a save at most
- * per leaf).  Returns the number written. */
-static size_t generate(const struct og_expr_op *ops, size_t count, struct insn *code)
-{
-	struct codegen g = { .acc_slot = SIZE_MAX, .code = code };
-	for (size_t i = 0; i < count; i++) {
-		if (is_leaf(&ops[i])) {
-			g.stack[g.depth++] = (struct slot){ .place = LEAF, .leaf = ops[i] };
-		} else if (ops[i].code == OG_OP_NEG) {
-			if (g.stack[g.depth - 1].place == LEAF)
-				load(&g, g.depth - 1);
-			put(&g, I_NEG, 0, 0.0);
-		} else if (ops[i].code == OG_OP_SHARE) {
-			if (g.stack[g.depth - 1].place == LEAF)
-				load(&g, g.depth - 1);
-			put(&g, I_SAVE, OG_EXPR_MAX_DEPTH + ops[i].index, 0.0);
-		} else {
-			generate_binary(&g, ops[i].code);
-		}
-	}
-	if (g.depth == 1 && g.stack[0].place == LEAF)
-		load(&g, 0);
-	return g.count;
-}
-
-static bool is_number_then(const struct og_expr_op *ops, size_t count, enum og_expr_op_code code)
-{
-	return count >= 3 && ops[count - 1].code == code && ops[count - 2].code == OG_OP_NUMBER;
-}
-
-/* Moves a final "* number", "min(., number)" and "max(., number)" (in that
- * order, as in max(min(E * k, high), low)) into e's epilogue.  Returns the
- * length of the postfix left for the code. */
-static size_t split_epilogue(struct og_expr *e)
-{
-	size_t n = e->nops;
-	e->scale = 1.0;
-	e->high = INFINITY;
-	e->low = -INFINITY;
-	if (is_number_then(e->ops, n, OG_OP_MAX) && is_number_then(e->ops, n - 2, OG_OP_MIN)) {
-		e->low = e->ops[n - 2].number;
-		e->high = e->ops[n - 4].number;
-		n -= 4;
-	}
-	if (is_number_then(e->ops, n, OG_OP_MUL)) {
-		e->scale = e->ops[n - 2].number;
-		n -= 2;
-	}
-	e->has_epilogue = n < e->nops;
-	return n;
-}
-
 static int by_start_outermost_first(const void *a, const void *b)
 {
 	const struct og_expr_region *x = a, *y = b;
@@ -750,39 +534,6 @@ static void finish(struct parser *ps)
 		                   "(docs/counter-files.md, \"Limits\")", OG_EXPR_MAX_SHARED);
 }
 
-/* The compiled expression in one allocation: code, postfix, regions, slots. */
-static struct og_expr *build(const struct parser *ps)
-{
-	size_t max_insns = 2 * ps->count;
-	struct og_expr *e = malloc(sizeof(*e) + max_insns * sizeof(struct insn) +
-	                           ps->count * sizeof(struct og_expr_op) +
-	                           ps->nregions * sizeof(struct og_expr_region) +
-	                           ps->nslots * sizeof(const struct og_expr *));
-	if (!e)
-		return NULL;
-	e->ops = (struct og_expr_op *)(void *)&e->code[max_insns];
-	e->nops = ps->count;
-	memcpy(e->ops, ps->ops, ps->count * sizeof(*e->ops));
-	e->regions = (struct og_expr_region *)(void *)&e->ops[e->nops];
-	e->nregions = ps->nregions;
-	if (ps->nregions)
-		memcpy(e->regions, ps->regions, ps->nregions * sizeof(*e->regions));
-	e->slot_of = (const struct og_expr **)(void *)&e->regions[e->nregions];
-	e->nslots = ps->nslots;
-	if (ps->nslots)
-		memcpy(e->slot_of, ps->slot_of, ps->nslots * sizeof(*e->slot_of));
-	size_t body = split_epilogue(e);
-	e->ncode = generate(e->ops, body, e->code);
-	/* og_expr_eval loads code[0] without a dispatch, knowing it reads no
-	 * temporary: a shared value is only ever read after code that keeps it. */
-	uint8_t first = e->code[0].code;
-	if (first != I_LOAD_RAW && first != I_LOAD_CONSTANT && first != I_LOAD_NUMBER) {
-		free(e);
-		return NULL;
-	}
-	return e;
-}
-
 struct og_expr *og_expr_compile(const char *text, og_expr_resolve_fn resolve, void *ud,
                                 char *err, size_t errlen)
 {
@@ -804,12 +555,13 @@ struct og_expr *og_expr_compile(const char *text, og_expr_resolve_fn resolve, vo
 		     quote_char(*ps.p, c));
 	}
 	finish(&ps);
-	if (!ps.failed && program_depth(ps.ops, ps.count) > OG_EXPR_MAX_DEPTH)
+	if (!ps.failed && og_expr_program_depth(ps.ops, ps.count) > OG_EXPR_MAX_DEPTH)
 		fail(&ps, text, "expression nests deeper than %d operands", OG_EXPR_MAX_DEPTH);
 
 	struct og_expr *e = NULL;
 	if (!ps.failed) {
-		e = build(&ps);
+		e = og_expr_build(ps.ops, ps.count, ps.regions, ps.nregions, ps.slot_of,
+		                  ps.nslots);
 		if (!e && err && errlen)
 			snprintf(err, errlen, "column 1: out of memory");
 	}
@@ -819,155 +571,4 @@ struct og_expr *og_expr_compile(const char *text, og_expr_resolve_fn resolve, vo
 	free(ps.known.key);
 	free(ps.known.slot);
 	return e;
-}
-
-struct og_expr *og_expr_assemble(const struct og_expr_op *ops, size_t nops,
-                                 const struct og_expr_region *regions, size_t nregions,
-                                 const struct og_expr *const *slot_of, size_t nslots)
-{
-	if (!nops || nops > OG_EXPR_MAX_OPS || nslots > OG_EXPR_MAX_SHARED ||
-	    program_depth(ops, nops) > OG_EXPR_MAX_DEPTH)
-		return NULL;
-	/* build() only reads the parser's results. */
-	struct parser ps = {
-		.ops = (struct og_expr_op *)ops, .count = nops,
-		.regions = (struct og_expr_region *)regions, .nregions = nregions,
-		.slot_of = (const struct og_expr **)slot_of, .nslots = nslots,
-	};
-	return build(&ps);
-}
-
-size_t og_expr_regions(const struct og_expr *e, const struct og_expr_region **regions)
-{
-	*regions = e->regions;
-	return e->nregions;
-}
-
-size_t og_expr_shared(const struct og_expr *e, const struct og_expr *const **slot_of)
-{
-	*slot_of = e->slot_of;
-	return e->nslots;
-}
-
-void og_expr_free(struct og_expr *e)
-{
-	free(e);
-}
-
-#define LEAF_INSN_TEXT(op, kind) [I_##op##_##kind] = #op " " #kind,
-#define LEAF_INSN_TEXTS(op) LEAF_KINDS(LEAF_INSN_TEXT, op)
-#define TEMP_INSN_TEXT(op) [I_##op##_TEMP] = #op " TEMP",
-static const char *const insn_text[INSN_CODE_COUNT] = {
-	ACC_OPERATIONS(LEAF_INSN_TEXTS)
-	TEMP_OPERATIONS(TEMP_INSN_TEXT)
-	[I_NEG] = "NEG",
-	[I_SAVE] = "SAVE",
-};
-
-static void append(char *buf, size_t len, size_t *n, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void append(char *buf, size_t len, size_t *n, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int w = vsnprintf(*n < len ? buf + *n : NULL, *n < len ? len - *n : 0, fmt, ap);
-	va_end(ap);
-	*n += w > 0 ? (size_t)w : 0;
-}
-
-size_t og_expr_describe(const struct og_expr *e, char *buf, size_t len)
-{
-	size_t n = 0;
-	if (len)
-		buf[0] = '\0';
-	for (size_t i = 0; i < e->ncode; i++) {
-		const struct insn *in = &e->code[i];
-		if (in->code == I_SAVE && in->index >= OG_EXPR_MAX_DEPTH) {
-			append(buf, len, &n, "%sKEEP %" PRIu32, i ? "; " : "", in->index - OG_EXPR_MAX_DEPTH);
-			continue;
-		}
-		append(buf, len, &n, "%s%s", i ? "; " : "", insn_text[in->code]);
-		if (in->code < I_ADD_TEMP && in->code % LEAF_KIND_COUNT == K_NUMBER)
-			append(buf, len, &n, " %.17g", in->number);
-		else if (in->code != I_NEG)
-			append(buf, len, &n, " %" PRIu32, in->index);
-	}
-	if (e->has_epilogue)
-		append(buf, len, &n, " | * %.17g MIN %.17g MAX %.17g", e->scale, e->high, e->low);
-	return n;
-}
-
-#define OPERAND_RAW ((double)raw[in->index])
-#define OPERAND_CONSTANT (constants[in->index])
-#define OPERAND_NUMBER (in->number)
-#define OPERAND_TEMP (temp[in->index])
-#define OPERAND_SHARED (temp[OG_EXPR_MAX_DEPTH + in->index])
-
-#define APPLY_LOAD(acc, x) (x)
-#define APPLY_ADD(acc, x) ((acc) + (x))
-#define APPLY_SUB(acc, x) ((acc) - (x))
-#define APPLY_RSUB(acc, x) ((x) - (acc))
-#define APPLY_MUL(acc, x) ((acc) * (x))
-#define APPLY_DIV(acc, x) og_arith_div(acc, x)
-#define APPLY_RDIV(acc, x) og_arith_div(x, acc)
-#define APPLY_MIN(acc, x) og_arith_min(acc, x)
-#define APPLY_RMIN(acc, x) og_arith_min(x, acc)
-#define APPLY_MAX(acc, x) og_arith_max(acc, x)
-#define APPLY_RMAX(acc, x) og_arith_max(x, acc)
-
-#define EVAL_CASE(op, kind) \
-	case I_##op##_##kind: acc = APPLY_##op(acc, OPERAND_##kind); break;
-#define EVAL_LEAF_CASES(op) LEAF_KINDS(EVAL_CASE, op)
-#define EVAL_TEMP_CASE(op) EVAL_CASE(op, TEMP)
-
-double og_expr_eval(const struct og_expr *e, const uint64_t *raw, const double *constants)
-{
-	/* Every temporary is saved before it is read: stack values, then the
-	 * values a SHARE keeps (SAVE to OG_EXPR_MAX_DEPTH + slot). */
-	double temp[OG_EXPR_MAX_DEPTH + OG_EXPR_MAX_SHARED];
-	/* The first load is taken out of the loop: a conditional branch on its
-	 * kind costs less than a dispatch, and counters that are one raw counter,
-	 * or one times a number (40% of mali-g71's), then dispatch nothing. */
-	const struct insn *in = e->code, *end = in + e->ncode;
-	double acc = in->code == I_LOAD_RAW ? (double)raw[in->index]
-	           : in->code == I_LOAD_CONSTANT ? constants[in->index] : in->number;
-	for (in++; in < end; in++) {
-		switch ((enum insn_code)in->code) {
-		ACC_OPERATIONS(EVAL_LEAF_CASES)
-		TEMP_OPERATIONS(EVAL_TEMP_CASE)
-		case I_NEG:
-			acc = -acc;
-			break;
-		case I_SAVE:
-			temp[in->index] = acc;
-			break;
-		case INSN_CODE_COUNT:
-			break;
-		}
-	}
-	if (e->has_epilogue)
-		acc = og_arith_max(og_arith_min(acc * e->scale, e->high), e->low);
-	return og_arith_result(acc);
-}
-
-size_t og_expr_postfix(const struct og_expr *e, const struct og_expr_op **ops)
-{
-	*ops = e->ops;
-	return e->nops;
-}
-
-bool og_expr_single_raw(const struct og_expr *e, uint32_t *index)
-{
-	if (e->nops != 1 || e->ops[0].code != OG_OP_RAW)
-		return false;
-	*index = e->ops[0].index;
-	return true;
-}
-
-void og_expr_for_each_raw(const struct og_expr *e, void (*fn)(void *ud, uint32_t index), void *ud)
-{
-	for (size_t i = 0; i < e->nops; i++)
-		if (e->ops[i].code == OG_OP_RAW)
-			fn(ud, e->ops[i].index);
 }
