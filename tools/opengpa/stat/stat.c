@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "cli_options.h"
 #include "events.h"
+#include "names.h"
 #include "output.h"
 #include "report.h"
 #include "run.h"
@@ -72,6 +73,16 @@ static void describe_unavailable(struct report_row *row, gpa_uint32 index)
 		GPA_GetUsageTypeAsStr(row->usage_type, &row->usage);
 }
 
+/* Whether the open context has a counter (or an unavailable one) so named:
+ * a counter's own name wins over perf's spelling. */
+static bool has_counter(const char *name)
+{
+	gpa_uint32 index, u;
+	const char *canonical, *reason;
+	return GPA_GetCounterIndex(name, &index) == GPA_STATUS_OK ||
+	       find_unavailable(name, &u, &canonical, &reason);
+}
+
 static bool has_row(const struct report *r, const char *name)
 {
 	for (size_t i = 0; i < r->nrows; i++)
@@ -123,6 +134,11 @@ static int choose_counters(const struct stat_options *o, struct report *r)
 					describe_unavailable(row, index);
 				}
 				continue;
+			}
+			if (st == GPA_STATUS_ERROR_NOT_FOUND) {
+				names_explain_unknown(stderr, "stat", name);
+				rc = 1;
+				break;
 			}
 			if (st != GPA_STATUS_OK && st != GPA_STATUS_ERROR_ALREADY_ENABLED) {
 				rc = cli_fail(name, st);
@@ -212,6 +228,70 @@ static bool can_multiplex(void)
 	return can;
 }
 
+/*
+ * perf's spellings and groups in the -e lists: "{task-clock,page-faults}"
+ * becomes "TaskClock,PageFaults" in *joined (the braces only say "in one
+ * run", which the planner does anyway where the hardware allows it; a
+ * group that cannot be is refused by -I, --passes=once, or said as passes).
+ * Returns 0, or 1 without memory.
+ */
+static int spell_events(const struct stat_options *o, struct stat_options *chosen, char **joined)
+{
+	size_t len = 1;
+	for (size_t e = 0; e < o->nevents; e++)
+		len += strlen(o->events[e]) * 2 + 32;
+	char *out = calloc(1, len);
+	if (!out)
+		return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+	for (size_t e = 0; e < o->nevents; e++) {
+		char *copy = strdup(o->events[e]), *save = NULL;
+		if (!copy) {
+			free(out);
+			return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+		}
+		for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+			name += strspn(name, "{");
+			name[strcspn(name, "}")] = '\0';
+			if (!*name)
+				continue;
+			const struct perf_spelling *p = names_perf(name);
+			strcat(out, out[0] ? "," : "");
+			strcat(out, p && !has_counter(name) ? p->counter : name);
+		}
+		free(copy);
+	}
+	chosen->events[0] = out;
+	chosen->nevents = out[0] ? 1 : 0;
+	*joined = out;
+	return 0;
+}
+
+/* The rows of counters named in perf's spelling show it, with perf's unit;
+ * a task clock gets perf's "CPUs utilized". */
+static void spell_rows(const struct stat_options *o, struct report *r)
+{
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct report_row *row = &r->rows[i];
+		const struct perf_spelling *own = names_perf_of(row->name);
+		row->cpus_utilized = own && own->cpus_utilized;
+		for (size_t e = 0; e < o->nevents; e++) {
+			char *copy = strdup(o->events[e]), *save = NULL;
+			if (!copy)
+				return;
+			for (char *name = strtok_r(copy, ",{}", &save); name;
+			     name = strtok_r(NULL, ",{}", &save)) {
+				const struct perf_spelling *p = names_perf(name);
+				if (p && strcasecmp(p->counter, row->name) == 0) {
+					row->name = p->perf; /* static: outlives copy */
+					row->perf_unit = p->unit;
+					break;
+				}
+			}
+			free(copy);
+		}
+	}
+}
+
 /* On the perf backend, -e names that are no counter are CPU events: they
  * are declared (events.c) and the context opened again.  *chosen gets the
  * -e list as names, in *joined.  Returns 0; 1 after printing why, with the
@@ -273,14 +353,22 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 		cli_close();
 		return 1;
 	}
-	struct stat_options chosen = *o;
-	char *joined = NULL;
+	struct stat_options spelled = *o, chosen;
+	char *joined = NULL, *perf_joined = NULL;
 	bool open = true;
-	if (resolve_events(o, backend, options[0] ? options : o->options, &chosen, &joined, &open)) {
-		if (open)
-			cli_close();
+	if (o->nevents && spell_events(o, &spelled, &perf_joined)) {
+		cli_close();
 		return 1;
 	}
+	chosen = spelled;
+	if (resolve_events(&spelled, backend, options[0] ? options : o->options, &chosen, &joined,
+	                   &open)) {
+		if (open)
+			cli_close();
+		free(perf_joined);
+		return 1;
+	}
+	const struct stat_options *asked = o;
 	o = &chosen;
 	char label[128];
 	char *scope_only[] = { label, NULL };
@@ -292,6 +380,8 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 		rc = cli_fail("cannot multiplex", GPA_STATUS_ERROR_FAILED);
 	if (!rc)
 		rc = choose_counters(o, &r);
+	if (!rc)
+		spell_rows(asked, &r);
 	gpa_uint32 enabled = 0, passes = 1;
 	GPA_GetEnabledCount(&enabled);
 	/* Intervals: one run, sampled by the library (a set that needs more
@@ -327,13 +417,22 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 		r.repeats = idle ? 1 : r.elapsed.n;
 		r.passes = passes;
 		r.exit_status = run_exit_status(rs);
-		report_print(out, &r, o->json ? REPORT_JSON : o->sep ? REPORT_SEPARATED : REPORT_TABLE,
-		             o->sep);
+		/* Under -I, perf's machine formats print the intervals alone,
+		 * and the totals only with --summary ("summary" first under -x,
+		 * no "interval" under --json), so a script tells them apart. */
+		bool machine = o->sep || (o->json && !o->opengpa_json);
+		r.summary = periodic && o->interval_ms && o->sep && o->summary;
+		if (!(periodic && o->interval_ms && machine && !o->summary))
+			report_print(out, &r,
+			             o->opengpa_json ? REPORT_OPENGPA_JSON
+			             : o->json ? REPORT_JSON : o->sep ? REPORT_SEPARATED : REPORT_TABLE,
+			             o->sep);
 		if (periodic)
 			timeline_finish(tl, &r);
 	}
 	free(r.rows);
 	free(joined);
+	free(perf_joined);
 	cli_close();
 	return rc;
 }

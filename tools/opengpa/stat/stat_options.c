@@ -76,6 +76,8 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 		o->sep = value;
 		return cli_check_separator(value, err, errlen);
 	case STAT_OPT_JSON: o->json = true; return CLI_OK;
+	case STAT_OPT_OPENGPA_JSON: o->json = o->opengpa_json = true; return CLI_OK;
+	case STAT_OPT_SUMMARY: o->summary = true; return CLI_OK;
 	case STAT_OPT_OUTPUT:
 		if (!*value)
 			return cli_refuse(err, errlen, "no file named");
@@ -139,6 +141,10 @@ int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t 
 	if (operand >= argc && !o->scope[0]) {
 		cli_refuse(err, errlen, "no command given (opengpa stat [options] -- COMMAND ..., or "
 		           "-a/-C/-p/-t to count without one)");
+		return 2;
+	}
+	if (o->summary && !o->interval_ms) {
+		cli_refuse(err, errlen, "--summary is for -I: the totals after the intervals");
 		return 2;
 	}
 	if (o->append && !o->output) {
