@@ -212,9 +212,9 @@ for cmd in (["stat", "-e", "PageFaults", "-x", "", "--", "true"], ["list", "-x",
     check("%s -x '' refused" % cmd[0], r.returncode == 2 and "empty separator" in r.stderr,
           r.stderr)
 
-# perf's short flags keep perf's meaning: -M (metrics) and -d (detailed) are not
-# opengpa's multiplexing and duration; their long options remain.
-for flag in ("-M", "-d", "-b"):
+# perf's short flags keep perf's meaning: -d (detailed) is not opengpa's
+# --duration, and -M is perf's metric groups (tested below).
+for flag in ("-d", "-b"):
     r = run(["stat", flag, "1", "--", "true"])
     check("stat %s is not an opengpa option" % flag, r.returncode == 2 and
           "unknown option " + flag in r.stderr, r.stderr)
@@ -296,6 +296,34 @@ with tempfile.TemporaryDirectory() as tmp:
     check("-r: run 2's failure reported and returned", r.returncode == 4 and
           "run 2 of 3 exited with status 4, run 1 with 0" in r.stderr and
           open(counter).read().count("x") == 3, r.stderr)
+
+# perf's other options: --timeout, -M groups, -B; list PATTERN and --groups.
+import time as _time
+t0 = _time.monotonic()
+r = run(["stat", "--timeout", "300", "-x", ",", "-e", "task-clock", "--", "sleep", "10"])
+took = _time.monotonic() - t0
+check("--timeout ends the command and reports", took < 5 and r.returncode == 143 and
+      ",task-clock," in r.stderr, (took, r.returncode, r.stderr))
+r = run(["stat", "-M", "memory", "-x", ",", "--", "true"])
+events = [x.split(",")[2] for x in r.stderr.splitlines()]
+check("-M GROUP: the group's counters", r.returncode == 0 and "PageFaults" in events and
+      "TaskClock" not in events, r.stderr)
+r = run(["stat", "-M", "NoSuchGroup", "--", "true"])
+check("-M unknown group: points to list --groups", r.returncode == 1 and
+      "opengpa list --groups" in r.stderr, r.stderr)
+r = run(["stat", "-B", "--no-big-num", "-x", ",", "-e", "PageFaults", "--", "true"])
+check("-B and --no-big-num accepted", r.returncode == 0, r.stderr)
+r = run(["list", "--groups", "-x", ","])
+check("list --groups", r.returncode == 0 and r.stdout.startswith("group,counters\n") and
+      "\nMemory," in r.stdout, r.stdout)
+r = run(["list", "-x", ",", "*fault*"])
+names = [x.split(",")[0] for x in r.stdout.splitlines()[1:]]
+check("list GLOB", r.returncode == 0 and "PageFaults" in names and "TaskClock" not in names,
+      r.stdout)
+r = run(["list", "--backend", "perf", "-x", ",", "task-clock"])
+check("list PATTERN finds perf's spelling, an alias",
+      r.returncode == 0 and [x.split(",")[0] for x in r.stdout.splitlines()[1:]] ==
+      ["TaskClock"], r.stdout)
 
 # -o with --append; --append alone is refused.
 with tempfile.TemporaryDirectory() as tmp:

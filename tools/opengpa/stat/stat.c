@@ -91,13 +91,62 @@ static bool has_row(const struct report *r, const char *name)
 	return false;
 }
 
+/* -M GROUP[,GROUP]: every counter of each group, in the catalogue's
+ * order, as rows.  Returns 0, or 1 after naming a group no counter has. */
+static int choose_groups(const char *list, struct report *r, size_t *cap)
+{
+	char *copy = strdup(list), *save = NULL;
+	if (!copy)
+		return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+	gpa_uint32 n = 0;
+	GPA_GetNumCounters(&n);
+	int rc = 0;
+	for (char *group = strtok_r(copy, ",", &save); group && !rc;
+	     group = strtok_r(NULL, ",", &save)) {
+		bool any = false;
+		for (gpa_uint32 i = 0; i < n && !rc; i++) {
+			const char *g = "", *name = "";
+			OpenGPA_GetCounterGroup(i, &g);
+			if (strcasecmp(g, group) != 0)
+				continue;
+			any = true;
+			GPA_GetCounterName(i, &name);
+			GPA_Status st = GPA_EnableCounter(i);
+			if (st != GPA_STATUS_OK && st != GPA_STATUS_ERROR_ALREADY_ENABLED) {
+				rc = cli_fail(name, st);
+				break;
+			}
+			if (has_row(r, name))
+				continue;
+			struct report_row *row = add_row(r, cap);
+			if (!row)
+				rc = cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+			else
+				describe_row(row, i);
+		}
+		if (!any && !rc && strcasecmp(group, "all") != 0) {
+			char shown[128];
+			fprintf(stderr, "opengpa stat: -M %s: no counter of this device is in that group; "
+			        "`opengpa list --groups` lists the groups (and -M all counts every counter)\n",
+			        cli_escape(group, shown, sizeof shown));
+			rc = 1;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
 /* Enables the counters of -e (every counter without it) and makes the
  * report's rows, in the order asked, each counter once. */
 static int choose_counters(const struct stat_options *o, struct report *r)
 {
 	size_t cap = 0;
 	GPA_Status st;
-	if (!o->nevents) {
+	bool all = !o->nevents && !o->nmetrics;
+	for (size_t m = 0; m < o->nmetrics; m++)
+		if (strcasecmp(o->metrics[m], "all") == 0)
+			all = true;
+	if (all) {
 		gpa_uint32 n = 0;
 		st = GPA_EnableAllCounters();
 		if (st == GPA_STATUS_OK)
@@ -115,6 +164,8 @@ static int choose_counters(const struct stat_options *o, struct report *r)
 		return 0;
 	}
 	int rc = 0;
+	for (size_t m = 0; m < o->nmetrics && !rc; m++)
+		rc = choose_groups(o->metrics[m], r, &cap);
 	for (size_t e = 0; e < o->nevents && !rc; e++) {
 		char *copy = strdup(o->events[e]), *save = NULL;
 		if (!copy)
@@ -387,7 +438,7 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 	/* Intervals: one run, sampled by the library (a set that needs more
 	 * runs is refused by GPA_BeginSession, naming them). */
 	bool periodic = stat_period_ms(o) && enabled;
-	if (!rc && periodic && !o->nevents)
+	if (!rc && periodic && !o->nevents && !o->nmetrics)
 		rc = timeline_fit_one_run(&r);
 	if (!rc && periodic)
 		rc = timeline_prepare(tl, &r);
@@ -398,7 +449,7 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 		                        &passes);
 	struct run_request rq = {
 		.command = o->command, .scoped = o->scope[0] != 0, .count = enabled > 0,
-		.duration = o->duration, .total = o->repeat * passes,
+		.duration = o->duration, .total = o->repeat * passes, .timeout_ms = o->timeout_ms,
 		.timeline = periodic ? tl : NULL,
 	};
 	/* Nothing countable and no command: nothing to wait for; the report
