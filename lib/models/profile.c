@@ -228,7 +228,7 @@ bool og_profile_from_json(struct og_profile *p, const char *origin, const char *
 static const struct og_file_kind profile_kind = {
 	.what = "profile",
 	.max_bytes = OG_JSON_MAX_BYTES,
-	.fix = "give the JSON file `opengpa stat --json -o FILE` wrote",
+	.fix = "give the JSON file `opengpa stat --opengpa-json -o FILE` wrote",
 };
 
 bool og_profile_load(struct og_profile *p, const char *path, char *err, size_t errlen)

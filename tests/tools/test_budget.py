@@ -64,7 +64,7 @@ def values(report):
 # The guide's example: a mass-market GPU, 3 cores at 500 MHz, 1080p60.
 events = "GPUActiveCycles,Pixels,ShaderCoreCount,MaxClockMHz"
 for frames in (1, 4):
-    r = stat("--target", "1920x1080@60", "--constant", "DeviceMaxClockHz=500e6", "--json",
+    r = stat("--target", "1920x1080@60", "--constant", "DeviceMaxClockHz=500e6", "--opengpa-json",
              "-e", events, "--", "sleep", "0.05", frames=frames)
     check("stat --target runs (%d frames)" % frames, r.returncode == 0, r.stderr)
     if r.returncode:
@@ -90,7 +90,7 @@ for frames in (1, 4):
 # the kbase backend reads; on a job-manager G71 and a command-stream G710 alike.
 for gpu, cores, width, height, fps in ((None, 0xFF, 1920, 1080, 60),
                                        ("0xa002", 0x3FF, 2400, 1080, 90)):
-    r = stat("--target", "%dx%d@%d" % (width, height, fps), "--json", "-e", events, "--",
+    r = stat("--target", "%dx%d@%d" % (width, height, fps), "--opengpa-json", "-e", events, "--",
              "sleep", "0.05", cores=cores, width=width, height=height, gpu=gpu)
     v = values(r.stderr) if r.returncode == 0 else {}
     n = bin(cores).count("1")
@@ -103,7 +103,7 @@ for gpu, cores, width, height, fps in ((None, 0xFF, 1920, 1080, 60),
           r.stderr)
 
 # More cores at the same clock: a bigger budget, a smaller share.
-r = stat("--target", "1920x1080@60", "--constant", "DeviceMaxClockHz=500e6", "--json", "-e",
+r = stat("--target", "1920x1080@60", "--constant", "DeviceMaxClockHz=500e6", "--opengpa-json", "-e",
          events, "--", "sleep", "0.05", cores=0xFF)
 v = values(r.stderr) if r.returncode == 0 else {}
 check("8 cores", r.returncode == 0 and v["ShaderCoreCount"] == 8 and
@@ -118,9 +118,9 @@ check("table has the 2400x1080@90 budget",
       ("%.3f" % (3 * 850e6 / (2400 * 1080 * 90))) in r.stderr, r.stderr)
 
 # A user constant through the environment, and the headroom changed.
-r = stat("--target", "1280x720@30", "--constant", "CycleBudgetUtilization=0.5", "--json", "-e",
+r = stat("--target", "1280x720@30", "--constant", "CycleBudgetUtilization=0.5", "--opengpa-json", "-e",
          "CycleBudgetMax", "--", "true", cores=0x1)
-env_r = subprocess.run([*opengpa, "stat", "--backend", "mali", "--target", "1280x720@30", "--json",
+env_r = subprocess.run([*opengpa, "stat", "--backend", "mali", "--target", "1280x720@30", "--opengpa-json",
                         "-e", "CycleBudgetMax", "--", "true"], capture_output=True, text=True,
                        env=dict(os.environ, LD_PRELOAD=vmali, VMALI_CORE_MASK="0x1",
                                 OPENGPA_CONSTANTS="DeviceMaxClockHz=600e6,"

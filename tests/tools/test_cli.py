@@ -82,7 +82,7 @@ r = run(["stat", "-x", ",", "-e", "PageFaults,TaskClock", "--", "true"])
 check("stat -x leaves stdout to the command", r.stdout == "", r.stdout)
 lines = r.stderr.splitlines()
 check("stat -x prints one line per counter", len(lines) == 2, r.stderr)
-check("stat -x fields", all(len(x.split(",")) == 4 for x in lines), r.stderr)
+check("stat -x: perf's seven fields", all(len(x.split(",")) == 7 for x in lines), r.stderr)
 
 r = run(["stat", "-e", "PageFaults", "--", "sh", "-c", "exit 7"])
 check("exit status kept", r.returncode == 7, "got %d" % r.returncode)
@@ -93,10 +93,39 @@ check("missing command: one line", len(r.stderr.strip().splitlines()) == 1, r.st
 
 r = run(["stat", "-e", "NoSuchCounter", "--", "true"])
 check("unknown counter fails", r.returncode != 0)
-check("unknown counter: one line naming it",
-      len(r.stderr.strip().splitlines()) == 1 and "NoSuchCounter" in r.stderr, r.stderr)
+check("unknown counter: a line naming it and pointing to opengpa list",
+      "NoSuchCounter" in r.stderr and "opengpa list" in r.stderr and
+      "GPA_" not in r.stderr, r.stderr)
+# A typo gets the names it was probably meant to be, perf's spelling too.
+for typo, meant in (("PageFault", "PageFaults"), ("TaskClok", "TaskClock"),
+                    ("task-clok", "task-clock")):
+    r = run(["stat", "-e", typo, "--", "true"])
+    check("typo %s: did you mean %s" % (typo, meant), r.returncode != 0 and
+          re.search(r"Did you mean [^?]*\b%s\b" % re.escape(meant), r.stderr) and
+          "opengpa list" in r.stderr, r.stderr)
+r = run(["stat", "-e", "GPUActiveCycles", "--", "true"])
+check("a Mali counter on the CPU: says which backend has it",
+      r.returncode != 0 and "mali backend" in r.stderr, r.stderr)
+# perf's spellings: perf's name, unit and metric in every format.
+r = run(["stat", "-x", ",", "-e", "task-clock,page-faults,cs", "--", "true"])
+rows = [x.split(",") for x in r.stderr.splitlines()]
+check("perf spellings: perf's names and units",
+      r.returncode == 0 and [(x[1], x[2]) for x in rows] ==
+      [("msec", "task-clock"), ("", "page-faults"), ("", "cs")] and
+      rows[0][6] == "CPUs utilized", r.stderr)
+r = run(["stat", "-x", ",", "-e", "{task-clock,page-faults}", "--", "true"])
+check("-e '{a,b}': a group", r.returncode == 0 and len(r.stderr.splitlines()) == 2, r.stderr)
 
 r = run(["stat", "--json", "-e", "PageFaults,CPUUtilization", "--", "true"])
+try:
+    objs = [json.loads(x) for x in r.stderr.splitlines()]
+    check("--json: perf's lines", [o["event"] for o in objs] == ["PageFaults", "CPUUtilization"]
+          and all(list(o) == ["counter-value", "unit", "event", "event-runtime", "pcnt-running",
+                              "metric-value", "metric-unit"] for o in objs) and
+          float(objs[0]["counter-value"]) > 0, r.stderr)
+except (ValueError, KeyError) as err:
+    check("--json lines parse", False, "%s: %r" % (err, r.stderr[:300]))
+r = run(["stat", "--opengpa-json", "-e", "PageFaults,CPUUtilization", "--", "true"])
 try:
     doc = json.loads(r.stderr)
     names = [c["name"] for c in doc["counters"]]
@@ -150,7 +179,7 @@ if r.returncode == 0:
 else:
     check("-a refused with the paranoid fix", "perf_event_paranoid" in r.stderr, r.stderr)
 
-r = run(["stat", "--multiplex", "--json", "-e", "TaskClock,PageFaults", "--", "true"])
+r = run(["stat", "--multiplex", "--opengpa-json", "-e", "TaskClock,PageFaults", "--", "true"])
 try:
     doc = json.loads(r.stderr)
     check("--multiplex: one pass, coverage reported", doc["passes"] == 1 and
@@ -183,9 +212,9 @@ for cmd in (["stat", "-e", "PageFaults", "-x", "", "--", "true"], ["list", "-x",
     check("%s -x '' refused" % cmd[0], r.returncode == 2 and "empty separator" in r.stderr,
           r.stderr)
 
-# perf's short flags keep perf's meaning: -M (metrics) and -d (detailed) are not
-# opengpa's multiplexing and duration; their long options remain.
-for flag in ("-M", "-d", "-b"):
+# perf's short flags keep perf's meaning: -d (detailed) is not opengpa's
+# --duration, and -M is perf's metric groups (tested below).
+for flag in ("-d", "-b"):
     r = run(["stat", flag, "1", "--", "true"])
     check("stat %s is not an opengpa option" % flag, r.returncode == 2 and
           "unknown option " + flag in r.stderr, r.stderr)
@@ -233,7 +262,7 @@ if missing:
     check("-v gives the reason", r.returncode == 0 and reason in r.stderr, r.stderr)
     r = run(["stat", "-e", name, "--", "true"])
     check("the reason only under -v", r.returncode == 0 and reason not in r.stderr, r.stderr)
-    r = run(["stat", "--json", "-e", "PageFaults," + name, "--", "true"])
+    r = run(["stat", "--opengpa-json", "-e", "PageFaults," + name, "--", "true"])
     try:
         doc = json.loads(r.stderr)
         c = doc["counters"]
@@ -245,7 +274,7 @@ else:
     print("SKIP: every counter is countable here; no <not supported> case")
 
 # -r N: mean and relative standard deviation, as perf stat -r prints them.
-r = run(["stat", "-r", "3", "--json", "-e", "PageFaults,TaskClock", "--", "true"])
+r = run(["stat", "-r", "3", "--opengpa-json", "-e", "PageFaults,TaskClock", "--", "true"])
 try:
     doc = json.loads(r.stderr)
     check("-r 3 runs three times", doc["runs"] == 3 and doc["repeats"] == 3 and
@@ -256,8 +285,8 @@ r = run(["stat", "-r", "4", "-e", "TaskClock", "--", "true"])
 check("-r table: runs and elapsed spread", "4 runs" in r.stderr and
       re.search(r"\+- [0-9.]+ seconds time elapsed\s+\( \+-\s*[0-9.]+% \)", r.stderr), r.stderr)
 r = run(["stat", "-r", "2", "-x", ";", "-e", "PageFaults", "--", "true"])
-check("-r -x adds the spread field", re.fullmatch(r"\d+;;PageFaults;Memory;[0-9.]+%\n", r.stderr),
-      r.stderr)
+check("-r -x: the spread after the event, as perf's", re.fullmatch(
+      r"\d+;;PageFaults;[0-9.]+%;\d+;100\.00;;\n", r.stderr), r.stderr)
 r = run(["stat", "-r", "0", "--", "true"])
 check("-r 0 refused", r.returncode == 2, r.stderr)
 with tempfile.TemporaryDirectory() as tmp:
@@ -267,6 +296,34 @@ with tempfile.TemporaryDirectory() as tmp:
     check("-r: run 2's failure reported and returned", r.returncode == 4 and
           "run 2 of 3 exited with status 4, run 1 with 0" in r.stderr and
           open(counter).read().count("x") == 3, r.stderr)
+
+# perf's other options: --timeout, -M groups, -B; list PATTERN and --groups.
+import time as _time
+t0 = _time.monotonic()
+r = run(["stat", "--timeout", "300", "-x", ",", "-e", "task-clock", "--", "sleep", "10"])
+took = _time.monotonic() - t0
+check("--timeout ends the command and reports", took < 5 and r.returncode == 143 and
+      ",task-clock," in r.stderr, (took, r.returncode, r.stderr))
+r = run(["stat", "-M", "memory", "-x", ",", "--", "true"])
+events = [x.split(",")[2] for x in r.stderr.splitlines()]
+check("-M GROUP: the group's counters", r.returncode == 0 and "PageFaults" in events and
+      "TaskClock" not in events, r.stderr)
+r = run(["stat", "-M", "NoSuchGroup", "--", "true"])
+check("-M unknown group: points to list --groups", r.returncode == 1 and
+      "opengpa list --groups" in r.stderr, r.stderr)
+r = run(["stat", "-B", "--no-big-num", "-x", ",", "-e", "PageFaults", "--", "true"])
+check("-B and --no-big-num accepted", r.returncode == 0, r.stderr)
+r = run(["list", "--groups", "-x", ","])
+check("list --groups", r.returncode == 0 and r.stdout.startswith("group,counters\n") and
+      "\nMemory," in r.stdout, r.stdout)
+r = run(["list", "-x", ",", "*fault*"])
+names = [x.split(",")[0] for x in r.stdout.splitlines()[1:]]
+check("list GLOB", r.returncode == 0 and "PageFaults" in names and "TaskClock" not in names,
+      r.stdout)
+r = run(["list", "--backend", "perf", "-x", ",", "task-clock"])
+check("list PATTERN finds perf's spelling, an alias",
+      r.returncode == 0 and [x.split(",")[0] for x in r.stdout.splitlines()[1:]] ==
+      ["TaskClock"], r.stdout)
 
 # -o with --append; --append alone is refused.
 with tempfile.TemporaryDirectory() as tmp:
@@ -290,9 +347,9 @@ with tempfile.TemporaryDirectory() as tmp:
     check("stat -e: the events file is removed", os.listdir(tmp) == [], os.listdir(tmp))
 r = run(["stat", "--backend", "perf", "-e", "NO_SUCH_EVENT_ANYWHERE,TaskClock", "--", "true"])
 check("stat -e unknown event fails", r.returncode != 0, r.stderr)
-check("stat -e unknown event: one line saying where it was looked for",
-      len(r.stderr.strip().splitlines()) == 1 and "NO_SUCH_EVENT_ANYWHERE" in r.stderr and
-      "sysfs" in r.stderr, r.stderr)
+check("stat -e unknown event: the names it may be, then where it was looked for",
+      len(r.stderr.strip().splitlines()) == 2 and "NO_SUCH_EVENT_ANYWHERE" in r.stderr and
+      "opengpa list" in r.stderr and "sysfs" in r.stderr, r.stderr)
 r = run(["list", "--backend", "perf"], env={"OPENGPA_LOG": "trace"})
 m = re.search(r"libpfm4 names this CPU's events \(PMU (\S+)\)", r.stderr)
 if m:

@@ -213,7 +213,9 @@ static void test_timeline_writers(void **state)
 	assert_string_equal(end, "");
 	free(buf);
 
-	/* -I -x SEP: five fields a line, one line per counter. */
+	/* -I -x SEP: perf's time field and seven fields a line (value, unit,
+	 * event, run time, percentage running, metric value, metric unit),
+	 * one line per counter. */
 	for (size_t k = 0; k < sizeof separators / sizeof separators[0]; k++) {
 		const char *sep = separators[k];
 		buf = NULL;
@@ -226,10 +228,12 @@ static void test_timeline_writers(void **state)
 		p = buf;
 		for (size_t i = 0; i < 2; i++) {
 			int n = read_record(p, sep, f, &end);
-			if (n != 5)
-				fail_msg("-I -x '%s': line %zu has %d fields, not 5: %s", sep, i, n, p);
+			if (n != 8)
+				fail_msg("-I -x '%s': line %zu has %d fields, not 8: %s", sep, i, n, p);
 			assert_string_equal(f[3], series[i].name);
-			assert_string_equal(f[4], series[i].group);
+			if (strcmp(f[5], "100.00") != 0)
+				fail_msg("-I -x '%s': line %zu: percentage running '%s', not 100.00: %s",
+				         sep, i, f[5], p);
 			free_fields(f, n);
 			p = end;
 		}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """`opengpa predict`, end to end: the paper's Table 8 through the command, a
-profile from `opengpa stat --json` on the virtual Mali, a live run, and every
+profile from `opengpa stat --opengpa-json` on the virtual Mali, a live run, and every
 bad input refused with its own message.
 
 usage: test_predict.py OPENGPA YUN2019_TABLE [VMALI_PRELOAD]
@@ -187,7 +187,7 @@ with tempfile.TemporaryDirectory() as tmp:
     os.mkfifo(fifo)
     rc, out, err = run("--to", "g5", fifo, timeout=10)
     check("a FIFO profile is refused", rc == 1 and
-          "p.fifo: is a FIFO, not a profile" in err and "opengpa stat --json" in err, err)
+          "p.fifo: is a FIFO, not a profile" in err and "opengpa stat --opengpa-json" in err, err)
     rc, out, err = run("--devices", fifo, "--list-devices", timeout=10)
     check("a FIFO device table is refused", rc == 1 and
           "p.fifo: is a FIFO, not a device table" in err, err)
@@ -249,7 +249,7 @@ with tempfile.TemporaryDirectory() as tmp:
     # ---- on the virtual Mali: a stat --json profile and a live run ----------
     if vmali:
         env_profile = os.path.join(tmp, "g71.json")
-        p = subprocess.run([*opengpa, "stat", "--json", "-o", env_profile, "--backend", "mali",
+        p = subprocess.run([*opengpa, "stat", "--opengpa-json", "-o", env_profile, "--backend", "mali",
                             "--hardware", "-e", "GPUActiveCycles,"
                             "MaliCoreInstructionsExecutedInstructions,MaliHwJM_JS0_JOBS",
                             "--", "sleep", "0.2"], capture_output=True, text=True,
@@ -263,7 +263,7 @@ with tempfile.TemporaryDirectory() as tmp:
               and doc["source"]["GF_Device"] == 8 * 12 * 2 * 0.85
               and abs(doc["FPS"] - doc["FPS_Corrected"] * 345.6 / 163.2) < 1e-6, err)
         # A report that records the device: its core count and clock come from it.
-        p = subprocess.run([*opengpa, "stat", "--json", "-o", env_profile, "--backend", "mali",
+        p = subprocess.run([*opengpa, "stat", "--opengpa-json", "-o", env_profile, "--backend", "mali",
                             "--hardware", "-e",
                             "GPUActiveCycles,MaliCoreInstructionsExecutedInstructions,"
                             "MaliHwJM_JS0_JOBS,ShaderCoreCount,MaxClockMHz", "--", "sleep", "0.2"],

@@ -394,26 +394,46 @@ if FRAME_LOOP and VMALI:
 r = run(["stat", "-I", "50", "-x", ";", "-e", "TaskClock,PageFaults", "--", "sleep", "0.3"])
 lines = [l for l in r.stderr.splitlines() if l]
 fields = [l.split(";") for l in lines]
-interval_lines = [f for f in fields if len(f) == 5]
-check("-I -x: time;value;unit;name;group lines", len(interval_lines) >= 4 and
-      all(re.fullmatch(r"\d+\.\d{9}", f[0]) for f in interval_lines), r.stderr[:500])
-check("-I -x: then the totals as -x prints them",
-      [f[2] for f in fields if len(f) == 4] == ["TaskClock", "PageFaults"], r.stderr[-300:])
+check("-I -x: perf's time field then its seven fields, every line",
+      len(fields) >= 4 and all(len(f) == 8 and re.fullmatch(r" *\d+\.\d{9}", f[0])
+                               for f in fields), r.stderr[:500])
+check("-I -x: no totals without --summary, as perf's",
+      [f[3] for f in fields[:2]] == ["TaskClock", "PageFaults"] and
+      not any(f[0].strip() == "summary" for f in fields), r.stderr[-300:])
+r = run(["stat", "-I", "50", "-x", ";", "--summary", "-e", "TaskClock,PageFaults", "--",
+         "sleep", "0.2"])
+fields = [l.split(";") for l in r.stderr.splitlines() if l]
+check("-I -x --summary: the totals last, led by summary",
+      [(f[0].strip(), f[3]) for f in fields[-2:]] == [("summary", "TaskClock"),
+                                                     ("summary", "PageFaults")] and
+      all(len(f) == 8 for f in fields), r.stderr[-300:])
 
-proc = subprocess.Popen(OPENGPA + ["stat", "-I", "50", "--json", "-e", "TaskClock,PageFaults",
-                         "--", "sleep", "0.6"], stderr=subprocess.PIPE, text=True,
-                        env=env_for(None))
+proc = subprocess.Popen(OPENGPA + ["stat", "-I", "50", "--json", "--summary", "-e",
+                         "TaskClock,PageFaults", "--", "sleep", "0.6"], stderr=subprocess.PIPE,
+                        text=True, env=env_for(None))
 first = json.loads(proc.stderr.readline())
 still_running = proc.poll() is None
 rest = [json.loads(l) for l in proc.stderr.read().splitlines() if l.strip()]
 proc.wait()
-check("--json -I: a line per interval while the command runs",
-      still_running and first["interval"] == 0 and
-      [c["name"] for c in first["counters"]] == ["TaskClock", "PageFaults"], first)
-check("--json -I: the totals as the last line", "command" in rest[-1] and
-      [c["name"] for c in rest[-1]["counters"]] == ["TaskClock", "PageFaults"], rest[-1:])
-check("--json -I: intervals numbered in order",
-      [d["interval"] for d in [first] + rest[:-1]] == list(range(len(rest))))
+check("--json -I: perf's lines, each interval's while the command runs",
+      still_running and first["event"] == "TaskClock" and first["interval"] > 0 and
+      rest[0]["event"] == "PageFaults" and rest[0]["interval"] == first["interval"], first)
+check("--json -I --summary: the totals last, without interval",
+      [(o["event"], "interval" in o) for o in rest[-2:]] ==
+      [("TaskClock", False), ("PageFaults", False)], rest[-2:])
+times = [o["interval"] for o in [first] + rest[:-2]]
+check("--json -I: intervals in order", times == sorted(times) and len(set(times)) >= 3, times)
+
+proc = subprocess.Popen(OPENGPA + ["stat", "-I", "50", "--opengpa-json", "-e",
+                         "TaskClock,PageFaults", "--", "sleep", "0.3"], stderr=subprocess.PIPE,
+                        text=True, env=env_for(None))
+first = json.loads(proc.stderr.readline())
+rest = [json.loads(l) for l in proc.stderr.read().splitlines() if l.strip()]
+proc.wait()
+check("--opengpa-json -I: an object per interval, then the totals", first["interval"] == 0 and
+      [c["name"] for c in first["counters"]] == ["TaskClock", "PageFaults"] and
+      "command" in rest[-1] and
+      [d["interval"] for d in [first] + rest[:-1]] == list(range(len(rest))), rest[-1:])
 
 # ---- the process stopped: the kernel's ring keeps the periods --------------
 

@@ -3,6 +3,10 @@
 #include "child.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <time.h>
+#include <sys/syscall.h>
+#include <poll.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -63,7 +67,38 @@ void child_release(struct child *c)
 
 int child_wait(struct child *c, int *exec_errno)
 {
+	return child_wait_for(c, exec_errno, 0);
+}
+
+/* Waits up to timeout_ms for the child to exit, without reaping it: a
+ * pidfd becomes readable when it exits (Linux 5.3); without one, its
+ * status is looked at every millisecond.  Returns whether it exited. */
+static bool exited_within(pid_t pid, unsigned timeout_ms)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd >= 0) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int n;
+		while ((n = poll(&p, 1, (int)timeout_ms)) < 0 && errno == EINTR)
+			;
+		close(fd);
+		return n > 0;
+	}
+	for (unsigned ms = 0; ms < timeout_ms; ms++) {
+		siginfo_t info = { 0 };
+		if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid)
+			return true;
+		struct timespec t = { 0, 1000000 };
+		nanosleep(&t, NULL);
+	}
+	return false;
+}
+
+int child_wait_for(struct child *c, int *exec_errno, unsigned timeout_ms)
+{
 	child_release(c);
+	if (timeout_ms && !exited_within(c->pid, timeout_ms))
+		kill(c->pid, SIGTERM);
 	int status = 0;
 	while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
 		;

@@ -20,5 +20,8 @@ void child_release(struct child *c);
 /* Waits for the child.  *exec_errno is 0 when the command ran.  Returns its
  * exit status as a shell reports it (128 + signal when killed). */
 int child_wait(struct child *c, int *exec_errno);
+/* The same, but after timeout_ms (0: never) the command gets SIGTERM, as
+ * perf stat --timeout sends it, and is then waited for. */
+int child_wait_for(struct child *c, int *exec_errno, unsigned timeout_ms);
 
 #endif

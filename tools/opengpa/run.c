@@ -164,7 +164,7 @@ static int run_pass(const struct run_request *rq, struct run_state *rs, bool per
 	int exec_errno = 0;
 	if (st != GPA_STATUS_OK)
 		kill(child.pid, SIGKILL); /* never let it run uncounted */
-	int status = child_wait(&child, &exec_errno);
+	int status = child_wait_for(&child, &exec_errno, st == GPA_STATUS_OK ? rq->timeout_ms : 0);
 	*elapsed = seconds_since(&t0);
 	if (rq->timeline)
 		timeline_workload_ended(rq->timeline, exec_errno ? -1 : status);

@@ -18,6 +18,7 @@ struct run_request {
 	bool scoped;     /* the backend options say what to count (perf -a/-C/-p/-t) */
 	bool count;      /* false: nothing to count, the command only runs */
 	double duration; /* seconds per pass without a command; 0: until ^C */
+	unsigned timeout_ms; /* --timeout: the command gets SIGTERM after this; 0: none */
 	unsigned total;  /* runs planned, for messages */
 	struct timeline *timeline; /* periodic: intervals follow (timeline_run.h); NULL */
 };

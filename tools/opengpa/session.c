@@ -52,11 +52,22 @@ const char *cli_last_error(void)
 	return first_error;
 }
 
+/* The library's message without the API function it names first
+ * ("GPA_EnableCounterStr: ..."): a command's user called no function. */
+static const char *user_words(const char *message)
+{
+	if (strncmp(message, "GPA_", 4) != 0 && strncmp(message, "OpenGPA_", 8) != 0 &&
+	    strncmp(message, "Gpa", 3) != 0)
+		return message;
+	size_t n = strspn(message, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+	return strncmp(message + n, ": ", 2) == 0 && message[n + 2] ? message + n + 2 : message;
+}
+
 int cli_fail(const char *what, GPA_Status status)
 {
 	pthread_mutex_lock(&first_error_lock);
 	if (first_error[0])
-		fprintf(stderr, "opengpa: %s\n", first_error);
+		fprintf(stderr, "opengpa: %s\n", user_words(first_error));
 	else
 		fprintf(stderr, "opengpa: %s: %s\n", what, GPA_GetStatusAsStr(status));
 	pthread_mutex_unlock(&first_error_lock);

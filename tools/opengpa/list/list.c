@@ -4,18 +4,69 @@
  * as a table, CSV or JSON; or, with --backends, every backend of the build
  * and whether it is usable here.
  */
+#include <fnmatch.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "cli_options.h"
 #include "format.h"
 #include "list.h"
+#include "names.h"
+#include "options.h"
 
 /* One counter, available or not, as every format prints it. */
 struct entry {
 	const char *name, *group, *usage, *type, *text, *alias;
 	const char *reason; /* NULL when available */
+	char aliases[512];  /* the counter's aliases and perf's spellings of it */
 };
+
+/* perf's spellings of a counter join its aliases (perf backend). */
+static void add_perf_aliases(struct entry *e, const char *backend)
+{
+	if (strcmp(backend, "perf") != 0)
+		return;
+	snprintf(e->aliases, sizeof e->aliases, "%s", e->alias);
+	size_t n = 0;
+	const struct perf_spelling *t = names_perf_table(&n);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(e->aliases);
+		if (strcasecmp(t[i].counter, e->name) == 0 &&
+		    len + strlen(t[i].perf) + 2 < sizeof e->aliases)
+			snprintf(e->aliases + len, sizeof e->aliases - len, "%s%s", len ? " " : "",
+			         t[i].perf);
+	}
+	e->alias = e->aliases;
+}
+
+/* PATTERN: a glob (any of *?[) over the name, each alias and the group, or
+ * else a substring of those or of the description; case is ignored. */
+static bool matches(const struct entry *e, const char *pattern)
+{
+	if (!pattern)
+		return true;
+	bool glob = strpbrk(pattern, "*?[") != NULL;
+	const char *words[] = { e->name, e->group, glob ? "" : e->text };
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (glob ? fnmatch(pattern, words[i], FNM_CASEFOLD) == 0
+		         : strcasestr(words[i], pattern) != NULL)
+			return true;
+	for (const char *a = e->alias; *a;) {
+		size_t n = strcspn(a, " ");
+		char word[128];
+		if (n && n < sizeof word) {
+			memcpy(word, a, n);
+			word[n] = '\0';
+			if (glob ? fnmatch(pattern, word, FNM_CASEFOLD) == 0
+			         : strcasestr(word, pattern) != NULL)
+				return true;
+		}
+		a += n + (a[n] == ' ');
+	}
+	return false;
+}
 
 /* The words GPA gives a usage and a type, without GPA's "gpa_" prefix. */
 static void usage_and_type(GPA_Usage_Type usage, GPA_Type type, struct entry *e)
@@ -98,6 +149,61 @@ static void print_entry(const struct list_options *o, const char *backend, const
 	}
 }
 
+/* --groups: each group once, in the catalogue's order, with its count:
+ * the names `opengpa stat -M` takes. */
+static int list_groups(const struct list_options *o)
+{
+	if (cli_open(o->backend, o->options, o->hardware || o->all))
+		return 1;
+	gpa_uint32 n = 0;
+	GPA_GetNumCounters(&n);
+	const char **groups = calloc(n + 1, sizeof *groups);
+	unsigned *counts = calloc(n + 1, sizeof *counts);
+	size_t ng = 0;
+	if (!groups || !counts) {
+		free(groups);
+		free(counts);
+		cli_close();
+		return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+	}
+	for (gpa_uint32 i = 0; i < n; i++) {
+		const char *g = "";
+		OpenGPA_GetCounterGroup(i, &g);
+		size_t k = 0;
+		while (k < ng && strcasecmp(groups[k], g) != 0)
+			k++;
+		if (k == ng)
+			groups[ng++] = g;
+		counts[k]++;
+	}
+	if (o->sep) {
+		const char *header[] = { "group", "counters" };
+		csv_line(header, 2, o->sep);
+	} else if (o->json) {
+		printf("{\"groups\": [");
+	}
+	for (size_t k = 0; k < ng; k++) {
+		char count[16];
+		snprintf(count, sizeof count, "%u", counts[k]);
+		if (o->sep) {
+			const char *fields[] = { groups[k], count };
+			csv_line(fields, 2, o->sep);
+		} else if (o->json) {
+			printf("%s{\"group\": ", k ? ", " : "");
+			fmt_json_string(stdout, groups[k]);
+			printf(", \"counters\": %u}", counts[k]);
+		} else {
+			printf("%-32s %u\n", groups[k], counts[k]);
+		}
+	}
+	if (o->json)
+		printf("]}\n");
+	free(groups);
+	free(counts);
+	cli_close();
+	return 0;
+}
+
 static int list_counters(const struct list_options *o)
 {
 	/* --all: everything, the raw counters (the CPU's own events) too. */
@@ -120,19 +226,32 @@ static int list_counters(const struct list_options *o)
 		json_field("device", device, false);
 		printf(", \"counters\": [");
 	} else {
-		printf("%u counters on %s (%s backend)\n\n%-32s %-20s %-12s %-8s %s\n", n, device,
-		       backend, "NAME", "GROUP", "USAGE", "TYPE", "DESCRIPTION");
+		char shown[128];
+		if (o->pattern)
+			printf("Counters matching '%s'", cli_escape(o->pattern, shown, sizeof shown));
+		else
+			printf("%u counters", n);
+		printf(" on %s (%s backend)\n\n%-32s %-20s %-12s %-8s %s\n", device, backend, "NAME",
+		       "GROUP", "USAGE", "TYPE", "DESCRIPTION");
 	}
 	struct entry e;
+	bool first = true;
 	for (gpa_uint32 i = 0; i < n; i++) {
 		available_entry(i, &e);
-		print_entry(o, backend, &e, i == 0);
+		add_perf_aliases(&e, backend);
+		if (!matches(&e, o->pattern))
+			continue;
+		print_entry(o, backend, &e, first);
+		first = false;
 	}
-	if (nun && !o->sep && !o->json)
+	if (nun && !o->sep && !o->json && !o->pattern)
 		printf("\n%u counters not countable here:\n", nun);
 	for (gpa_uint32 i = 0; i < nun; i++) {
 		unavailable_entry(i, &e);
-		print_entry(o, backend, &e, n + i == 0);
+		if (!matches(&e, o->pattern))
+			continue;
+		print_entry(o, backend, &e, first);
+		first = false;
 	}
 	if (o->json)
 		printf("\n]}\n");
@@ -219,5 +338,5 @@ int cmd_list(int argc, char **argv)
 		fputs(cli_command_list.help, stdout);
 		return 0;
 	}
-	return o.backends ? list_backends(&o) : list_counters(&o);
+	return o.backends ? list_backends(&o) : o.groups ? list_groups(&o) : list_counters(&o);
 }

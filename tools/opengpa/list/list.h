@@ -9,6 +9,8 @@
 struct list_options {
 	const char *backend, *options, *sep;
 	bool hardware, all, help, json, backends;
+	bool groups;         /* --groups: the counter groups (stat -M's names) */
+	const char *pattern; /* PATTERN: a glob, or a substring, any case */
 };
 
 /* Reads `opengpa list` options from argv[1..argc) into *o (cleared first).

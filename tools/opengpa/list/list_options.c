@@ -21,6 +21,7 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 		return cli_check_separator(value, err, errlen);
 	case LIST_OPT_JSON: o->json = true; return CLI_OK;
 	case LIST_OPT_BACKENDS: o->backends = true; return CLI_OK;
+	case LIST_OPT_GROUPS: o->groups = true; return CLI_OK;
 	case LIST_OPT_HELP: o->help = true; return CLI_OK;
 	}
 	return CLI_ERR_UNHANDLED;
@@ -43,10 +44,17 @@ int list_parse(int argc, char **argv, struct list_options *o, char *err, size_t 
 		           "--options, --hardware or --all");
 		return 2;
 	}
+	if (operand < argc)
+		o->pattern = argv[operand++];
 	if (operand != argc) {
 		char word[64];
-		cli_refuse(err, errlen, "unexpected argument '%s'",
+		cli_refuse(err, errlen, "unexpected argument '%s' (one PATTERN at most)",
 		           cli_escape(argv[operand], word, sizeof word));
+		return 2;
+	}
+	if (o->pattern && (o->backends || o->groups)) {
+		cli_refuse(err, errlen, "a PATTERN chooses counters; --backends and --groups list "
+		           "something else");
 		return 2;
 	}
 	return 0;

@@ -2,12 +2,14 @@
 /*
  * interval.c — `opengpa stat -I`'s lines, as perf stat -I prints them: each
  * interval a block of one line per counter led by the interval's end in
- * seconds since counting began.  -x gives the same as separated fields,
- * --json one JSON object per interval and line, for scripts that read the
- * output while the command runs.
+ * seconds since counting began.  -x and --json give perf's machine formats
+ * (its seven fields, its JSON lines; the report uses the same writers),
+ * --opengpa-json one object per interval, for scripts that read the output
+ * while the command runs.
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "format.h"
 #include "opengpa.h"
@@ -71,24 +73,114 @@ static void nothing_first(struct tl_output *o, const struct tl_run *run)
 	(void)run;
 }
 
-/* time SEP value SEP unit SEP name SEP group: perf stat -I -x's order. */
+void tl_perf_separated(FILE *f, const char *sep, const struct tl_perf_line *l)
+{
+	char runtime[32], pcnt[32], metric[64];
+	snprintf(runtime, sizeof runtime, "%llu", (unsigned long long)l->runtime_ns);
+	snprintf(pcnt, sizeof pcnt, "%.2f", l->pcnt_running);
+	snprintf(metric, sizeof metric, "%.3f", l->metric);
+	const char *fields[10];
+	size_t n = 0;
+	if (l->prefix)
+		fields[n++] = l->prefix;
+	fields[n++] = l->value;
+	fields[n++] = l->unit;
+	fields[n++] = l->event;
+	if (l->variance)
+		fields[n++] = l->variance;
+	fields[n++] = runtime;
+	fields[n++] = pcnt;
+	fields[n++] = l->has_metric ? metric : "";
+	fields[n++] = l->has_metric ? l->metric_unit : "";
+	for (size_t k = 0; k < n; k++) {
+		if (k)
+			fputs(sep, f);
+		/* perf's time field is padded with blanks: quoted only where a
+		 * separator holds a blank */
+		fmt_csv_field(f, fields[k], sep);
+	}
+	fputc('\n', f);
+}
+
+void tl_perf_json(FILE *f, const struct tl_perf_line *l)
+{
+	fputc('{', f);
+	if (l->interval >= 0.0)
+		fprintf(f, "\"interval\" : %.9f, ", l->interval);
+	fputs("\"counter-value\" : ", f);
+	if (l->counted) {
+		char v[64];
+		snprintf(v, sizeof v, "%f", l->number);
+		fmt_json_string(f, v);
+	} else {
+		fmt_json_string(f, l->value);
+	}
+	fputs(", \"unit\" : ", f);
+	fmt_json_string(f, l->unit);
+	fputs(", \"event\" : ", f);
+	fmt_json_string(f, l->event);
+	if (l->variance)
+		fprintf(f, ", \"variance\" : %.2f", l->variance_pct);
+	fprintf(f, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, \"metric-value\" : %f, "
+	        "\"metric-unit\" : ", (unsigned long long)l->runtime_ns, l->pcnt_running,
+	        l->has_metric ? l->metric : 0.0);
+	fmt_json_string(f, l->has_metric ? l->metric_unit : "");
+	fputs("}\n", f);
+}
+
+const char *tl_perf_unit(const struct tl_series *s)
+{
+	if (s->perf_unit)
+		return s->perf_unit;
+	return s->unit && strcmp(s->unit, "ms") == 0 ? "msec" : s->unit ? s->unit : "";
+}
+
+const char *tl_perf_time(const struct tl_run *run, uint64_t t, char *buf, size_t len)
+{
+	uint64_t d = t > run->start_ns ? t - run->start_ns : 0;
+	snprintf(buf, len, "%6llu.%09llu", (unsigned long long)(d / 1000000000u),
+	         (unsigned long long)(d % 1000000000u));
+	return buf;
+}
+
+/* One series of one interval as perf stat -I prints it. */
+static void perf_line(const struct tl_run *run, const struct tl_sample *s, size_t i,
+                      char *value, size_t len, struct tl_perf_line *l)
+{
+	const struct tl_series *c = &run->series[i];
+	double v = s->values[i];
+	bool counted = !isnan(v) && !isinf(v);
+	tl_value(c, v, value, len);
+	uint64_t span = s->end_ns > s->begin_ns ? s->end_ns - s->begin_ns : 0;
+	*l = (struct tl_perf_line){
+		.interval = tl_seconds(run, s->end_ns),
+		.value = counted ? value : "<not counted>",
+		.number = counted ? v : 0.0,
+		.counted = counted,
+		.unit = tl_perf_unit(c),
+		.event = c->name,
+		.runtime_ns = counted ? span : 0,
+		.pcnt_running = 100.0,
+		.has_metric = counted && c->cpus_utilized && span,
+		.metric = counted && span ? v * 1e6 / (double)span : 0.0,
+		.metric_unit = "CPUs utilized",
+	};
+}
+
+/* perf stat -I -x: the interval's end ("%6lu.%09lu") first, then perf's
+ * seven fields: value, unit, event, run time, percentage running, metric
+ * value, metric unit. */
 static void separated_sample(struct tl_output *o, const struct tl_run *run,
                              const struct tl_sample *s)
 {
 	char time[32];
-	snprintf(time, sizeof time, "%.9f", tl_seconds(run, s->end_ns));
+	tl_perf_time(run, s->end_ns, time, sizeof time);
 	for (size_t i = 0; i < run->nseries; i++) {
-		const struct tl_series *c = &run->series[i];
 		char value[64];
-		tl_value(c, s->values[i], value, sizeof value);
-		const char *fields[] = { time, value[0] ? value : "<not counted>", c->unit, c->name,
-			                 c->group ? c->group : "" };
-		for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
-			if (k)
-				fputs(o->sep, o->f);
-			fmt_csv_field(o->f, fields[k], o->sep);
-		}
-		fputc('\n', o->f);
+		struct tl_perf_line l;
+		perf_line(run, s, i, value, sizeof value, &l);
+		l.prefix = time;
+		tl_perf_separated(o->f, o->sep, &l);
 	}
 	o->count++;
 }
@@ -97,6 +189,26 @@ const struct tl_format tl_interval_separated = {
 	.name = "interval",
 	.begin = nothing_first,
 	.sample = separated_sample,
+	.end = no_end,
+};
+
+/* perf stat -I --json: one object per counter and interval. */
+static void perf_json_sample(struct tl_output *o, const struct tl_run *run,
+                             const struct tl_sample *s)
+{
+	for (size_t i = 0; i < run->nseries; i++) {
+		char value[64];
+		struct tl_perf_line l;
+		perf_line(run, s, i, value, sizeof value, &l);
+		tl_perf_json(o->f, &l);
+	}
+	o->count++;
+}
+
+const struct tl_format tl_interval_json = {
+	.name = "interval",
+	.begin = nothing_first,
+	.sample = perf_json_sample,
 	.end = no_end,
 };
 
@@ -128,7 +240,8 @@ static void json_sample(struct tl_output *o, const struct tl_run *run, const str
 	o->count++;
 }
 
-const struct tl_format tl_interval_json = {
+/* --opengpa-json: one object per interval. */
+const struct tl_format tl_interval_opengpa_json = {
 	.name = "interval",
 	.begin = nothing_first,
 	.sample = json_sample,

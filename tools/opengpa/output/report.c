@@ -117,7 +117,9 @@ static void format_value(const struct report *r, const struct report_row *row, c
 
 const char *report_unit(const struct report_row *row)
 {
-	return row->reason ? "" : tl_unit(row->usage_type);
+	if (row->reason)
+		return "";
+	return row->perf_unit ? row->perf_unit : tl_unit(row->usage_type);
 }
 
 /* The spread is shown for counters that were counted in several repeats. */
@@ -165,6 +167,12 @@ static void print_table(FILE *f, const struct report *r)
 		char value[64];
 		format_value(r, row, value, sizeof(value));
 		const char *note = row->reason && r->verbose ? row->reason : row->group;
+		char metric[64];
+		if (!row->reason && row->values.n && row->cpus_utilized && r->elapsed.mean > 0.0) {
+			snprintf(metric, sizeof metric, "%8.3f CPUs utilized",
+			         row->values.mean / (r->elapsed.mean * 1e3));
+			note = metric;
+		}
 		double pct = has_spread(r, row) ? report_stats_rel(&row->values) : 0.0;
 		fprintf(f, "  %20s %-6s  %-32s", value, report_unit(row), row->name);
 		if (note && *note)
@@ -188,25 +196,64 @@ static void print_table(FILE *f, const struct report *r)
 	}
 }
 
-/* value SEP unit SEP name SEP group [SEP relative stddev], as perf stat -x
- * orders its fields. */
+const char *report_perf_unit(const struct report_row *row)
+{
+	if (row->reason)
+		return row->perf_unit ? row->perf_unit : "";
+	struct tl_series s = { .unit = report_unit(row), .perf_unit = row->perf_unit };
+	return tl_perf_unit(&s);
+}
+
+/* One row as perf stat's machine formats have it. */
+static void perf_line(const struct report *r, const struct report_row *row, char *value,
+                      size_t vlen, char *spread, size_t slen, struct tl_perf_line *l)
+{
+	format_value(r, row, value, vlen);
+	bool counted = !row->reason && row->values.n > 0;
+	double pct = has_spread(r, row) ? report_stats_rel(&row->values) : 0.0;
+	snprintf(spread, slen, "%.2f%%", pct);
+	double ns = r->elapsed.mean * 1e9;
+	*l = (struct tl_perf_line){
+		.prefix = r->summary ? "         summary" : NULL,
+		.interval = -1.0,
+		.value = value,
+		.number = counted ? (is_integer(row->type) && r->repeats == 1 ? (double)row->count
+		                                                              : row->values.mean)
+		                  : 0.0,
+		.counted = counted,
+		.unit = report_perf_unit(row),
+		.event = row->name,
+		.variance = r->repeats > 1 ? spread : NULL,
+		.variance_pct = pct,
+		.runtime_ns = counted ? (uint64_t)llround(ns * r->coverage) : 0,
+		.pcnt_running = 100.0 * r->coverage,
+		.has_metric = counted && row->cpus_utilized && ns > 0.0,
+		.metric = counted && ns > 0.0 ? row->values.mean * 1e6 / ns : 0.0,
+		.metric_unit = "CPUs utilized",
+	};
+}
+
+/* perf stat -x's seven fields: value, unit, event, run time, percentage
+ * running, metric value, metric unit; under -r the relative standard
+ * deviation after the event, as perf puts it. */
 static void print_separated(FILE *f, const struct report *r, const char *sep)
 {
 	for (size_t i = 0; i < r->nrows; i++) {
-		const struct report_row *row = &r->rows[i];
 		char value[64], spread[32];
-		format_value(r, row, value, sizeof(value));
-		snprintf(spread, sizeof spread, "%.2f%%",
-		         has_spread(r, row) ? report_stats_rel(&row->values) : 0.0);
-		const char *fields[] = { value, report_unit(row), row->name, row->group ? row->group : "",
-		                         spread };
-		size_t nfields = r->repeats > 1 ? 5 : 4;
-		for (size_t k = 0; k < nfields; k++) {
-			if (k)
-				fputs(sep, f);
-			fmt_csv_field(f, fields[k], sep);
-		}
-		fputc('\n', f);
+		struct tl_perf_line l;
+		perf_line(r, &r->rows[i], value, sizeof value, spread, sizeof spread, &l);
+		tl_perf_separated(f, sep, &l);
+	}
+}
+
+/* perf stat --json: one object per counter and line. */
+static void print_perf_json(FILE *f, const struct report *r)
+{
+	for (size_t i = 0; i < r->nrows; i++) {
+		char value[64], spread[32];
+		struct tl_perf_line l;
+		perf_line(r, &r->rows[i], value, sizeof value, spread, sizeof spread, &l);
+		tl_perf_json(f, &l);
 	}
 }
 
@@ -289,8 +336,10 @@ void report_print(FILE *f, const struct report *r, enum report_format format, co
 	size_t len = 0;
 	FILE *m = open_memstream(&buf, &len);
 	FILE *to = m ? m : f;
-	if (format == REPORT_JSON)
+	if (format == REPORT_OPENGPA_JSON)
 		print_json(to, r);
+	else if (format == REPORT_JSON)
+		print_perf_json(to, r);
 	else if (format == REPORT_SEPARATED)
 		print_separated(to, r, sep);
 	else

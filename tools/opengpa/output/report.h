@@ -14,7 +14,9 @@
 
 #include "opengpa.h"
 
-enum report_format { REPORT_TABLE, REPORT_SEPARATED, REPORT_JSON };
+/* REPORT_SEPARATED and REPORT_JSON are perf stat's -x and --json;
+ * REPORT_OPENGPA_JSON is opengpa's one document (--opengpa-json). */
+enum report_format { REPORT_TABLE, REPORT_SEPARATED, REPORT_JSON, REPORT_OPENGPA_JSON };
 
 /* Mean and spread of one quantity over runs (Welford's method). */
 struct report_stats {
@@ -34,6 +36,8 @@ struct report_row {
 	GPA_Type type;
 	gpa_uint32 index;      /* the counter's index, when supported */
 	const char *reason;    /* NULL: countable; else why this machine cannot count it */
+	const char *perf_unit; /* perf's unit for a counter named in perf's spelling, or NULL */
+	bool cpus_utilized;    /* a task clock: perf's "CPUs utilized" metric */
 	uint64_t count;        /* an integer counter's exact value in the last run */
 	struct report_stats values;
 	unsigned failed;       /* runs whose value could not be read */
@@ -49,11 +53,14 @@ struct report {
 	size_t nrows;
 	bool verbose;             /* -v: the reasons of <not supported> */
 	gpa_uint32 sample;        /* the sample read: 0, or OPENGPA_SAMPLES_TOTAL (-I) */
-	bool one_line;            /* --json on one line (after -I's lines) */
+	bool one_line;            /* --opengpa-json on one line (after -I's lines) */
+	bool summary;             /* -I --summary: -x lines led by "summary", as perf's */
 };
 
 /* The unit the report prints for a row ("ms", "%", "" for none). */
 const char *report_unit(const struct report_row *row);
+/* The unit perf stat's machine formats print for it ("msec"). */
+const char *report_perf_unit(const struct report_row *row);
 
 /* Adds one session's sample r->sample to every supported row.  Returns 0, or 1
  * after printing the error when the session's results are gone. */

@@ -28,6 +28,9 @@ struct tl_series {
 	const char *unit;  /* short unit ("ms", "%", "cycles"), "" when none */
 	const char *usage; /* GPA usage ("items", "ratio"...), names unitless values */
 	bool integer;      /* a count: printed without decimals */
+	const char *perf_unit;  /* the unit perf stat's machine formats print ("msec");
+	                         * NULL: unit */
+	bool cpus_utilized;     /* a task clock in ms: perf's "CPUs utilized" metric */
 };
 
 /* What was counted, and how. */
@@ -82,7 +85,33 @@ extern const struct tl_format tl_csv;              /* csv.c */
 extern const struct tl_format tl_html;             /* html.c */
 extern const struct tl_format tl_interval_table;   /* interval.c: perf stat -I */
 extern const struct tl_format tl_interval_separated;
-extern const struct tl_format tl_interval_json;
+extern const struct tl_format tl_interval_json;         /* perf stat -I --json's lines */
+extern const struct tl_format tl_interval_opengpa_json; /* --opengpa-json's */
+
+/* perf stat's machine formats (perf's seven fields, perf's JSON lines),
+ * shared by the interval lines and the report (report.c). */
+struct tl_perf_line {
+	const char *prefix;       /* -x's leading field ("   0.100218498", "summary"), or NULL */
+	double interval;          /* --json's "interval"; negative: none */
+	const char *value;        /* "12.71", "<not supported>", "<not counted>" */
+	double number;            /* the value as a number (--json's counter-value) */
+	bool counted;             /* number is meaningful */
+	const char *unit, *event;
+	const char *variance;     /* -r's relative standard deviation ("2.34%"), or NULL */
+	double variance_pct;
+	uint64_t runtime_ns;      /* how long the event was counting */
+	double pcnt_running;      /* the share of it on the counters, 0 to 100 */
+	bool has_metric;
+	double metric;
+	const char *metric_unit;
+};
+void tl_perf_separated(FILE *f, const char *sep, const struct tl_perf_line *l);
+void tl_perf_json(FILE *f, const struct tl_perf_line *l);
+/* The unit perf prints for a series: perf_unit, or unit with perf's
+ * spelling of time ("msec"). */
+const char *tl_perf_unit(const struct tl_series *s);
+/* perf -I's time field: "%6lu.%09lu" of seconds since the start. */
+const char *tl_perf_time(const struct tl_run *run, uint64_t t, char *buf, size_t len);
 
 /* begin, sample, end on an output, each one record written whole, then
  * flushed. */

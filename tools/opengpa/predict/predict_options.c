@@ -120,7 +120,7 @@ int predict_parse(int argc, char **argv, struct predict_options *o, char *err, s
 	}
 	bool all_given = o->usi > 0.0 && o->gpuu > 0.0 && o->fps > 0.0;
 	if (!o->profile && !o->command && !all_given) {
-		cli_refuse(err, errlen, "nothing measured: give a profile (opengpa stat --json), a "
+		cli_refuse(err, errlen, "nothing measured: give a profile (opengpa stat --opengpa-json), a "
 		           "command after --, or --usi, --gpuu and --fps");
 		return 2;
 	}

@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "events.h"
+#include "names.h"
 #include "options.h"
 
 /* A counter name for the event: letters, digits and '_' (the spelling the
@@ -62,7 +63,10 @@ int events_check(const struct events *ev)
 	for (size_t i = 0; i < ev->n; i++) {
 		const char *why = ev->kind[i] != EVENT_COUNTER ? unavailable(ev->names[i]) : NULL;
 		if (why && ev->kind[i] == EVENT_NAME) {
-			fprintf(stderr, "opengpa: %s: %s\n", ev->names[i], why);
+			/* A typo first: the names it may have meant; then where the
+			 * backend looked for a CPU event of that name. */
+			names_explain_unknown(stderr, "stat", ev->names[i]);
+			fprintf(stderr, "opengpa stat: nor is it a CPU event here: %s\n", why);
 			return 1;
 		}
 		if (why)

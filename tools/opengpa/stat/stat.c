@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "cli_options.h"
 #include "events.h"
+#include "names.h"
 #include "output.h"
 #include "report.h"
 #include "run.h"
@@ -72,6 +73,16 @@ static void describe_unavailable(struct report_row *row, gpa_uint32 index)
 		GPA_GetUsageTypeAsStr(row->usage_type, &row->usage);
 }
 
+/* Whether the open context has a counter (or an unavailable one) so named:
+ * a counter's own name wins over perf's spelling. */
+static bool has_counter(const char *name)
+{
+	gpa_uint32 index, u;
+	const char *canonical, *reason;
+	return GPA_GetCounterIndex(name, &index) == GPA_STATUS_OK ||
+	       find_unavailable(name, &u, &canonical, &reason);
+}
+
 static bool has_row(const struct report *r, const char *name)
 {
 	for (size_t i = 0; i < r->nrows; i++)
@@ -80,13 +91,62 @@ static bool has_row(const struct report *r, const char *name)
 	return false;
 }
 
+/* -M GROUP[,GROUP]: every counter of each group, in the catalogue's
+ * order, as rows.  Returns 0, or 1 after naming a group no counter has. */
+static int choose_groups(const char *list, struct report *r, size_t *cap)
+{
+	char *copy = strdup(list), *save = NULL;
+	if (!copy)
+		return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+	gpa_uint32 n = 0;
+	GPA_GetNumCounters(&n);
+	int rc = 0;
+	for (char *group = strtok_r(copy, ",", &save); group && !rc;
+	     group = strtok_r(NULL, ",", &save)) {
+		bool any = false;
+		for (gpa_uint32 i = 0; i < n && !rc; i++) {
+			const char *g = "", *name = "";
+			OpenGPA_GetCounterGroup(i, &g);
+			if (strcasecmp(g, group) != 0)
+				continue;
+			any = true;
+			GPA_GetCounterName(i, &name);
+			GPA_Status st = GPA_EnableCounter(i);
+			if (st != GPA_STATUS_OK && st != GPA_STATUS_ERROR_ALREADY_ENABLED) {
+				rc = cli_fail(name, st);
+				break;
+			}
+			if (has_row(r, name))
+				continue;
+			struct report_row *row = add_row(r, cap);
+			if (!row)
+				rc = cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+			else
+				describe_row(row, i);
+		}
+		if (!any && !rc && strcasecmp(group, "all") != 0) {
+			char shown[128];
+			fprintf(stderr, "opengpa stat: -M %s: no counter of this device is in that group; "
+			        "`opengpa list --groups` lists the groups (and -M all counts every counter)\n",
+			        cli_escape(group, shown, sizeof shown));
+			rc = 1;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
 /* Enables the counters of -e (every counter without it) and makes the
  * report's rows, in the order asked, each counter once. */
 static int choose_counters(const struct stat_options *o, struct report *r)
 {
 	size_t cap = 0;
 	GPA_Status st;
-	if (!o->nevents) {
+	bool all = !o->nevents && !o->nmetrics;
+	for (size_t m = 0; m < o->nmetrics; m++)
+		if (strcasecmp(o->metrics[m], "all") == 0)
+			all = true;
+	if (all) {
 		gpa_uint32 n = 0;
 		st = GPA_EnableAllCounters();
 		if (st == GPA_STATUS_OK)
@@ -104,6 +164,8 @@ static int choose_counters(const struct stat_options *o, struct report *r)
 		return 0;
 	}
 	int rc = 0;
+	for (size_t m = 0; m < o->nmetrics && !rc; m++)
+		rc = choose_groups(o->metrics[m], r, &cap);
 	for (size_t e = 0; e < o->nevents && !rc; e++) {
 		char *copy = strdup(o->events[e]), *save = NULL;
 		if (!copy)
@@ -123,6 +185,11 @@ static int choose_counters(const struct stat_options *o, struct report *r)
 					describe_unavailable(row, index);
 				}
 				continue;
+			}
+			if (st == GPA_STATUS_ERROR_NOT_FOUND) {
+				names_explain_unknown(stderr, "stat", name);
+				rc = 1;
+				break;
 			}
 			if (st != GPA_STATUS_OK && st != GPA_STATUS_ERROR_ALREADY_ENABLED) {
 				rc = cli_fail(name, st);
@@ -212,6 +279,70 @@ static bool can_multiplex(void)
 	return can;
 }
 
+/*
+ * perf's spellings and groups in the -e lists: "{task-clock,page-faults}"
+ * becomes "TaskClock,PageFaults" in *joined (the braces only say "in one
+ * run", which the planner does anyway where the hardware allows it; a
+ * group that cannot be is refused by -I, --passes=once, or said as passes).
+ * Returns 0, or 1 without memory.
+ */
+static int spell_events(const struct stat_options *o, struct stat_options *chosen, char **joined)
+{
+	size_t len = 1;
+	for (size_t e = 0; e < o->nevents; e++)
+		len += strlen(o->events[e]) * 2 + 32;
+	char *out = calloc(1, len);
+	if (!out)
+		return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+	for (size_t e = 0; e < o->nevents; e++) {
+		char *copy = strdup(o->events[e]), *save = NULL;
+		if (!copy) {
+			free(out);
+			return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+		}
+		for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+			name += strspn(name, "{");
+			name[strcspn(name, "}")] = '\0';
+			if (!*name)
+				continue;
+			const struct perf_spelling *p = names_perf(name);
+			strcat(out, out[0] ? "," : "");
+			strcat(out, p && !has_counter(name) ? p->counter : name);
+		}
+		free(copy);
+	}
+	chosen->events[0] = out;
+	chosen->nevents = out[0] ? 1 : 0;
+	*joined = out;
+	return 0;
+}
+
+/* The rows of counters named in perf's spelling show it, with perf's unit;
+ * a task clock gets perf's "CPUs utilized". */
+static void spell_rows(const struct stat_options *o, struct report *r)
+{
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct report_row *row = &r->rows[i];
+		const struct perf_spelling *own = names_perf_of(row->name);
+		row->cpus_utilized = own && own->cpus_utilized;
+		for (size_t e = 0; e < o->nevents; e++) {
+			char *copy = strdup(o->events[e]), *save = NULL;
+			if (!copy)
+				return;
+			for (char *name = strtok_r(copy, ",{}", &save); name;
+			     name = strtok_r(NULL, ",{}", &save)) {
+				const struct perf_spelling *p = names_perf(name);
+				if (p && strcasecmp(p->counter, row->name) == 0) {
+					row->name = p->perf; /* static: outlives copy */
+					row->perf_unit = p->unit;
+					break;
+				}
+			}
+			free(copy);
+		}
+	}
+}
+
 /* On the perf backend, -e names that are no counter are CPU events: they
  * are declared (events.c) and the context opened again.  *chosen gets the
  * -e list as names, in *joined.  Returns 0; 1 after printing why, with the
@@ -273,14 +404,22 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 		cli_close();
 		return 1;
 	}
-	struct stat_options chosen = *o;
-	char *joined = NULL;
+	struct stat_options spelled = *o, chosen;
+	char *joined = NULL, *perf_joined = NULL;
 	bool open = true;
-	if (resolve_events(o, backend, options[0] ? options : o->options, &chosen, &joined, &open)) {
-		if (open)
-			cli_close();
+	if (o->nevents && spell_events(o, &spelled, &perf_joined)) {
+		cli_close();
 		return 1;
 	}
+	chosen = spelled;
+	if (resolve_events(&spelled, backend, options[0] ? options : o->options, &chosen, &joined,
+	                   &open)) {
+		if (open)
+			cli_close();
+		free(perf_joined);
+		return 1;
+	}
+	const struct stat_options *asked = o;
 	o = &chosen;
 	char label[128];
 	char *scope_only[] = { label, NULL };
@@ -292,12 +431,14 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 		rc = cli_fail("cannot multiplex", GPA_STATUS_ERROR_FAILED);
 	if (!rc)
 		rc = choose_counters(o, &r);
+	if (!rc)
+		spell_rows(asked, &r);
 	gpa_uint32 enabled = 0, passes = 1;
 	GPA_GetEnabledCount(&enabled);
 	/* Intervals: one run, sampled by the library (a set that needs more
 	 * runs is refused by GPA_BeginSession, naming them). */
 	bool periodic = stat_period_ms(o) && enabled;
-	if (!rc && periodic && !o->nevents)
+	if (!rc && periodic && !o->nevents && !o->nmetrics)
 		rc = timeline_fit_one_run(&r);
 	if (!rc && periodic)
 		rc = timeline_prepare(tl, &r);
@@ -308,7 +449,7 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 		                        &passes);
 	struct run_request rq = {
 		.command = o->command, .scoped = o->scope[0] != 0, .count = enabled > 0,
-		.duration = o->duration, .total = o->repeat * passes,
+		.duration = o->duration, .total = o->repeat * passes, .timeout_ms = o->timeout_ms,
 		.timeline = periodic ? tl : NULL,
 	};
 	/* Nothing countable and no command: nothing to wait for; the report
@@ -327,13 +468,22 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 		r.repeats = idle ? 1 : r.elapsed.n;
 		r.passes = passes;
 		r.exit_status = run_exit_status(rs);
-		report_print(out, &r, o->json ? REPORT_JSON : o->sep ? REPORT_SEPARATED : REPORT_TABLE,
-		             o->sep);
+		/* Under -I, perf's machine formats print the intervals alone,
+		 * and the totals only with --summary ("summary" first under -x,
+		 * no "interval" under --json), so a script tells them apart. */
+		bool machine = o->sep || (o->json && !o->opengpa_json);
+		r.summary = periodic && o->interval_ms && o->sep && o->summary;
+		if (!(periodic && o->interval_ms && machine && !o->summary))
+			report_print(out, &r,
+			             o->opengpa_json ? REPORT_OPENGPA_JSON
+			             : o->json ? REPORT_JSON : o->sep ? REPORT_SEPARATED : REPORT_TABLE,
+			             o->sep);
 		if (periodic)
 			timeline_finish(tl, &r);
 	}
 	free(r.rows);
 	free(joined);
+	free(perf_joined);
 	cli_close();
 	return rc;
 }

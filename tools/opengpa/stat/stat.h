@@ -17,6 +17,11 @@ struct stat_options {
 	const char *events[STAT_MAX_EVENT_ARGS]; /* each -e as given: "A,B" */
 	size_t nevents;
 	bool hardware, json, multiplex, help, append;
+	bool opengpa_json; /* --opengpa-json: opengpa's one document, not perf's lines */
+	bool summary;      /* --summary: -I's totals in -x and --json too */
+	const char *metrics[STAT_MAX_EVENT_ARGS]; /* each -M as given: "CPU,Memory" */
+	size_t nmetrics;
+	unsigned timeout_ms; /* --timeout: each run ended after this long; 0: not */
 	bool passes_once; /* --passes=once: refuse to run the command more than once */
 	unsigned repeat;  /* -r: runs of the whole pass set (1 by default) */
 	unsigned verbose; /* -v given this many times */

@@ -76,6 +76,26 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 		o->sep = value;
 		return cli_check_separator(value, err, errlen);
 	case STAT_OPT_JSON: o->json = true; return CLI_OK;
+	case STAT_OPT_OPENGPA_JSON: o->json = o->opengpa_json = true; return CLI_OK;
+	case STAT_OPT_SUMMARY: o->summary = true; return CLI_OK;
+	case STAT_OPT_BIG_NUM:
+	case STAT_OPT_NO_BIG_NUM: return CLI_OK; /* no separators are printed anyway */
+	case STAT_OPT_METRICS:
+		if (o->nmetrics == STAT_MAX_EVENT_ARGS)
+			return cli_refuse(err, errlen, "more than %d -M options; list several groups in "
+			                  "one, separated by commas", STAT_MAX_EVENT_ARGS);
+		if (!*value)
+			return cli_refuse(err, errlen, "no group named");
+		o->metrics[o->nmetrics++] = value;
+		return CLI_OK;
+	case STAT_OPT_TIMEOUT: {
+		uint64_t ms;
+		if (!cli_parse_uint(value, 1, STAT_MAX_INTERVAL_MS, &ms))
+			return cli_refuse(err, errlen, "not a number of milliseconds (1 to %u)",
+			                  STAT_MAX_INTERVAL_MS);
+		o->timeout_ms = (unsigned)ms;
+		return CLI_OK;
+	}
 	case STAT_OPT_OUTPUT:
 		if (!*value)
 			return cli_refuse(err, errlen, "no file named");
@@ -141,6 +161,10 @@ int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t 
 		           "-a/-C/-p/-t to count without one)");
 		return 2;
 	}
+	if (o->summary && !o->interval_ms) {
+		cli_refuse(err, errlen, "--summary is for -I: the totals after the intervals");
+		return 2;
+	}
 	if (o->append && !o->output) {
 		cli_refuse(err, errlen, "--append is for the file of -o FILE");
 		return 2;
@@ -154,7 +178,14 @@ int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t 
 		}
 		o->events[o->nevents++] = "CycleBudgetMax,CycleBudgetReal,CycleBudgetUsed";
 	}
-	if (o->repeat > 1 && operand >= argc && !(o->duration > 0.0)) {
+	if (o->timeout_ms && operand >= argc) {
+		if (o->duration > 0.0) {
+			cli_refuse(err, errlen, "--timeout and --duration both end the counting: give one");
+			return 2;
+		}
+		o->duration = o->timeout_ms / 1000.0; /* perf's --timeout without a command */
+	}
+		if (o->repeat > 1 && operand >= argc && !(o->duration > 0.0)) {
 		cli_refuse(err, errlen, "-r without a command needs --duration SECONDS: each repeat "
 		           "needs an end");
 		return 2;

@@ -40,7 +40,8 @@ int timeline_open(struct timeline *tl, const struct stat_options *o, FILE *repor
 	tl->period_ms = stat_period_ms(o);
 	tl->exit_status = -1;
 	if (o->interval_ms)
-		add_output(tl, o->json ? &tl_interval_json
+		add_output(tl, o->opengpa_json ? &tl_interval_opengpa_json
+		               : o->json ? &tl_interval_json
 		               : o->sep ? &tl_interval_separated : &tl_interval_table,
 		           report, o->sep);
 	const struct {
@@ -117,6 +118,7 @@ int timeline_prepare(struct timeline *tl, struct report *r)
 			.name = row->name, .group = row->group ? row->group : "",
 			.unit = report_unit(row), .usage = row->usage ? row->usage : "",
 			.integer = row->type == GPA_TYPE_UINT64 || row->type == GPA_TYPE_UINT32,
+			.perf_unit = row->perf_unit, .cpus_utilized = row->cpus_utilized,
 		};
 		tl->row[k] = i;
 		tl->type[k] = row->type;

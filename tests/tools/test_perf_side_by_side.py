@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""`opengpa stat` beside the real `perf stat` (Debian's linux-perf) on the
+same software events: the machine formats line by line, field counts, field
+order, units and parseability.  The numbers are two runs' and need not be
+equal.  Skips (77) where perf is missing or cannot count here.
+
+usage: test_perf_side_by_side.py OPENGPA
+"""
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+from cli_harness import OPENGPA, check, finish, run
+
+EVENTS = "task-clock,page-faults,context-switches"
+JSON_KEYS = ["counter-value", "unit", "event", "event-runtime", "pcnt-running", "metric-value",
+             "metric-unit"]
+
+perf = shutil.which("perf")
+if not perf:
+    print("SKIP: no perf here (apt-get install linux-perf)")
+    sys.exit(77)
+probe = subprocess.run([perf, "stat", "-x,", "-e", "task-clock", "--", "true"],
+                       capture_output=True, text=True, timeout=60)
+if probe.returncode != 0 or ",task-clock," not in probe.stderr:
+    print("SKIP: perf stat cannot count here: %s" % probe.stderr.strip()[:300])
+    sys.exit(77)
+if run(["stat", "-x,", "-e", "task-clock", "--", "true"]).returncode != 0:
+    print("SKIP: opengpa stat cannot count here (no perf_event_open)")
+    sys.exit(77)
+
+
+def both(args, command=("true",)):
+    p = subprocess.run([perf, "stat"] + args + ["--"] + list(command), capture_output=True,
+                       text=True, timeout=60)
+    o = run(["stat"] + args + ["--"] + list(command))
+    return p, o
+
+
+def number(text):
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def x_shape(line, interval, repeat):
+    """A -x line's fields as kinds: what must be the same in both."""
+    f = line.split(",")
+    shape = []
+    if interval:
+        shape.append("time" if re.fullmatch(r" *\d+\.\d{9}", f[0]) else "?" + f[0])
+        f = f[1:]
+    value = f[0]
+    shape.append("value" if number(value) or value in ("<not counted>", "<not supported>")
+                 else "?" + value)
+    shape += [("unit", f[1]), ("event", f[2])]
+    rest = f[3:]
+    if repeat:
+        shape.append("variance" if re.fullmatch(r"\d+\.\d\d%", rest[0]) else "?" + rest[0])
+        rest = rest[1:]
+    shape.append("runtime" if re.fullmatch(r"\d+", rest[0]) else "?" + rest[0])
+    shape.append("pcnt" if re.fullmatch(r"\d+\.\d\d", rest[1]) else "?" + rest[1])
+    shape.append("metric" if rest[2] == "" or number(rest[2]) else "?" + rest[2])
+    # perf's rates (K/sec) need task-clock counted with the event; opengpa
+    # gives the task clock's own metric, perf's CPUs utilized, only.
+    if f[2] in ("task-clock",):
+        shape.append(("metric-unit", rest[3]))
+    return shape, len(line.split(","))
+
+
+def compare_x(name, args, interval=False, repeat=False, command=("true",)):
+    p, o = both(args, command)
+    check(name + ": both exit 0", p.returncode == 0 and o.returncode == 0, o.stderr)
+    plines = [l for l in p.stderr.splitlines() if l.strip()]
+    olines = [l for l in o.stderr.splitlines() if l.strip()]
+    if interval:
+        # The intervals' number depends on timing: compare each event's lines.
+        pshapes = {x_shape(l, True, False)[0][3][1]: x_shape(l, True, False) for l in plines}
+        oshapes = {x_shape(l, True, False)[0][3][1]: x_shape(l, True, False) for l in olines}
+        check(name + ": same events", sorted(pshapes) == sorted(oshapes), (pshapes, oshapes))
+        for event in pshapes:
+            check("%s: %s line like perf's" % (name, event),
+                  pshapes[event] == oshapes.get(event), (pshapes[event], oshapes.get(event)))
+        return
+    check(name + ": as many lines as perf", len(plines) == len(olines), (plines, olines))
+    for pl, ol in zip(plines, olines):
+        ps, os_ = x_shape(pl, interval, repeat), x_shape(ol, interval, repeat)
+        check("%s: %r shaped as perf's %r" % (name, ol, pl), ps == os_, (ps, os_))
+
+
+def compare_json(name, args, interval=False, command=("true",)):
+    p, o = both(args, command)
+    check(name + ": both exit 0", p.returncode == 0 and o.returncode == 0, o.stderr)
+    try:
+        pobjs = [json.loads(l) for l in p.stderr.splitlines() if l.strip()]
+        oobjs = [json.loads(l) for l in o.stderr.splitlines() if l.strip()]
+    except ValueError as err:
+        check(name + ": every line is a JSON object", False, "%s: %r" % (err, o.stderr[:300]))
+        return
+    keys = (["interval"] if interval else []) + JSON_KEYS
+    for objs, who in ((pobjs, "perf"), (oobjs, "opengpa")):
+        check("%s: %s's objects have perf's keys in order" % (name, who),
+              objs and all(list(x) == keys for x in objs), objs[:2])
+    pevents = sorted({x["event"] for x in pobjs})
+    oevents = sorted({x["event"] for x in oobjs})
+    check(name + ": same events", pevents == oevents, (pevents, oevents))
+    for x in oobjs:
+        check("%s: %s's value a number as a string" % (name, x["event"]),
+              isinstance(x["counter-value"], str) and
+              (number(x["counter-value"]) or x["counter-value"].startswith("<")), x)
+    units = {x["event"]: x["unit"] for x in pobjs}
+    check(name + ": perf's units", all(units.get(x["event"]) == x["unit"] for x in oobjs),
+          (units, oobjs[:3]))
+
+
+def compare_table(name, args):
+    p, o = both(args)
+    check(name + ": both exit 0", p.returncode == 0 and o.returncode == 0, o.stderr)
+    for event, unit in (("task-clock", "msec"), ("page-faults", ""), ("context-switches", "")):
+        pattern = r"^\s+[\d.,]+\s+%s\s+%s\b" % (re.escape(unit), re.escape(event))
+        for who, text in (("perf", p.stderr), ("opengpa", o.stderr)):
+            check("%s: %s's %s line: value, unit, event" % (name, who, event),
+                  re.search(pattern, text, re.M), text)
+    for who, text in (("perf", p.stderr), ("opengpa", o.stderr)):
+        check("%s: %s prints CPUs utilized and the elapsed time" % (name, who),
+              "CPUs utilized" in text and "seconds time elapsed" in text, text)
+
+
+compare_table("default", ["-e", EVENTS])
+compare_x("-x,", ["-x,", "-e", EVENTS])
+compare_x("-x, -r 3", ["-x,", "-r", "3", "-e", EVENTS], repeat=True)
+compare_x("-I 100 -x,", ["-I", "100", "-x,", "-e", EVENTS], interval=True,
+          command=("sleep", "0.35"))
+compare_json("--json", ["--json", "-e", EVENTS])
+compare_json("-I 100 --json", ["-I", "100", "--json", "-e", EVENTS], interval=True,
+             command=("sleep", "0.35"))
+finish()
