@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""measure(): a command counted by `opengpa stat --json`, as its document."""
+"""measure(): a command counted by `opengpa stat --opengpa-json`, as its document."""
 from __future__ import annotations
 
 import json
@@ -25,10 +25,10 @@ def measure(cmd: Sequence[str], counters: Optional[Sequence[str]] = None, repeat
             multiplex: bool = False, env: Optional[Mapping[str, str]] = None,
             timeout: Optional[float] = None, command: Optional[str] = None) -> Dict[str, Any]:
     """Runs `cmd` (a list: program and arguments) under `opengpa stat
-    --json` and returns its JSON document as a dict: command, backend,
+    --opengpa-json` and returns its JSON document as a dict: command, backend,
     device, runs, repeats, passes, seconds, coverage, exit_status, and
     counters [{name, group, usage, supported, value, rel_stddev_percent,
-    ...}], exactly as `opengpa stat --json` writes it (docs/cli.md).
+    ...}], exactly as `opengpa stat --opengpa-json` writes it (docs/cli.md).
 
     `counters` are names (-e), `repeat` runs it that many times (-r: means
     and their relative standard deviation), `backend` and `options` as
@@ -45,7 +45,7 @@ def measure(cmd: Sequence[str], counters: Optional[Sequence[str]] = None, repeat
         raise OpenGPAError(None, "counters must be a list of names, not one string")
     if not (isinstance(repeat, int) and repeat >= 1):
         raise OpenGPAError(None, "repeat must be an int of at least 1, not %r" % (repeat,))
-    args = [_command(command), "stat", "--json"]
+    args = [_command(command), "stat", "--opengpa-json"]
     if counters:
         for c in counters:
             if not isinstance(c, str) or not c or "," in c:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""opengpa.measure(): `opengpa stat --json` from Python."""
+"""opengpa.measure(): `opengpa stat --opengpa-json` from Python."""
 import sys
 
 import pytest
