@@ -23,6 +23,7 @@ int ot_enable(const char *fn, struct og_xsession *x, uint32_t index, bool enable
 		st = ot_index(fn, x->ctx, index);
 	if (st != OT_OK)
 		return st;
+	index = ot_view_cat(x->ctx, index);
 	return ot_from_core(enable ? og_selection_enable(x->ctx, &x->sel, index)
 	                           : og_selection_disable(x->ctx, &x->sel, index));
 }
@@ -68,7 +69,7 @@ int ot_pass_count(struct og_xsession *x, uint32_t *passes)
 
 int ot_is_counter_enabled(const char *fn, struct og_xsession *x, uint32_t index)
 {
-	if (index < x->ctx->cat.ncounters && x->sel.is_enabled[index])
+	if (index < x->ctx->cat.ncounters && x->sel.is_enabled[ot_view_cat(x->ctx, index)])
 		return OT_OK;
 	/* The answer "no", not a failure. */
 	og_log(OG_LOG_MESSAGE, "%s: counter %u is not enabled in this session", fn, index);
@@ -80,7 +81,7 @@ int ot_enabled_index(const char *fn, struct og_xsession *x, uint32_t n, uint32_t
 	if (n >= x->sel.nenabled)
 		return ot_error(OT_INDEX_OUT_OF_RANGE, "%s: %u is out of range; %zu counters are "
 		                                       "enabled", fn, n, x->sel.nenabled);
-	*index = x->sel.enabled[n];
+	*index = ot_view_index(x->ctx, x->sel.enabled[n]);
 	return OT_OK;
 }
 

@@ -30,20 +30,43 @@ struct uuid4 {
 };
 _Static_assert(sizeof(struct uuid4) == 16, "GPA 4.x's GpaUuid");
 
-static void counter_query(const struct og_counter *c, enum ot_query q, void *out)
+/* GPUTime as GPA 3.x/4.x define it (table_view.c): kGpaUsageTypeNanoseconds,
+ * and the UUID of every GPA table, cbd338f2-de6c-7b14-92ad-ba724ca2e501, as
+ * its text reads (Windows GPA's fields; Linux GPA's parse of it leaves them
+ * mostly unset, ../shared/reference/gpa-vulkan.md §5). */
+static const uint8_t gputime_uuid[16] = {
+	0xcb, 0xd3, 0x38, 0xf2, 0xde, 0x6c, 0x7b, 0x14,
+	0x92, 0xad, 0xba, 0x72, 0x4c, 0xa2, 0xe5, 0x01,
+};
+static const char gputime_text[] =
+	"GPU time of the sample's commands, in nanoseconds, from the application's API's own "
+	"timer: from when the GPU reached the sample's first command to when it finished its "
+	"last, idle gaps inside the sample included.";
+
+/* Counter `index` as 3.x/4.x number it (table_view.c). */
+static void counter_query(const struct og_context *ctx, uint32_t index, enum ot_query q,
+                          void *out)
 {
+	uint32_t cat = ot_view_cat(ctx, index);
+	const struct og_counter *c = &ctx->cat.counters[cat];
+	bool gputime = ot_view_is_gputime(ctx, cat);
 	uint8_t b[16];
 	unsigned int d1;
 	switch (q) {
 	case OT_Q_NAME: *(const char **)out = c->name; return;
 	case OT_Q_GROUP: *(const char **)out = c->group; return;
-	case OT_Q_DESCRIPTION: *(const char **)out = c->text; return;
+	case OT_Q_DESCRIPTION: *(const char **)out = gputime ? gputime_text : c->text; return;
 	case OT_Q_DATA_TYPE: *(int *)out = ot_data_type(c); return;
-	case OT_Q_USAGE: *(int *)out = (int)c->usage; return; /* same numbers in 3.x/4.x */
-	case OT_Q_SAMPLE_TYPE: *(int *)out = 1; return;        /* kGpaCounterSampleTypeDiscrete */
+	case OT_Q_USAGE: /* same numbers in 3.x/4.x as the catalogue's 2.x ones */
+		*(int *)out = gputime ? OT_USAGE_NANOSECONDS : (int)c->usage;
+		return;
+	case OT_Q_SAMPLE_TYPE: *(int *)out = 1; return; /* kGpaCounterSampleTypeDiscrete */
 	case OT_Q_UUID3:
 	case OT_Q_UUID4:
-		og_counter_uuid(c->set, c->name, b);
+		if (gputime)
+			memcpy(b, gputime_uuid, sizeof(b));
+		else
+			og_counter_uuid(c->set, c->name, b);
 		d1 = (unsigned int)b[0] << 24 | (unsigned int)b[1] << 16 | (unsigned int)b[2] << 8 | b[3];
 		if (q == OT_Q_UUID3) {
 			struct uuid3 *u = out;
@@ -67,7 +90,7 @@ int ot_query3(const char *fn, const void *context, uint32_t index, enum ot_query
 	if (st == OT_OK)
 		st = ot_index(fn, ctx, index);
 	if (st == OT_OK)
-		counter_query(&ctx->cat.counters[index], q, out);
+		counter_query(ctx, index, q, out);
 	return st;
 }
 
@@ -82,7 +105,7 @@ int ot_query4(const char *fn, const void *session, uint32_t index, enum ot_query
 	if (st == OT_OK && !out)
 		st = ot_null(fn, "the output pointer");
 	if (st == OT_OK)
-		counter_query(&x->ctx->cat.counters[index], q, out);
+		counter_query(x->ctx, index, q, out);
 	return st;
 }
 
@@ -114,6 +137,7 @@ static int find_counter(const char *fn, const struct og_context *ctx, const char
 	if (!og_catalog_find(&ctx->cat, name, index))
 		return ot_error(OT_COUNTER_NOT_FOUND, "%s: no counter is named '%s' on this device",
 		                fn, name);
+	*index = ot_view_index(ctx, *index);
 	return OT_OK;
 }
 

@@ -93,6 +93,8 @@ int ot_sample_result(const char *fn, struct og_xsession *x, uint32_t id, size_t 
 	if (!values)
 		return ot_error(OT_FAILED, "%s: out of memory", fn);
 	GPA_Status st = og_session_read(x->ctx, x->s, id, values);
+	if (st == GPA_STATUS_OK)
+		ot_view_values(x, values);
 	if (!aligned) {
 		if (st == GPA_STATUS_OK)
 			memcpy(out, values, need);

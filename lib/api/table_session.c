@@ -59,6 +59,7 @@ int ot_open_context(const char *fn, void *api_context, uint32_t flags, void **ha
 		return ot_error(OT_FAILED, "%s: out of memory (or of handles)", fn);
 	}
 	ctx->open_flags = flags;
+	ot_view_open(ctx);
 	*handle = ctx->handle;
 	return OT_OK;
 }

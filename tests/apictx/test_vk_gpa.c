@@ -10,12 +10,14 @@
  * Exits 77 (skipped) when the process has no Vulkan device or layer.
  *
  * Work is vkCmdFillBuffer over a buffer, so GPUTime must grow with the
- * number of fills.
+ * number of fills.  GPUTime is GPA 3.x/4.x's: index 0, Float64 nanoseconds,
+ * GPA's UUID, and the samples' times fit within their submission's.
  */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <vulkan/vulkan.h>
 
 #include <gpu_performance_api/gpu_perf_api.h>
@@ -199,6 +201,31 @@ static void submit(struct vk *vk, VkCommandBuffer *cbs, uint32_t n)
 
 static GpaFunctionTable gpa;
 
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* GPUTime as GPA 3.x/4.x define it (gpa-vulkan.md section 5). */
+static void check_gputime(void *owner, GpaUInt32 index)
+{
+	CHECK(index == 0, "GPUTime is counter 0, not %u", index);
+	GpaDataType type = kGpaDataTypeUint64;
+	GpaUsageType usage = kGpaUsageTypeMilliseconds;
+	CHECK(gpa.GpaGetCounterDataType(owner, index, &type) == kGpaStatusOk &&
+	      type == kGpaDataTypeFloat64, "GPUTime is Float64 (%d)", (int)type);
+	CHECK(gpa.GpaGetCounterUsageType(owner, index, &usage) == kGpaStatusOk &&
+	      usage == kGpaUsageTypeNanoseconds, "GPUTime is in nanoseconds (%d)", (int)usage);
+	GpaUuid u;
+	memset(&u, 0, sizeof(u));
+	static const unsigned char tail[8] = { 0x92, 0xad, 0xba, 0x72, 0x4c, 0xa2, 0xe5, 0x01 };
+	CHECK(gpa.GpaGetCounterUuid(owner, index, &u) == kGpaStatusOk && u.data_1 == 0xcbd338f2u &&
+	      u.data_2 == 0xde6c && u.data_3 == 0x7b14 && memcmp(u.data_4, tail, 8) == 0,
+	      "GPUTime's UUID is GPA's cbd338f2-de6c-7b14-92ad-ba724ca2e501");
+}
+
 static double sample_value(GpaSessionId s, GpaUInt32 id, GpaStatus *st)
 {
 	size_t size = 0;
@@ -249,6 +276,7 @@ int main(void)
 	GpaUInt32 gputime = 0;
 	CHECK(gpa.GpaGetCounterIndex(COUNTER_OWNER, "GPUTime", &gputime) == kGpaStatusOk,
 	      "GPUTime exists");
+	check_gputime(COUNTER_OWNER, gputime);
 	CHECK(gpa.GpaEnableCounter(session, gputime) == kGpaStatusOk, "enable GPUTime");
 	GpaUInt32 passes = 0;
 	CHECK(gpa.GpaGetPassCount(session, &passes) == kGpaStatusOk && passes == 1, "one pass");
@@ -310,7 +338,9 @@ int main(void)
 	CHECK(gpa.GpaEndSession(session) == kGpaStatusOk, "end session before submitting");
 	CHECK(gpa.GpaIsSessionComplete(session) == kGpaStatusResultNotReady,
 	      "not complete before the GPU ran it");
+	double t0 = now_ns();
 	submit(&vk, cbs, 4);
+	double submission = now_ns() - t0;
 	CHECK(gpa.GpaIsSessionComplete(session) == kGpaStatusOk, "complete after");
 	CHECK(gpa.GpaIsPassComplete(session, 0) == kGpaStatusOk, "pass complete");
 	double t[4];
@@ -321,6 +351,11 @@ int main(void)
 		printf("sample %u: GPUTime %g\n", id, t[id]);
 	}
 	CHECK(t[1] > 2 * t[0], "16 fills (%g) take longer than 1 (%g)", t[1], t[0]);
+	/* Nanoseconds: the four samples ran in the submission, and an 8 MiB fill
+	 * takes more than a microsecond (a value in milliseconds would not). */
+	CHECK(t[0] + t[1] + t[2] + t[3] <= submission, "GPUTime %g+%g+%g+%g ns fits the %g ns "
+	      "submission", t[0], t[1], t[2], t[3], submission);
+	CHECK(t[0] > 1000, "one 8 MiB fill takes %g ns", t[0]);
 	CHECK(t[2] > t[0], "the continued sample sums its two halves (%g vs %g)", t[2], t[0]);
 	sample_value(session, 10, &st);
 	CHECK(st == kGpaStatusErrorSampleInSecondaryCommandList, "sample 10's original: %d", st);
