@@ -25,9 +25,11 @@
  *            draw, GpaEndCommandList, GpaEndSession, submit and wait, then
  *            GpaGetSampleResult of each of the D samples, GpaDeleteSession.
  *
- * Each reports its median round: ms of wall-clock time per frame, ms of the
- * process's CPU time per frame (lavapipe's threads, which run the GPU's
- * work, included), and ms of the recording thread's own CPU time; and
+ * Blocks of F frames of each take turns, in an order that rotates round by
+ * round, the first frame of each block not counted; each reports its median
+ * frame: ms of wall-clock time, ms of the
+ * process's CPU time (lavapipe's threads, which run the GPU's work,
+ * included), and ms of the recording thread's own CPU time; and
  * opengpa's ratios to bare.  Then one sample read: GpaGetSampleResult of
  * one sample of an ended session against reading that sample's two
  * queries by hand (vkGetQueryPoolResults of 2 queries and the
@@ -235,7 +237,7 @@ int main(int argc, char **argv)
 			library = argv[i + 1];
 		else if (strcmp(argv[i], "--draws") == 0 && atoi(argv[i + 1]) > 0)
 			draws = (unsigned)atoi(argv[i + 1]);
-		else if (strcmp(argv[i], "--frames") == 0 && atoi(argv[i + 1]) > 0)
+		else if (strcmp(argv[i], "--frames") == 0 && atoi(argv[i + 1]) > 1)
 			frames = atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--rounds") == 0 && atoi(argv[i + 1]) > 0)
 			rounds = atoi(argv[i + 1]);
@@ -276,32 +278,52 @@ int main(int argc, char **argv)
 	    b.gpa.GpaGetCounterIndex(b.ctx, "GPUTime", &index) != kGpaStatusOk || index != 0)
 		die("no GPA context with GPUTime at index 0 on the Vulkan device");
 
-	double wall[NMODES][64], cpu[NMODES][64], thread[NMODES][64];
-	for (int m = 0; m < NMODES; m++)
-		modes[m].frame(&b); /* warm: pipelines, pools, the library's first context use */
+	/* Rounds of F frames of each mode in turn, the order rotating round by
+	 * round so that no mode always follows the same one; each block's first
+	 * frame is not counted (lavapipe's first frame after a change of work
+	 * runs several times slower), the others are, each alone. */
+	int nframes = (frames - 1) * rounds;
+	double *wall[NMODES], *cpu[NMODES], *thread[NMODES];
+	for (int m = 0; m < NMODES; m++) {
+		wall[m] = calloc((size_t)nframes, sizeof(double));
+		cpu[m] = calloc((size_t)nframes, sizeof(double));
+		thread[m] = calloc((size_t)nframes, sizeof(double));
+		if (!wall[m] || !cpu[m] || !thread[m])
+			die("out of memory");
+	}
 	for (int r = 0; r < rounds; r++)
-		for (int m = 0; m < NMODES; m++) {
-			double w0 = now_ms(CLOCK_MONOTONIC), c0 = now_ms(CLOCK_PROCESS_CPUTIME_ID),
-			       t0 = now_ms(CLOCK_THREAD_CPUTIME_ID);
-			for (int f = 0; f < frames; f++)
+		for (int k = 0; k < NMODES; k++) {
+			int m = (r + k) % NMODES;
+			modes[m].frame(&b);
+			for (int f = 0; f < frames - 1; f++) {
+				double w0 = now_ms(CLOCK_MONOTONIC),
+				       c0 = now_ms(CLOCK_PROCESS_CPUTIME_ID),
+				       t0 = now_ms(CLOCK_THREAD_CPUTIME_ID);
 				modes[m].frame(&b);
-			wall[m][r] = (now_ms(CLOCK_MONOTONIC) - w0) / frames;
-			cpu[m][r] = (now_ms(CLOCK_PROCESS_CPUTIME_ID) - c0) / frames;
-			thread[m][r] = (now_ms(CLOCK_THREAD_CPUTIME_ID) - t0) / frames;
+				int i = r * (frames - 1) + f;
+				wall[m][i] = now_ms(CLOCK_MONOTONIC) - w0;
+				cpu[m][i] = now_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
+				thread[m][i] = now_ms(CLOCK_THREAD_CPUTIME_ID) - t0;
+			}
 		}
-	printf("%s: a frame of %u draws, one sample per draw; median of %d rounds of %d frames\n",
-	       b.s.device_name, draws, rounds, frames);
+	printf("%s: a frame of %u draws, one sample per draw; median of %d frames each\n",
+	       b.s.device_name, draws, nframes);
 	printf("%-8s %10s %10s %10s\n", "", "wall ms", "cpu ms", "thread ms");
 	double mw[NMODES], mc[NMODES], mt[NMODES];
 	for (int m = 0; m < NMODES; m++) {
-		mw[m] = median(wall[m], rounds);
-		mc[m] = median(cpu[m], rounds);
-		mt[m] = median(thread[m], rounds);
+		mw[m] = median(wall[m], nframes);
+		mc[m] = median(cpu[m], nframes);
+		mt[m] = median(thread[m], nframes);
 		printf("%-8s %10.3f %10.3f %10.3f\n", modes[m].name, mw[m], mc[m], mt[m]);
 	}
 	printf("opengpa / bare: wall %.3fx, cpu %.3fx, thread %.3fx\n", mw[2] / mw[1], mc[2] / mc[1],
 	       mt[2] / mt[1]);
 	one_read(&b, rounds);
+	for (int m = 0; m < NMODES; m++) {
+		free(wall[m]);
+		free(cpu[m]);
+		free(thread[m]);
+	}
 
 	b.gpa.GpaCloseContext(b.ctx);
 	b.gpa.GpaDestroy();
