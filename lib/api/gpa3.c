@@ -28,6 +28,7 @@ _Static_assert(OT_OK == (int)kGpaStatusOk && OT_RESULT_NOT_READY == (int)kGpaSta
                OT_STATUS_MIN == (int)kGpaStatusMin, "GPA 3.17 status values");
 _Static_assert(OT_DATA_TYPE_FLOAT64 == (int)kGpaDataTypeFloat64 &&
                OT_DATA_TYPE_UINT64 == (int)kGpaDataTypeUint64, "GPA 3.17 data types");
+_Static_assert(OT_USAGE_NANOSECONDS == (int)kGpaUsageTypeNanoseconds, "GPA 3.17 usage types");
 _Static_assert(OT_COMMAND_LIST_NONE == (int)kGpaCommandListNone &&
                OT_COMMAND_LIST_LAST == (int)kGpaCommandListLast, "GPA 3.17 command list types");
 _Static_assert(sizeof(GpaUuid) == 8 + 2 * sizeof(unsigned long), "GPA 3.17's GpaUuid");

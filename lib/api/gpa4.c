@@ -31,6 +31,7 @@ _Static_assert(OT_DATA_TYPE_FLOAT64 == (int)kGpaDataTypeFloat64 &&
 _Static_assert(OT_COMMAND_LIST_NONE == (int)kGpaCommandListNone &&
                OT_COMMAND_LIST_LAST == (int)kGpaCommandListLast, "GPA 4.3 command list types");
 _Static_assert(OT_SAMPLE_TYPE_MAX + 1 == (unsigned)kGpaSessionSampleTypeLast, "GPA 4.3 session types");
+_Static_assert(OT_USAGE_NANOSECONDS == (int)kGpaUsageTypeNanoseconds, "GPA 4.3 usage types");
 _Static_assert(sizeof(GpaDataType) == sizeof(int) && sizeof(GpaUsageType) == sizeof(int) &&
                sizeof(GpaCounterSampleType) == sizeof(int), "enums are int-sized");
 

@@ -69,6 +69,7 @@ enum ot_status {
 #define OT_COMMAND_LIST_LAST 3u /* None, Primary, Secondary */
 #define OT_DATA_TYPE_FLOAT64 0
 #define OT_DATA_TYPE_UINT64 1
+#define OT_USAGE_NANOSECONDS 7 /* GPUTime's, 3.x/4.x only */
 
 void ot_lock(void);
 /* Unlocks (delivering queued messages) and returns st. */
@@ -147,6 +148,20 @@ int ot_vk_check_counters(const char *fn, const struct og_xsession *x);
 int ot_vk_pass_check(const char *fn, const struct og_xsession *x, uint32_t pass);
 /* GetSampleResult's wait: secondary samples, open samples, 5 s. */
 int ot_vk_result_check(const char *fn, const struct og_xsession *x, uint32_t id);
+
+/* ---- GPA 3.x/4.x's view of the catalogue (table_view.c) ---- */
+
+/* Finds the GPUTime the view shows first (the counter named GPUTime in
+ * milliseconds); at GpaOpenContext. */
+void ot_view_open(struct og_context *ctx);
+/* A 3.x/4.x counter index as the catalogue's, and back. */
+uint32_t ot_view_cat(const struct og_context *ctx, uint32_t index);
+uint32_t ot_view_index(const struct og_context *ctx, uint32_t cat);
+/* Whether catalogue counter `cat` is that GPUTime. */
+bool ot_view_is_gputime(const struct og_context *ctx, uint32_t cat);
+/* A sample's values in enable order, GPUTime's milliseconds made
+ * nanoseconds. */
+void ot_view_values(const struct og_xsession *x, union og_value *values);
 
 /* ---- results ---- */
 

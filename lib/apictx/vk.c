@@ -119,7 +119,12 @@ struct og_vk_list {
 	uint32_t refs; /* the GPA command list, and each segment in it */
 	vk_handle pool;
 	vk_handle event; /* primary: set when the list has run */
+	bool ran;        /* primary: its event was seen set (it stays set) */
 	uint32_t used;
+	/* Queries 0 .. used as vkGetQueryPoolResults gives them (value,
+	 * availability), fetched in one call at the first read after the list
+	 * ran; NULL before. */
+	uint64_t *results;
 	bool open, dangling;
 	uint32_t open_id, open_token;
 	/* samples begun here, recording order: id, first query */
@@ -159,6 +164,7 @@ static void list_unref(struct og_vk_list *l)
 	if (l->event)
 		vk->DestroyEvent(vk->device, l->event, NULL);
 	free(l->samples);
+	free(l->results);
 	free(l);
 }
 
@@ -315,14 +321,44 @@ static enum og_api_read ran(struct vk *vk, struct og_vk_list *via)
 {
 	if (!via || !via->event)
 		return OG_API_PENDING;
-	vk_result r = vk->GetEventStatus(vk->device, via->event);
-	if (r == OGVK_EVENT_SET)
+	if (via->ran)
 		return OG_API_DONE;
+	vk_result r = vk->GetEventStatus(vk->device, via->event);
+	if (r == OGVK_EVENT_SET) {
+		via->ran = true;
+		return OG_API_DONE;
+	}
 	if (r == OGVK_EVENT_RESET)
 		return OG_API_PENDING;
 	og_log(OG_LOG_ERROR, "vkGetEventStatus on command buffer %p's event says %d%s; the "
 	       "sample has no GPUTime", via->cb, r,
 	       r == OGVK_ERROR_DEVICE_LOST ? " (OGVK_ERROR_DEVICE_LOST: the device was lost)" : "");
+	return OG_API_FAILED;
+}
+
+/* Every query list l has written, in one vkGetQueryPoolResults, once its
+ * commands ran (ran() said so for the primary that executed them): a frame's
+ * samples cost one call, not one each. */
+static enum og_api_read fetch(struct vk *vk, struct og_vk_list *l)
+{
+	if (l->results)
+		return OG_API_DONE;
+	if (!(l->results = malloc(2 * sizeof(uint64_t) * (l->used ? l->used : 1)))) {
+		og_log(OG_LOG_ERROR, "out of memory reading command buffer %p's timestamps; the "
+		       "sample has no GPUTime", l->cb);
+		return OG_API_FAILED;
+	}
+	vk_result res = vk->GetQueryPoolResults(vk->device, l->pool, 0, l->used,
+	                                        2 * sizeof(uint64_t) * l->used, l->results,
+	                                        2 * sizeof(uint64_t),
+	                                        OGVK_QUERY_RESULT_64_BIT |
+	                                        OGVK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+	if (res == OGVK_SUCCESS || res == OGVK_NOT_READY)
+		return OG_API_DONE; /* availability says which are in */
+	free(l->results);
+	l->results = NULL;
+	og_log(OG_LOG_ERROR, "vkGetQueryPoolResults says %d%s; the sample has no GPUTime", res,
+	       res == OGVK_ERROR_DEVICE_LOST ? " (device lost)" : "");
 	return OG_API_FAILED;
 }
 
@@ -347,17 +383,14 @@ static enum og_api_read vk_time_read(struct og_apictx *a, struct og_api_timing *
 			       "ended (internal error); it has no GPUTime", s->l->cb);
 			return OG_API_FAILED;
 		}
-		uint64_t v[4];
-		vk_result res = vk->GetQueryPoolResults(vk->device, s->l->pool, s->q, 2, sizeof(v), v,
-		                                       2 * sizeof(uint64_t),
-		                                       OGVK_QUERY_RESULT_64_BIT |
-		                                       OGVK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
-		if (res == OGVK_NOT_READY || (res == OGVK_SUCCESS && (!v[1] || !v[3])))
+		r = fetch(vk, s->l);
+		if (r != OG_API_DONE)
+			return r;
+		const uint64_t *v = s->l->results + 2 * s->q;
+		if (!v[1] || !v[3]) {
+			free(s->l->results); /* fetched again at the next read */
+			s->l->results = NULL;
 			return OG_API_PENDING;
-		if (res != OGVK_SUCCESS) {
-			og_log(OG_LOG_ERROR, "vkGetQueryPoolResults says %d%s; the sample has no "
-			       "GPUTime", res, res == OGVK_ERROR_DEVICE_LOST ? " (device lost)" : "");
-			return OG_API_FAILED;
 		}
 		sum += (double)((v[2] - v[0]) & vk->mask) * vk->period_ns;
 	}

@@ -203,6 +203,9 @@ struct og_context {
 	/* 3.x/4.x (explicit.h): the context's handle and its sessions. */
 	void *handle;
 	uint32_t open_flags; /* as the front end numbers them */
+	/* The catalogue index of the GPUTime 3.x/4.x show at index 0, in
+	 * nanoseconds (lib/api/table_view.c); UINT32_MAX: none. */
+	uint32_t table_gputime;
 	struct og_xsession *xsessions;
 };
 

@@ -12,7 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -21,6 +23,7 @@
 #include "test_util.h"
 
 #include "gpa3/gpu_performance_api/gpu_perf_api.h"
+#include "opengpa.h"
 
 static GpaFunctionTable t;
 static unsigned no_full_stop; /* messages that did not end with '.' */
@@ -882,6 +885,111 @@ static void test_with_gpa2(void **state)
 	OK(t.GpaCloseContext(ctx));
 }
 
+/* GPUTime as GPA 3.x defines it, whatever the catalogue's order: a counter
+ * file gives the fake backend a GPUTime in milliseconds (GPA 2.x's unit, as
+ * counters/gpa-timing.counters has it), after every other counter.  The
+ * table shows it at index 0 in nanoseconds with GPA's UUID; the counters
+ * before it move up one. */
+static const char gputime_file[] =
+	"counter GPUTime\n    group: Timing\n    usage: milliseconds\n    type: float64\n"
+	"    description: R0 as milliseconds.\n    expression: R0 / 1000000\n";
+
+static void test_gputime_first(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/opengpa-test-gputime-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, gputime_file, sizeof gputime_file - 1),
+	                 (ssize_t)(sizeof gputime_file - 1));
+	close(fd);
+	GPA_Status added = OpenGPA_AddCounterFile(path);
+	GpaContextId ctx = NULL;
+	GpaStatus opened = t.GpaOpenContext(&key_a, kGpaOpenContextDefaultBit, &ctx);
+	unlink(path);
+	assert_int_equal(added, GPA_STATUS_OK);
+	OK(opened);
+	tu_log_clear();
+
+	GpaUInt32 n = 0, index = 99;
+	OK(t.GpaGetNumCounters(ctx, &n));
+	OK(t.GpaGetCounterIndex(ctx, "GPUTime", &index));
+	assert_int_equal(index, 0);
+	const char *name = NULL;
+	OK(t.GpaGetCounterName(ctx, 0, &name));
+	assert_string_equal(name, "GPUTime");
+	OK(t.GpaGetCounterName(ctx, FC_C0 + 1, &name));
+	assert_string_equal(name, "C0");
+	OK(t.GpaGetCounterIndex(ctx, "C0", &index));
+	assert_int_equal(index, FC_C0 + 1);
+	OK(t.GpaGetCounterName(ctx, n - 1, &name));
+	assert_string_not_equal(name, "GPUTime");
+	GpaUsageType usage = kGpaUsageTypeMilliseconds;
+	OK(t.GpaGetCounterUsageType(ctx, 0, &usage));
+	assert_int_equal(usage, kGpaUsageTypeNanoseconds);
+	OK(t.GpaGetCounterUsageType(ctx, FC_C0 + 1, &usage));
+	assert_int_equal(usage, kGpaUsageTypeItems);
+	GpaDataType type = kGpaDataTypeUint64;
+	OK(t.GpaGetCounterDataType(ctx, 0, &type));
+	assert_int_equal(type, kGpaDataTypeFloat64);
+	const char *text = NULL;
+	OK(t.GpaGetCounterDescription(ctx, 0, &text));
+	assert_non_null(strstr(text, "nanoseconds"));
+	GpaUuid uuid;
+	memset(&uuid, 0xEE, sizeof(uuid));
+	OK(t.GpaGetCounterUuid(ctx, 0, &uuid));
+	static const unsigned char tail[8] = { 0x92, 0xad, 0xba, 0x72, 0x4c, 0xa2, 0xe5, 0x01 };
+	assert_int_equal(uuid.data_1, 0xcbd338f2u);
+	assert_int_equal(uuid.data_2, 0xde6c);
+	assert_int_equal(uuid.data_3, 0x7b14);
+	assert_memory_equal(uuid.data_4, tail, 8);
+
+	/* Enabled by its index 0 and C0 by its new one; read back the same. */
+	GpaSessionId s = new_session(ctx);
+	OK(t.GpaEnableCounter(s, FC_C0 + 1));
+	OK(t.GpaEnableCounter(s, 0));
+	OK(t.GpaIsCounterEnabled(s, 0));
+	GpaUInt32 enabled = 99;
+	OK(t.GpaGetEnabledIndex(s, 0, &enabled));
+	assert_int_equal(enabled, FC_C0 + 1);
+	OK(t.GpaGetEnabledIndex(s, 1, &enabled));
+	assert_int_equal(enabled, 0);
+	OK(t.GpaBeginSession(s));
+	unsigned first = fake_stats.pass_seq;
+	/* Counts whose milliseconds times 10^6 are not whole (123 ns is
+	 * 122.99999999999999 so), for both samples. */
+	for (uint64_t off = 0; off < 100000; off++) {
+		volatile double a = (double)(fake_value(0, 0, first) + off) / 1e6,
+		                b = (double)(fake_value(0, 1, first) + off) / 1e6;
+		if (a * 1e6 != (double)(fake_value(0, 0, first) + off) &&
+		    b * 1e6 != (double)(fake_value(0, 1, first) + off)) {
+			fake_config.value_offset = off;
+			break;
+		}
+	}
+	assert_true(fake_config.value_offset != 0);
+	const GpaUInt32 ids[] = { 5, 6 };
+	record(s, ids, 2);
+	OK(t.GpaEndSession(s));
+	/* GPUTime is R0's count in nanoseconds, exactly: the milliseconds the
+	 * catalogue computed made whole nanoseconds again. */
+	for (GpaUInt32 k = 0; k < 2; k++) {
+		union {
+			GpaUInt64 u;
+			GpaFloat64 d;
+		} v[2];
+		uint64_t want = fake_value(0, k, first) + fake_config.value_offset;
+		OK(t.GpaGetSampleResult(s, ids[k], sizeof(v), v));
+		assert_int_equal(v[0].u, want);
+		if (v[1].d != (double)want)
+			fail_msg("sample %u: GPUTime %.17g, not %llu ns", k, v[1].d,
+			         (unsigned long long)want);
+	}
+	OK(t.GpaDeleteSession(s));
+	OK(t.GpaCloseContext(ctx));
+	TU_NO_ERROR();
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
@@ -892,7 +1000,7 @@ int main(void)
 		T(test_device_queries), T(test_counter_queries), T(test_status_strings),
 		T(test_create_delete), T(test_enable), T(test_begin_end_session),
 		T(test_command_lists), T(test_results), T(test_result_types), T(test_with_gpa2),
-		T(test_two_errors_at_once),
+		T(test_two_errors_at_once), T(test_gputime_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -20,6 +22,7 @@
 #include "test_util.h"
 
 #include "gpa4/gpu_performance_api/gpu_perf_api.h"
+#include "opengpa.h"
 
 static GpaFunctionTable t;
 static int key_a;
@@ -388,6 +391,55 @@ static void test_exported_names(void **state)
 	                    "GPA Error: Attempt to Retrieve Data Failed due to Timeout.");
 }
 
+/* GPUTime as GPA 4.x defines it: a counter file gives the fake backend a
+ * GPUTime in milliseconds after every other counter; the session's queries
+ * show it at index 0, in nanoseconds, with GPA's UUID (16-byte GpaUuid). */
+static void test_gputime_first(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"counter GPUTime\n    group: Timing\n    usage: milliseconds\n    type: float64\n"
+		"    description: R0 as milliseconds.\n    expression: R0 / 1000000\n";
+	char path[] = "/tmp/opengpa-test-gputime-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+	close(fd);
+	GPA_Status added = OpenGPA_AddCounterFile(path);
+	GpaContextId ctx = open_context();
+	unlink(path);
+	assert_int_equal(added, GPA_STATUS_OK);
+	GpaSessionId s = new_session(ctx);
+	GpaUInt32 index = 99;
+	OK(t.GpaGetCounterIndex(s, "GPUTime", &index));
+	assert_int_equal(index, 0);
+	OK(t.GpaGetCounterIndex(s, "C0", &index));
+	assert_int_equal(index, FC_C0 + 1);
+	GpaUsageType usage = kGpaUsageTypeMilliseconds;
+	OK(t.GpaGetCounterUsageType(s, 0, &usage));
+	assert_int_equal(usage, kGpaUsageTypeNanoseconds);
+	GpaUuid uuid;
+	memset(&uuid, 0xEE, sizeof(uuid));
+	OK(t.GpaGetCounterUuid(s, 0, &uuid));
+	static const unsigned char tail[8] = { 0x92, 0xad, 0xba, 0x72, 0x4c, 0xa2, 0xe5, 0x01 };
+	assert_int_equal(uuid.data_1, 0xcbd338f2u);
+	assert_int_equal(uuid.data_2, 0xde6c);
+	assert_int_equal(uuid.data_3, 0x7b14);
+	assert_memory_equal(uuid.data_4, tail, 8);
+	OK(t.GpaEnableCounter(s, 0));
+	OK(t.GpaBeginSession(s));
+	unsigned first = fake_stats.pass_seq;
+	run_passes(s, 1, 9);
+	OK(t.GpaEndSession(s));
+	double v = 0;
+	OK(t.GpaGetSampleResult(s, 9, sizeof(v), &v));
+	assert_true(v == (double)fake_value(0, 0, first));
+	OK(t.GpaDeleteSession(s));
+	OK(t.GpaCloseContext(ctx));
+	OK(t.GpaDestroy());
+	TU_NO_ERROR();
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
@@ -395,7 +447,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_table), T(test_initialize_gate), T(test_handles_before_pointers),
 		T(test_counters_of_a_session), T(test_device_entries), T(test_trace_entries),
-		T(test_reset_and_abort), T(test_exported_names),
+		T(test_reset_and_abort), T(test_exported_names), T(test_gputime_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,7 @@
  * libGPUPerfAPIGL.so binds to the current context as GPA_OpenContext does,
  * samples on the (null) command list are synchronised and timed, and the
  * completeness calls answer from the timer queries when unsynchronised.
+ * GPUTime is GPA 3.x's: index 0, Float64 nanoseconds, GPA's UUID.
  * Built against include/gpa3 only, as GPA 3.x clients are.
  */
 #include <dlfcn.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -64,6 +66,16 @@ static int teardown(void **state)
 }
 
 static const unsigned draws[3] = { 1, 32, 1 };
+/* The CPU's time from GpaBeginSample to GpaEndSample of each sample of the
+ * last session recorded: synchronised, the GPU's time lies within it. */
+static double wall_ns[3];
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
 
 /* A session of three samples on the null command list; GPUTime of each. */
 static GpaSessionId record(GpaContextId ctx)
@@ -77,25 +89,34 @@ static GpaSessionId record(GpaContextId ctx)
 	assert_int_equal(gpa->GpaBeginCommandList(session, 0, GPA_NULL_COMMAND_LIST,
 	                                          kGpaCommandListNone, &list), kGpaStatusOk);
 	for (GpaUInt32 i = 0; i < 3; i++) {
+		double t0 = now_ns();
 		assert_int_equal(gpa->GpaBeginSample(i, list), kGpaStatusOk);
 		scene_draw(&scene, draws[i], LOOP);
 		assert_int_equal(gpa->GpaEndSample(list), kGpaStatusOk);
+		wall_ns[i] = now_ns() - t0;
 	}
 	assert_int_equal(gpa->GpaEndCommandList(list), kGpaStatusOk);
 	assert_int_equal(gpa->GpaEndSession(session), kGpaStatusOk);
 	return session;
 }
 
-/* GPUTime of each sample, positive; into ms[]. */
-static void read_times(GpaSessionId session, double ms[3])
+/* GPUTime of each sample in nanoseconds, positive; into ns[].  `synced`:
+ * each lies within its sample's CPU interval (a value in milliseconds, or
+ * one a million times too large, would not). */
+static void read_times(GpaSessionId session, double ns[3], bool synced)
 {
 	for (GpaUInt32 i = 0; i < 3; i++) {
 		size_t size = 0;
 		assert_int_equal(gpa->GpaGetSampleResultSize(session, i, &size), kGpaStatusOk);
 		assert_int_equal(size, sizeof(double));
-		assert_int_equal(gpa->GpaGetSampleResult(session, i, size, &ms[i]), kGpaStatusOk);
-		printf("sample %u: %u draws, GPUTime %.3f ms\n", i, draws[i], ms[i]);
-		assert_true(ms[i] > 0);
+		assert_int_equal(gpa->GpaGetSampleResult(session, i, size, &ns[i]), kGpaStatusOk);
+		printf("sample %u: %u draws, GPUTime %.0f ns (CPU %.0f ns)\n", i, draws[i], ns[i],
+		       wall_ns[i]);
+		assert_true(ns[i] > 0);
+		assert_true(ns[i] == (double)(uint64_t)ns[i]); /* whole nanoseconds */
+		if (synced && !(ns[i] <= wall_ns[i] && ns[i] > wall_ns[i] * 1e-4))
+			fail_msg("sample %u: GPUTime %.0f is not nanoseconds within the sample's %.0f "
+			         "ns on the CPU", i, ns[i], wall_ns[i]);
 	}
 }
 
@@ -103,13 +124,13 @@ static void read_times(GpaSessionId session, double ms[3])
  * shared with the rest of the suite) reads long.  Each position's shortest
  * time over a few sessions is its own work's; 32 draws take more than twice
  * one draw's. */
-static void check_times(GpaSessionId session, double best[3], int round)
+static void check_times(GpaSessionId session, double best[3], int round, bool synced)
 {
-	double ms[3];
-	read_times(session, ms);
+	double ns[3];
+	read_times(session, ns, synced);
 	for (int i = 0; i < 3; i++)
-		if (round == 0 || ms[i] < best[i])
-			best[i] = ms[i];
+		if (round == 0 || ns[i] < best[i])
+			best[i] = ns[i];
 }
 
 #define ROUNDS 4
@@ -117,8 +138,8 @@ static void check_times(GpaSessionId session, double best[3], int round)
 static void check_order(const double best[3])
 {
 	if (!(best[1] > 2 * best[0] && best[1] > 2 * best[2]))
-		fail_msg("shortest GPUTime of %d sessions: %.3f ms (1 draw), %.3f ms (32 draws), "
-		         "%.3f ms (1 draw): 32 draws should take more than twice one", ROUNDS,
+		fail_msg("shortest GPUTime of %d sessions: %.0f ns (1 draw), %.0f ns (32 draws), "
+		         "%.0f ns (1 draw): 32 draws should take more than twice one", ROUNDS,
 		         best[0], best[1], best[2]);
 }
 
@@ -134,7 +155,7 @@ static void test_command_list_samples(void **state)
 		/* Synchronised: complete at once. */
 		assert_int_equal(gpa->GpaIsPassComplete(session, 0), kGpaStatusOk);
 		assert_int_equal(gpa->GpaIsSessionComplete(session), kGpaStatusOk);
-		check_times(session, best, round);
+		check_times(session, best, round, true);
 		assert_int_equal(gpa->GpaDeleteSession(session), kGpaStatusOk);
 	}
 	check_order(best);
@@ -153,16 +174,63 @@ static void test_command_list_samples(void **state)
 		scene_finish(&scene);
 		assert_int_equal(gpa->GpaIsPassComplete(session, 0), kGpaStatusOk);
 		assert_int_equal(gpa->GpaIsSessionComplete(session), kGpaStatusOk);
-		check_times(session, best, round);
+		check_times(session, best, round, false);
 		assert_int_equal(gpa->GpaDeleteSession(session), kGpaStatusOk);
 	}
 	check_order(best);
 	assert_int_equal(gpa->GpaCloseContext(ctx), kGpaStatusOk);
 }
 
+/* GPUTime as GPA 3.x defines it: the first counter, Float64 nanoseconds,
+ * UUID cbd338f2-de6c-7b14-92ad-ba724ca2e501 (gpa-vulkan.md §5). */
+static void test_gputime_definition(void **state)
+{
+	(void)state;
+	GpaContextId ctx;
+	assert_int_equal(gpa->GpaOpenContext(scene.ctx, kGpaOpenContextDefaultBit, &ctx),
+	                 kGpaStatusOk);
+	GpaUInt32 index = 99, count = 0;
+	assert_int_equal(gpa->GpaGetCounterIndex(ctx, "GPUTime", &index), kGpaStatusOk);
+	assert_int_equal(index, 0);
+	assert_int_equal(gpa->GpaGetNumCounters(ctx, &count), kGpaStatusOk);
+	assert_true(count > 1);
+	const char *name = NULL;
+	assert_int_equal(gpa->GpaGetCounterName(ctx, 0, &name), kGpaStatusOk);
+	assert_string_equal(name, "GPUTime");
+	GpaDataType type = kGpaDataTypeUint64;
+	assert_int_equal(gpa->GpaGetCounterDataType(ctx, 0, &type), kGpaStatusOk);
+	assert_int_equal(type, kGpaDataTypeFloat64);
+	GpaUsageType usage = kGpaUsageTypeMilliseconds;
+	assert_int_equal(gpa->GpaGetCounterUsageType(ctx, 0, &usage), kGpaStatusOk);
+	assert_int_equal(usage, kGpaUsageTypeNanoseconds);
+	const char *text = NULL;
+	assert_int_equal(gpa->GpaGetCounterDescription(ctx, 0, &text), kGpaStatusOk);
+	assert_non_null(strstr(text, "nanoseconds"));
+	GpaUuid uuid;
+	memset(&uuid, 0xEE, sizeof(uuid));
+	assert_int_equal(gpa->GpaGetCounterUuid(ctx, 0, &uuid), kGpaStatusOk);
+	static const unsigned char tail[8] = { 0x92, 0xad, 0xba, 0x72, 0x4c, 0xa2, 0xe5, 0x01 };
+	assert_int_equal(uuid.data_1, 0xcbd338f2u);
+	assert_int_equal(uuid.data_2, 0xde6c);
+	assert_int_equal(uuid.data_3, 0x7b14);
+	assert_memory_equal(uuid.data_4, tail, 8);
+	/* Enabled by index 0, it reads back as index 0. */
+	GpaSessionId session;
+	assert_int_equal(gpa->GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &session),
+	                 kGpaStatusOk);
+	assert_int_equal(gpa->GpaEnableCounter(session, 0), kGpaStatusOk);
+	assert_int_equal(gpa->GpaIsCounterEnabled(session, 0), kGpaStatusOk);
+	GpaUInt32 enabled = 99;
+	assert_int_equal(gpa->GpaGetEnabledIndex(session, 0, &enabled), kGpaStatusOk);
+	assert_int_equal(enabled, 0);
+	assert_int_equal(gpa->GpaDeleteSession(session), kGpaStatusOk);
+	assert_int_equal(gpa->GpaCloseContext(ctx), kGpaStatusOk);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gputime_definition),
 		cmocka_unit_test(test_command_list_samples),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
