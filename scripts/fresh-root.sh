@@ -16,7 +16,8 @@
 #   cross-test   bash scripts/cross-test.sh ARCH (install, build, tests
 #                under qemu-user)
 #   cross-build  bash scripts/install-cross-deps.sh ARCH, meson setup with the
-#                cross file, ninja: the cross toolchain links
+#                cross file, ninja, and one test (expr) under qemu-user: the
+#                cross toolchain links and the target's libraries load
 # Options:
 #   --quick            demo, deps, cross-build
 #   --steps A,B,...    exactly these steps
@@ -150,7 +151,8 @@ for s in "${steps[@]}"; do
         step "cross-build $a" bash -c 'bash scripts/install-deps.sh &&
           bash scripts/install-cross-deps.sh "$1" &&
           meson setup "build-cross-$1" --cross-file "cross/$1.ini" -Dwerror=true -Dtests=enabled &&
-          ninja -C "build-cross-$1" -j2' bash "$a"
+          ninja -C "build-cross-$1" -j2 &&
+          meson test -C "build-cross-$1" --no-rebuild --print-errorlogs expr' bash "$a"
       done ;;
   esac
 done
