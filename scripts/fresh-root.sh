@@ -26,6 +26,9 @@
 #                      failure (default: all output here)
 #   --keep             keep the root (its path is printed) instead of removing it
 #   --no-deb-cache     download every package, caching none
+#   --ci               CI=true in the root (test.sh adds the sanitizers, the
+#                      fuzzers, the Debian packages), the tree made a git
+#                      repository as a clone would be
 # Environment: OPENGPA_FRESH_BASE, the bare root kept between runs
 # (default /var/tmp/opengpa-debian-root, made once, never installed into: each
 # run works in a copy); OPENGPA_FRESH_DIR, where the copies go (/var/tmp).
@@ -36,7 +39,7 @@
 # The tree is the one scripts/test-debian.sh builds from: the committed
 # files plus new ones not ignored, no build directories.  The root has no
 # git: a user's clone has it, the steps do not need it.  CI is not passed
-# in: a fresh machine runs the Quick start as a user does.
+# in (but see --ci): a fresh machine runs the Quick start as a user does.
 # Ends with: fresh-root: N passed, N failed.  Needs root.
 set -euo pipefail
 # All of it in one block: bash reads the block whole before running it, so
@@ -51,7 +54,8 @@ arches=()
 logs=
 keep=0
 deb_cache=1
-usage() { sed -n '3,35p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+ci=0
+usage() { sed -n '3,/^set -euo/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) steps=(demo deps cross-build) ;;
@@ -60,6 +64,7 @@ while [ $# -gt 0 ]; do
     --logs) [ $# -ge 2 ] || usage; logs=$2; shift ;;
     --keep) keep=1 ;;
     --no-deb-cache) deb_cache=0 ;;
+    --ci) ci=1 ;;
     -h|--help) usage ;;
     *) echo "fresh-root: unknown option '$1'" >&2; usage ;;
   esac
@@ -114,11 +119,19 @@ mkdir -p "$root/src/$here"
 git ls-files -z --cached --others --exclude-standard |
   tar --null -T - -cf - | tar -xf - -C "$root/src/$here"
 [ -d ../shared ] && tar -C .. -cf - shared | tar -xf - -C "$root/src"
+if [ $ci -eq 1 ]; then
+  git -C "$root/src/$here" init -q
+  git -C "$root/src/$here" add -A
+  git -C "$root/src/$here" -c user.name=fresh-root -c user.email=fresh-root@localhost \
+    commit -q -m "the tree fresh-root.sh copied"
+fi
 timings+=("$(printf '%-28s %5d s' 'copy root, tree, ../shared' $((SECONDS - t)))")
 say "root $root, tree in /src/$here"
 
+ci_env=(-u CI)
+[ $ci -eq 0 ] || ci_env=(CI=true)
 in_root() {
-  env -u CI bash scripts/debian-root.sh "$root" -- bash -c 'cd "/src/$1" && shift && "$@"' bash "$here" "$@"
+  env "${ci_env[@]}" bash scripts/debian-root.sh "$root" -- bash -c 'cd "/src/$1" && shift && "$@"' bash "$here" "$@"
 }
 # step NAME CMD...: runs CMD in the root's tree, timed, counted.
 step() {
