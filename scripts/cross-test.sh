@@ -27,6 +27,19 @@ esac
 bash scripts/install-deps.sh
 bash scripts/install-cross-deps.sh "$arch"
 
+# The cross compiler must link a program before meson is asked to, whose
+# "cannot compile programs" would not say why.
+probe=$(mktemp -d)
+if ! echo 'int main(void) { return 0; }' |
+     "$triplet-gcc" -x c - -o "$probe/a.out" 2>"$probe/gcc.log"; then
+  cat "$probe/gcc.log" >&2
+  rm -rf "$probe"
+  echo "cross-test: $triplet-gcc cannot link a program: the target's C library" \
+       "(libc6-dev-*-cross) is missing; scripts/install-cross-deps.sh $arch installs it" >&2
+  exit 1
+fi
+rm -rf "$probe"
+
 build=${OPENGPA_BUILD_DIR:-build-cross-$arch}
 cross=(--cross-file "cross/$arch.ini")
 

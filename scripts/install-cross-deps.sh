@@ -2,20 +2,26 @@
 # SPDX-License-Identifier: MIT
 # Installs what a cross build for ARCH needs on a Debian 12 build machine:
 #   bash scripts/install-cross-deps.sh aarch64|armhf|mipsel|mips
-# the cross compiler, qemu-user-static to run the tests, and the target's
-# libraries: Debian's multiarch -dev packages (cmocka, libdrm) for arm64,
-# armhf and mipsel.  Debian 12 has no big-endian mips port, so for mips it
+# the cross compiler, the target's C library for it to link with (gcc-TRIPLET
+# only Recommends libc6-dev-DEBARCH-cross, and installs here leave Recommends
+# out: without it the compiler cannot link, "cannot find Scrt1.o"), the
+# target's C runtime and kernel headers, qemu-user-static to run the tests,
+# and the target's libraries: Debian's multiarch -dev packages (cmocka,
+# libdrm) for arm64, armhf and mipsel.  Every package is named here; nothing
+# is left to Recommends or to what a machine happens to have.  Debian 12 has no big-endian mips port, so for mips it
 # installs what scripts/cross-test.sh needs to build cmocka from Debian's
 # source package (cmake, dpkg-dev, a deb-src entry).  Run as root (or with
 # sudo); installs nothing that is present.
 set -euo pipefail
 
 arch=${1:-}
+# crossarch: the suffix of Debian's -cross packages; debarch: the multiarch
+# architecture, none for mips (Debian 12 has no big-endian mips port).
 case $arch in
-  aarch64) triplet=aarch64-linux-gnu debarch=arm64 ;;
-  armhf) triplet=arm-linux-gnueabihf debarch=armhf ;;
-  mipsel) triplet=mipsel-linux-gnu debarch=mipsel ;;
-  mips) triplet=mips-linux-gnu debarch= ;;
+  aarch64) triplet=aarch64-linux-gnu crossarch=arm64 debarch=arm64 ;;
+  armhf) triplet=arm-linux-gnueabihf crossarch=armhf debarch=armhf ;;
+  mipsel) triplet=mipsel-linux-gnu crossarch=mipsel debarch=mipsel ;;
+  mips) triplet=mips-linux-gnu crossarch=mips debarch= ;;
   *) echo "usage: $0 aarch64|armhf|mipsel|mips" >&2; exit 2 ;;
 esac
 
@@ -26,7 +32,12 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 
-packages=("gcc-$triplet" qemu-user-static)
+# gcc-TRIPLET brings binutils-TRIPLET (objdump, nm, strip) by Depends; the
+# C library is named: headers, crt files and libc.so for linking
+# (libc6-dev-*-cross), the runtime under /usr/TRIPLET that qemu's -L uses for
+# mips (libc6-*-cross), the kernel's uapi headers (linux-libc-dev-*-cross).
+packages=("gcc-$triplet" "libc6-dev-$crossarch-cross" "libc6-$crossarch-cross"
+          "linux-libc-dev-$crossarch-cross" qemu-user-static)
 if [ -n "$debarch" ]; then
   if ! dpkg --print-foreign-architectures | grep -qx "$debarch" &&
      [ "$(dpkg --print-architecture)" != "$debarch" ]; then

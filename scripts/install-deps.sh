@@ -3,7 +3,9 @@
 # Installs the Debian 12 packages opengpa needs to build and test; with
 # "demo", only what building the library and the command needs
 # (scripts/demo.sh).  Run as root (or with sudo available).  Installs nothing
-# that is present.
+# that is present.  Every package a script or test calls is named here, with
+# --no-install-recommends: nothing is left to Recommends or to what a machine
+# happens to have (scripts/fresh-root.sh checks that on a bare Debian 12).
 set -euo pipefail
 
 packages=(
@@ -19,6 +21,7 @@ if [ "${1:-}" != demo ]; then
     cmake             # the install test builds a find_package(OpenGPA) client
     debhelper lintian # the Debian packages (scripts/test-debian.sh)
     dh-python         # python3-opengpa's dependencies and byte-compiling (debian/control)
+    git man-db        # test-debian.sh: git ls-files for the tree, man -l on the pages
     chromium          # opens opengpa stat --html's report headless (tests/tools/test_timeline.py)
     linux-perf        # the real perf stat, beside opengpa stat (tests/tools/test_perf_side_by_side.py)
     libhsa-runtime-dev  # hsa.h, to compile GPUPerfAPI-HSA.h as an HSA client does
