@@ -5,6 +5,11 @@
  *
  * The file has no seek in our syscall table, so every snapshot is one
  * open/read/close; procfs regenerates the text on each open anyway.
+ *
+ * Why one file over 600 lines: what needs no state is already out
+ * (control.c, events.c, procperf.c); what stays (opening and reading the
+ * file safely, the options, passes and samples) all works on struct mips,
+ * which no other file sees.
  */
 #include "backend.h"
 #include "mips/control.h"

@@ -1,22 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* context.c — opening a context on a backend, its counters and enable set. */
-#include <dirent.h>
-#include <errno.h>
+/*
+ * context.c — a context's life: the backends this build has, opening one
+ * (the application's API context first, then the backend, then the
+ * catalogue from the counter files context_files.c collects), finding it,
+ * its settings (multiplexing, the session ring), closing it.  Its enable
+ * set is selection.c's.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "backend_list.h"
 #include "apictx/apictx.h"
-#include "catalog/builtin.h"
-#include "catalog/embedded.h"
+#include "core/context_files.h"
 #include "core/explicit.h"
-#include "util/quote.h"
 #include "core/readers.h"
 #include "core/registry.h"
-#include "core/session_internal.h"
 
 #define X(name) extern const struct og_backend_ops og_backend_##name;
 OG_BACKEND_LIST(X)
@@ -105,171 +105,6 @@ struct og_context *og_context_current(void)
 void og_context_make_current(struct og_context *ctx)
 {
 	__atomic_store_n(&og_registry()->current, ctx, __ATOMIC_RELEASE);
-}
-
-/* ---- counter files ----------------------------------------------------- */
-
-struct file_list {
-	struct og_cf_file *files;
-	size_t count, cap;
-	size_t user_bytes; /* of the user's files read so far */
-};
-
-static struct og_cf_file *file_slot(struct file_list *fl)
-{
-	if (fl->count == fl->cap) {
-		size_t cap = fl->cap ? fl->cap * 2 : 8;
-		struct og_cf_file *f = realloc(fl->files, cap * sizeof(*f));
-		if (!f)
-			return NULL;
-		fl->files = f;
-		fl->cap = cap;
-	}
-	return &fl->files[fl->count];
-}
-
-static void file_list_free(struct file_list *fl)
-{
-	for (size_t i = 0; i < fl->count; i++)
-		og_cf_free(&fl->files[i]);
-	free(fl->files);
-}
-
-/* The text is linked into tests and tools only (embedded.h): absent from
- * libopengpa, where these are NULL. */
-#pragma weak og_embedded_sets
-#pragma weak og_embedded_set_count
-
-static bool embedded_exists(const char *name)
-{
-	if (!og_catalog_text_only && og_builtin_find(name))
-		return true;
-	for (size_t i = 0; &og_embedded_set_count && i < og_embedded_set_count; i++)
-		if (strcmp(og_embedded_sets[i].name, name) == 0)
-			return true;
-	return false;
-}
-
-static GPA_Status add_embedded(struct file_list *fl, const char *name)
-{
-	/* As the build read it (catalog/builtin.h): nothing to parse. */
-	const struct og_builtin_set *set = og_catalog_text_only ? NULL : og_builtin_find(name);
-	if (set) {
-		struct og_cf_file *f = file_slot(fl);
-		if (!f)
-			return og_error(GPA_STATUS_ERROR_FAILED, "out of memory loading counter set %s", name);
-		*f = set->file;
-		fl->count++;
-		return GPA_STATUS_OK;
-	}
-	for (size_t i = 0; &og_embedded_set_count && i < og_embedded_set_count; i++) {
-		if (strcmp(og_embedded_sets[i].name, name) != 0)
-			continue;
-		struct og_cf_file *f = file_slot(fl);
-		char err[512];
-		if (!f)
-			return og_error(GPA_STATUS_ERROR_FAILED, "out of memory loading counter set %s", name);
-		if (!og_cf_parse(og_embedded_sets[i].file, og_embedded_sets[i].text, f, err, sizeof(err)))
-			return og_error(GPA_STATUS_ERROR_FAILED, "built-in counter set: %s", err);
-		fl->count++;
-		return GPA_STATUS_OK;
-	}
-	return og_error(GPA_STATUS_ERROR_FAILED,
-	                "the backend asked for counter set '%s', which this build does not contain",
-	                name);
-}
-
-static GPA_Status add_user_file(struct file_list *fl, const char *path)
-{
-	struct og_cf_file *f = file_slot(fl);
-	char err[512], q[256];
-	if (!f)
-		return og_error(GPA_STATUS_ERROR_FAILED, "out of memory loading %s",
-		                og_quote(path, q, sizeof(q)));
-	/* Each file is capped (og_cf_load); so are all of them together. */
-	struct stat st;
-	size_t size = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size : 0;
-	if (size > OG_CF_MAX_TOTAL_BYTES - fl->user_bytes)
-		return og_error(GPA_STATUS_ERROR_FAILED,
-		                "counter file %s: with it the extra counter files would hold more than "
-		                "%u bytes in all (docs/counter-files.md, \"Limits\"); load fewer",
-		                og_quote(path, q, sizeof(q)), OG_CF_MAX_TOTAL_BYTES);
-	if (!og_cf_load(path, f, err, sizeof(err)))
-		return og_error(GPA_STATUS_ERROR_FAILED, "counter file %s (fix the file or remove it "
-		                                         "from OPENGPA_COUNTER_PATH)", err);
-	fl->user_bytes += size;
-	fl->count++;
-	return GPA_STATUS_OK;
-}
-
-/* A path is a counter file, or a directory whose *.counters files are read
- * in name order. */
-static GPA_Status add_user_path(struct file_list *fl, const char *path)
-{
-	struct stat st;
-	char q[256];
-	if (stat(path, &st) != 0)
-		return og_error(GPA_STATUS_ERROR_FAILED, "counter path %s: %s",
-		                og_quote(path, q, sizeof(q)), strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return add_user_file(fl, path);
-	struct dirent **names = NULL;
-	int n = scandir(path, &names, NULL, alphasort);
-	if (n < 0)
-		return og_error(GPA_STATUS_ERROR_FAILED, "counter directory %s: %s",
-		                og_quote(path, q, sizeof(q)), strerror(errno));
-	GPA_Status status = GPA_STATUS_OK;
-	for (int i = 0; i < n; i++) {
-		const char *name = names[i]->d_name;
-		size_t len = strlen(name);
-		if (status == GPA_STATUS_OK && len > 9 && strcmp(name + len - 9, ".counters") == 0) {
-			char *full = NULL;
-			if (asprintf(&full, "%s/%s", path, name) < 0)
-				status = og_error(GPA_STATUS_ERROR_FAILED, "out of memory");
-			else
-				status = add_user_file(fl, full);
-			free(full);
-		}
-		free(names[i]);
-	}
-	free(names);
-	return status;
-}
-
-/* The backend's sets; for a context on an application's API, GPA's Timing
- * group after them (gpa-timing, and gpa-timing-SET for a backend set SET
- * that has one: GPUBusy where the backend counts active cycles); then the
- * user's files. */
-static GPA_Status collect_files(const struct og_device_info *info, bool api,
-                                struct file_list *fl, size_t *nbuiltin)
-{
-	GPA_Status st = GPA_STATUS_OK;
-	for (int i = 0; st == GPA_STATUS_OK && i < OG_MAX_COUNTER_SETS && info->counter_sets[i]; i++)
-		st = add_embedded(fl, info->counter_sets[i]);
-	if (api && st == GPA_STATUS_OK)
-		st = add_embedded(fl, "gpa-timing");
-	for (int i = 0; api && st == GPA_STATUS_OK && i < OG_MAX_COUNTER_SETS &&
-	                info->counter_sets[i]; i++) {
-		char name[96];
-		snprintf(name, sizeof(name), "gpa-timing-%s", info->counter_sets[i]);
-		if (embedded_exists(name))
-			st = add_embedded(fl, name);
-	}
-	*nbuiltin = fl->count;
-	const struct og_settings *set = og_settings();
-	for (size_t i = 0; st == GPA_STATUS_OK && i < set->ncounter_files; i++)
-		st = add_user_path(fl, set->counter_files[i]);
-	const char *env = secure_getenv("OPENGPA_COUNTER_PATH");
-	if (st == GPA_STATUS_OK && env && *env) {
-		char *copy = strdup(env), *save = NULL;
-		if (!copy)
-			return og_error(GPA_STATUS_ERROR_FAILED, "out of memory");
-		for (char *p = strtok_r(copy, ":", &save); st == GPA_STATUS_OK && p;
-		     p = strtok_r(NULL, ":", &save))
-			st = add_user_path(fl, p);
-		free(copy);
-	}
-	return st;
 }
 
 /* ---- opening ------------------------------------------------------------ */
@@ -410,11 +245,11 @@ static void mark_api_raws(struct og_catalog *cat)
 static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_options *opt,
                                 const struct og_env_constants *env)
 {
-	struct file_list fl = { 0 };
+	struct og_file_list fl = { 0 };
 	size_t nbuiltin = 0;
-	GPA_Status st = collect_files(&ctx->info, ctx->api != NULL, &fl, &nbuiltin);
+	GPA_Status st = og_context_files(&ctx->info, ctx->api != NULL, &fl, &nbuiltin);
 	if (st != GPA_STATUS_OK) {
-		file_list_free(&fl);
+		og_file_list_free(&fl);
 		return st;
 	}
 	const struct og_settings *set = og_settings();
@@ -543,18 +378,6 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 	return GPA_STATUS_OK;
 }
 
-static void plan_clear(struct og_plan *plan)
-{
-	for (size_t p = 0; p < plan->npasses; p++) {
-		free(plan->passes[p].raws);
-		free(plan->passes[p].backend_ids);
-		free(plan->passes[p].group_sizes);
-		plan->passes[p].group_sizes = NULL;
-		plan->passes[p].ngroups = 0;
-	}
-	plan->npasses = 0;
-}
-
 void og_context_close(struct og_context *ctx)
 {
 	struct og_registry *r = og_registry();
@@ -591,81 +414,6 @@ void og_context_close(struct og_context *ctx)
 void og_context_forget_catalogs(void)
 {
 	og_catalog_cache_trim(&og_registry()->catalogs);
-}
-
-/* ---- enable sets ------------------------------------------------------ */
-
-GPA_Status og_selection_init(struct og_selection *sel, const struct og_context *ctx)
-{
-	*sel = (struct og_selection){ 0 };
-	sel->enabled = calloc(ctx->cat.ncounters + 1, sizeof(*sel->enabled));
-	sel->is_enabled = calloc(ctx->cat.ncounters + 1, 1);
-	sel->plan.raw_pass = malloc(ctx->cat.nraw + 1);
-	if (!sel->enabled || !sel->is_enabled || !sel->plan.raw_pass) {
-		og_selection_free(sel);
-		return GPA_STATUS_ERROR_FAILED;
-	}
-	return GPA_STATUS_OK;
-}
-
-void og_selection_free(struct og_selection *sel)
-{
-	plan_clear(&sel->plan);
-	free(sel->plan.raw_pass);
-	free(sel->enabled);
-	free(sel->is_enabled);
-	*sel = (struct og_selection){ 0 };
-}
-
-GPA_Status og_selection_enable(struct og_context *ctx, struct og_selection *sel, uint32_t index)
-{
-	if (sel->is_enabled[index])
-		return og_error(GPA_STATUS_ERROR_ALREADY_ENABLED, "counter %u (%s) is already enabled",
-		                index, ctx->cat.counters[index].name);
-	__atomic_store_n(&sel->is_enabled[index], 1, __ATOMIC_RELAXED); /* read unlocked */
-	sel->enabled[sel->nenabled++] = index;
-	sel->plan_epoch = 0;
-	return GPA_STATUS_OK;
-}
-
-GPA_Status og_selection_disable(struct og_context *ctx, struct og_selection *sel, uint32_t index)
-{
-	if (!sel->is_enabled[index])
-		return og_error(GPA_STATUS_ERROR_NOT_ENABLED, "counter %u (%s) is not enabled", index,
-		                ctx->cat.counters[index].name);
-	__atomic_store_n(&sel->is_enabled[index], 0, __ATOMIC_RELAXED);
-	size_t j = 0;
-	for (size_t i = 0; i < sel->nenabled; i++)
-		if (sel->enabled[i] != index)
-			sel->enabled[j++] = sel->enabled[i];
-	sel->nenabled = j;
-	sel->plan_epoch = 0;
-	return GPA_STATUS_OK;
-}
-
-void og_selection_clear(struct og_selection *sel, size_t ncounters)
-{
-	for (size_t i = 0; i < ncounters; i++)
-		__atomic_store_n(&sel->is_enabled[i], 0, __ATOMIC_RELAXED);
-	sel->nenabled = 0;
-	sel->plan_epoch = 0;
-}
-
-GPA_Status og_selection_plan(struct og_context *ctx, struct og_selection *sel,
-                             const struct og_plan **plan)
-{
-	if (sel->plan_epoch != ctx->plan_epoch) {
-		plan_clear(&sel->plan);
-		GPA_Status st = og_plan_build(ctx, sel, &sel->plan);
-		if (st != GPA_STATUS_OK) {
-			plan_clear(&sel->plan);
-			sel->plan_epoch = 0;
-			return st;
-		}
-		sel->plan_epoch = ctx->plan_epoch;
-	}
-	*plan = &sel->plan;
-	return GPA_STATUS_OK;
 }
 
 GPA_Status og_context_set_multiplex(struct og_context *ctx, bool enable)

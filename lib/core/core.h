@@ -123,7 +123,7 @@ void *og_handle_new(enum og_handle_kind kind, void *object);
 void *og_handle_get(enum og_handle_kind kind, const void *handle);
 void og_handle_free(const void *handle);
 
-/* ---- contexts (context.c) -------------------------------------------- */
+/* ---- contexts (context.c; enable sets: selection.c) -------------------- */
 
 struct og_plan {
 	size_t npasses;
@@ -243,7 +243,7 @@ GPA_Status og_context_set_period(struct og_context *ctx, uint64_t period_ns);
 /* How many samples periodic sessions begun later keep (0 = all). */
 GPA_Status og_context_set_window(struct og_context *ctx, uint32_t samples);
 
-/* ---- sessions (session.c) -------------------------------------------- */
+/* ---- sessions (session.c, session_query.c, session_wait.c, ...) ------- */
 
 /* The sample ID that names every sample of a session at once
  * (OPENGPA_SAMPLES_TOTAL), unless the client used it for a sample. */

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* session_internal.h — what context.c and session.c share. */
+/* session_internal.h — what the core's files share about plans and
+ * sessions beyond core.h: the planner (selection.c calls it), periodic
+ * sampling (session_periodic.c over session.c), and testing.c's look in. */
 #ifndef OPENGPA_CORE_SESSION_INTERNAL_H
 #define OPENGPA_CORE_SESSION_INTERNAL_H
 
