@@ -347,7 +347,7 @@ function toolbar(nseries) {
   button("Reset zoom", "Show the whole run", function () { setView(view.all0, view.all1); });
   button("Open all", "Open every group", function () {
     groups.forEach(function (g) { if (!g.details.hidden) openGroup(g, true); });
-  });
+  }).id = "og-open-all";
   button("Fold all", "Fold every group", function () {
     groups.forEach(function (g) { openGroup(g, false); });
   });
@@ -448,6 +448,8 @@ function selftest() {
   search.value = "";
   search.dispatchEvent(new Event("input"));
   setView(view.all0, view.all1);
+  document.getElementById("og-open-all").click();
+  out.push("open all " + (charts.every(function (x) { return x.drawn; }) ? "ok" : "failed"));
   return out.join("; ");
 }
 
