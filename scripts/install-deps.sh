@@ -23,6 +23,7 @@ if [ "${1:-}" != demo ]; then
     dh-python         # python3-opengpa's dependencies and byte-compiling (debian/control)
     git man-db        # test-debian.sh: git ls-files for the tree, man -l on the pages
     chromium          # opens opengpa stat --html's report headless (tests/tools/test_timeline.py)
+    protobuf-compiler # protoc, decodes opengpa stat --perfetto files against Perfetto's schema (tests/tools/test_timeline.py)
     linux-perf        # the real perf stat, beside opengpa stat (tests/tools/test_perf_side_by_side.py)
     libhsa-runtime-dev  # hsa.h, to compile GPUPerfAPI-HSA.h as an HSA client does
     clang libclang-rt-14-dev # libFuzzer, for scripts/fuzz.sh (CI runs it)

@@ -4,7 +4,7 @@
 usage: test_outputs.py OPENGPA PART [SEED]
 
 PART is one of:
-  kill-text kill-json kill-x kill-trace kill-csv kill-html
+  kill-text kill-json kill-x kill-trace kill-csv kill-html kill-perfetto
       start `opengpa stat -I 20 ... -- sleep` writing that format over a
       file that already holds something, SIGKILL it at random moments, and
       check the file is then exactly what it held, or a whole document;
@@ -151,6 +151,26 @@ def whole_html(data):
     return t.startswith("<!DOCTYPE html>") and t.endswith("</body>\n</html>\n") and "end({" in t
 
 
+def whole_perfetto(data):
+    """Whole TracePackets (Trace field 1, length-delimited) to the end, the
+    last one the workload's slice end (TrackEvent type 2 on track 1)."""
+    at, last = 0, b""
+    while at < len(data):
+        if data[at] != 0x0A:
+            return False
+        at, n, shift = at + 1, 0, 0
+        while at < len(data) and data[at] & 0x80:
+            n |= (data[at] & 0x7F) << shift
+            at, shift = at + 1, shift + 7
+        if at >= len(data):
+            return False
+        n |= data[at] << shift
+        last, at = data[at + 1:at + 1 + n], at + 1 + n
+        if at > len(data):
+            return False
+    return b"\x48\x02\x58\x01" in last
+
+
 FORMATS = {
     "text": (["-o"], whole_text),
     "json": (["--json", "--summary", "-o"], whole_json),
@@ -158,6 +178,7 @@ FORMATS = {
     "trace": (["--trace"], whole_trace),
     "csv": (["--csv"], whole_csv),
     "html": (["--html"], whole_html),
+    "perfetto": (["--perfetto"], whole_perfetto),
 }
 
 

@@ -94,7 +94,8 @@ def check_trace(where, path, counters):
                 "B": ("name", "ph", "ts", "pid", "tid"),
                 "E": ("ph", "ts", "pid", "tid"),
                 "C": ("name", "ph", "ts", "pid", "args"),
-                "i": ("name", "ph", "ts", "pid", "tid", "s")}
+                "i": ("name", "ph", "ts", "pid", "tid", "s"),
+                "X": ("name", "ph", "ts", "dur", "pid", "tid", "args")}
     bad, open_slices, tracks = [], {}, {}
     for ev in events:
         ph = ev.get("ph")
@@ -104,6 +105,8 @@ def check_trace(where, path, counters):
         if not isinstance(ev["pid"], int) or ("tid" in ev and not isinstance(ev["tid"], int)):
             bad.append(ev)
         if "ts" in ev and not (isinstance(ev["ts"], (int, float)) and ev["ts"] >= 0):
+            bad.append(ev)
+        if ph == "X" and not (ev["dur"] >= 0 and isinstance(ev["args"].get("flags"), str)):
             bad.append(ev)
         if ph == "M" and not (ev["name"] in ("process_name", "thread_name") and
                               isinstance(ev["args"].get("name"), str)):
@@ -130,6 +133,122 @@ def check_trace(where, path, counters):
     check(where + ": counter tracks in time order",
           all(t == sorted(t) for t in tracks.values()))
     return events
+
+
+# Perfetto's schema: not copied into the project (docs/timelines.md), read
+# from the fact sheets beside it, or from PERFETTO_PROTO_DIR.
+PERFETTO_DIR = os.environ.get("PERFETTO_PROTO_DIR") or os.path.normpath(os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "reference",
+    "perfetto"))
+PROTOC = shutil.which("protoc")
+
+
+def parse_text_format(text):
+    """protoc --decode's text format as nested lists of (field, value)."""
+    stack = [[]]
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        if line.endswith("{"):
+            child = []
+            stack[-1].append((line[:-1].strip(), child))
+            stack.append(child)
+        elif line == "}":
+            stack.pop()
+        else:
+            key, _, value = line.partition(": ")
+            stack[-1].append((key, value.strip('"')))
+    return stack[0]
+
+
+def fields(msg, key):
+    return [v for k, v in msg if k == key]
+
+
+def check_perfetto(where, path, counters, data):
+    """Decoded with Debian's protoc against Perfetto's own schema: no field
+    the schema does not know, the GPU counters' descriptor before their
+    values, every id and track uuid resolving, timestamps in order, and a
+    count's rate times its interval giving the CSV's count back."""
+    schema = os.path.join(PERFETTO_DIR, "perfetto_trace.proto")
+    if not PROTOC or not os.path.exists(schema):
+        print("SKIP: %s: Perfetto file not decoded: %s" % (
+            where, "no protoc (scripts/install-deps.sh installs protobuf-compiler)" if not PROTOC
+            else "no Perfetto schema at %s (set PERFETTO_PROTO_DIR)" % PERFETTO_DIR))
+        return
+    with open(path, "rb") as f:
+        r = subprocess.run([PROTOC, "--decode=perfetto.protos.Trace", "-I", PERFETTO_DIR, schema],
+                           stdin=f, capture_output=True, timeout=120)
+    check(where + ": protoc decodes the Perfetto file", r.returncode == 0, r.stderr[-500:])
+    if r.returncode:
+        return
+    text = r.stdout.decode()
+    unknown = re.findall(r"^\s*\d+: .*$", text, re.M)
+    check(where + ": no field Perfetto's schema does not know", not unknown, unknown[:3])
+    packets = fields(parse_text_format(text), "packet")
+    check(where + ": the first packet relates the clocks and clears the sequence's state",
+          packets and fields(packets[0], "clock_snapshot") and
+          fields(packets[0], "sequence_flags") == ["1"], packets[:1])
+    described, gpu_names, tracks, bad, last = False, {}, set(), [], 0
+    seen_gpu, seen_cpu = set(), set()
+    for p in packets:
+        ts = fields(p, "timestamp")
+        if ts:
+            if int(ts[0]) < last:
+                bad.append(("timestamp goes back", ts[0], last))
+            last = int(ts[0])
+            if fields(p, "timestamp_clock_id") != ["3"]:
+                bad.append(("not CLOCK_MONOTONIC", p))
+        for td in fields(p, "track_descriptor"):
+            tracks.add(fields(td, "uuid")[0])
+            for counter in fields(td, "counter"):
+                seen_cpu.add(fields(td, "name")[0])
+        for te in fields(p, "track_event"):
+            if fields(te, "track_uuid")[0] not in tracks:
+                bad.append(("track not described", te))
+        for g in fields(p, "gpu_counter_event"):
+            for d in fields(g, "counter_descriptor"):
+                described = True
+                for spec in fields(d, "specs"):
+                    gpu_names[fields(spec, "counter_id")[0]] = fields(spec, "name")[0]
+            for c in fields(g, "counters"):
+                if not described or fields(c, "counter_id")[0] not in gpu_names:
+                    bad.append(("GPU counter before its descriptor", c))
+                seen_gpu.add(gpu_names.get(fields(c, "counter_id")[0]))
+    check(where + ": descriptors before values, ids resolve, timestamps in order", not bad,
+          bad[:3])
+    check(where + ": every counter is a GPU counter or a CPU counter track",
+          set(gpu_names.values()) | seen_cpu == set(counters),
+          sorted(set(counters) - set(gpu_names.values()) - seen_cpu)[:5])
+    slices = [te for p in packets for te in fields(p, "track_event")
+              if fields(te, "type") == ["TYPE_SLICE_BEGIN"]]
+    check(where + ": the workload and each interval are slices", len(slices) == len(data) + 1,
+          (len(slices), len(data)))
+
+
+def check_rates(where, events, header, data):
+    """The trace shows a count per second over the interval's own begin and
+    end: its value times the interval's length is the CSV's count."""
+    rates = {}
+    for ev in events:
+        if ev["ph"] == "C":
+            (unit, value), = ev["args"].items()
+            if unit.endswith("/s"):
+                rates[(ev["name"], round(ev["ts"]))] = value
+    check(where + ": the trace shows counts as rates", rates or not data)
+    wrong = []
+    for i, h in enumerate(header[6:]):
+        name = h.rsplit(" (", 1)[0]
+        for row in data:
+            key = (name, round(int(row[3]) / 1000.0))
+            if key not in rates or row[6 + i] == "":
+                continue
+            count = float(row[6 + i])
+            back = rates[key] * (int(row[4]) - int(row[3])) / 1e9
+            if abs(back - count) > 1e-6 * max(1.0, abs(count)):
+                wrong.append((name, row[0], count, back))
+    check(where + ": rate x interval = the CSV's count", not wrong, wrong[:3])
 
 
 def read_csv(where, path, periodic=True):
@@ -220,7 +339,11 @@ def chromium(args, url):
 def open_in_chromium(path, profile, screenshot):
     """In the pool: the page's DOM once its scripts ran, and a screenshot."""
     url = "file://" + os.path.abspath(path)
-    dom, seconds = chromium(["--user-data-dir=" + profile + "-dom", "--dump-dom"], url)
+    # #selftest: the page drives its own search box, a legend toggle, a zoom
+    # drag, a shift-drag pan and "Open all" (the folded groups' charts are
+    # drawn when opened) with DOM events and says how each went.
+    dom, seconds = chromium(["--user-data-dir=" + profile + "-dom", "--dump-dom"],
+                            url + "#selftest")
     shot = None
     if screenshot:
         shot = path + ".png"
@@ -257,7 +380,7 @@ def check_browsed(where, job, nseries, nintervals):
     check(where + ": the page rendered", rendered is not None, html[-500:])
     check(where + ": no script error", errors is None and not console,
           (errors.group(1) if errors else "") + "\n".join(console))
-    charts = re.findall(r'<svg[^>]*class="plot".*?</svg>', html, re.S)
+    charts = re.split(r'<section class="chart"', html)[1:]
     check(where + ": one chart per counter group and unit at least", len(charts) >= 1,
           rendered.group(1) if rendered else "")
     lines = []
@@ -265,12 +388,17 @@ def check_browsed(where, job, nseries, nintervals):
         paths = re.findall(r'<path[^>]*class="series"[^>]*>', svg)
         lines.extend(paths)
         check(where + ": each chart has its lines", paths, svg[:300])
+        check(where + ": no chart has more lines than colours", len(paths) <= 8, len(paths))
     check(where + ": every counter has a line", len(lines) == nseries, (len(lines), nseries))
     # A step per interval: each line has two points per interval it has a value for.
     points = [len(re.findall(r"[ML]", re.search(r'd="([^"]*)"', p).group(1))) for p in lines]
     check(where + ": the lines go through every interval",
           points and max(points) == 2 * nintervals, (points[:5], nintervals))
     check(where + ": the totals table is there", "<table>" in html and "Whole run" in html)
+    selftest = re.search(r'data-selftest="([^"]*)"', html)
+    check(where + ": zoom, pan, toggle and search work",
+          selftest and "failed" not in selftest.group(1) and selftest.group(1).count("ok") == 6,
+          selftest.group(1) if selftest else "no data-selftest")
     if not shot:
         return
     try:
@@ -310,9 +438,11 @@ def per_period(data, period_s, kernel):
 def timeline_run(where, extra, preload, command, period_ms=100, kernel=False, screenshot=False,
                  env=None, browse=True):
     tmp = tempfile.mkdtemp(dir=WORK)
-    trace, table, html = (os.path.join(tmp, n) for n in ("t.json", "t.csv", "t.html"))
+    trace, table, html, pf = (os.path.join(tmp, n)
+                              for n in ("t.json", "t.csv", "t.html", "t.pftrace"))
     t0 = time.monotonic()
-    r = run(["stat", "-I", str(period_ms), "--trace", trace, "--csv", table, "--html", html] +
+    r = run(["stat", "-I", str(period_ms), "--trace", trace, "--csv", table, "--html", html,
+             "--perfetto", pf] +
             extra + ["--"] + command, preload=preload, env=env)
     elapsed = time.monotonic() - t0
     check(where + ": exits 0", r.returncode == 0, r.stderr[-2000:])
@@ -326,7 +456,9 @@ def timeline_run(where, extra, preload, command, period_ms=100, kernel=False, sc
     check(where + ": then the totals", "Counter stats for" in r.stderr)
     ok, detail = per_period(data, period_ms / 1000.0, kernel)
     check(where + ": an interval per period", ok, (detail, elapsed))
-    check_trace(where, trace, counters)
+    events = check_trace(where, trace, counters)
+    check_rates(where, events, header, data)
+    check_perfetto(where, pf, counters, data)
     check_html(where, html, len(counters), len(data), screenshot, browse)
     return data
 

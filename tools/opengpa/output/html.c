@@ -97,6 +97,7 @@ static void html_begin(struct tl_output *o, const struct tl_run *run)
 	text(f, run->backend);
 	fprintf(f, " backend &middot; an interval every %.6g ms, timed by %s</p>\n</header>\n",
 	        (double)run->period_ns / 1e6, run->kernel_timed ? "the kernel" : "opengpa");
+	fputs("<nav id=\"tools\"></nav>\n", f);
 	fputs("<main id=\"charts\"><p class=\"note\">The charts are drawn once the page has "
 	      "loaded.</p></main>\n<noscript><p class=\"note\">The charts need JavaScript; the "
 	      "totals are in the table below.</p></noscript>\n", f);
@@ -119,7 +120,8 @@ static void html_begin(struct tl_output *o, const struct tl_run *run)
 		script_string(f, s->unit);
 		fputs(", usage: ", f);
 		script_string(f, s->usage);
-		fprintf(f, ", integer: %s}", s->integer ? "true" : "false");
+		fprintf(f, ", integer: %s, count: %s}", s->integer ? "true" : "false",
+		        tl_is_count(s) ? "true" : "false");
 	}
 	fputs("]});</script>\n", f);
 }

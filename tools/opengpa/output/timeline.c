@@ -120,6 +120,34 @@ const char *tl_value(const struct tl_series *s, double v, char *buf, size_t len)
 	return buf;
 }
 
+bool tl_is_count(const struct tl_series *s)
+{
+	static const char *const counts[] = { "cycles", "items", "bytes", "kilobytes",
+		                              "milliseconds" };
+	for (size_t i = 0; s->usage && i < sizeof counts / sizeof counts[0]; i++)
+		if (strcmp(s->usage, counts[i]) == 0)
+			return true;
+	return false;
+}
+
+double tl_shown(const struct tl_series *c, const struct tl_sample *s, double v)
+{
+	if (!tl_is_count(c) || isnan(v))
+		return v;
+	if (s->end_ns <= s->begin_ns)
+		return NAN;
+	return v / ((double)(s->end_ns - s->begin_ns) / 1e9);
+}
+
+const char *tl_shown_unit(const struct tl_series *c, char *buf, size_t len)
+{
+	if (tl_is_count(c))
+		snprintf(buf, len, "%s/s", tl_unit_or_usage(c));
+	else
+		snprintf(buf, len, "%s", tl_unit_or_usage(c));
+	return buf;
+}
+
 const char *tl_flag_words(uint32_t flags, const char *sep, char *buf, size_t len)
 {
 	static const struct {

@@ -78,9 +78,11 @@ struct tl_output {
 	FILE *f;
 	const char *sep; /* the separated-values interval lines' separator */
 	uint64_t count;  /* what the writer wrote so far (events, rows) */
+	uint64_t last_ns; /* the Perfetto writer's latest timestamp (kept monotonic) */
 };
 
 extern const struct tl_format tl_trace;            /* trace.c */
+extern const struct tl_format tl_perfetto;         /* perfetto.c: Perfetto's protobuf */
 extern const struct tl_format tl_csv;              /* csv.c */
 extern const struct tl_format tl_html;             /* html.c */
 extern const struct tl_format tl_interval_table;   /* interval.c: perf stat -I */
@@ -132,6 +134,18 @@ const char *tl_unit_or_usage(const struct tl_series *s);
 /* A value as the report prints it: integers whole, percentages with two
  * decimals, others with three; "" for NAN. */
 const char *tl_value(const struct tl_series *s, double v, char *buf, size_t len);
+/* A count (usage cycles, items, bytes, kilobytes, milliseconds): what
+ * accumulates over an interval, so the charts and the traces show it per
+ * second over the interval's own begin and end (a late or partial interval
+ * then reads right); percentages and ratios are shown as they are. */
+bool tl_is_count(const struct tl_series *s);
+/* What a chart or a trace shows of value v of series c in sample s: v per
+ * second of the sample's span for a count (NAN for an empty span), v
+ * itself otherwise. */
+double tl_shown(const struct tl_series *c, const struct tl_sample *s, double v);
+/* The unit of tl_shown(): "cycles/s", "B/s", "items/s", "ms/s" for a
+ * count, tl_unit_or_usage() otherwise. */
+const char *tl_shown_unit(const struct tl_series *c, char *buf, size_t len);
 /* The sample flags in words, joined by sep ("late|final"); "" for none. */
 const char *tl_flag_words(uint32_t flags, const char *sep, char *buf, size_t len);
 

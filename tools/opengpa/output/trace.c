@@ -7,8 +7,13 @@
  *   the workload's run as one slice, a "B" event when counting starts and
  *   an "E" event when the workload ends;
  *   one counter track per counter: a "C" event per interval at the
- *   interval's begin, its one argument named with the unit ("ms": 1.5), so
- *   the viewers show "TaskClock ms";
+ *   interval's begin, its one argument named with the unit it is shown in,
+ *   so the viewers show "TaskClock ms/s": a count (cycles, items, bytes, ms)
+ *   as its rate per second over the interval's own begin and end (a late or
+ *   partial interval reads right), a percentage or ratio as it is;
+ *   each interval as a complete ("X") slice on a thread of its own named
+ *   "opengpa intervals", its arguments each counter's count in it (what
+ *   the viewers show on selecting it) and its flags;
  *   an instant event ("i") where an interval is late, merged or failed.
  *
  * Timestamps are the samples' CLOCK_MONOTONIC times in µs.  Events are
@@ -28,6 +33,9 @@ static double micros(uint64_t ns)
 }
 
 /* The opening of the next event: its separator and its common fields. */
+/* The thread the intervals' slices are on: no thread of the workload's. */
+#define INTERVALS_TID (-1L)
+
 static void event(struct tl_output *o, const char *ph, const char *name, const char *cat,
                   long pid, bool tid)
 {
@@ -43,6 +51,13 @@ static void event(struct tl_output *o, const char *ph, const char *name, const c
 		fprintf(o->f, ",\"tid\":%ld", pid);
 }
 
+/* The same on the intervals' own thread. */
+static void interval_event(struct tl_output *o, const char *ph, const char *name, long pid)
+{
+	event(o, ph, name, "opengpa", pid, false);
+	fprintf(o->f, ",\"tid\":%ld", INTERVALS_TID);
+}
+
 static void trace_begin(struct tl_output *o, const struct tl_run *run)
 {
 	char line[512];
@@ -56,6 +71,8 @@ static void trace_begin(struct tl_output *o, const struct tl_run *run)
 	fputs(",\"args\":{\"name\":", o->f);
 	fmt_json_string(o->f, run->command && run->command[0] ? run->command[0] : "workload");
 	fputs("}}", o->f);
+	interval_event(o, "M", "thread_name", run->pid);
+	fputs(",\"args\":{\"name\":\"opengpa intervals\"}}", o->f);
 	event(o, "B", line, "workload", run->pid, true);
 	fprintf(o->f, ",\"ts\":%.3f,\"args\":{\"device\":", micros(run->start_ns));
 	fmt_json_string(o->f, run->device ? run->device : "");
@@ -68,19 +85,36 @@ static void trace_begin(struct tl_output *o, const struct tl_run *run)
 static void trace_sample(struct tl_output *o, const struct tl_run *run, const struct tl_sample *s)
 {
 	double ts = micros(s->begin_ns);
+	char unit[64], name[160], words[64];
+	for (size_t i = 0; i < run->nseries; i++) {
+		const struct tl_series *c = &run->series[i];
+		double v = tl_shown(c, s, s->values[i]);
+		if (isnan(v) || isinf(v))
+			continue;
+		event(o, "C", c->name, c->group, run->pid, false);
+		fprintf(o->f, ",\"ts\":%.3f,\"args\":{", ts);
+		fmt_json_string(o->f, tl_shown_unit(c, unit, sizeof unit));
+		fprintf(o->f, ":%.17g}}", v);
+	}
+	/* The interval itself, its counts as arguments. */
+	snprintf(name, sizeof name, "interval %u", (unsigned)s->index);
+	interval_event(o, "X", name, run->pid);
+	fprintf(o->f, ",\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"flags\":", ts,
+	        micros(s->end_ns - s->begin_ns));
+	fmt_json_string(o->f, tl_flag_words(s->flags, " ", words, sizeof words));
 	for (size_t i = 0; i < run->nseries; i++) {
 		const struct tl_series *c = &run->series[i];
 		if (isnan(s->values[i]) || isinf(s->values[i]))
 			continue;
-		event(o, "C", c->name, c->group, run->pid, false);
-		fprintf(o->f, ",\"ts\":%.3f,\"args\":{", ts);
-		fmt_json_string(o->f, tl_unit_or_usage(c));
-		fprintf(o->f, ":%.17g}}", s->values[i]);
+		snprintf(unit, sizeof unit, "%s (%s)", c->name, tl_unit_or_usage(c));
+		fputc(',', o->f);
+		fmt_json_string(o->f, unit);
+		fprintf(o->f, c->integer ? ":%.0f" : ":%.17g", s->values[i]);
 	}
+	fputs("}}", o->f);
 	uint32_t notable = s->flags & (OPENGPA_SAMPLE_LATE | OPENGPA_SAMPLE_OVERFLOW |
 	                               OPENGPA_SAMPLE_FAILED);
 	if (notable) {
-		char words[64], name[160];
 		tl_flag_words(notable, ", ", words, sizeof words);
 		snprintf(name, sizeof name, "interval %u: %s (%.3f ms)", (unsigned)s->index, words,
 		         (double)(s->end_ns - s->begin_ns) / 1e6);

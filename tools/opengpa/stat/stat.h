@@ -29,6 +29,7 @@ struct stat_options {
 	double duration; /* seconds per pass without a command; 0 = until ^C */
 	unsigned interval_ms;            /* -I: print every interval; 0 = not asked */
 	const char *trace, *csv, *html;  /* timeline files (--trace, --csv, --html) */
+	const char *perfetto;            /* --perfetto */
 	bool target;                     /* --target: the cycle budget of target_of */
 	double target_of[3];             /* width, height, frames per second */
 	struct {

@@ -127,9 +127,11 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 		return CLI_OK;
 	}
 	case STAT_OPT_TRACE:
+	case STAT_OPT_PERFETTO:
 	case STAT_OPT_CSV:
 	case STAT_OPT_HTML: {
 		const char **slot = key == STAT_OPT_TRACE ? &o->trace
+		                    : key == STAT_OPT_PERFETTO ? &o->perfetto
 		                    : key == STAT_OPT_CSV ? &o->csv : &o->html;
 		if (!*value)
 			return cli_refuse(err, errlen, "no file named");
@@ -214,5 +216,5 @@ unsigned stat_period_ms(const struct stat_options *o)
 {
 	if (o->interval_ms)
 		return o->interval_ms;
-	return o->trace || o->csv || o->html ? STAT_FILE_INTERVAL_MS : 0;
+	return o->trace || o->perfetto || o->csv || o->html ? STAT_FILE_INTERVAL_MS : 0;
 }

@@ -34,6 +34,13 @@ static void add_output(struct timeline *tl, const struct tl_format *format, FILE
 	tl->out[tl->nout++] = (struct tl_output){ .format = format, .f = f, .sep = sep };
 }
 
+/* --trace FILE.pftrace: Perfetto's own format, as Perfetto names its files. */
+static bool trace_is_perfetto(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+	return n >= 8 && strcmp(path + n - 8, ".pftrace") == 0;
+}
+
 int timeline_open(struct timeline *tl, const struct stat_options *o, FILE *report)
 {
 	memset(tl, 0, sizeof *tl);
@@ -47,7 +54,8 @@ int timeline_open(struct timeline *tl, const struct stat_options *o, FILE *repor
 	const struct {
 		const char *path;
 		const struct tl_format *format;
-	} files[] = { { o->trace, &tl_trace }, { o->csv, &tl_csv }, { o->html, &tl_html } };
+	} files[] = { { o->trace, trace_is_perfetto(o->trace) ? &tl_perfetto : &tl_trace },
+		      { o->perfetto, &tl_perfetto }, { o->csv, &tl_csv }, { o->html, &tl_html } };
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		if (!files[i].path)
 			continue;

@@ -27,7 +27,7 @@
 #include "stat.h"
 #include "timeline.h"
 
-#define TIMELINE_MAX_OUTPUTS 4
+#define TIMELINE_MAX_OUTPUTS 5
 
 struct timeline {
 	struct tl_output out[TIMELINE_MAX_OUTPUTS];
