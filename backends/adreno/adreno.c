@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * adreno.c — the `adreno` backend: Qualcomm Adreno GPU counters through
- * KGSL (kgsl.c).  Raw counters are KGSL (group, countable) pairs, written
+ * KGSL (kgsl.c) or upstream msm's counter stream (msm.c), whichever the
+ * kernel has (KGSL first), or the one `interface=` names.  Raw counters are KGSL (group, countable) pairs, written
  * `source: GROUP:COUNTABLE` in the counter files (`SP:43`, `BV_TP:0`), and
  * `TIME:ns`, the sample's duration measured around it.  A pass holds as
  * many distinct countables per group as the group has counters (QUERY's
@@ -17,6 +18,8 @@
 
 static void release_pass(struct og_adreno *a)
 {
+	if (a->iface == OG_ADRENO_MSM)
+		og_msm_stop(a);
 	for (size_t i = a->held; i-- > 0;)
 		og_kgsl_put(a, &a->pairs[i]);
 	a->held = 0;
@@ -50,15 +53,17 @@ static GPA_Status ad_open(const struct og_backend_host *host, const char *option
 	if (bad) {
 		host->log(host->log_ctx, OG_LOG_ERROR,
 		          "adreno: unknown option '%.*s'; the adreno backend takes device=PATH and "
-		          "interface=kgsl", (int)strcspn(bad, ","), bad);
+		          "interface=kgsl|msm", (int)strcspn(bad, ","), bad);
 		return GPA_STATUS_ERROR_FAILED;
 	}
-	char iface[16];
-	if (og_option_get(options, "interface", iface, sizeof iface) && strcmp(iface, "kgsl") != 0) {
+	char iface[16] = "";
+	if (og_option_get(options, "interface", iface, sizeof iface) &&
+	    strcmp(iface, "kgsl") != 0 && strcmp(iface, "msm") != 0) {
 		host->log(host->log_ctx, OG_LOG_ERROR,
-		          "adreno: interface=%s is not implemented; only interface=kgsl "
-		          "(/dev/kgsl-3d0) is (docs/backends/adreno.md)", iface);
-		return GPA_STATUS_ERROR_DRIVER_NOT_SUPPORTED;
+		          "adreno: interface=%s is not one this backend has; give interface=kgsl "
+		          "(/dev/kgsl-3d0) or interface=msm (/dev/dri/renderD*, the counter "
+		          "stream), or leave it out to take whichever the kernel has", iface);
+		return GPA_STATUS_ERROR_FAILED;
 	}
 	struct og_adreno *a = calloc(1, sizeof *a);
 	if (!a) {
@@ -67,19 +72,40 @@ static GPA_Status ad_open(const struct og_backend_host *host, const char *option
 	}
 	a->host = *host;
 	a->fd = -1;
+	a->stream_fd = -1;
 	char forced[256];
 	bool have_forced = og_option_get(options, "device", forced, sizeof forced);
-	GPA_Status st = og_kgsl_open(a, have_forced ? forced : NULL);
+	bool want_msm = strcmp(iface, "msm") == 0, auto_iface = iface[0] == '\0';
+	GPA_Status st;
+	if (!want_msm) {
+		/* KGSL first; with no KGSL node and no interface named, msm. */
+		st = og_kgsl_open(a, have_forced ? forced : NULL, auto_iface);
+		if (st == GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED && auto_iface && !have_forced) {
+			st = og_msm_open(a, NULL, true);
+			if (st != GPA_STATUS_OK)
+				OG_ADRENO_LOG(a, "adreno: no Adreno GPU found: neither %s (Qualcomm's KGSL "
+				                 "driver, Android and vendor kernels) nor an msm render node "
+				                 "(/dev/dri/renderD128..135, upstream Linux) is here",
+				              OG_KGSL_PATH);
+		}
+	} else {
+		st = og_msm_open(a, have_forced ? forced : NULL, false);
+	}
 	if (st == GPA_STATUS_OK)
-		st = og_kgsl_identify(a);
-	if (st == GPA_STATUS_OK)
-		st = og_kgsl_query_groups(a);
+		st = a->iface == OG_ADRENO_MSM ? og_msm_identify(a) : og_kgsl_identify(a);
+	if (st == GPA_STATUS_OK) {
+		if (a->iface == OG_ADRENO_MSM)
+			og_msm_groups(a);
+		else
+			st = og_kgsl_query_groups(a);
+	}
 	if (st != GPA_STATUS_OK) {
 		release(a);
 		free(a);
 		return st;
 	}
-	og_kgsl_check_switch(a);
+	if (a->iface == OG_ADRENO_KGSL)
+		og_kgsl_check_switch(a);
 	memset(info, 0, sizeof *info);
 	info->device_id = a->chip_id;
 	info->revision_id = a->chip_id & 0xFFu;
@@ -94,8 +120,10 @@ static GPA_Status ad_open(const struct og_backend_host *host, const char *option
 		          "built in for it; give one with OPENGPA_COUNTER_PATH (counters/adreno-*)",
 		          (unsigned)a->chip_id);
 	}
-	host->log(host->log_ctx, OG_LOG_MESSAGE, "adreno: %s (chip id 0x%08x) on %s, %llu-byte GMEM",
-	          info->description, (unsigned)a->chip_id, a->path,
+	host->log(host->log_ctx, OG_LOG_MESSAGE,
+	          "adreno: %s (chip id 0x%08x) on %s (%s), %llu-byte GMEM", info->description,
+	          (unsigned)a->chip_id, a->path,
+	          a->iface == OG_ADRENO_MSM ? "msm counter stream" : "KGSL",
 	          (unsigned long long)a->gmem_bytes);
 	*state = a;
 	return GPA_STATUS_OK;
@@ -134,7 +162,9 @@ static GPA_Status ad_bind_raw(void *state, const char *name, const char *source,
 	*raw_id = (uint32_t)g << 16 | (uint32_t)c;
 	uint32_t usable = a->max_counters[g] - a->reserved[g];
 	if (usable == 0)
-		*why_not = "this GPU's KGSL exposes no usable counter in that group";
+		*why_not = a->iface == OG_ADRENO_MSM
+		               ? "upstream msm's counter stream has no usable counter in that group"
+		               : "this GPU's KGSL exposes no usable counter in that group";
 	else if (og_adreno_group_fixed((uint32_t)g) && c >= a->max_counters[g])
 		*why_not = "this fixed group has fewer counters than that countable";
 	else if (!og_adreno_group_fixed((uint32_t)g) && a->free_at_open[g] == 0 &&
@@ -157,7 +187,11 @@ static GPA_Status ad_constant(void *state, const char *name, double *value)
 		*value = (double)a->gmem_bytes;
 		return GPA_STATUS_OK;
 	}
-	if (strcmp(name, "AdrenoMaxFreqHz") == 0) {
+	if (strcmp(name, "AdrenoMaxFreqHz") == 0 && a->max_freq_hz) {
+		*value = (double)a->max_freq_hz; /* msm's MAX_FREQ */
+		return GPA_STATUS_OK;
+	}
+	if (strcmp(name, "AdrenoMaxFreqHz") == 0 && a->iface == OG_ADRENO_KGSL) {
 		/* max_clock_mhz, else the largest of gpu_available_frequencies (Hz). */
 		if (og_kgsl_sysfs(a, "max_clock_mhz", buf, sizeof buf)) {
 			double mhz = strtod(buf, NULL);
@@ -245,6 +279,12 @@ static GPA_Status ad_begin_pass(void *state, const uint32_t *raw_ids, size_t n)
 			a->pairs[a->npairs++] = p;
 		a->pair_of[i] = (uint32_t)j;
 	}
+	if (a->iface == OG_ADRENO_MSM) {
+		GPA_Status st = og_msm_start(a);
+		if (st != GPA_STATUS_OK)
+			release_pass(a);
+		return st;
+	}
 	for (size_t j = 0; j < a->npairs; j++) {
 		/* ALWAYSON needs no GET (turnip reads it without one), but a GET is
 		 * harmless and keeps PUT symmetric. */
@@ -264,25 +304,44 @@ static GPA_Status ad_end_pass(void *state)
 	return GPA_STATUS_OK;
 }
 
+/* A snapshot: every pair's value, and the time it stands for. */
+static GPA_Status snapshot(struct og_adreno *a, bool end, uint64_t *vals, uint64_t *ns)
+{
+	if (a->iface == OG_ADRENO_MSM && a->npairs) {
+		bool broken = false;
+		GPA_Status st = og_msm_read(a, end, vals, ns, &broken);
+		if (st == GPA_STATUS_OK && broken && end) {
+			OG_ADRENO_LOG(a, "adreno: the counter stream of %s lost records during this "
+			                 "sample (its buffer overflowed, or the GPU was reset or "
+			                 "suspended); the sample is dropped, the next one starts from "
+			                 "here", a->path);
+			memcpy(a->begin_vals, vals, a->npairs * sizeof *vals);
+			a->begin_ns = *ns;
+			return GPA_STATUS_ERROR_FAILED;
+		}
+		return st;
+	}
+	*ns = og_clock_monotonic_ns();
+	return a->npairs ? og_kgsl_read(a, vals) : GPA_STATUS_OK;
+}
+
 static GPA_Status ad_begin_sample(void *state)
 {
 	struct og_adreno *a = state;
-	GPA_Status st = og_kgsl_read(a, a->begin_vals);
-	a->begin_ns = og_clock_monotonic_ns();
-	return st;
+	return snapshot(a, false, a->begin_vals, &a->begin_ns);
 }
 
 static GPA_Status ad_next_sample(void *state, uint64_t *deltas)
 {
 	struct og_adreno *a = state;
-	uint64_t end_ns = og_clock_monotonic_ns();
+	uint64_t end_ns = 0;
 	uint64_t stack[64];
 	uint64_t *vals = a->npairs <= 64 ? stack : malloc(a->npairs * sizeof *vals);
 	if (!vals) {
 		OG_ADRENO_LOG(a, "adreno: out of memory for %zu counter values", a->npairs);
 		return GPA_STATUS_ERROR_FAILED;
 	}
-	GPA_Status st = og_kgsl_read(a, vals);
+	GPA_Status st = snapshot(a, true, vals, &end_ns);
 	if (st == GPA_STATUS_OK) {
 		for (size_t i = 0; i < a->pass_n; i++) {
 			if (a->pass_ids[i] == OG_ADRENO_RAW_TIME_NS) {
@@ -305,7 +364,7 @@ static GPA_Status ad_next_sample(void *state, uint64_t *deltas)
 const struct og_backend_ops og_backend_adreno = {
 	.name = "adreno",
 	.summary = "Qualcomm Adreno GPUs (a5xx, a6xx, a7xx) on the KGSL driver (/dev/kgsl-3d0) of "
-	           "Android and vendor kernels",
+	           "Android and vendor kernels, or on upstream msm's counter stream (a6xx, a7xx)",
 	.open = ad_open,
 	.close = ad_close,
 	.bind_raw = ad_bind_raw,

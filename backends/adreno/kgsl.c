@@ -47,15 +47,18 @@ static GPA_Status gone(struct og_adreno *a, const char *what, int e)
 	return GPA_STATUS_ERROR_FAILED;
 }
 
-GPA_Status og_kgsl_open(struct og_adreno *a, const char *forced)
+GPA_Status og_kgsl_open(struct og_adreno *a, const char *forced, bool quiet_absent)
 {
 	const struct og_sys *sys = a->host.sys;
 	snprintf(a->path, sizeof a->path, "%s", forced ? forced : OG_KGSL_PATH);
 	snprintf(a->sysfs, sizeof a->sysfs, "%s", OG_KGSL_SYSFS);
+	a->iface = OG_ADRENO_KGSL;
 	a->fd = sys->open(sys->ctx, a->path, O_RDWR | O_CLOEXEC, 0);
 	if (a->fd >= 0)
 		return GPA_STATUS_OK;
 	int e = errno;
+	if (quiet_absent && e == ENOENT)
+		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED; /* the caller tries msm */
 	if (e == EACCES || e == EPERM) {
 		OG_ADRENO_LOG(a, "adreno: permission denied opening %s; give your user access to "
 		                 "the node (Android: it is normally world-readable; check SELinux "
@@ -63,9 +66,8 @@ GPA_Status og_kgsl_open(struct og_adreno *a, const char *forced)
 		return GPA_STATUS_ERROR_FAILED;
 	}
 	OG_ADRENO_LOG(a, "adreno: cannot open %s: %s; this is not a kernel with Qualcomm's KGSL "
-	                 "driver (Android or a vendor Linux for Snapdragon).  Upstream msm "
-	                 "kernels have no KGSL node and their PERFCNTR_CONFIG stream is not "
-	                 "implemented by this backend yet (docs/backends/adreno.md)",
+	                 "driver (Android or a vendor Linux for Snapdragon).  On an upstream "
+	                 "msm kernel give interface=msm (docs/backends/adreno.md)",
 	              a->path, strerror(e));
 	return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
 }

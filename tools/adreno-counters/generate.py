@@ -10,8 +10,10 @@ cb{GROUP.NAME} (a7xx) its BR plus its BV-pipe count (pps's cbSum), T the
 sample's duration in seconds.  A name that is not in the generation's table
 is an error, so an index typo cannot slip through.
 
-usage: generate.py [--check]   (--check: fail if a file would change)
+usage: generate.py [--check]   (--check: write nothing, print the differences
+                                and exit 1 if a file would change)
 """
+import difflib
 import os
 import re
 import sys
@@ -445,6 +447,9 @@ def main():
             continue
         if check:
             stale.append(path)
+            sys.stdout.writelines(difflib.unified_diff(
+                (old or "").splitlines(True), text.splitlines(True), path,
+                path + " (regenerated)", n=1))
         else:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)

@@ -8,16 +8,28 @@ transcribes Mesa's MIT-licensed freedreno register XML (a5xx.xml, a6xx.xml,
 a7xx_perfcntrs.xml); names and values are facts.  Runs of RESERVED_n values,
 which the sheet collapses into ranges, are left out: nothing counts there.
 
-usage: import.py [SHEET]   (default: ../shared/reference/adreno-kgsl.md)
+usage: import.py [--check [--skip-missing]] [SHEET]   (default: ../shared/reference/adreno-kgsl.md)
+
+With --check nothing is written: each data/*.tsv is compared with what the
+sheet gives, the differences are printed and the exit status is 1 if any
+file differs (or the sheet is missing).
 """
+import difflib
 import os
 import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sheet = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "reference",
-                                                           "adreno-kgsl.md")
+args = sys.argv[1:]
+check = "--check" in args
+skip_missing = "--skip-missing" in args  # for the test: exit 77 (skipped) without the sheet
+args = [a for a in args if a not in ("--check", "--skip-missing")]
+sheet = args[0] if args else os.path.join(ROOT, "..", "shared", "reference", "adreno-kgsl.md")
+if not os.path.exists(sheet):
+    print("import.py: no reference sheet at %s (pass its path as the argument)" % sheet,
+          file=sys.stderr)
+    sys.exit(77 if skip_missing else 1)
 GROUPS = {0x00: "CP", 0x01: "RBBM", 0x02: "PC", 0x03: "VFD", 0x04: "HLSQ", 0x05: "VPC",
           0x06: "TSE", 0x07: "RAS", 0x08: "UCHE", 0x09: "TP", 0x0A: "SP", 0x0B: "RB",
           0x0D: "VBIF", 0x17: "VSC", 0x18: "CCU", 0x19: "LRZ", 0x1A: "CMP", 0x2B: "UFC"}
@@ -45,12 +57,29 @@ with open(sheet, encoding="utf-8") as f:
             if name.startswith("A7XX_"):
                 name = name[5:]
             tables.setdefault(cur[0], {}).setdefault(cur[1], {})[int(e.group(1))] = name
+stale = []
 for gen, groups in sorted(tables.items()):
     path = os.path.join(HERE, "data", "adreno-%s.tsv" % gen)
+    lines = ["# group_id\tgroup\tcountable\tmesa_name  (from %s, via import.py)\n" % gen]
+    for gid in sorted(groups):
+        for idx in sorted(groups[gid]):
+            lines.append("0x%02X\t%s\t%d\t%s\n" % (gid, GROUPS[gid], idx, groups[gid][idx]))
+    text = "".join(lines)
+    if check:
+        old = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+        if old != text:
+            stale.append(path)
+            sys.stdout.writelines(difflib.unified_diff(
+                old.splitlines(True), lines, path, path + " (from the sheet)", n=1))
+        continue
     with open(path, "w", encoding="utf-8") as out:
-        out.write("# group_id\tgroup\tcountable\tmesa_name  (from %s, via import.py)\n" % gen)
-        for gid in sorted(groups):
-            for idx in sorted(groups[gid]):
-                out.write("0x%02X\t%s\t%d\t%s\n" % (gid, GROUPS[gid], idx, groups[gid][idx]))
+        out.write(text)
     print("%s: %d groups, %d countables" % (path, len(groups),
                                              sum(len(g) for g in groups.values())))
+if check and len(tables) != 3:
+    print("import.py: the sheet gave tables for %s, expected a5xx, a6xx and a7xx"
+          % sorted(tables), file=sys.stderr)
+    sys.exit(1)
+if stale:
+    print("out of date (run tools/adreno-counters/import.py):", *stale)
+    sys.exit(1)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "backend.h"
@@ -44,7 +45,8 @@ static GPA_Status rig_open(struct rig *r, uint32_t chip, const struct vadreno_fa
                            bool switch_off)
 {
 	memset(r, 0, sizeof *r);
-	struct vadreno_config c = {chip, switch_off, 1, false};
+	struct vadreno_config c = {.chip_id = chip, .perfcounter_off = switch_off,
+	                           .frames_per_read = 1};
 	r->vd = vadreno_create(&c);
 	assert_non_null(r->vd);
 	if (f)
@@ -53,6 +55,18 @@ static GPA_Status rig_open(struct rig *r, uint32_t chip, const struct vadreno_fa
 	r->host.log = rig_log;
 	r->host.log_ctx = r;
 	return OPS.open(&r->host, "", &r->state, &r->info);
+}
+
+/* The virtual Adreno on upstream msm, opened with interface=msm or none. */
+static GPA_Status rig_open_msm(struct rig *r, const struct vadreno_config *c, const char *opts)
+{
+	memset(r, 0, sizeof *r);
+	r->vd = vadreno_create(c);
+	assert_non_null(r->vd);
+	r->host.sys = vadreno_sys(r->vd);
+	r->host.log = rig_log;
+	r->host.log_ctx = r;
+	return OPS.open(&r->host, opts, &r->state, &r->info);
 }
 
 static void rig_done(struct rig *r)
@@ -356,13 +370,118 @@ static void test_faults(void **unused)
 	r.state = NULL;
 	vadreno_destroy(r.vd);
 
-	/* An unknown option and an unimplemented interface are refused. */
+	/* An unknown option and an unknown interface are refused; interface=msm
+	 * on a KGSL kernel finds no msm render node. */
 	assert_int_equal(rig_open(&r, 0x06050002, NULL, false), GPA_STATUS_OK);
 	void *s2 = NULL;
 	struct og_device_info info;
 	assert_int_not_equal(OPS.open(&r.host, "bogus=1", &s2, &info), GPA_STATUS_OK);
+	assert_int_equal(OPS.open(&r.host, "interface=mem", &s2, &info), GPA_STATUS_ERROR_FAILED);
 	assert_int_equal(OPS.open(&r.host, "interface=msm", &s2, &info),
-	                 GPA_STATUS_ERROR_DRIVER_NOT_SUPPORTED);
+	                 GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+	assert_non_null(strstr(r.last, "msm render node"));
+	rig_done(&r);
+}
+
+/* upstream msm's stream: found without being named, one record per period,
+ * deltas that are the device's counts for the records between two
+ * snapshots, TIME from the records' 19.2 MHz timestamps. */
+static void test_msm_stream(void **unused)
+{
+	(void)unused;
+	struct vadreno_config c = {.chip_id = 0x06050002, .msm = true, .frames_per_read = 1};
+	struct rig r;
+	assert_int_equal(rig_open_msm(&r, &c, ""), GPA_STATUS_OK);
+	assert_string_equal(r.info.description, "Adreno 650");
+	assert_true(strstr(r.last, "msm counter stream") != NULL);
+	double v = 0;
+	assert_int_equal(OPS.constant(r.state, "AdrenoMaxFreqHz", &v), GPA_STATUS_OK);
+	assert_true(v == 587e6);
+	uint32_t ids[4] = {bind(&r, "CP:0"), bind(&r, "SP:0"), bind(&r, "TP:7"),
+	                   bind(&r, "TIME:ns")};
+	/* No VBIF on the stream; SP has 23 counters, not 24, for a pass. */
+	uint32_t id;
+	const char *why = NULL;
+	assert_int_equal(OPS.bind_raw(r.state, "x", "VBIF:0", &id, &why), GPA_STATUS_ERROR_NOT_FOUND);
+	assert_non_null(why);
+	uint32_t sp[24];
+	for (uint32_t i = 0; i < 24; i++)
+		sp[i] = bind(&r, "SP:0") - 0 + i;
+	assert_true(OPS.fits(r.state, sp, 23));
+	assert_false(OPS.fits(r.state, sp, 24));
+	assert_int_equal(OPS.begin_pass(r.state, ids, 4), GPA_STATUS_OK);
+	uint64_t d[4];
+	for (int round = 0; round < 3; round++) {
+		assert_int_equal(OPS.begin_sample(r.state), GPA_STATUS_OK);
+		struct timespec ts = {0, 5000000};
+		nanosleep(&ts, NULL);
+		assert_int_equal(OPS.end_sample(r.state, d), GPA_STATUS_OK);
+		uint64_t frames = d[0] / vadreno_rate(r.vd, 0x00, 0);
+		assert_true(frames >= 1);
+		assert_int_equal(d[0], frames * vadreno_rate(r.vd, 0x00, 0));
+		assert_int_equal(d[1], frames * vadreno_rate(r.vd, 0x0A, 0));
+		assert_int_equal(d[2], frames * vadreno_rate(r.vd, 0x09, 7));
+		/* the records' own time (a preempted sampler catches up, so no
+		 * bound per record on this loaded machine) */
+		assert_true(d[3] > 0 && d[3] < 10000000000ull);
+	}
+	assert_true(vadreno_stream_records(r.vd) >= 3);
+	assert_int_equal(OPS.end_pass(r.state), GPA_STATUS_OK);
+	assert_int_equal(r.errors, 0);
+	rig_done(&r);
+}
+
+static void test_msm_faults(void **unused)
+{
+	(void)unused;
+	struct rig r;
+	uint32_t ids[2];
+	/* No CAP_PERFMON: EPERM, named. */
+	struct vadreno_config c = {.chip_id = 0x06050002, .msm = true, .msm_no_perfmon = true};
+	assert_int_equal(rig_open_msm(&r, &c, "interface=msm"), GPA_STATUS_OK);
+	ids[0] = bind(&r, "SP:1");
+	assert_int_equal(OPS.begin_pass(r.state, ids, 1), GPA_STATUS_ERROR_FAILED);
+	assert_true(strstr(r.last, "CAP_PERFMON") != NULL);
+	rig_done(&r);
+	/* A kernel before the stream. */
+	c = (struct vadreno_config){.chip_id = 0x43050a01, .msm = true, .msm_no_stream = true};
+	assert_int_equal(rig_open_msm(&r, &c, ""), GPA_STATUS_OK);
+	ids[0] = bind(&r, "SP:1");
+	assert_int_equal(OPS.begin_pass(r.state, ids, 1), GPA_STATUS_ERROR_DRIVER_NOT_SUPPORTED);
+	assert_true(strstr(r.last, "no counter stream") != NULL);
+	assert_true(strstr(r.last, "/dev/mem") != NULL);
+	rig_done(&r);
+	/* The GPU's own streams hold counters: E2BIG, the free count named. */
+	c = (struct vadreno_config){.chip_id = 0x06050002, .msm = true, .msm_busy_counters = 3};
+	assert_int_equal(rig_open_msm(&r, &c, ""), GPA_STATUS_OK);
+	uint32_t tsei[4] = {bind(&r, "TSE:0"), bind(&r, "TSE:1"), bind(&r, "TSE:2")};
+	assert_int_equal(OPS.begin_pass(r.state, tsei, 3), GPA_STATUS_ERROR_FAILED);
+	assert_true(strstr(r.last, "E2BIG") != NULL && strstr(r.last, "TSE has 1 counter") != NULL);
+	rig_done(&r);
+	/* One global stream: a second context gets EBUSY. */
+	c = (struct vadreno_config){.chip_id = 0x06050002, .msm = true};
+	assert_int_equal(rig_open_msm(&r, &c, ""), GPA_STATUS_OK);
+	ids[0] = bind(&r, "SP:1");
+	assert_int_equal(OPS.begin_pass(r.state, ids, 1), GPA_STATUS_OK);
+	struct og_device_info info2;
+	void *second = NULL;
+	assert_int_equal(OPS.open(&r.host, "interface=msm", &second, &info2), GPA_STATUS_OK);
+	assert_int_equal(OPS.begin_pass(second, ids, 1), GPA_STATUS_ERROR_FAILED);
+	assert_true(strstr(r.last, "EBUSY") != NULL);
+	OPS.close(second);
+	assert_int_equal(OPS.end_pass(r.state), GPA_STATUS_OK);
+	rig_done(&r);
+	/* a5xx: the stream serves a6xx and later; KGSL absent, msm named. */
+	c = (struct vadreno_config){.chip_id = 0x05030002, .msm = true};
+	assert_int_equal(rig_open_msm(&r, &c, "interface=msm"), GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+	assert_true(strstr(r.last, "a6xx and later") != NULL);
+	r.state = NULL;
+	rig_done(&r);
+	/* interface=kgsl on an msm kernel: no KGSL node, told where to look. */
+	c = (struct vadreno_config){.chip_id = 0x06050002, .msm = true};
+	assert_int_equal(rig_open_msm(&r, &c, "interface=kgsl"), GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED);
+	assert_true(strstr(r.last, "interface=msm") != NULL);
+	r.state = NULL;
 	rig_done(&r);
 }
 
@@ -375,6 +494,8 @@ int main(void)
 		cmocka_unit_test(test_kernel_shared_and_busy),
 		cmocka_unit_test(test_fits_limits),
 		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_msm_stream),
+		cmocka_unit_test(test_msm_faults),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

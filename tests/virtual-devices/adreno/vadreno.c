@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sys.h"
@@ -101,8 +103,24 @@ struct slot {
 	bool kernel;
 };
 
+#define STREAM_MAX 256u /* countables in one stream */
+
+/* The msm counter stream: a pipe the sampling thread writes records into
+ * (the kernel's hrtimer), whose read end is the client's fd. */
+struct vstream {
+	bool on, stop;
+	int rfd, wfd;
+	pthread_t thread;
+	uint64_t period_ns;
+	uint32_t n, seqno;
+	bool lost;
+	uint32_t g[STREAM_MAX], c[STREAM_MAX];
+	uint64_t records;
+};
+
 struct vadreno {
 	pthread_mutex_t lock;
+	struct vstream stream;
 	struct vadreno_config cfg;
 	struct vadreno_faults faults;
 	const struct chip *chip;
@@ -238,6 +256,8 @@ static void reserve_kernel(struct vadreno *vd)
 	}
 }
 
+static bool stream_close(struct vadreno *vd, int fd);
+
 struct vadreno *vadreno_create(const struct vadreno_config *cfg)
 {
 	struct vadreno_config c = cfg ? *cfg : (struct vadreno_config){0};
@@ -262,6 +282,7 @@ struct vadreno *vadreno_create(const struct vadreno_config *cfg)
 	vd->faults.empty_group = -1;
 	for (unsigned i = 0; i < MAX_FDS; i++)
 		vd->fds[i].fd = -1;
+	vd->stream.rfd = vd->stream.wfd = -1;
 	reserve_kernel(vd);
 	return vd;
 }
@@ -270,6 +291,11 @@ void vadreno_destroy(struct vadreno *vd)
 {
 	if (!vd)
 		return;
+	if (vd->stream.on) {
+		int rfd = vd->stream.rfd;
+		stream_close(vd, rfd);
+		close(rfd);
+	}
 	for (unsigned i = 0; i < MAX_FDS; i++)
 		if (vd->fds[i].fd >= 0) {
 			close(vd->fds[i].fd);
@@ -328,14 +354,14 @@ static struct vfd *find_fd(struct vadreno *vd, int fd)
 bool vadreno_owns_fd(struct vadreno *vd, int fd)
 {
 	pthread_mutex_lock(&vd->lock);
-	bool r = find_fd(vd, fd) != NULL;
+	bool r = find_fd(vd, fd) != NULL || (vd->stream.on && fd == vd->stream.rfd);
 	pthread_mutex_unlock(&vd->lock);
 	return r;
 }
 
 bool vadreno_owns_path(const char *path)
 {
-	return path && (strcmp(path, VADRENO_PATH) == 0 ||
+	return path && (strcmp(path, VADRENO_PATH) == 0 || strcmp(path, VADRENO_MSM_PATH) == 0 ||
 	                strncmp(path, VADRENO_SYSFS "/", sizeof VADRENO_SYSFS) == 0);
 }
 
@@ -621,6 +647,236 @@ static int do_read(struct vadreno *vd, void *arg, unsigned size)
 	return 0;
 }
 
+/* ---- upstream msm: GET_PARAM and the PERFCNTR_CONFIG stream (§2.1, §2.3) ---- */
+
+static const char *const msm_names[NGROUPS] = {
+	[0x00] = "CP", [0x01] = "RBBM", [0x02] = "PC", [0x03] = "VFD", [0x04] = "HLSQ",
+	[0x05] = "VPC", [0x06] = "TSE", [0x07] = "RAS", [0x08] = "UCHE", [0x09] = "TP",
+	[0x0A] = "SP", [0x0B] = "RB", [0x17] = "VSC", [0x18] = "CCU", [0x19] = "LRZ",
+	[0x1A] = "CMP", [0x2B] = "UFC", [0x2C] = "BV_CP", [0x2D] = "BV_PC", [0x2E] = "BV_VFD",
+	[0x2F] = "BV_VPC", [0x30] = "BV_TP", [0x31] = "BV_SP", [0x32] = "BV_UFC",
+	[0x33] = "BV_TSE", [0x34] = "BV_RAS", [0x35] = "BV_LRZ", [0x36] = "BV_HLSQ",
+};
+
+static int msm_group(struct vadreno *vd, const char name[16])
+{
+	if (memchr(name, 0, 16) == NULL)
+		return -1;
+	for (uint32_t g = 0; g < NGROUPS; g++)
+		if (msm_names[g] && strcmp(msm_names[g], name) == 0 &&
+		    counters_of(vd->chip->table, g) > 0)
+			return (int)g;
+	return -1;
+}
+
+/* Counters a stream may take: CP0 and SP0 are the kernel's and Mesa's. */
+static uint32_t msm_free(struct vadreno *vd, uint32_t g)
+{
+	uint32_t n = counters_of(vd->chip->table, g);
+	uint32_t keep = (g == 0x00 || g == 0x0A) ? 1 : 0;
+	keep += vd->cfg.msm_busy_counters;
+	return n > keep ? n - keep : 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int do_msm_param(struct vadreno *vd, void *arg)
+{
+	uint32_t pipe, param;
+	memcpy(&pipe, arg, 4);
+	memcpy(&param, (char *)arg + 4, 4);
+	uint64_t v;
+	if (pipe != 0x10)
+		return -EINVAL;
+	switch (param) {
+	case 0x01: v = 0; break; /* GPU_ID: no legacy revn on these parts */
+	case 0x02: v = vd->chip->gmem; break;
+	case 0x03: v = vd->chip->chip_id; break;
+	case 0x04: v = 587000000ull; break;
+	case 0x05: v = now_ns() * 12u / 625u; break;
+	default: return -EINVAL;
+	}
+	memcpy((char *)arg + 8, &v, 8);
+	return 0;
+}
+
+static void *stream_thread(void *arg)
+{
+	struct vadreno *vd = arg;
+	struct vstream *st = &vd->stream;
+	unsigned char rec[16 + 8 * STREAM_MAX];
+	uint64_t next = now_ns();
+	for (;;) {
+		next += st->period_ns;
+		struct timespec ts = {(time_t)(next / 1000000000ull), (long)(next % 1000000000ull)};
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		pthread_mutex_lock(&vd->lock);
+		if (st->stop) {
+			pthread_mutex_unlock(&vd->lock);
+			return NULL;
+		}
+		vd->frames += vd->cfg.frames_per_read;
+		uint64_t t = now_ns() * 12u / 625u; /* 19.2 MHz */
+		uint32_t seq = st->lost ? 0 : ++st->seqno, mbz = 0;
+		if (st->lost)
+			st->seqno = 0;
+		memcpy(rec, &t, 8);
+		memcpy(rec + 8, &seq, 4);
+		memcpy(rec + 12, &mbz, 4);
+		for (uint32_t i = 0; i < st->n; i++) {
+			uint64_t v = vd->frames * vadreno_rate(vd, st->g[i], st->c[i]);
+			memcpy(rec + 16 + 8 * i, &v, 8);
+		}
+		size_t len = 16 + 8 * (size_t)st->n;
+		ssize_t w = write(st->wfd, rec, len);
+		st->lost = w != (ssize_t)len; /* buffer full: this record is lost */
+		if (!st->lost)
+			st->records++;
+		pthread_mutex_unlock(&vd->lock);
+	}
+}
+
+uint64_t vadreno_stream_records(struct vadreno *vd)
+{
+	pthread_mutex_lock(&vd->lock);
+	uint64_t r = vd->stream.records;
+	pthread_mutex_unlock(&vd->lock);
+	return r;
+}
+
+static int do_msm_config(struct vadreno *vd, void *arg)
+{
+	uint32_t flags, ngroups, shift, stride;
+	uint64_t groups, period;
+	memcpy(&flags, arg, 4);
+	memcpy(&ngroups, (char *)arg + 4, 4);
+	memcpy(&groups, (char *)arg + 8, 8);
+	memcpy(&period, (char *)arg + 16, 8);
+	memcpy(&shift, (char *)arg + 24, 4);
+	memcpy(&stride, (char *)arg + 28, 4);
+	if (vd->cfg.msm_no_stream)
+		return -EINVAL; /* DRM: an ioctl number past the driver's table */
+	if (vd->chip->gen < 6)
+		return -ENXIO;
+	uint32_t ngroups_chip = 0;
+	for (uint32_t g = 0; g < NGROUPS; g++)
+		ngroups_chip += msm_names[g] && counters_of(vd->chip->table, g) > 0;
+	bool stream = flags & 1u;
+	if ((flags & ~3u) || stride != 32 || ngroups == 0 || ngroups > ngroups_chip || !groups)
+		return -EINVAL;
+	if (stream) {
+		if (vd->cfg.msm_no_perfmon)
+			return -EPERM;
+		if (period == 0 || shift > 27)
+			return -EINVAL;
+	} else if (period || shift) {
+		return -EINVAL;
+	}
+	unsigned char *gp = (unsigned char *)(uintptr_t)groups;
+	bool seen[NGROUPS] = {false};
+	uint32_t total = 0;
+	bool short_any = false;
+	for (uint32_t i = 0; i < ngroups; i++) {
+		char name[16];
+		uint32_t nr, pad;
+		uint64_t ptr;
+		memcpy(name, gp + 32 * i, 16);
+		memcpy(&nr, gp + 32 * i + 16, 4);
+		memcpy(&pad, gp + 32 * i + 20, 4);
+		memcpy(&ptr, gp + 32 * i + 24, 8);
+		int g = msm_group(vd, name);
+		if (g < 0 || seen[g] || pad || nr > counters_of(vd->chip->table, (uint32_t)g) ||
+		    (stream && (!ptr || nr == 0)) || (!stream && ptr))
+			return -EINVAL;
+		seen[g] = true;
+		total += nr;
+		if (nr > msm_free(vd, (uint32_t)g))
+			short_any = true;
+	}
+	if (stream && vd->stream.on)
+		return -EBUSY;
+	if (short_any) {
+		if (flags & 2u)
+			for (uint32_t i = 0; i < ngroups; i++) {
+				char name[16];
+				uint32_t nr, fr;
+				memcpy(name, gp + 32 * i, 16);
+				memcpy(&nr, gp + 32 * i + 16, 4);
+				fr = msm_free(vd, (uint32_t)msm_group(vd, name));
+				if (nr > fr)
+					memcpy(gp + 32 * i + 16, &fr, 4);
+			}
+		return -E2BIG;
+	}
+	if (!stream)
+		return 0; /* local reservations are not modelled beyond their checks */
+	if (total > STREAM_MAX || (1ull << shift) <= 16 + 8ull * total)
+		return -EINVAL; /* "required buffer size" */
+	struct vstream *st = &vd->stream;
+	st->n = 0;
+	for (uint32_t i = 0; i < ngroups; i++) {
+		char name[16];
+		uint32_t nr;
+		uint64_t ptr;
+		memcpy(name, gp + 32 * i, 16);
+		memcpy(&nr, gp + 32 * i + 16, 4);
+		memcpy(&ptr, gp + 32 * i + 24, 8);
+		uint32_t g = (uint32_t)msm_group(vd, name);
+		for (uint32_t k = 0; k < nr; k++) {
+			memcpy(&st->c[st->n], (unsigned char *)(uintptr_t)ptr + 4 * k, 4);
+			st->g[st->n++] = g;
+		}
+	}
+	int p[2];
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
+		return -errno;
+	/* The buffer, where the pipe allows it (an unprivileged pipe stops at
+	 * /proc/sys/fs/pipe-max-size); never below one record. */
+	(void)fcntl(p[1], F_SETPIPE_SZ, (int)(1u << (shift < 20 ? shift : 20)));
+	st->rfd = p[0];
+	st->wfd = p[1];
+	st->period_ns = period;
+	st->seqno = 0;
+	st->lost = false;
+	st->stop = false;
+	st->records = 0;
+	if (pthread_create(&st->thread, NULL, stream_thread, vd) != 0) {
+		/* Under the lock: past the interposed close, straight to the kernel. */
+		syscall(SYS_close, p[0]);
+		syscall(SYS_close, p[1]);
+		return -ENOMEM;
+	}
+	st->on = true;
+	return p[0];
+}
+
+/* Closing the stream's fd: the sampling stops, the counters are free. */
+static bool stream_close(struct vadreno *vd, int fd)
+{
+	pthread_mutex_lock(&vd->lock);
+	struct vstream *st = &vd->stream;
+	if (!st->on || fd != st->rfd) {
+		pthread_mutex_unlock(&vd->lock);
+		return false;
+	}
+	st->stop = true;
+	pthread_mutex_unlock(&vd->lock);
+	pthread_join(st->thread, NULL);
+	pthread_mutex_lock(&vd->lock);
+	int wfd = st->wfd;
+	st->on = false;
+	st->rfd = st->wfd = -1;
+	pthread_mutex_unlock(&vd->lock);
+	close(wfd); /* unlocked: under LD_PRELOAD this close asks vadreno_owns_fd */
+	return true;
+}
+
 static int v_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 {
 	struct vadreno *vd = ctx;
@@ -633,6 +889,17 @@ static int v_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 		r = -ENODEV;
 	} else if (vd->faults.eintr && (vd->eintr_flip++ & 1) == 0) {
 		r = -EINTR;
+	} else if (vd->cfg.msm) {
+		if (!arg)
+			r = -EFAULT;
+		else if (_IOC_TYPE(req) != 'd')
+			r = -ENOTTY;
+		else if (_IOC_NR(req) == 0x40 && _IOC_SIZE(req) == 24)
+			r = do_msm_param(vd, arg);
+		else if (_IOC_NR(req) == 0x4E && _IOC_SIZE(req) == 32)
+			r = do_msm_config(vd, arg);
+		else
+			r = -EINVAL;
 	} else if (_IOC_TYPE(req) != 0x09 || !arg) {
 		r = arg ? -ENOTTY : -EFAULT;
 	} else {
@@ -651,7 +918,7 @@ static int v_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 		errno = -r;
 		return -1;
 	}
-	return 0;
+	return r;
 }
 
 static int sysfs_file(struct vadreno *vd, const char *attr)
@@ -690,7 +957,8 @@ static int v_open(void *ctx, const char *path, int flags, mode_t mode)
 	pthread_mutex_lock(&vd->lock);
 	if (path && strncmp(path, VADRENO_SYSFS "/", sizeof VADRENO_SYSFS) == 0) {
 		r = vd->faults.vanished ? -ENOENT : sysfs_file(vd, path + sizeof VADRENO_SYSFS);
-	} else if (!path || strcmp(path, VADRENO_PATH) != 0 || vd->faults.vanished) {
+	} else if (!path || strcmp(path, vd->cfg.msm ? VADRENO_MSM_PATH : VADRENO_PATH) != 0 ||
+	           vd->faults.vanished) {
 		r = -ENOENT;
 	} else if (vd->faults.open_eacces) {
 		r = -EACCES;
@@ -716,6 +984,8 @@ static int v_open(void *ctx, const char *path, int flags, mode_t mode)
 static int v_close(void *ctx, int fd)
 {
 	struct vadreno *vd = ctx;
+	if (stream_close(vd, fd))
+		return close(fd);
 	pthread_mutex_lock(&vd->lock);
 	struct vfd *f = find_fd(vd, fd);
 	if (f) {

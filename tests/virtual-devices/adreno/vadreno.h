@@ -31,12 +31,20 @@ struct vadreno;
 
 #define VADRENO_PATH "/dev/kgsl-3d0"
 #define VADRENO_SYSFS "/sys/class/kgsl/kgsl-3d0"
+#define VADRENO_MSM_PATH "/dev/dri/renderD128"
 
 struct vadreno_config {
 	uint32_t chip_id;         /* 0 = 0x06050002 (Adreno 650) */
 	bool perfcounter_off;     /* the sysfs switch: READ fails EPERM */
 	uint32_t frames_per_read; /* 0 = 1 */
 	bool manual_frames;       /* READ does not run frames */
+	/* Upstream msm instead of KGSL: VADRENO_MSM_PATH answers GET_PARAM and
+	 * PERFCNTR_CONFIG (reference §2.3), /dev/kgsl-3d0 is absent.  Each
+	 * stream record runs frames_per_read frames. */
+	bool msm;
+	bool msm_no_perfmon;      /* the caller lacks CAP_PERFMON: STREAM fails EPERM */
+	bool msm_no_stream;       /* a kernel before the stream: PERFCNTR_CONFIG is EINVAL */
+	uint32_t msm_busy_counters; /* counters of every group held by the GPU's own streams */
 };
 
 struct vadreno_faults {
@@ -72,6 +80,9 @@ int vadreno_other_get(struct vadreno *vd, uint32_t group, uint32_t countable);
 /* Counters held by clients of this device (not the kernel's). */
 uint32_t vadreno_user_refs(struct vadreno *vd);
 uint32_t vadreno_open_fds(struct vadreno *vd);
+
+/* Records the stream has written (msm). */
+uint64_t vadreno_stream_records(struct vadreno *vd);
 
 /* For the interposer. */
 bool vadreno_owns_fd(struct vadreno *vd, int fd);

@@ -12,7 +12,12 @@
  *     a630 0x06030002, a640 0x06040001, a650, a660 0x06060001, a730 0x07030001,
  *     a740 0x43050a01, a750 0x43051401)
  *   VADRENO_PERFCOUNTER=1 (0: the sysfs switch is off, READ fails EPERM)
- *   VADRENO_FRAMES_PER_READ=1
+ *   VADRENO_FRAMES_PER_READ=1 (msm: frames per stream record)
+ *   VADRENO_INTERFACE=kgsl (msm: /dev/dri/renderD128 speaks upstream msm's GET_PARAM
+ *     and PERFCNTR_CONFIG stream instead, and /dev/kgsl-3d0 is absent)
+ *   VADRENO_PERFMON=1 (0: the stream needs CAP_PERFMON the process lacks: EPERM)
+ *   VADRENO_MSM_NO_STREAM=1 (an msm kernel before the stream: PERFCNTR_CONFIG EINVAL)
+ *   VADRENO_MSM_BUSY_COUNTERS=n (counters of each group the GPU's own streams hold)
  *   VADRENO_FAULT_GET_EBUSY=1  VADRENO_FAULT_EMPTY_GROUP=n  VADRENO_FAULT_VANISHED=1
  *   VADRENO_FAULT_OPEN_EACCES=1  VADRENO_FAULT_QUERY_HUGE=1  VADRENO_FAULT_READ_WRONG=1
  *   VADRENO_FAULT_READ_EINVAL=1  VADRENO_FAULT_EINTR=1  VADRENO_FAULT_NO_SYSFS=1
@@ -78,6 +83,15 @@ static void init(void)
 	c.chip_id = (uint32_t)env("VADRENO_CHIP_ID", 0, &bad);
 	c.perfcounter_off = env("VADRENO_PERFCOUNTER", 1, &bad) == 0;
 	c.frames_per_read = (uint32_t)env("VADRENO_FRAMES_PER_READ", 0, &bad);
+	const char *iface = getenv("VADRENO_INTERFACE");
+	if (iface && *iface && strcmp(iface, "kgsl") != 0 && strcmp(iface, "msm") != 0) {
+		fprintf(stderr, "vadreno: VADRENO_INTERFACE=%s: give kgsl or msm\n", iface);
+		bad = true;
+	}
+	c.msm = iface && strcmp(iface, "msm") == 0;
+	c.msm_no_perfmon = env("VADRENO_PERFMON", 1, &bad) == 0;
+	c.msm_no_stream = env("VADRENO_MSM_NO_STREAM", 0, &bad) != 0;
+	c.msm_busy_counters = (uint32_t)env("VADRENO_MSM_BUSY_COUNTERS", 0, &bad);
 	struct vadreno_faults f = {0};
 	f.get_ebusy = env("VADRENO_FAULT_GET_EBUSY", 0, &bad) != 0;
 	const char *eg = getenv("VADRENO_FAULT_EMPTY_GROUP");
