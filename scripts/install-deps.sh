@@ -37,8 +37,9 @@ if [ "${1:-}" != demo ]; then
     # validation layer every Vulkan test runs under.
     mesa-vulkan-drivers libvulkan1 libvulkan-dev vulkan-validationlayers
     # The Python package's tests (python/meson.build runs /usr/bin/pytest-3);
-    # NumPy for its optional results_array().  Debian's, not PyPI's.
-    python3-pytest python3-numpy
+    # NumPy for its optional results_array(); SciPy (tests only) to check
+    # opengpa compare's statistics.  Debian's, not PyPI's.
+    python3-pytest python3-numpy python3-scipy
   )
 fi
 

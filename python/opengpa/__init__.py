@@ -19,9 +19,10 @@ from typing import List, Optional, Tuple
 from . import _lib
 from ._context import Context, Counter, Interval, SAMPLE_FLAGS, Session
 from ._errors import MeasureError, OpenGPAError
+from ._compare import compare
 from ._measure import measure
 
-__all__ = ["open", "backends", "library_version", "measure", "Context", "Counter",
+__all__ = ["open", "backends", "library_version", "measure", "compare", "Context", "Counter",
            "Interval", "Session", "OpenGPAError", "MeasureError", "SAMPLE_FLAGS"]
 __version__ = "0.1.0"
 

@@ -44,7 +44,8 @@ def man_terms(page):
 
 for args, page in (([], "opengpa.1"), (["list"], "opengpa-list.1"),
                    (["stat"], "opengpa-stat.1"), (["pc_sweep"], "opengpa-pc_sweep.1"),
-                   (["spe"], "opengpa-spe.1"), (["predict"], "opengpa-predict.1")):
+                   (["spe"], "opengpa-spe.1"), (["predict"], "opengpa-predict.1"),
+                   (["compare"], "opengpa-compare.1")):
     h, m = help_terms(args), man_terms(page)
     checked += 1
     if not h or h != m:

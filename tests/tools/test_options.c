@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "cli_options.h"
+#include "compare.h"
 #include "list.h"
 #include "pcsweep.h"
 #include "predict.h"
@@ -43,6 +44,9 @@ static const char *parse(const struct cli_command *cmd, int argc, char **argv)
 	} else if (cmd == &cli_command_predict) {
 		struct predict_options o;
 		predict_parse(argc, argv, &o, err, sizeof err);
+	} else if (cmd == &cli_command_compare) {
+		static struct compare_options o;
+		compare_parse(argc, argv, &o, err, sizeof err);
 	} else {
 		fail_msg("no parser for %s", cmd->name);
 	}
@@ -60,7 +64,7 @@ static bool not_recognised(const char *err)
 
 static const struct cli_command *const commands[] = {
 	&cli_command_stat, &cli_command_list, &cli_command_pc_sweep, &cli_command_spe,
-	&cli_command_predict,
+	&cli_command_predict, &cli_command_compare,
 };
 
 /* Words every command's parse needs besides the option under test. */

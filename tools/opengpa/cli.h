@@ -41,5 +41,6 @@ int cmd_stat(int argc, char **argv);
 int cmd_pc_sweep(int argc, char **argv);
 int cmd_spe(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

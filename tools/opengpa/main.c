@@ -21,6 +21,7 @@ static const struct {
 	{ "pc_sweep", cmd_pc_sweep },
 	{ "spe", cmd_spe },
 	{ "predict", cmd_predict },
+	{ "compare", cmd_compare },
 };
 
 struct global_options {

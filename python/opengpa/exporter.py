@@ -1,0 +1,225 @@
+# SPDX-License-Identifier: MIT
+"""Counters for Prometheus: `python3 -m opengpa.exporter --listen ADDR:PORT
+-I MS -- COMMAND` runs `opengpa stat -I MS --opengpa-json -- COMMAND` and
+serves its latest interval and running totals in the OpenMetrics text format
+over HTTP (`/metrics`); `--openmetrics FILE` also writes them, atomically
+each interval, for the node exporter's textfile collector.  docs/python.md,
+"Prometheus"."""
+from __future__ import annotations
+
+import argparse
+import http.server
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+
+from ._measure import _command
+
+CONTENT_TYPE = "application/openmetrics-text; version=1.0.0; charset=utf-8"
+# Usages whose values are not summed over intervals (GPA's usage types).
+GAUGE_USAGES = {"percentage", "ratio"}
+
+
+def metric_name(counter: str) -> str:
+    """`GPUActiveCycles` -> `opengpa_gpu_active_cycles`: OpenMetrics'
+    [a-zA-Z_:][a-zA-Z0-9_:]*, words split at case changes."""
+    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", counter)
+    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
+    s = re.sub(r"[^A-Za-z0-9_]+", "_", s).strip("_").lower()
+    return "opengpa_" + (s or "counter")
+
+
+def _label(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+
+def _number(v: float) -> str:
+    if v != v:
+        return "NaN"
+    if v in (float("inf"), float("-inf")):
+        return "+Inf" if v > 0 else "-Inf"
+    return repr(float(v)) if not float(v).is_integer() or abs(v) >= 1e15 else "%d" % v
+
+
+class Metrics:
+    """The latest interval and the running totals of one `opengpa stat -I`
+    run, rendered as OpenMetrics text.  Thread-safe: the reader of stat's
+    output updates it, the HTTP server's threads render it."""
+
+    def __init__(self, labels: Mapping[str, str],
+                 meta: Optional[Mapping[str, Tuple[str, str, str]]] = None) -> None:
+        self.labels = dict(labels)
+        self.meta = dict(meta or {})        # name -> (group, usage, description)
+        self.lock = threading.Lock()
+        self.latest: Dict[str, Tuple[float, str]] = {}
+        self.totals: Dict[str, float] = {}
+        self.order: List[str] = []
+        self.intervals = 0
+
+    def add_interval(self, obj: Mapping) -> None:
+        with self.lock:
+            self.intervals += 1
+            for c in obj.get("counters", []):
+                name, value = c.get("name"), c.get("value")
+                if not isinstance(name, str) or not isinstance(value, (int, float)):
+                    continue
+                if name not in self.latest:
+                    self.order.append(name)
+                self.latest[name] = (float(value), c.get("unit") or "")
+                self.totals[name] = self.totals.get(name, 0.0) + float(value)
+
+    def _is_gauge(self, name: str, unit: str) -> bool:
+        usage = self.meta.get(name, ("", "", ""))[1]
+        return usage in GAUGE_USAGES or (not usage and unit == "%")
+
+    def render(self) -> str:
+        out = []
+        with self.lock:
+            for name in self.order:
+                value, unit = self.latest[name]
+                group, _usage, desc = self.meta.get(name, ("", "", ""))
+                labels = dict(self.labels, group=group, counter=name)
+                lab = ",".join('%s="%s"' % (k, _label(v)) for k, v in sorted(labels.items()))
+                base = metric_name(name)
+                help_text = _label((desc or name) + (" (%s)" % unit if unit else ""))
+                if self._is_gauge(name, unit):
+                    out += ["# TYPE %s gauge" % base, "# HELP %s %s" % (base, help_text),
+                            "%s{%s} %s" % (base, lab, _number(value))]
+                else:
+                    out += ["# TYPE %s counter" % base, "# HELP %s %s" % (base, help_text),
+                            "%s_total{%s} %s" % (base, lab, _number(self.totals[name]))]
+                    last = base + "_last_interval"
+                    out += ["# TYPE %s gauge" % last,
+                            "# HELP %s %s over the latest interval" % (last, help_text),
+                            "%s{%s} %s" % (last, lab, _number(value))]
+            lab = ",".join('%s="%s"' % (k, _label(v)) for k, v in sorted(self.labels.items()))
+            out += ["# TYPE opengpa_intervals counter",
+                    "# HELP opengpa_intervals intervals counted since the start",
+                    "opengpa_intervals_total{%s} %d" % (lab, self.intervals)]
+        out.append("# EOF")
+        return "\n".join(out) + "\n"
+
+
+def write_textfile(path: str, text: str) -> None:
+    """Writes `text` to `path` atomically (a file beside it, then rename), so
+    the textfile collector never reads half of it."""
+    d = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".opengpa-", suffix=".prom.tmp", dir=d)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def serve(metrics: Metrics, host: str, port: int) -> http.server.ThreadingHTTPServer:
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            if self.path.split("?")[0] not in ("/metrics", "/"):
+                self.send_error(404, "only /metrics is served")
+                return
+            body = metrics.render().encode("utf-8")
+            self.send_response(200)
+            self.send_header("Content-Type", CONTENT_TYPE)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, fmt: str, *args) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer((host, port), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def _meta(backend: Optional[str], options: Optional[str]
+          ) -> Tuple[Dict[str, Tuple[str, str, str]], str, str]:
+    """Each counter's group, usage and description, and the backend and
+    device, from the library; empty when it cannot be loaded (the labels
+    then lack the group until stat's totals say the rest)."""
+    try:
+        from . import open as og_open
+        with og_open(backend=backend, options=options) as ctx:
+            return ({c.name: (c.group, c.usage, c.description) for c in ctx.counters()},
+                    ctx.backend or "", ctx.device or "")
+    except Exception:  # noqa: BLE001 - metadata only, the export goes on without it
+        return {}, backend or "", ""
+
+
+def _address(text: str) -> Tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not host or int(port) > 65535:
+        raise argparse.ArgumentTypeError("not ADDR:PORT (127.0.0.1:9464): %r" % text)
+    return host.strip("[]"), int(port)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    p = argparse.ArgumentParser(prog="python3 -m opengpa.exporter",
+                                description="Serve `opengpa stat -I` intervals to Prometheus.")
+    p.add_argument("--listen", type=_address, help="ADDR:PORT to serve /metrics on "
+                   "(port 0: any free one; the address is printed)")
+    p.add_argument("--openmetrics", metavar="FILE", help="write the metrics to FILE "
+                   "atomically each interval (node exporter's textfile collector)")
+    p.add_argument("-I", "--interval", type=int, default=1000, metavar="MS")
+    p.add_argument("-e", "--events", help="counters, comma-separated (as opengpa stat -e)")
+    p.add_argument("--backend")
+    p.add_argument("--options")
+    p.add_argument("--instance", default=socket.gethostname(),
+                   help="the instance label (default: the host name)")
+    p.add_argument("command", nargs=argparse.REMAINDER)
+    a = p.parse_args(argv)
+    cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
+    if not cmd:
+        p.error("no command to count: -- COMMAND [ARG...]")
+    if not a.listen and not a.openmetrics:
+        p.error("nothing to export to: --listen ADDR:PORT and/or --openmetrics FILE")
+    args = [_command(None), "stat", "-I", str(a.interval), "--opengpa-json"]
+    for opt, val in (("-e", a.events), ("--backend", a.backend), ("--options", a.options)):
+        if val:
+            args += [opt, val]
+    args += ["--"] + cmd
+    meta, backend, device = _meta(a.backend, a.options)
+    proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    labels = {"instance": a.instance, "backend": backend, "device": device}
+    metrics = Metrics(labels, meta)
+    server = None
+    try:
+        if a.listen:
+            server = serve(metrics, *a.listen)
+            host, port = server.server_address[:2]
+            print("opengpa exporter: serving http://%s:%d/metrics" % (host, port),
+                  file=sys.stderr, flush=True)
+        for line in proc.stderr:
+            if line.startswith('{"interval"'):
+                metrics.add_interval(json.loads(line))
+                if a.openmetrics:
+                    write_textfile(a.openmetrics, metrics.render())
+            elif line.startswith('{"command"'):
+                total = json.loads(line)  # the totals: the labels the run had
+                with metrics.lock:
+                    metrics.labels["device"] = total.get("device", "")
+                    metrics.labels["backend"] = total.get("backend", "")
+            else:
+                sys.stderr.write(line)
+        return proc.wait()
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait()
+        if server:
+            server.shutdown()
+            server.server_close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

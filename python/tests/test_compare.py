@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: MIT
+"""opengpa compare and opengpa.compare(): Welch's t-test held to SciPy's,
+planted regressions flagged and unchanged counters not, --fail-on's exit
+status, bad documents refused with a message, and the time of 400 counters."""
+import json
+import math
+import os
+import subprocess
+import time
+
+import pytest
+
+import opengpa
+
+COMMAND = os.environ.get("OPENGPA_COMMAND") or "opengpa"
+
+
+def doc(counters, repeats=5):
+    """A document as `opengpa stat -r N --opengpa-json` writes it:
+    counters is {name: (mean, rel_stddev_percent)}."""
+    return {"command": ["x"], "backend": "perf", "device": "test", "runs": repeats,
+            "repeats": repeats, "passes": 1, "seconds_per_run": 0.1, "coverage": 1.0,
+            "exit_status": 0,
+            "counters": [{"name": n, "group": "G", "usage": "items", "supported": True,
+                          "value": m, "rel_stddev_percent": r} for n, (m, r) in counters.items()]}
+
+
+def write(tmp_path, name, d):
+    p = tmp_path / name
+    p.write_text(json.dumps(d) if not isinstance(d, str) else d)
+    return str(p)
+
+
+def run(*args):
+    return subprocess.run([COMMAND, "compare"] + list(args), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+
+
+CASES = [  # (mean A, rel A %, n A, mean B, rel B %, n B)
+    (100.0, 1.0, 5, 110.0, 1.5, 5),
+    (100.0, 5.0, 3, 103.0, 0.5, 10),
+    (1e9, 0.02, 30, 1.0003e9, 0.04, 30),
+    (12.5, 10.0, 2, 11.0, 12.0, 4),
+    (5.0, 3.0, 7, 5.0, 3.0, 7),
+]
+
+
+@pytest.mark.parametrize("ma,ra,na,mb,rb,nb", CASES)
+def test_welch_matches_scipy(tmp_path, ma, ra, na, mb, rb, nb):
+    stats = pytest.importorskip("scipy.stats")
+    res = opengpa.compare(doc({"C": (ma, ra)}, na), doc({"C": (mb, rb)}, nb), confidence=90)
+    (c,) = res["counters"]
+    # the document's spread is the standard error of the mean; SciPy takes
+    # the sample standard deviation
+    sea, seb = ma * ra / 100, mb * rb / 100
+    t, p = stats.ttest_ind_from_stats(ma, sea * math.sqrt(na), na, mb, seb * math.sqrt(nb), nb,
+                                      equal_var=False)
+    # ttest_ind_from_stats tests a - b; compare reports b - a
+    assert c["t"] == pytest.approx(-t, rel=1e-9, abs=1e-12)
+    assert c["p"] == pytest.approx(p, rel=1e-8, abs=1e-14)
+    df = (sea**2 + seb**2) ** 2 / (sea**4 / (na - 1) + seb**4 / (nb - 1))
+    assert c["df"] == pytest.approx(df, rel=1e-12)
+    q = stats.t.ppf(0.95, df)
+    half = q * math.sqrt(sea**2 + seb**2)
+    assert c["ci_low"] == pytest.approx(mb - ma - half, rel=1e-8, abs=1e-9)
+    assert c["ci_high"] == pytest.approx(mb - ma + half, rel=1e-8, abs=1e-9)
+    assert c["verdict"] == ("n.s." if p >= 0.10 else "higher" if mb > ma else "lower")
+
+
+def test_t_distribution_tails_match_scipy():
+    """Far tails and fractional degrees of freedom, where a continued
+    fraction is easiest to get wrong."""
+    stats = pytest.importorskip("scipy.stats")
+    for df_rel, shift in ((0.01, 0.001), (0.3, 50.0), (2.0, 4.0), (0.5, 1e-6)):
+        a, b = doc({"C": (100.0, df_rel)}, 2), doc({"C": (100.0 + shift, df_rel * 3)}, 9)
+        (c,) = opengpa.compare(a, b)["counters"]
+        p = 2 * stats.t.sf(abs(c["t"]), c["df"])
+        assert c["p"] == pytest.approx(p, rel=1e-7, abs=1e-300)
+
+
+def test_planted_regression_flagged_unchanged_not(tmp_path):
+    base = {"Frame": (1000.0, 0.8), "Shader": (5e6, 0.5), "Same": (42.0, 2.0),
+            "Noisy": (100.0, 20.0)}
+    cand = dict(base, Frame=(1080.0, 0.9), Noisy=(130.0, 25.0))
+    a, b = write(tmp_path, "a.json", doc(base)), write(tmp_path, "b.json", doc(cand))
+    r = run(a, b, "--json", "--fail-on=Frame:+5%", "--fail-on=Same:1%", "--fail-on=Noisy:+5%")
+    assert r.returncode == 3, r.stderr
+    out = json.loads(r.stdout)
+    by = {c["name"]: c for c in out["counters"]}
+    assert by["Frame"]["verdict"] == "higher" and by["Frame"]["crossed"]
+    assert by["Same"]["verdict"] == "n.s." and not by["Same"]["crossed"]
+    # +30 % but within its noise: not significant, so not a failure
+    assert by["Noisy"]["verdict"] == "n.s." and not by["Noisy"]["crossed"]
+    assert [c["name"] for c in out["counters"]][0] == "Frame"  # smallest p first
+    assert [f["crossed"] for f in out["fail_on"]] == [True, False, False]
+    assert "Frame" in r.stderr and "crossed" in r.stderr
+    # the same rules against itself: exit 0
+    assert run(a, a, "--fail-on=*:0.1%").returncode == 0
+    # a decrease rule is not tripped by an increase; the limit is a bound
+    assert run(a, b, "--fail-on=Frame:-5%").returncode == 0
+    assert run(a, b, "--fail-on=Frame:+9%").returncode == 0
+    assert run(a, b, "--fail-on=Frame:+50").returncode == 3  # +80 in its own unit
+
+
+def test_text_and_separated_forms(tmp_path):
+    a = write(tmp_path, "a.json", doc({"Frame": (1000.0, 0.8), "OnlyA": (1.0, 0.0)}))
+    b = write(tmp_path, "b.json", doc({"Frame": (1080.0, 0.9), "OnlyB": (1.0, 0.0)}))
+    r = run(a, b)
+    assert r.returncode == 0
+    assert "Welch" in r.stdout and "Frame" in r.stdout and "higher" in r.stdout
+    assert "OnlyA" in r.stdout and "OnlyB" in r.stdout  # listed apart
+    r = run("-x", ";", a, b)
+    fields = r.stdout.splitlines()[0].split(";")
+    assert fields[0] == "Frame" and fields[-1] == "higher" and len(fields) == 9
+    assert float(fields[4]) == pytest.approx(8.0)
+
+
+def test_single_runs_are_untested_and_gate_on_the_change(tmp_path):
+    a = write(tmp_path, "a.json", doc({"C": (100.0, 0.0)}, 1))
+    b = write(tmp_path, "b.json", doc({"C": (120.0, 0.0)}, 1))
+    r = run("--json", a, b, "--fail-on=C:+10%")
+    assert r.returncode == 3
+    (c,) = json.loads(r.stdout)["counters"]
+    assert c["verdict"] == "untested" and c["p"] is None
+
+
+def test_bad_input(tmp_path):
+    good = write(tmp_path, "good.json", doc({"C": (1.0, 1.0)}))
+    for text, what in (("not json", "not JSON"), ('{"event": "x"}', "--opengpa-json"),
+                       (json.dumps(dict(doc({}), counters=[{"value": 1}])), "no \"name\"")):
+        r = run(write(tmp_path, "bad.json", text), good)
+        assert r.returncode == 1 and what in r.stderr, r.stderr
+    r = run(str(tmp_path / "missing.json"), good)
+    assert r.returncode == 1 and "missing.json" in r.stderr
+    r = run(str(tmp_path), good)  # a directory is refused, never read
+    assert r.returncode == 1 and "directory" in r.stderr
+    assert run(good).returncode == 2
+    assert run(good, good, good).returncode == 2
+    assert run(good, good, "--fail-on=C").returncode == 2
+    assert run(good, good, "--fail-on=C:+x%").returncode == 2
+    assert run(good, good, "--confidence=100").returncode == 2
+    r = run(good, good, "--fail-on=Typo:+5%")
+    assert r.returncode == 1 and "Typo" in r.stderr
+    with pytest.raises(opengpa.MeasureError) as e:
+        opengpa.compare(good, good, fail_on=["Typo:+5%"])
+    assert e.value.returncode == 1 and "Typo" in str(e.value)
+    with pytest.raises(TypeError):
+        opengpa.compare(good, good, fail_on="C:+5%")
+    with pytest.raises(TypeError):
+        opengpa.compare(good, 42)
+
+
+def test_live_profiles_flag_a_planted_slowdown(two_counters, backend):
+    """measure() twice on this backend, the second with more work: the
+    comparison of the first against itself fails no gate."""
+    if backend != "perf":
+        pytest.skip("the planted slowdown is CPU time: the perf backend's TaskClock")
+    import sys
+    work = "import time\ne=time.thread_time()+%s\nwhile time.thread_time()<e: pass"
+    a = opengpa.measure([sys.executable, "-c", work % 0.02], counters=["TaskClock"], repeat=5)
+    b = opengpa.measure([sys.executable, "-c", work % 0.2], counters=["TaskClock"], repeat=5)
+    res = opengpa.compare(a, b, fail_on=["TaskClock:+50%"])
+    assert res["failed"], res
+    assert res["counters"][0]["verdict"] == "higher"
+    assert not opengpa.compare(a, a, fail_on=["TaskClock:+1%"])["failed"]
+
+
+def test_400_counters_in_100_ms(tmp_path):
+    """issue 27's bound: two profiles of 400 counters x 30 runs in at most
+    100 ms; the shortest of five rounds, on a shared machine."""
+    import random
+    rnd = random.Random(27)
+    ca = {"C%03d" % i: (rnd.uniform(1, 1e9), rnd.uniform(0.01, 5)) for i in range(400)}
+    cb = {k: (m * rnd.uniform(0.95, 1.05), r) for k, (m, r) in ca.items()}
+    a, b = write(tmp_path, "a.json", doc(ca, 30)), write(tmp_path, "b.json", doc(cb, 30))
+    best = math.inf
+    for _ in range(5):
+        t0 = time.perf_counter()
+        r = run("--json", a, b)
+        best = min(best, time.perf_counter() - t0)
+        assert r.returncode == 0 and len(json.loads(r.stdout)["counters"]) == 400
+    print("opengpa compare, 400 counters x 30 runs: %.1f ms (shortest of 5)" % (best * 1e3))
+    assert best <= 0.100
