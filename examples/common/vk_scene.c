@@ -25,6 +25,7 @@ static const uint32_t vertex_spirv[] = {
 	0x00010038,                             /* OpFunctionEnd */
 };
 
+__attribute__((format(printf, 3, 4)))
 static bool fail(struct vk_scene *s, bool skip, const char *fmt, ...)
 {
 	va_list ap;
