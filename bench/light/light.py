@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 """What the library weighs and what starting `opengpa stat` costs (issue 29).
 
-usage: bench/light/light.py BUILD_DIR [ROUNDS]
+usage: bench/light/light.py BUILD_DIR [BUILD_DIR...] [ROUNDS]
 
-Prints, all measured in this one run:
+Several build directories (a baseline beside this one) alternate in every
+round.  Prints, all measured in this one run:
   * libopengpa.so: file size, relocations (relative ones and all), the size of
     .data.rel.ro (data the loader must write at load: pointers);
   * dlopen(RTLD_NOW) of libopengpa against libzstd (a library every Linux
@@ -66,50 +67,59 @@ def dlopen_cost(probe, lib):
 
 
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    rounds = 30
+    if args and args[-1].isdigit():
+        rounds = int(args.pop())
+    if not args:
         sys.exit(__doc__)
-    build = sys.argv[1]
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 30
-    lib = os.path.realpath(os.path.join(build, "lib", "libopengpa.so"))
-    footprint(lib)
+    builds = args
+    libs = [os.path.realpath(os.path.join(b, "lib", "libopengpa.so")) for b in builds]
+    for lib in libs:
+        footprint(lib)
 
     zstd = None
     for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"):
         if os.path.exists(os.path.join(d, "libzstd.so.1")):
             zstd = os.path.join(d, "libzstd.so.1")
             break
-    probe = os.path.join(build, "bench", "light", "bench-dlopen")
+    probe = os.path.join(builds[-1], "bench", "light", "bench-dlopen")
     if zstd:
-        best = {lib: [1e18, 1 << 40], zstd: [1e18, 1 << 40]}
+        best = {lib: [1e18, 1 << 40] for lib in libs + [zstd]}
         for _ in range(rounds):
-            for which in (lib, zstd):
+            for which in best:
                 ns, kib = dlopen_cost(probe, which)
                 best[which][0] = min(best[which][0], ns)
                 best[which][1] = min(best[which][1], kib)
-        (a_ns, a_kib), (z_ns, z_kib) = best[lib], best[zstd]
-        print(f"dlopen: libopengpa {a_ns / 1e3:.0f} us, +{a_kib} KiB RSS; "
-              f"libzstd {z_ns / 1e3:.0f} us, +{z_kib} KiB RSS; "
-              f"ratio {a_ns / z_ns:.2f}x (best of {rounds} each)")
+        z_ns, z_kib = best[zstd]
+        print(f"dlopen (best of {rounds} each, alternating): libzstd {z_ns / 1e3:.0f} us, "
+              f"+{z_kib} KiB RSS")
+        for b, lib in zip(builds, libs):
+            a_ns, a_kib = best[lib]
+            print(f"  {b}: libopengpa {a_ns / 1e3:.0f} us ({a_ns / z_ns:.1f}x libzstd), "
+                  f"+{a_kib} KiB RSS")
     else:
         print("dlopen: skipped (no libzstd.so.1 here to compare with)")
 
-    opengpa = os.path.join(build, "tools", "opengpa", "opengpa")
     perf = shutil.which("perf")
     if not perf:
         print("stat: skipped (no perf here: install linux-perf to compare with)")
         return
-    sides = {"opengpa": [opengpa, "stat", "--", "true"], "perf": [perf, "stat", "--", "true"],
-             "true": ["true"]}
+    sides = {"perf": [perf, "stat", "--", "true"], "true": ["true"]}
+    for b in builds:
+        sides[b] = [os.path.join(b, "tools", "opengpa", "opengpa"), "stat", "--", "true"]
     times = {k: [] for k in sides}
     for _ in range(rounds):
         for k, argv in sides.items():
             times[k].append(run_cpu(argv))
     best = {k: min(v) for k, v in times.items()}
-    ratios = [o / p for o, p in zip(times["opengpa"], times["perf"])]
-    print(f"stat -- true: opengpa {best['opengpa'] * 1e3:.2f} ms CPU, perf "
-          f"{best['perf'] * 1e3:.2f} ms, true alone {best['true'] * 1e3:.2f} ms; "
-          f"best/best {best['opengpa'] / best['perf']:.2f}x perf stat, "
-          f"median of rounds {statistics.median(ratios):.2f}x (best of {rounds} each)")
+    print(f"stat -- true, CPU time (best of {rounds} each, alternating): perf stat "
+          f"{best['perf'] * 1e3:.2f} ms, true alone {best['true'] * 1e3:.2f} ms")
+    for b in builds:
+        ratios = [o / p for o, p in zip(times[b], times["perf"])]
+        print(f"  {b}: opengpa stat {best[b] * 1e3:.2f} ms = "
+              f"{best[b] / best['perf']:.2f}x perf stat (median of per-round ratios "
+              f"{statistics.median(ratios):.2f}x)")
 
 
 if __name__ == "__main__":
