@@ -11,37 +11,96 @@
  *
  * libpfm4 reads the CPU's identity itself, not through the syscall table:
  * what it detects is the real machine's (or the forced model).
+ *
+ * The library is loaded with dlopen when a perf context first opens, not
+ * linked: its tables carry 41,000 relocations and 2.3 MB of memory, which
+ * loading libopengpa made every process pay (issue 29), a game using only
+ * a GPU backend included.  Built with libpfm4's headers, the backend finds
+ * libpfm.so.4 at run time, and says so where it is missing.
  */
 #include "perf_internal.h"
 
 #include <ctype.h>
+#include <dlfcn.h>
 #include <perfmon/pfmlib_perf_event.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+
+/* libpfm4's entry points, looked up once per process and never changed
+ * after (pthread_once): like libpfm4's own tables, process-wide. */
+static struct pfm_api {
+	pfm_err_t (*initialize)(void);
+	const char *(*strerror)(int code);
+	pfm_err_t (*get_pmu_info)(pfm_pmu_t pmu, pfm_pmu_info_t *output);
+	int (*get_event_next)(int idx);
+	pfm_err_t (*get_event_info)(int idx, pfm_os_t os, pfm_event_info_t *output);
+	pfm_err_t (*get_os_event_encoding)(const char *str, int dfl_plm, pfm_os_t os, void *args);
+	pfm_err_t (*get_event_attr_info)(int eidx, int aidx, pfm_os_t os,
+	                                 pfm_event_attr_info_t *output);
+	char why[200]; /* "" once loaded */
+} api;
+static pthread_once_t api_once = PTHREAD_ONCE_INIT;
+
+static void api_load(void)
+{
+	void *h = dlopen("libpfm.so.4", RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		snprintf(api.why, sizeof api.why, "libpfm4 is not installed (%s): install libpfm4 "
+		         "(Debian: libpfm4) for CPU events by name", dlerror());
+		return;
+	}
+	/* dlsym's object pointer copied into the function pointer, as POSIX
+	 * allows. */
+#define SYM(field, name)                                                                  \
+	do {                                                                              \
+		void *sym = dlsym(h, name);                                               \
+		memcpy(&api.field, &sym, sizeof sym);                                     \
+	} while (0)
+	SYM(initialize, "pfm_initialize");
+	SYM(strerror, "pfm_strerror");
+	SYM(get_pmu_info, "pfm_get_pmu_info");
+	SYM(get_event_next, "pfm_get_event_next");
+	SYM(get_event_info, "pfm_get_event_info");
+	SYM(get_os_event_encoding, "pfm_get_os_event_encoding");
+	SYM(get_event_attr_info, "pfm_get_event_attr_info");
+#undef SYM
+	if (!api.initialize || !api.strerror || !api.get_pmu_info || !api.get_event_next ||
+	    !api.get_event_info || !api.get_os_event_encoding || !api.get_event_attr_info)
+		snprintf(api.why, sizeof api.why, "the installed libpfm.so.4 lacks functions of "
+		         "libpfm4 4.x (an old or a stripped build): update libpfm4");
+}
 
 static bool pmu_info(pfm_pmu_t p, pfm_pmu_info_t *info)
 {
 	memset(info, 0, sizeof *info);
 	info->size = sizeof *info;
-	return pfm_get_pmu_info(p, info) == PFM_SUCCESS;
+	return api.get_pmu_info(p, info) == PFM_SUCCESS;
 }
 
 static bool event_info(int idx, pfm_event_info_t *info)
 {
 	memset(info, 0, sizeof *info);
 	info->size = sizeof *info;
-	return pfm_get_event_info(idx, PFM_OS_PERF_EVENT, info) == PFM_SUCCESS;
+	return api.get_event_info(idx, PFM_OS_PERF_EVENT, info) == PFM_SUCCESS;
 }
 
 void og_perf_pfm_open(struct og_perf_state *st)
 {
 	const struct og_backend_host *h = &st->host;
 	st->pfm_pmus[0] = '\0';
-	int r = pfm_initialize();
+	pthread_once(&api_once, api_load);
+	if (api.why[0]) {
+		st->pfm_why = api.why;
+		h->log(h->log_ctx, OG_LOG_TRACE, "perf: %s; CPU events are known by sysfs alias and "
+		       "raw code only", st->pfm_why);
+		return;
+	}
+	int r = api.initialize();
 	if (r != PFM_SUCCESS) {
 		st->pfm_why = og_perf_note(st, "libpfm4 did not initialise",
-		                           "libpfm4 did not initialise (%s)", pfm_strerror(r));
+		                           "libpfm4 did not initialise (%s)", api.strerror(r));
 		h->log(h->log_ctx, OG_LOG_TRACE, "perf: %s; CPU events are known by sysfs alias and "
 		       "raw code only", st->pfm_why);
 		return;
@@ -94,7 +153,7 @@ static void other_cores(const struct og_perf_state *st, const char *event, char 
 		pfm_pmu_info_t info;
 		if (!pmu_info(p, &info) || info.type != PFM_PMU_TYPE_CORE || ours(st, info.name))
 			continue;
-		for (int idx = info.first_event; idx != -1; idx = pfm_get_event_next(idx)) {
+		for (int idx = info.first_event; idx != -1; idx = api.get_event_next(idx)) {
 			pfm_event_info_t ev;
 			if (!event_info(idx, &ev) || strlen(ev.name) != blen ||
 			    strncasecmp(ev.name, base, blen) != 0)
@@ -124,7 +183,7 @@ GPA_Status og_perf_pfm_encode(struct og_perf_state *st, const char *event,
 	memset(&arg, 0, sizeof arg);
 	arg.size = sizeof arg;
 	arg.attr = &attr;
-	int r = pfm_get_os_event_encoding(event, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+	int r = api.get_os_event_encoding(event, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
 	pfm_event_info_t ev;
 	pfm_pmu_info_t pmu;
 	if (r == PFM_SUCCESS && event_info(arg.idx, &ev) && pmu_info(ev.pmu, &pmu) &&
@@ -150,7 +209,7 @@ GPA_Status og_perf_pfm_encode(struct og_perf_state *st, const char *event,
 		 * does not. */
 		*why_not = og_perf_note(st, "libpfm4 refused that event's unit mask or modifiers",
 		                        "libpfm4 refused %s on this CPU (%s): %s", event, st->pfm_pmus,
-		                        pfm_strerror(r));
+		                        api.strerror(r));
 		return GPA_STATUS_ERROR_NOT_FOUND;
 	}
 	char others[160];
@@ -181,6 +240,8 @@ void og_perf_pfm_each(struct og_perf_state *st,
                       void (*fn)(void *arg, const char *event, const char *name, const char *desc),
                       void *arg)
 {
+	if (!st->pfm_pmus[0])
+		return; /* libpfm4 absent or not knowing this CPU: none of ours */
 	bool first = true;
 	pfm_pmu_t p;
 	pfm_for_all_pmus(p) {
@@ -191,7 +252,7 @@ void og_perf_pfm_each(struct og_perf_state *st,
 		char prefix[72];
 		snprintf(prefix, sizeof prefix, "%s%s", first ? "" : pmu.name, first ? "" : "_");
 		first = false;
-		for (int idx = pmu.first_event; idx != -1; idx = pfm_get_event_next(idx)) {
+		for (int idx = pmu.first_event; idx != -1; idx = api.get_event_next(idx)) {
 			pfm_event_info_t ev;
 			if (!event_info(idx, &ev))
 				continue;
@@ -201,7 +262,7 @@ void og_perf_pfm_each(struct og_perf_state *st,
 				pfm_event_attr_info_t at;
 				memset(&at, 0, sizeof at);
 				at.size = sizeof at;
-				if (pfm_get_event_attr_info(idx, a, PFM_OS_PERF_EVENT, &at) != PFM_SUCCESS ||
+				if (api.get_event_attr_info(idx, a, PFM_OS_PERF_EVENT, &at) != PFM_SUCCESS ||
 				    at.type != PFM_ATTR_UMASK)
 					continue;
 				umasks++;

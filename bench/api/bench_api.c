@@ -12,15 +12,18 @@
  *
  *  1. one GPA_GetSampleFloat64 of FragmentQueueUtilization against its floor:
  *     the two loads and the arithmetic written in C, in a function of its
- *     own — target <= 3x; and GPA 2.x's usual loop (every counter of every
+ *     own whose running sum stays in a register (floor_fqu says why) —
+ *     target <= 3x; and GPA 2.x's usual loop (every counter of every
  *     sample, one call each) per value, for scale;
  *  2. OpenGPA_GetSampleResults (every counter of one sample) against the
  *     same formulas hand-written in C (bench/common/g71_by_hand.h) over the
- *     same raw values — target <= 1.5x — after checking both agree;
+ *     same raw values in the same compact rows (g71_row_of) — target <= 1.5x
+ *     — after checking both agree;
  *  3. GPA_OpenContext + GPA_CloseContext against opening the device for
  *     counting by hand, as the backend does (open, VERSION_CHECK, SET_FLAGS,
  *     GET_GPUPROPS twice, HWCNT_READER_SETUP, the reader's version, layout
  *     and buffer size, mmap of its ring; unmap, close) — target <= 1.5x;
+ *     and the process's first open, once, as a row of its own;
  *  4. peak memory of a session of N samples (1000000 for the target) with
  *     every counter of every sample read, against 8 bytes per raw value
  *     the session stores — target <= 1.2x.
@@ -36,6 +39,26 @@
 
 #include "core/testing.h"
 #include "mali/mali_common.h"
+/* The hand-written formulas read compact rows, as the library does: the 59
+ * dump positions the G71's counters use, packed in position order (472
+ * bytes a sample), not the 2 KiB dump they lie in.  Read from the sparse
+ * dump, the hand side paid cache misses the library does not (issue 29).
+ * Constant, so the compiler folds each look-up into the load's offset.  A
+ * position missing here reads row[0]: part 2's check then finds the hand
+ * side wrong and the benchmark stops. */
+#define G71_ROW 59
+static const uint8_t g71_row_of[256] = {
+	[6] = 0, [7] = 1, [9] = 2, [10] = 3, [18] = 4, [68] = 5, [75] = 6, [76] = 7, [77] = 8,
+	[78] = 9, [85] = 10, [101] = 11, [160] = 12, [161] = 13, [165] = 14, [166] = 15,
+	[167] = 16, [168] = 17, [169] = 18, [175] = 19, [176] = 20, [196] = 21, [199] = 22,
+	[201] = 23, [202] = 24, [203] = 25, [204] = 26, [205] = 27, [206] = 28, [207] = 29,
+	[208] = 30, [210] = 31, [211] = 32, [214] = 33, [216] = 34, [218] = 35, [220] = 36,
+	[221] = 37, [227] = 38, [228] = 39, [229] = 40, [230] = 41, [231] = 42, [232] = 43,
+	[236] = 44, [237] = 45, [238] = 46, [239] = 47, [240] = 48, [242] = 49, [243] = 50,
+	[246] = 51, [247] = 52, [248] = 53, [249] = 54, [250] = 55, [251] = 56, [253] = 57,
+	[254] = 58,
+};
+#define G71_AT(block, index) g71_row_of[(block) * 64 + (index)]
 #include "g71_by_hand.h"
 #include "opengpa.h"
 #include "sys.h"
@@ -63,6 +86,9 @@ static void check(GPA_Status st, const char *what)
 
 static struct vmali *vm;
 static int key;
+/* The process's first GPA_OpenContext: the built-in set made from its
+ * tables, the catalogue built and not yet kept (part 3's own row). */
+static double first_open_us;
 
 static void open_g71(void)
 {
@@ -77,7 +103,10 @@ static void open_g71(void)
 	 * clock, which the virtual device's backend does not report. */
 	check(OpenGPA_SetCycleBudgetTarget(1920, 1080, 60), "OpenGPA_SetCycleBudgetTarget");
 	check(OpenGPA_SetConstant("DeviceMaxClockHz", 850e6), "OpenGPA_SetConstant");
+	double t0 = cpu_ns();
 	check(GPA_OpenContext(&key), "GPA_OpenContext");
+	if (first_open_us == 0)
+		first_open_us = (cpu_ns() - t0) / 1e3;
 }
 
 /* Every counter, `n` samples in the one pass; returns the session. */
@@ -104,10 +133,17 @@ static gpa_uint32 record(unsigned n)
 /* ---- 1: one value ----------------------------------------------------------- */
 
 /* The floor: FragmentQueueUtilization's two loads (JS0_ACTIVE and
- * GPU_ACTIVE of one sample, kept side by side) and its arithmetic. */
-static __attribute__((noinline)) double floor_fqu(const uint64_t *pair)
+ * GPU_ACTIVE of one sample, kept side by side) and its arithmetic, one call
+ * per value as the API's is.  The running sum goes in and comes back in a
+ * register (xmm0): every xmm register is the callee's to clobber on x86-64
+ * (and d8-d15 keep only their low half on arm64), so a sum the caller kept
+ * across the call would be stored to the stack and loaded back each time —
+ * 0.8-1 ns of the floor's 2 that is the loop's, not the read's (issue 29).
+ * The library's side cannot do this (GPA_GetSampleFloat64 answers through
+ * a pointer), which is exactly the cost it is measured for. */
+static __attribute__((noinline)) double floor_fqu(double acc, const uint64_t *pair)
 {
-	return pct(dv((double)pair[0], (double)pair[1]));
+	return acc + pct(dv((double)pair[0], (double)pair[1]));
 }
 
 static volatile double sink;
@@ -129,7 +165,7 @@ static void bench_single(gpa_uint32 session, uint64_t (*dumps)[DUMP_WORDS])
 	for (int round = 0; round < ROUNDS; round++) {
 		double acc = 0, t0 = cpu_ns();
 		for (unsigned i = 0; i < SAMPLES; i++)
-			acc += floor_fqu(pairs[i]);
+			acc = floor_fqu(acc, pairs[i]);
 		double t1 = cpu_ns();
 		for (unsigned i = 0; i < SAMPLES; i++) {
 			gpa_float64 v;
@@ -168,12 +204,12 @@ static void bench_single(gpa_uint32 session, uint64_t (*dumps)[DUMP_WORDS])
 
 /* ---- 2: every counter of one sample --------------------------------------------- */
 
-static __attribute__((noinline)) void hand(const uint64_t *dump, const double *k, double *out)
+static __attribute__((noinline)) void hand(const uint64_t *row, const double *k, double *out)
 {
-	by_hand(dump, k, out);
+	by_hand(row, k, out);
 }
 
-static void bench_batch(gpa_uint32 session, uint64_t (*dumps)[DUMP_WORDS])
+static void bench_batch(gpa_uint32 session, uint64_t (*rows)[G71_ROW])
 {
 	gpa_uint32 n = 0;
 	check(OpenGPA_GetSessionCounters(session, 0, NULL, &n), "OpenGPA_GetSessionCounters");
@@ -190,7 +226,7 @@ static void bench_batch(gpa_uint32 session, uint64_t (*dumps)[DUMP_WORDS])
 	unsigned wrong = 0;
 	for (unsigned i = 0; i < SAMPLES; i++) {
 		check(OpenGPA_GetSampleResults(session, i, n, res), "OpenGPA_GetSampleResults");
-		hand(dumps[i], k, out);
+		hand(rows[i], k, out);
 		for (gpa_uint32 c = 0; c < n; c++) {
 			GPA_Type type;
 			check(GPA_GetCounterDataType(c, &type), "GPA_GetCounterDataType");
@@ -212,7 +248,7 @@ static void bench_batch(gpa_uint32 session, uint64_t (*dumps)[DUMP_WORDS])
 	for (int round = 0; round < ROUNDS; round++) {
 		double acc = 0, t0 = cpu_ns();
 		for (unsigned i = 0; i < SAMPLES; i++) {
-			hand(dumps[i], k, out);
+			hand(rows[i], k, out);
 			acc += out[5];
 		}
 		double t1 = cpu_ns();
@@ -311,6 +347,8 @@ static void bench_open(void)
 	printf("   by hand (device and counter reader)              %7.2f us\n", best[0]);
 	printf("   GPA_OpenContext + GPA_CloseContext              %7.2f us   %.2fx by hand (target <= 1.5x)\n",
 	       best[1], best[1] / best[0]);
+	printf("   the process's first GPA_OpenContext (once)       %7.2f us   %.2fx by hand\n",
+	       first_open_us, first_open_us / best[0]);
 }
 
 /* ---- 4: memory ---------------------------------------------------------------------- */
@@ -406,8 +444,13 @@ int main(int argc, char **argv)
 			for (unsigned j = 0; j < 64; j++)
 				dumps[i][b * 64 + j] = by_id[b * OG_MALI_MAX_VALUES + j];
 	}
+	static uint64_t rows[SAMPLES][G71_ROW];
+	for (unsigned i = 0; i < SAMPLES; i++)
+		for (unsigned p = 0; p < DUMP_WORDS; p++)
+			if (g71_row_of[p] || p == 6) /* position 6 is row 0 */
+				rows[i][g71_row_of[p]] = dumps[i][p];
 	bench_single(s, dumps);
-	bench_batch(s, dumps);
+	bench_batch(s, rows);
 	check(GPA_CloseContext(), "GPA_CloseContext");
 	bench_open();
 	return 0;

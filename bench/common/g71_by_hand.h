@@ -3,7 +3,9 @@
  * g71_by_hand.h — the Mali-G71 counters of counters/mali-g71.counters, in
  * file order, written by hand in C from Arm's formulas: the yardstick the
  * benchmarks hold the library's evaluation against (bench/backends/mali, bench/api).
- * raw[] is indexed by dump position (block * 64 + counter), k[] holds the
+ * raw[] is indexed by dump position (block * 64 + counter) unless the includer
+ * defines G71_AT(block, counter) to another layout (bench/api reads compact
+ * rows, as the library does), k[] holds the
  * set's constants in file order: shader cores, L2 slices, bus width in
  * bits, then the cycle budget's maximum clock (Hz), target width, height,
  * frame rate and utilisation.
@@ -26,13 +28,17 @@ static inline double pct(double r)
 	return p > 100 ? 100 : p < 0 ? 0 : p;
 }
 
-/* The guide's formulas in C over raw[block*64 + index]. */
+#ifndef G71_AT
+#define G71_AT(block, index) ((block) * 64 + (index))
+#endif
+
+/* The guide's formulas in C over raw[G71_AT(block, index)]. */
 static inline void by_hand(const uint64_t *raw, const double *k, double *out)
 {
-#define J(i) ((double)raw[0 * 64 + (i)])
-#define T(i) ((double)raw[1 * 64 + (i)])
-#define L(i) ((double)raw[2 * 64 + (i)])
-#define S(i) ((double)raw[3 * 64 + (i)])
+#define J(i) ((double)raw[G71_AT(0, i)])
+#define T(i) ((double)raw[G71_AT(1, i)])
+#define L(i) ((double)raw[G71_AT(2, i)])
+#define S(i) ((double)raw[G71_AT(3, i)])
 	double ga = J(6), cores = k[0], slices = k[1], bus = k[2];
 	double culled = T(12) + T(13) + T(14), total = culled + T(11), px = J(9) * 1024;
 	double qr = S(11), ec = S(26), ls = S(44) + S(45) + S(46) + S(47) + S(48);

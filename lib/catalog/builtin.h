@@ -63,13 +63,59 @@ struct og_builtin_set {
 	/* Per entry: a counter's "#group#description", GPA 2.x's description
 	 * of it; NULL for the others. */
 	const char *const *gpa_desc;
+	uint32_t index; /* its place in the pool: og_builtin_at(index) */
+};
+
+/* What the generator writes (builtin_sets.c): no pointers but the pool's
+ * own, so that the library carries a handful of relocations for all the
+ * sets, not one per string (issue 29).  Strings are offsets into one
+ * blob, tables offsets into one array each; OG_BUILTIN_NONE stands for
+ * NULL.  og_builtin_at makes a set's og_builtin_set from them on first use,
+ * once per process: a process pays in memory only for the sets it opens. */
+#define OG_BUILTIN_NONE UINT32_MAX
+
+struct og_builtin_entry_rec {
+	uint32_t name;
+	uint32_t field[OG_F__COUNT];
+	uint32_t line;
+	uint8_t kind, usage, type; /* og_cf_kind, GPA_Usage_Type, GPA_Type */
+	double value;
+};
+
+/* A counter's tables: offsets into ops, regions, u32 (slots) and refs. */
+struct og_builtin_counter_rec {
+	uint32_t ops, nops, regions, nregions, slots, nslots, refs, nrefs;
+};
+
+struct og_builtin_set_rec {
+	uint32_t name, origin, backend; /* strings */
+	uint32_t entries, count;        /* entries[entries .. +count) */
+	uint32_t order, norder;         /* u32[order .. +norder) */
+	uint32_t counters; /* u32[counters + entry]: its counters record, or NONE */
+	uint32_t gpa_desc; /* u32[gpa_desc + entry]: a string, or NONE */
+};
+
+struct og_builtin_pool {
+	const char *strings;
+	const struct og_builtin_set_rec *sets;
+	size_t nsets;
+	const struct og_builtin_entry_rec *entries;
+	const struct og_expr_op *ops;
+	const struct og_builtin_region *regions;
+	const uint32_t *u32;
+	const struct og_builtin_ref *refs;
+	const struct og_builtin_counter_rec *counters;
 };
 
 /* Generated (builtin_sets.c), in counters/meson.build's order. */
-extern const struct og_builtin_set og_builtin_sets[];
+extern const struct og_builtin_pool og_builtin_pool;
 extern const size_t og_builtin_set_count;
 
-/* The set called `name`, or NULL. */
+/* Set i (< og_builtin_set_count), made on first use and kept for the
+ * process (builtin_load.c); NULL when memory ran out making it. */
+const struct og_builtin_set *og_builtin_at(size_t i);
+
+/* The set called `name`, or NULL (none, or out of memory making it). */
 const struct og_builtin_set *og_builtin_find(const char *name);
 
 #endif

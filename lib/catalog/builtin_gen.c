@@ -19,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "catalog/builtin.h"
 #include "catalog/counterfile.h"
 #include "catalog/counterorder.h"
 #include "catalog/gen_tool.h"
@@ -88,26 +89,105 @@ static bool resolve(void *ud, const char *name, size_t len, struct og_expr_ref *
 	return false;
 }
 
-/* A C string literal of s: '?' escaped against trigraphs, every byte
- * outside printable ASCII in octal. */
-static void put_string(FILE *out, const char *s)
+/* The string pool: every string once, NUL-terminated, one after another;
+ * a string is its offset (OG_BUILTIN_NONE for NULL).  A hash table finds
+ * repeats (units, groups, descriptions shared by sets). */
+struct pool {
+	char *text;
+	size_t len, cap;
+	uint32_t *slot; /* offset + 1, 0 = empty */
+	size_t nslots, used;
+};
+
+static uint64_t hash_of(const char *s)
 {
-	if (!s) {
-		fputs("NULL", out);
-		return;
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static void pool_grow(struct pool *p)
+{
+	size_t n = p->nslots ? 2 * p->nslots : 4096;
+	uint32_t *slot = must(calloc(n, sizeof(*slot)));
+	for (size_t i = 0; i < p->nslots; i++)
+		if (p->slot[i]) {
+			size_t j = hash_of(p->text + p->slot[i] - 1) & (n - 1);
+			while (slot[j])
+				j = (j + 1) & (n - 1);
+			slot[j] = p->slot[i];
+		}
+	free(p->slot);
+	p->slot = slot;
+	p->nslots = n;
+}
+
+static uint32_t pool_string(struct pool *p, const char *s)
+{
+	if (!s)
+		return OG_BUILTIN_NONE;
+	if (2 * (p->used + 1) > p->nslots)
+		pool_grow(p);
+	size_t j = hash_of(s) & (p->nslots - 1);
+	while (p->slot[j]) {
+		if (strcmp(p->text + p->slot[j] - 1, s) == 0)
+			return p->slot[j] - 1;
+		j = (j + 1) & (p->nslots - 1);
 	}
-	fputs("(char *)\"", out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '\\' || *p == '"' || *p == '?')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p < 32 || *p > 126)
-			fprintf(out, "\\%03o", *p);
-		else
-			fputc(*p, out);
+	size_t n = strlen(s) + 1;
+	if (p->len + n >= UINT32_MAX - 1)
+		die("the string pool outgrew 32-bit offsets");
+	while (p->len + n > p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 65536;
+		p->text = must(realloc(p->text, p->cap));
 	}
-	fputc('"', out);
+	memcpy(p->text + p->len, s, n);
+	uint32_t off = (uint32_t)p->len;
+	p->len += n;
+	p->slot[j] = off + 1;
+	p->used++;
+	return off;
+}
+
+/* The pool as C string literals, one per string (each "...\0"): '?'
+ * escaped against trigraphs, every byte outside printable ASCII in octal
+ * (always three digits, so no escape runs into the next character). */
+static void put_pool(FILE *out, const struct pool *p)
+{
+	fputs("static const char strings[] =\n", out);
+	for (size_t at = 0; at < p->len;) {
+		fputs("\t\"", out);
+		const unsigned char *s = (const unsigned char *)p->text + at;
+		for (; *s; s++) {
+			if (*s == '\\' || *s == '"' || *s == '?')
+				fprintf(out, "\\%c", *s);
+			else if (*s == '\n')
+				fputs("\\n", out);
+			else if (*s < 32 || *s > 126)
+				fprintf(out, "\\%03o", *s);
+			else
+				fputc(*s, out);
+		}
+		fputs("\\000\"\n", out);
+		at = (size_t)((const char *)s - p->text) + 1;
+	}
+	fputs("\t\"\";\n\n", out);
+}
+
+/* The other pools: each a C array written as it grows, n its length. */
+struct stream {
+	FILE *f;
+	char *text;
+	size_t size;
+	uint32_t n;
+};
+
+static void stream_open(struct stream *s)
+{
+	s->f = open_memstream(&s->text, &s->size);
+	if (!s->f)
+		die("out of memory");
 }
 
 static void put_double(FILE *out, double x)
@@ -154,35 +234,56 @@ static void load(struct input *in, const char *path)
 			in->ordinal[i] = nconst++;
 }
 
-static void write_entries(FILE *out, size_t f, const struct input *in)
+/* Everything the sets hold, pooled: the generated file is arrays of
+ * numbers and one string blob, no pointers but the pool's own eight
+ * (catalog/builtin.h), so the library carries no relocation per string. */
+struct out {
+	struct pool strings;
+	struct stream entries, ops, regions, u32, refs, counters, sets;
+};
+
+static uint32_t put_u32(struct out *o, uint32_t v)
 {
-	fprintf(out, "static const struct og_cf_entry entries_%zu[] = {\n", f);
-	for (size_t i = 0; i < in->file.count; i++) {
-		const struct og_cf_entry *e = &in->file.entries[i];
-		fprintf(out, "\t{ %s, ", kind_names[e->kind]);
-		put_string(out, e->name);
-		fputs(", {", out);
-		for (int k = 0; k < OG_F__COUNT; k++)
-			if (e->field[k]) {
-				fprintf(out, " [%d] = ", k);
-				put_string(out, e->field[k]);
-				fputc(',', out);
-			}
-		fprintf(out, " }, %u, (GPA_Usage_Type)%d, (GPA_Type)%d, ", e->line, (int)e->usage,
-		        (int)e->type);
-		if (!isfinite(e->value))
-			die("%s:%u: a value that is not finite", in->origin, e->line);
-		put_double(out, e->value);
-		fputs(" },\n", out);
-	}
-	fputs("};\n\n", out);
+	fprintf(o->u32.f, "%s%u,", o->u32.n % 16 ? " " : "\n\t", v);
+	return o->u32.n++;
 }
 
-/* Compiles the file's counters in order and writes each one's table;
- * returns how many counters got one. */
-static size_t write_counters(FILE *out, size_t f, struct input *in, size_t *order, size_t n)
+static void write_entries(struct out *o, const struct input *in)
 {
-	size_t written = 0;
+	for (size_t i = 0; i < in->file.count; i++) {
+		const struct og_cf_entry *e = &in->file.entries[i];
+		if ((unsigned)e->usage > 255 || (unsigned)e->type > 255)
+			die("%s:%u: a usage or type beyond a byte", in->origin, e->line);
+		if (!isfinite(e->value))
+			die("%s:%u: a value that is not finite", in->origin, e->line);
+		fprintf(o->entries.f, "\t{ %u, {", pool_string(&o->strings, e->name));
+		for (int k = 0; k < OG_F__COUNT; k++)
+			fprintf(o->entries.f, " %u,", pool_string(&o->strings, e->field[k]));
+		fprintf(o->entries.f, " }, %u, %s, %d, %d, ", e->line, kind_names[e->kind],
+		        (int)e->usage, (int)e->type);
+		put_double(o->entries.f, e->value);
+		fputs(" },\n", o->entries.f);
+		o->entries.n++;
+	}
+}
+
+static bool has_nan(const struct og_expr *e)
+{
+	const struct og_expr_op *ops;
+	size_t nops = og_expr_postfix(e, &ops);
+	for (size_t j = 0; j < nops; j++)
+		if (ops[j].code == OG_OP_NUMBER && isnan(ops[j].number))
+			return true;
+	return false;
+}
+
+/* Compiles the file's counters in order and pools each one's tables;
+ * counter_of[i] becomes entry i's record (OG_BUILTIN_NONE: none). */
+static void write_counters(struct out *o, struct input *in, const size_t *order, size_t n,
+                           uint32_t *counter_of)
+{
+	for (size_t i = 0; i < in->file.count; i++)
+		counter_of[i] = OG_BUILTIN_NONE;
 	for (size_t k = 0; k < n; k++) {
 		size_t i = order[k];
 		const struct og_cf_entry *e = &in->file.entries[i];
@@ -195,55 +296,47 @@ static size_t write_counters(FILE *out, size_t f, struct input *in, size_t *orde
 				die("%s:%u: counter %s: expression %s", in->origin, e->line, e->name, err);
 			continue; /* names another file's: compiled from the text at open */
 		}
+		if (has_nan(in->compiled[i]))
+			continue;
 		const struct og_expr_op *ops;
 		size_t nops = og_expr_postfix(in->compiled[i], &ops);
-		bool nan = false;
-		for (size_t j = 0; j < nops; j++)
-			nan |= ops[j].code == OG_OP_NUMBER && isnan(ops[j].number);
-		if (nan)
-			continue;
-		fprintf(out, "/* %s */\nstatic const struct og_expr_op ops_%zu_%zu[] = {\n", e->name, f, i);
+		uint32_t ops_at = o->ops.n;
+		fprintf(o->ops.f, "\t/* %s */\n", e->name);
 		for (size_t j = 0; j < nops; j++) {
-			fprintf(out, "\t{ %s, %u, ", op_name(ops[j].code), ops[j].index);
-			put_double(out, ops[j].number);
-			fputs(" },\n", out);
+			fprintf(o->ops.f, "\t{ %s, %u, ", op_name(ops[j].code), ops[j].index);
+			put_double(o->ops.f, ops[j].number);
+			fputs(" },\n", o->ops.f);
 		}
-		fputs("};\n", out);
+		o->ops.n += (uint32_t)nops;
 		const struct og_expr_region *regions;
 		size_t nregions = og_expr_regions(in->compiled[i], &regions);
-		if (nregions) {
-			fprintf(out, "static const struct og_builtin_region regions_%zu_%zu[] = {\n", f, i);
-			for (size_t j = 0; j < nregions; j++)
-				fprintf(out, "\t{ %u, %u, %u },\n", regions[j].start, regions[j].end,
-				        entry_of(in, regions[j].of));
-			fputs("};\n", out);
-		}
+		uint32_t regions_at = o->regions.n;
+		for (size_t j = 0; j < nregions; j++)
+			fprintf(o->regions.f, "\t{ %u, %u, %u },\n", regions[j].start, regions[j].end,
+			        entry_of(in, regions[j].of));
+		o->regions.n += (uint32_t)nregions;
 		const struct og_expr *const *slot_of;
 		size_t nslots = og_expr_shared(in->compiled[i], &slot_of);
-		if (nslots) {
-			fprintf(out, "static const uint32_t slots_%zu_%zu[] = {", f, i);
-			for (size_t j = 0; j < nslots; j++)
-				fprintf(out, " %u,", entry_of(in, slot_of[j]));
-			fputs(" };\n", out);
-		}
-		fprintf(out, "static const struct og_builtin_ref refs_%zu_%zu[] = {", f, i);
+		uint32_t slots_at = o->u32.n;
+		for (size_t j = 0; j < nslots; j++)
+			put_u32(o, entry_of(in, slot_of[j]));
+		uint32_t refs_at = o->refs.n;
 		for (size_t j = 0; j < in->nrefs; j++)
-			fprintf(out, " { %s, %u },", kind_names[in->refs[j].kind], in->refs[j].index);
-		fputs(in->nrefs ? " };\n" : " { 0, 0 } };\n", out);
-		fprintf(out, "static const struct og_builtin_counter counter_%zu_%zu = {\n", f, i);
-		fprintf(out, "\tops_%zu_%zu, %zu,\n", f, i, nops);
-		if (nregions)
-			fprintf(out, "\tregions_%zu_%zu, %zu,\n", f, i, nregions);
-		else
-			fputs("\tNULL, 0,\n", out);
-		if (nslots)
-			fprintf(out, "\tslots_%zu_%zu, %zu,\n", f, i, nslots);
-		else
-			fputs("\tNULL, 0,\n", out);
-		fprintf(out, "\trefs_%zu_%zu, %zu,\n};\n\n", f, i, in->nrefs);
-		written++;
+			fprintf(o->refs.f, "\t{ %s, %u },\n", kind_names[in->refs[j].kind],
+			        in->refs[j].index);
+		o->refs.n += (uint32_t)in->nrefs;
+		fprintf(o->counters.f, "\t{ %u, %zu, %u, %zu, %u, %zu, %u, %zu },\n", ops_at, nops,
+		        regions_at, nregions, slots_at, nslots, refs_at, in->nrefs);
+		counter_of[i] = o->counters.n++;
 	}
-	return written;
+}
+
+static void put_stream(FILE *out, const char *decl, struct stream *s, const char *empty)
+{
+	if (ferror(s->f) | (fclose(s->f) != 0))
+		die("out of memory");
+	fprintf(out, "%s[] = {\n%s%s};\n\n", decl, s->text, s->n ? "\n" : empty);
+	free(s->text);
 }
 
 int main(int argc, char **argv)
@@ -252,69 +345,63 @@ int main(int argc, char **argv)
 		die("usage: builtin-gen OUTPUT.c FILE.counters...");
 	size_t ninputs = (size_t)argc - 2;
 	struct input *inputs = must(calloc(ninputs + 1, sizeof(*inputs)));
-	FILE *out = fopen(argv[1], "w");
-	if (!out)
-		die("cannot write %s", argv[1]);
-	fprintf(out, "/* Generated by lib/catalog/builtin_gen.c from the embedded counter files:\n"
-	             " * do not edit. */\n"
-	             "#include \"catalog/builtin.h\"\n\n");
+	struct out o = { 0 };
+	struct stream *streams[] = { &o.entries, &o.ops, &o.regions, &o.u32, &o.refs, &o.counters,
+		                     &o.sets };
+	for (size_t i = 0; i < sizeof(streams) / sizeof(streams[0]); i++)
+		stream_open(streams[i]);
 	for (size_t f = 0; f < ninputs; f++) {
 		struct input *in = &inputs[f];
 		load(in, argv[f + 2]);
-		fprintf(out, "/* ---- %s ---- */\n\n", in->origin);
-		write_entries(out, f, in);
+		uint32_t entries_at = o.entries.n;
+		write_entries(&o, in);
 		size_t *order = must(calloc(in->file.count + 1, sizeof(*order))), n = 0;
 		char err[512];
 		if (!og_cf_counter_order(&in->file, NULL, NULL, order, &n, err, sizeof(err)))
 			die("%s", err);
-		fprintf(out, "static const uint32_t order_%zu[] = {", f);
+		uint32_t order_at = o.u32.n;
 		for (size_t k = 0; k < n; k++)
-			fprintf(out, "%s%zu,", k % 16 ? " " : "\n\t", order[k]);
-		fputs(n ? "\n};\n\n" : " 0 };\n\n", out);
-		write_counters(out, f, in, order, n);
-		fprintf(out, "static const struct og_builtin_counter *const counters_%zu[] = {\n", f);
-		for (size_t i = 0; i < in->file.count; i++) {
-			bool has = in->compiled[i] != NULL;
-			if (has) {
-				const struct og_expr_op *ops;
-				size_t nops = og_expr_postfix(in->compiled[i], &ops);
-				for (size_t j = 0; j < nops; j++)
-					has &= !(ops[j].code == OG_OP_NUMBER && isnan(ops[j].number));
-			}
-			if (has)
-				fprintf(out, "\t&counter_%zu_%zu,\n", f, i);
-			else
-				fputs("\tNULL,\n", out);
-		}
-		fputs("};\n\n", out);
-		fprintf(out, "static const char *const gpa_desc_%zu[] = {\n", f);
+			put_u32(&o, (uint32_t)order[k]);
+		uint32_t *counter_of = must(calloc(in->file.count + 1, sizeof(*counter_of)));
+		write_counters(&o, in, order, n, counter_of);
+		uint32_t counters_at = o.u32.n;
+		for (size_t i = 0; i < in->file.count; i++)
+			put_u32(&o, counter_of[i]);
+		uint32_t desc_at = o.u32.n;
 		for (size_t i = 0; i < in->file.count; i++) {
 			const struct og_cf_entry *e = &in->file.entries[i];
 			char *desc = NULL;
 			if (e->kind == OG_CF_COUNTER &&
 			    asprintf(&desc, "#%s#%s", e->field[OG_F_GROUP], e->field[OG_F_DESCRIPTION]) < 0)
 				die("out of memory");
-			fputc('\t', out);
-			put_string(out, desc);
-			fputs(",\n", out);
+			put_u32(&o, pool_string(&o.strings, desc));
 			free(desc);
 		}
-		fputs("};\n\n", out);
-		in->norder = n;
+		fprintf(o.sets.f, "\t{ %u, %u, %u, %u, %zu, %u, %zu, %u, %u },\n",
+		        pool_string(&o.strings, in->name), pool_string(&o.strings, in->origin),
+		        pool_string(&o.strings, in->file.backend), entries_at, in->file.count, order_at,
+		        n, counters_at, desc_at);
+		o.sets.n++;
+		free(counter_of);
 		free(order);
 	}
-	fputs("const struct og_builtin_set og_builtin_sets[] = {\n", out);
-	for (size_t f = 0; f < ninputs; f++) {
-		const struct input *in = &inputs[f];
-		fprintf(out, "\t{ \"%s\", { ", in->name);
-		put_string(out, in->origin);
-		fputs(", ", out);
-		put_string(out, in->file.backend);
-		fprintf(out, ", (struct og_cf_entry *)entries_%zu, %zu, &og_builtin_sets[%zu] },\n"
-		             "\t  order_%zu, %zu, counters_%zu, gpa_desc_%zu },\n",
-		        f, in->file.count, f, f, in->norder, f, f);
-	}
-	fprintf(out, "\t{ 0 },\n};\nconst size_t og_builtin_set_count = %zu;\n", ninputs);
+	FILE *out = fopen(argv[1], "w");
+	if (!out)
+		die("cannot write %s", argv[1]);
+	fprintf(out, "/* Generated by lib/catalog/builtin_gen.c from the embedded counter files:\n"
+	             " * do not edit. */\n"
+	             "#include \"catalog/builtin.h\"\n\n");
+	put_pool(out, &o.strings);
+	put_stream(out, "static const struct og_builtin_set_rec sets", &o.sets, "\t{ 0 }\n");
+	put_stream(out, "static const struct og_builtin_entry_rec entries", &o.entries, "\t{ 0 }\n");
+	put_stream(out, "static const struct og_expr_op ops", &o.ops, "\t{ 0 }\n");
+	put_stream(out, "static const struct og_builtin_region regions", &o.regions, "\t{ 0 }\n");
+	put_stream(out, "static const uint32_t u32", &o.u32, "\t0\n");
+	put_stream(out, "static const struct og_builtin_ref refs", &o.refs, "\t{ 0 }\n");
+	put_stream(out, "static const struct og_builtin_counter_rec counters", &o.counters, "\t{ 0 }\n");
+	fprintf(out, "const struct og_builtin_pool og_builtin_pool = {\n"
+	             "\tstrings, sets, %zu, entries, ops, regions, u32, refs, counters,\n};\n"
+	             "const size_t og_builtin_set_count = %zu;\n", ninputs, ninputs);
 	if (ferror(out) | (fclose(out) != 0))
 		die("cannot write %s", argv[1]);
 	for (size_t f = 0; f < ninputs; f++) {
@@ -326,5 +413,7 @@ int main(int argc, char **argv)
 		og_cf_free(&inputs[f].file);
 	}
 	free(inputs);
+	free(o.strings.text);
+	free(o.strings.slot);
 	return 0;
 }

@@ -311,11 +311,3 @@ bool og_catalog_find(const struct og_catalog *cat, const char *name, uint32_t *i
 		}
 	return false;
 }
-
-const struct og_builtin_set *og_builtin_find(const char *name)
-{
-	for (size_t i = 0; i < og_builtin_set_count; i++)
-		if (strcmp(og_builtin_sets[i].name, name) == 0)
-			return &og_builtin_sets[i];
-	return NULL;
-}

@@ -29,7 +29,7 @@ static bool shared_failed;                  /* out of memory once: assemble per 
 /* Per entry of `set` (expr NULL but for the counters it has tables for). */
 static const struct shared_counter *shared_counters(const struct og_builtin_set *set)
 {
-	size_t which = (size_t)(set - og_builtin_sets);
+	size_t which = set->index;
 	pthread_mutex_lock(&shared_lock);
 	struct shared_counter *made = NULL;
 	if (!shared_sets && !shared_failed)

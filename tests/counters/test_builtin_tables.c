@@ -46,7 +46,7 @@ static void test_tables_are_the_text(void **state)
 	(void)state;
 	assert_int_equal(og_builtin_set_count, og_embedded_set_count);
 	for (size_t s = 0; s < og_builtin_set_count; s++) {
-		const struct og_builtin_set *set = &og_builtin_sets[s];
+		const struct og_builtin_set *set = og_builtin_at(s);
 		const struct og_embedded_set *text = embedded(set->name);
 		struct og_cf_file parsed;
 		char err[512];
@@ -269,7 +269,7 @@ static void test_catalogues_agree(void **state)
 {
 	(void)state;
 	for (size_t s = 0; s < og_builtin_set_count; s++) {
-		const struct og_builtin_set *one[1] = { &og_builtin_sets[s] };
+		const struct og_builtin_set *one[1] = { og_builtin_at(s) };
 		compare(one, 1, false, false);
 		compare(one, 1, false, true);
 		compare(one, 1, true, true);
@@ -284,8 +284,8 @@ static void test_two_sets(void **state)
 	const struct og_builtin_set *generic = og_builtin_find("perf-generic"), *other = NULL;
 	assert_non_null(generic);
 	for (size_t s = 0; !other && s < og_builtin_set_count; s++)
-		if (strncmp(og_builtin_sets[s].name, "neoverse-", 9) == 0)
-			other = &og_builtin_sets[s];
+		if (strncmp(og_builtin_at(s)->name, "neoverse-", 9) == 0)
+			other = og_builtin_at(s);
 	if (!other)
 		skip();
 	const struct og_builtin_set *two[2] = { generic, other };

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""What the library weighs and what starting `opengpa stat` costs (issue 29).
+
+usage: bench/light/light.py BUILD_DIR [BUILD_DIR...] [ROUNDS]
+
+Several build directories (a baseline beside this one) alternate in every
+round.  Prints, all measured in this one run:
+  * libopengpa.so: file size, relocations (relative ones and all), the size of
+    .data.rel.ro (data the loader must write at load: pointers);
+  * dlopen(RTLD_NOW) of libopengpa against libzstd (a library every Linux
+    system has, of about the same file size): CPU time and the resident memory
+    it adds, each the cheapest of ROUNDS fresh processes, the two alternating;
+  * `opengpa stat -- true` against `perf stat -- true` and against `true`
+    alone (the floor: starting a process), CPU time (user + system, of the
+    child and what it waits for) from wait4, the cheapest of ROUNDS each,
+    alternating, and the median of the per-round ratios.
+CPU time, not wall time, so that another process taking the CPU inflates
+neither side; the cheapest round, because preemption only ever adds.
+"""
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+
+def run_cpu(argv):
+    """CPU seconds (user + system) that argv and its children took."""
+    pid = os.fork()
+    if pid == 0:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        try:
+            os.execvp(argv[0], argv)
+        finally:
+            os._exit(127)
+    _, status, ru = os.wait4(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"light.py: {' '.join(argv)} failed ({status}); run it by hand to see why")
+    return ru.ru_utime + ru.ru_stime
+
+
+def footprint(lib):
+    size = os.path.getsize(lib)
+    rel = subprocess.run(["readelf", "-r", "-W", lib], capture_output=True, text=True,
+                         check=True).stdout
+    relative = len(re.findall(r"R_\w+_RELATIVE", rel))
+    total = len(re.findall(r"^\s*[0-9a-f]+\s+[0-9a-f]+\s+R_", rel, re.M))
+    sections = subprocess.run(["readelf", "-S", "-W", lib], capture_output=True, text=True,
+                              check=True).stdout
+    relro = 0
+    for line in sections.splitlines():
+        m = re.search(r"\.data\.rel\.ro\s+\w+\s+[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)", line)
+        if m:
+            relro = int(m.group(1), 16)
+    print(f"{lib}: {size / 1e6:.2f} MB, {relative} relative relocations "
+          f"({total} in all), .data.rel.ro {relro / 1024:.0f} KiB")
+
+
+def dlopen_cost(probe, lib):
+    out = subprocess.run([probe, lib], capture_output=True, text=True, check=True).stdout
+    ns, kib = out.split()
+    return float(ns), int(kib)
+
+
+def main():
+    args = sys.argv[1:]
+    rounds = 30
+    if args and args[-1].isdigit():
+        rounds = int(args.pop())
+    if not args:
+        sys.exit(__doc__)
+    builds = args
+    libs = [os.path.realpath(os.path.join(b, "lib", "libopengpa.so")) for b in builds]
+    for lib in libs:
+        footprint(lib)
+
+    zstd = None
+    for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"):
+        if os.path.exists(os.path.join(d, "libzstd.so.1")):
+            zstd = os.path.join(d, "libzstd.so.1")
+            break
+    probe = os.path.join(builds[-1], "bench", "light", "bench-dlopen")
+    if zstd:
+        best = {lib: [1e18, 1 << 40] for lib in libs + [zstd]}
+        for _ in range(rounds):
+            for which in best:
+                ns, kib = dlopen_cost(probe, which)
+                best[which][0] = min(best[which][0], ns)
+                best[which][1] = min(best[which][1], kib)
+        z_ns, z_kib = best[zstd]
+        print(f"dlopen (best of {rounds} each, alternating): libzstd {z_ns / 1e3:.0f} us, "
+              f"+{z_kib} KiB RSS")
+        for b, lib in zip(builds, libs):
+            a_ns, a_kib = best[lib]
+            print(f"  {b}: libopengpa {a_ns / 1e3:.0f} us ({a_ns / z_ns:.1f}x libzstd), "
+                  f"+{a_kib} KiB RSS")
+    else:
+        print("dlopen: skipped (no libzstd.so.1 here to compare with)")
+
+    perf = shutil.which("perf")
+    if not perf:
+        print("stat: skipped (no perf here: install linux-perf to compare with)")
+        return
+    sides = {"perf": [perf, "stat", "--", "true"], "true": ["true"]}
+    for b in builds:
+        sides[b] = [os.path.join(b, "tools", "opengpa", "opengpa"), "stat", "--", "true"]
+    times = {k: [] for k in sides}
+    for _ in range(rounds):
+        for k, argv in sides.items():
+            times[k].append(run_cpu(argv))
+    best = {k: min(v) for k, v in times.items()}
+    print(f"stat -- true, CPU time (best of {rounds} each, alternating): perf stat "
+          f"{best['perf'] * 1e3:.2f} ms, true alone {best['true'] * 1e3:.2f} ms")
+    for b in builds:
+        ratios = [o / p for o, p in zip(times[b], times["perf"])]
+        print(f"  {b}: opengpa stat {best[b] * 1e3:.2f} ms = "
+              f"{best[b] / best['perf']:.2f}x perf stat (median of per-round ratios "
+              f"{statistics.median(ratios):.2f}x)")
+
+
+if __name__ == "__main__":
+    main()
