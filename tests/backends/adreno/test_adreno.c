@@ -31,6 +31,7 @@ struct rig {
 	int errors;
 };
 
+__attribute__((format(printf, 3, 4)))
 static void rig_log(void *ctx, enum og_log_level level, const char *fmt, ...)
 {
 	struct rig *r = ctx;
