@@ -92,6 +92,9 @@ typedef void *(*pfn_gdpa)(void *device, const char *name);
 
 /* Queries a primary list holds: two per sample segment. */
 #define DEFAULT_QUERIES 4096u
+/* GpaGetSampleResult's wait, as GPA's (5 s). */
+#define DEFAULT_WAIT_MS 5000u
+#define MAX_WAIT_MS 3600000u
 
 struct vk {
 	void *instance, *physical, *device;
@@ -99,6 +102,7 @@ struct vk {
 	uint64_t mask;
 	double period_ns;
 	uint32_t queries; /* per list */
+	uint32_t wait_ms; /* GpaGetSampleResult's wait for the command buffers */
 	vk_result (*CreateQueryPool)(void *, const struct vk_query_pool_info *, const void *,
 	                            vk_handle *);
 	void (*DestroyQueryPool)(void *, vk_handle, const void *);
@@ -262,6 +266,17 @@ static GPA_Status vk_open(struct og_apictx *a, void *key)
 		else
 			vk->queries = (uint32_t)n & ~1u;
 	}
+	vk->wait_ms = DEFAULT_WAIT_MS;
+	env = secure_getenv("OPENGPA_VK_RESULT_WAIT_MS");
+	if (env && *env) {
+		char *end;
+		unsigned long n = strtoul(env, &end, 10);
+		if (*end || n > MAX_WAIT_MS)
+			og_log(OG_LOG_ERROR, "OPENGPA_VK_RESULT_WAIT_MS=%s is not a number of "
+			       "milliseconds from 0 to %u; using %u", env, MAX_WAIT_MS, DEFAULT_WAIT_MS);
+		else
+			vk->wait_ms = (uint32_t)n;
+	}
 	a->priv = vk;
 	a->sync = OG_SYNC_OFF; /* nothing to drain: samples are recorded, not run, here */
 	snprintf(a->desc, sizeof(a->desc), "Vulkan device %p on %s (vendor 0x%x, device 0x%x)",
@@ -418,6 +433,12 @@ const struct og_api_impl og_api_vk = {
 	.time_begin = vk_time_begin, .time_end = vk_time_end, .time_read = vk_time_read,
 	.time_free = vk_time_free,
 };
+
+uint32_t og_vk_result_wait_ms(const struct og_apictx *a)
+{
+	const struct vk *vk = a->priv;
+	return vk->wait_ms;
+}
 
 /* ---- command lists --------------------------------------------------------------- */
 

@@ -61,4 +61,8 @@ bool og_vk_list_has(const struct og_vk_list *l, uint32_t id);
 GPA_Status og_vk_copy(struct og_apictx *a, const char *fn, struct og_vk_list *secondary,
                       uint32_t k, struct og_vk_list *via, uint32_t token);
 
+/* How long GpaGetSampleResult waits for a session's command buffers to
+ * have run (OPENGPA_VK_RESULT_WAIT_MS, GPA's 5 s by default). */
+uint32_t og_vk_result_wait_ms(const struct og_apictx *a);
+
 #endif

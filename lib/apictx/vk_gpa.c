@@ -182,16 +182,21 @@ int ot_vk_result_check(const char *fn, const struct og_xsession *x, uint32_t id)
 		st = ot_vk_pass_check(fn, x, p);
 	if (st != OT_OK)
 		return OT_TIMEOUT; /* as GPA: the results of such a pass never come */
-	/* As GPA: up to 5 s for every pass's command buffers to have run. */
+	/* As GPA: up to 5 s (OPENGPA_VK_RESULT_WAIT_MS) for every pass's command
+	 * buffers to have run, polled every millisecond. */
+	uint32_t wait_ms = og_vk_result_wait_ms(x->ctx->api);
 	struct timespec nap = { 0, 1000000 };
-	for (int i = 0; i < 5000; i++) {
+	for (uint32_t i = 0;; i++) {
 		if (og_session_results_ready(x->s))
 			return OT_OK;
+		if (i >= wait_ms)
+			break;
 		nanosleep(&nap, NULL);
 	}
 	return ot_error(OT_TIMEOUT, "%s: the session's command buffers have not all run after "
-	                            "5 s: submit every command list of every pass (and wait for "
-	                            "it) before reading results", fn);
+	                            "%u ms: submit every command list of every pass (and wait for "
+	                            "it) before reading results, or wait longer "
+	                            "(OPENGPA_VK_RESULT_WAIT_MS)", fn, wait_ms);
 }
 
 int ot_vk_check_counters(const char *fn, const struct og_xsession *x)

@@ -9,11 +9,20 @@
  * CI), under VK_LAYER_KHRONOS_validation: any validation message fails.
  * Exits 77 (skipped) when the process has no Vulkan device or layer.
  *
+ * The library is loaded as AMD's interface loader does (library directory +
+ * file name, an empty directory meaning the bare name, which the loader's
+ * search path resolves): by bare name first (the test's LD_LIBRARY_PATH
+ * holds the build's lib/), then by directory + name, which must give the
+ * same library.  Results are read from a second thread too: a Vulkan
+ * context has no thread of its own.  OPENGPA_VK_RESULT_WAIT_MS shortens the
+ * wait of GpaGetSampleResult for a list never submitted.
+ *
  * Work is vkCmdFillBuffer over a buffer, so GPUTime must grow with the
  * number of fills.  GPUTime is GPA 3.x/4.x's: index 0, Float64 nanoseconds,
  * GPA's UUID, and the samples' times fit within their submission's.
  */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,20 +246,81 @@ static double sample_value(GpaSessionId s, GpaUInt32 id, GpaStatus *st)
 	return v[0];
 }
 
+/* GpaGetSampleResult on another thread: the same value as on the main one. */
+struct other_thread {
+	GpaSessionId session;
+	GpaUInt32 id;
+	GpaStatus complete, st;
+	double value;
+};
+
+static void *read_elsewhere(void *arg)
+{
+	struct other_thread *o = arg;
+	o->complete = gpa.GpaIsSessionComplete(o->session);
+	o->value = sample_value(o->session, o->id, &o->st);
+	return NULL;
+}
+
+/* A list fully ended (its samples too) and never submitted: its results
+ * never come, and GpaGetSampleResult says Timeout after
+ * OPENGPA_VK_RESULT_WAIT_MS, not GPA's 5 s. */
+#define WAIT_MS 300
+static void never_submitted(struct vk *vk, GpaContextId ctx, GpaUInt32 gputime)
+{
+	GpaSessionId session = NULL;
+	GpaStatus st;
+	CHECK(gpa.GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &session) ==
+	      kGpaStatusOk, "create session 4");
+	CHECK(gpa.GpaEnableCounter(session, gputime) == kGpaStatusOk, "enable");
+	CHECK(gpa.GpaBeginSession(session) == kGpaStatusOk, "begin 4");
+	VkCommandBuffer cb = cb_begin(vk, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	GpaCommandListId cl = NULL;
+	CHECK(gpa.GpaBeginCommandList(session, 0, cb, kGpaCommandListPrimary, &cl) == kGpaStatusOk,
+	      "begin list 4");
+	CHECK(gpa.GpaBeginSample(0, cl) == kGpaStatusOk, "sample");
+	work(vk, cb, 1);
+	CHECK(gpa.GpaEndSample(cl) == kGpaStatusOk, "end sample");
+	CHECK(gpa.GpaEndCommandList(cl) == kGpaStatusOk, "end list 4");
+	VKOK(vkEndCommandBuffer(cb));
+	CHECK(gpa.GpaEndSession(session) == kGpaStatusOk, "end 4");
+	CHECK(gpa.GpaIsPassComplete(session, 0) == kGpaStatusResultNotReady, "pass not run");
+	CHECK(gpa.GpaIsSessionComplete(session) == kGpaStatusResultNotReady, "never submitted");
+	double t0 = now_ns();
+	sample_value(session, 0, &st);
+	double waited_ms = (now_ns() - t0) / 1e6;
+	CHECK(st == kGpaStatusErrorTimeout, "ended, never submitted: Timeout, not %d", st);
+	CHECK(waited_ms >= WAIT_MS * 0.9 && waited_ms < 4000.0,
+	      "GpaGetSampleResult waited %.0f ms for OPENGPA_VK_RESULT_WAIT_MS=%d", waited_ms,
+	      WAIT_MS);
+	CHECK(gpa.GpaDeleteSession(session) == kGpaStatusOk, "delete 4");
+	vkResetCommandPool(vk->device, vk->pool, 0);
+}
+
 int main(void)
 {
 	const char *dir = getenv("OPENGPA_BUILD_LIB");
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/libGPUPerfAPIVK.so", dir ? dir : ".");
+	char wait[16];
+	snprintf(wait, sizeof(wait), "%d", WAIT_MS);
+	setenv("OPENGPA_VK_RESULT_WAIT_MS", wait, 1);
 	struct vk vk = { 0 };
 	int rc = vk_setup(&vk);
 	if (rc)
 		return rc;
-	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	/* AMD's interface loader with an empty library directory: the bare name. */
+	void *lib = dlopen("libGPUPerfAPIVK.so", RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
-		fprintf(stderr, "FAIL: %s\n", dlerror());
+		fprintf(stderr, "FAIL: by its bare name: %s\n", dlerror());
 		return 1;
 	}
+	/* ... and with the library's directory. */
+	void *by_path = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	CHECK(by_path == lib, "%s is the library the bare name found (%s)", path,
+	      by_path ? "another one" : dlerror());
+	if (by_path)
+		dlclose(by_path);
 	GpaGetFuncTablePtrType get = (GpaGetFuncTablePtrType)dlsym(lib, "GpaGetFuncTable");
 	gpa.major_version = MAJOR;
 	gpa.minor_version = sizeof(gpa);
@@ -361,6 +431,16 @@ int main(void)
 			if (round == 0 || t[id] < best[id])
 				best[id] = t[id];
 		}
+		if (round == 0) {
+			struct other_thread o = { session, 1, kGpaStatusErrorFailed,
+			                          kGpaStatusErrorFailed, -1.0 };
+			pthread_t th;
+			CHECK(pthread_create(&th, NULL, read_elsewhere, &o) == 0, "thread");
+			pthread_join(th, NULL);
+			CHECK(o.complete == kGpaStatusOk && o.st == kGpaStatusOk && o.value == t[1],
+			      "another thread reads sample 1: complete %d, status %d, %g (not %g)",
+			      o.complete, o.st, o.value, t[1]);
+		}
 		/* Nanoseconds: the four samples ran in the submission, and an 8 MiB fill
 		 * takes more than a microsecond (a value in milliseconds would not). */
 		CHECK(t[0] + t[1] + t[2] + t[3] <= submission, "GPUTime %g+%g+%g+%g ns fits the %g ns "
@@ -397,6 +477,8 @@ int main(void)
 	sample_value(session, 0, &st);
 	CHECK(st == kGpaStatusErrorTimeout, "never submitted: Timeout, not %d", st);
 	CHECK(gpa.GpaDeleteSession(session) == kGpaStatusOk, "delete 2");
+	vkResetCommandPool(vk.device, vk.pool, 0);
+	never_submitted(&vk, ctx, gputime);
 
 	/* A device counter cannot be tied to a Vulkan sample yet: refused. */
 	GpaUInt32 ncounters = 0;

@@ -15,6 +15,16 @@
  *   completed  glFinish, clFinish, clWaitForEvents and glReadPixels wait
  *              for everything.
  *
+ * Vulkan the same way (vkCmdDraw*, vkCmdDispatch* are frames): a command
+ * buffer holds the draws recorded into it since vkBeginCommandBuffer (a
+ * secondary's are added to the primary at vkCmdExecuteCommands);
+ * vkQueueSubmit submits its command buffers' draws, and the previous
+ * submission completes then; vkQueueWaitIdle, vkDeviceWaitIdle and a
+ * successful vkWaitForFences complete everything.  The commands are
+ * interposed by name and through vkGetDeviceProcAddr/vkGetInstanceProcAddr
+ * (which return these for their names); vkQueueSubmit2 is not interposed.
+ * vmali_api_frames() tells a test how many frames the device has run.
+ *
  * So a program that samples each frame without synchronising reads the
  * previous frame's counts, and one that drains the queue at the sample's
  * boundaries reads its own: the test of opengpa's synchronised samples.
@@ -36,7 +46,7 @@
  *   VMALI_GL_BAD_TIMER=1    timer query results come out a million times too
  *                           large (GL_QUERY_RESULT of glGetQueryObjectui64v*)
  *
- * No GL or OpenCL header: the virtual devices build where neither is
+ * No GL, OpenCL or Vulkan header: the virtual devices build where neither is
  * installed.
  */
 #include <dlfcn.h>
@@ -84,6 +94,12 @@ static struct {
 	bool no_timestamp, bad_timer;
 	bool disjoint_told;
 	proc (*egl_get_proc)(const char *);
+	/* Vulkan: the draws recorded in each command buffer. */
+	struct vk_cb {
+		void *cb;
+		unsigned draws;
+	} *cbs;
+	size_t ncbs, cap_cbs;
 } q = { .once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static uint64_t env_count(const char *name)
@@ -353,4 +369,250 @@ EXPORT cl_int clWaitForEvents(cl_uint n, void *const *events)
 	cl_int err = fn ? fn(n, events) : CL_INVALID_EVENT;
 	complete();
 	return err;
+}
+
+/* ---- Vulkan --------------------------------------------------------------- */
+
+typedef int32_t vk_result;
+typedef uint64_t vk_fence;
+#define VK_SUCCESS 0
+#define VK_ERROR_OUT_OF_HOST_MEMORY (-1)
+#define VK_ERROR_INITIALIZATION_FAILED (-3)
+
+/* VkSubmitInfo, as the ABI lays it out. */
+struct vk_submit_info {
+	int32_t sType;
+	const void *pNext;
+	uint32_t waitSemaphoreCount;
+	const void *pWaitSemaphores;
+	const void *pWaitDstStageMask;
+	uint32_t commandBufferCount;
+	void *const *pCommandBuffers;
+	uint32_t signalSemaphoreCount;
+	const void *pSignalSemaphores;
+};
+
+/* The draws recorded in cb (creating its entry when `add`); q.lock held. */
+static unsigned *cb_draws(void *cb, bool add)
+{
+	for (size_t i = 0; i < q.ncbs; i++)
+		if (q.cbs[i].cb == cb)
+			return &q.cbs[i].draws;
+	if (!add)
+		return NULL;
+	if (q.ncbs == q.cap_cbs) {
+		size_t cap = q.cap_cbs ? 2 * q.cap_cbs : 16;
+		struct vk_cb *p = realloc(q.cbs, cap * sizeof(*p));
+		if (!p)
+			return NULL;
+		q.cbs = p;
+		q.cap_cbs = cap;
+	}
+	q.cbs[q.ncbs] = (struct vk_cb){ cb, 0 };
+	return &q.cbs[q.ncbs++].draws;
+}
+
+static void vk_record(void *cb, unsigned n)
+{
+	pthread_once(&q.once, setup);
+	pthread_mutex_lock(&q.lock);
+	q.draws += n;
+	unsigned *d = q.on ? cb_draws(cb, true) : NULL;
+	if (d)
+		*d += n;
+	pthread_mutex_unlock(&q.lock);
+}
+
+static void vk_reset(void *cb)
+{
+	pthread_once(&q.once, setup);
+	pthread_mutex_lock(&q.lock);
+	unsigned *d = cb_draws(cb, false);
+	if (d)
+		*d = 0;
+	pthread_mutex_unlock(&q.lock);
+}
+
+EXPORT vk_result vkBeginCommandBuffer(void *cb, const void *info)
+{
+	NEXT(vk_result (*)(void *, const void *), "vkBeginCommandBuffer");
+	vk_reset(cb);
+	return fn ? fn(cb, info) : VK_ERROR_INITIALIZATION_FAILED;
+}
+
+EXPORT vk_result vkResetCommandBuffer(void *cb, uint32_t flags)
+{
+	NEXT(vk_result (*)(void *, uint32_t), "vkResetCommandBuffer");
+	vk_reset(cb);
+	return fn ? fn(cb, flags) : VK_ERROR_INITIALIZATION_FAILED;
+}
+
+EXPORT void vkCmdDraw(void *cb, uint32_t vertices, uint32_t instances, uint32_t first,
+                      uint32_t first_instance)
+{
+	NEXT(void (*)(void *, uint32_t, uint32_t, uint32_t, uint32_t), "vkCmdDraw");
+	if (fn)
+		fn(cb, vertices, instances, first, first_instance);
+	vk_record(cb, 1);
+}
+
+EXPORT void vkCmdDrawIndexed(void *cb, uint32_t indices, uint32_t instances, uint32_t first,
+                             int32_t offset, uint32_t first_instance)
+{
+	NEXT(void (*)(void *, uint32_t, uint32_t, uint32_t, int32_t, uint32_t), "vkCmdDrawIndexed");
+	if (fn)
+		fn(cb, indices, instances, first, offset, first_instance);
+	vk_record(cb, 1);
+}
+
+#define DRAW_INDIRECT(name) \
+	EXPORT void name(void *cb, uint64_t buffer, uint64_t offset, uint32_t count, uint32_t stride) \
+	{ \
+		NEXT(void (*)(void *, uint64_t, uint64_t, uint32_t, uint32_t), #name); \
+		if (fn) \
+			fn(cb, buffer, offset, count, stride); \
+		vk_record(cb, count); \
+	}
+DRAW_INDIRECT(vkCmdDrawIndirect)
+DRAW_INDIRECT(vkCmdDrawIndexedIndirect)
+
+EXPORT void vkCmdDispatch(void *cb, uint32_t x, uint32_t y, uint32_t z)
+{
+	NEXT(void (*)(void *, uint32_t, uint32_t, uint32_t), "vkCmdDispatch");
+	if (fn)
+		fn(cb, x, y, z);
+	vk_record(cb, 1);
+}
+
+EXPORT void vkCmdDispatchIndirect(void *cb, uint64_t buffer, uint64_t offset)
+{
+	NEXT(void (*)(void *, uint64_t, uint64_t), "vkCmdDispatchIndirect");
+	if (fn)
+		fn(cb, buffer, offset);
+	vk_record(cb, 1);
+}
+
+EXPORT void vkCmdExecuteCommands(void *cb, uint32_t n, void *const *secondaries)
+{
+	NEXT(void (*)(void *, uint32_t, void *const *), "vkCmdExecuteCommands");
+	if (fn)
+		fn(cb, n, secondaries);
+	pthread_once(&q.once, setup);
+	pthread_mutex_lock(&q.lock);
+	unsigned sum = 0;
+	for (uint32_t i = 0; q.on && secondaries && i < n; i++) {
+		unsigned *d = cb_draws(secondaries[i], false);
+		sum += d ? *d : 0;
+	}
+	unsigned *d = sum ? cb_draws(cb, true) : NULL;
+	if (d)
+		*d += sum;
+	pthread_mutex_unlock(&q.lock);
+}
+
+EXPORT vk_result vkQueueSubmit(void *queue, uint32_t n, const struct vk_submit_info *submits,
+                               vk_fence fence)
+{
+	NEXT(vk_result (*)(void *, uint32_t, const struct vk_submit_info *, vk_fence),
+	     "vkQueueSubmit");
+	vk_result r = fn ? fn(queue, n, submits, fence) : VK_ERROR_INITIALIZATION_FAILED;
+	if (r != VK_SUCCESS)
+		return r;
+	pthread_once(&q.once, setup);
+	pthread_mutex_lock(&q.lock);
+	if (q.on) {
+		unsigned draws = 0;
+		for (uint32_t i = 0; submits && i < n; i++)
+			for (uint32_t k = 0; k < submits[i].commandBufferCount; k++) {
+				unsigned *d = cb_draws(submits[i].pCommandBuffers[k], false);
+				draws += d ? *d : 0;
+			}
+		run(q.submitted);
+		q.submitted = draws;
+	}
+	pthread_mutex_unlock(&q.lock);
+	return r;
+}
+
+/* Vulkan's waits complete what was submitted (GL's recorded draws stay). */
+static void vk_complete(void)
+{
+	pthread_once(&q.once, setup);
+	pthread_mutex_lock(&q.lock);
+	run(q.submitted);
+	q.submitted = 0;
+	pthread_mutex_unlock(&q.lock);
+}
+
+EXPORT vk_result vkQueueWaitIdle(void *queue)
+{
+	NEXT(vk_result (*)(void *), "vkQueueWaitIdle");
+	vk_result r = fn ? fn(queue) : VK_ERROR_INITIALIZATION_FAILED;
+	if (r == VK_SUCCESS)
+		vk_complete();
+	return r;
+}
+
+EXPORT vk_result vkDeviceWaitIdle(void *device)
+{
+	NEXT(vk_result (*)(void *), "vkDeviceWaitIdle");
+	vk_result r = fn ? fn(device) : VK_ERROR_INITIALIZATION_FAILED;
+	if (r == VK_SUCCESS)
+		vk_complete();
+	return r;
+}
+
+EXPORT vk_result vkWaitForFences(void *device, uint32_t n, const vk_fence *fences,
+                                 uint32_t all, uint64_t timeout)
+{
+	NEXT(vk_result (*)(void *, uint32_t, const vk_fence *, uint32_t, uint64_t),
+	     "vkWaitForFences");
+	vk_result r = fn ? fn(device, n, fences, all, timeout) : VK_ERROR_INITIALIZATION_FAILED;
+	if (r == VK_SUCCESS)
+		vk_complete();
+	return r;
+}
+
+/* The commands above, for a program that asks the loader for them. */
+static proc vk_ours(const char *name)
+{
+	static const struct {
+		const char *name;
+		proc fn;
+	} ours[] = {
+#define OURS(f) { #f, (proc)f }
+		OURS(vkBeginCommandBuffer), OURS(vkResetCommandBuffer), OURS(vkCmdDraw),
+		OURS(vkCmdDrawIndexed), OURS(vkCmdDrawIndirect), OURS(vkCmdDrawIndexedIndirect),
+		OURS(vkCmdDispatch), OURS(vkCmdDispatchIndirect), OURS(vkCmdExecuteCommands),
+		OURS(vkQueueSubmit), OURS(vkQueueWaitIdle), OURS(vkDeviceWaitIdle),
+		OURS(vkWaitForFences),
+#undef OURS
+	};
+	for (size_t i = 0; name && i < sizeof(ours) / sizeof(ours[0]); i++)
+		if (strcmp(name, ours[i].name) == 0)
+			return ours[i].fn;
+	return NULL;
+}
+
+EXPORT proc vkGetDeviceProcAddr(void *device, const char *name)
+{
+	NEXT(proc (*)(void *, const char *), "vkGetDeviceProcAddr");
+	proc real = fn ? fn(device, name) : NULL;
+	proc mine = real ? vk_ours(name) : NULL;
+	return mine ? mine : real;
+}
+
+EXPORT proc vkGetInstanceProcAddr(void *instance, const char *name)
+{
+	NEXT(proc (*)(void *, const char *), "vkGetInstanceProcAddr");
+	proc real = fn ? fn(instance, name) : NULL;
+	proc mine = real && instance ? vk_ours(name) : NULL;
+	return mine ? mine : real;
+}
+
+/* For tests: how many frames of the workload the device has run. */
+EXPORT uint64_t vmali_api_frames(void)
+{
+	struct vmali *vm = vmali_preload_device();
+	return vm ? vmali_frames_run(vm) : 0;
 }
