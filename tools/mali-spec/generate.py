@@ -910,11 +910,14 @@ def machine_names(reviewed, generated):
 
 
 def with_machine_names(reviewed, generated):
-    """The reviewed set's text with its generated section replaced."""
-    cut = reviewed.find(NAMES_MARK)
-    hand = reviewed if cut < 0 else reviewed[:cut]
+    """The reviewed set's text with its generated section replaced; the set
+    still ends with the cycle budget's block (tests/counters/test_cycle_budget.c)."""
+    cuts = [i for i in (reviewed.find(NAMES_MARK), reviewed.find(CYCLE_BUDGET_START)) if i >= 0]
+    hand = reviewed[:min(cuts)] if cuts else reviewed
     hand = hand.rstrip("\n") + "\n\n"
-    return hand + machine_names(hand, generated)
+    budget = cycle_budget_block()
+    # The names section comes first: the budget's entries are the reviewed set's own.
+    return hand + machine_names(hand + budget, generated) + "\n" + budget
 
 
 def generate(spec, root=None):
