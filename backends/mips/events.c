@@ -115,7 +115,10 @@ const struct og_mips_event og_mips_events[] = {
 	{45, E, T, "LoadToUseStalls", "load-to-use stalls", "Load to Use stalls"},
 	{45, O, T, "ALUToAGENStalls", "ALU-to-AGEN stalls", "ALU to AGEN stalls"},
 	{46, E, T, "OtherInterlockStalls", "other interlock stalls", "Other interlock stalls"},
-	{46, O, T, "BranchMispredictStalls", "branch mispredict stalls", "Branch mispredict stalls"},
+	/* Odd 46: the seed's Table 3 prints its type garbled ("Pi"); Linux's
+	 * perf_event_mipsxx.c 34K range table (raw 174 = odd 46) counts it
+	 * processor-wide, which is what the hardware's own filter does. */
+	{46, O, P, "BranchMispredictStalls", "branch mispredict stalls", "Branch mispredict stalls"},
 	{47, E, V, "RelaxBubbles", "relax bubbles", "Relax bubbles"},
 	{48, E, T, "IFUFBFullRefetches", "IFU FB full refetches", "IFU FB full refetches"},
 	{48, O, P, "FBEntriesAllocated", "FB entries allocated", "FB entry allocated"},

@@ -62,6 +62,7 @@ static const char *arm_part_name(uint32_t midr)
 	case 0xd4f: return "Arm Neoverse-V2";
 	case 0xd8e: return "Arm Neoverse-N3";
 	case 0xd84: return "Arm Neoverse-V3";
+	case 0xd83: return "Arm Neoverse-V3AE";
 	default: return NULL;
 	}
 }
@@ -93,6 +94,9 @@ static const char *arm_counter_set(uint32_t midr)
 	case 0xd4f: return "neoverse-v2";
 	case 0xd8e: return "neoverse-n3";
 	case 0xd84: return "neoverse-v3";
+	/* V3AE (Linux cputype.h ARM_CPU_PART_NEOVERSE_V3AE 0xD83): Arm's
+	 * top-down data gives it the V3's metrics. */
+	case 0xd83: return "neoverse-v3";
 	default: return NULL;
 	}
 }

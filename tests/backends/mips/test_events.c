@@ -154,6 +154,9 @@ static void test_table3(void **unused)
 	assert_int_equal(og_mips_event_find(OG_MIPS_EVEN, 18)->scope, OG_MIPS_PER_CORE);
 	assert_int_equal(og_mips_event_find(OG_MIPS_ODD, 18)->scope, OG_MIPS_PER_TC);
 	assert_int_equal(og_mips_event_find(OG_MIPS_EVEN, 47)->scope, OG_MIPS_PER_VPE);
+	/* Odd 46 is processor-wide in Linux's 34K table (raw 174), even 46 per TC. */
+	assert_int_equal(og_mips_event_find(OG_MIPS_ODD, 46)->scope, OG_MIPS_PER_CORE);
+	assert_int_equal(og_mips_event_find(OG_MIPS_EVEN, 46)->scope, OG_MIPS_PER_TC);
 	/* Reserved. */
 	assert_null(og_mips_event_find(OG_MIPS_EVEN, 27));
 	assert_null(og_mips_event_find(OG_MIPS_ODD, 23));

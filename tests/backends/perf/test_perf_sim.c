@@ -710,6 +710,7 @@ static void test_arm_midr(void **unused)
 		{ "0x6d0fd493\n", "neoverse-n2-r0p3" },
 		{ "0x410fd8e0\n", "neoverse-n3" },
 		{ "0x410fd840\n", "neoverse-v3" },
+		{ "0x410fd830\n", "neoverse-v3" }, /* V3AE: Arm maps it to the V3 metrics */
 		{ "0x411fd401\n", "neoverse-v1" },
 		{ "0x410fd0c0\n", "neoverse-n1" },
 		{ "0x410fd080\n", "perf-generic" }, /* Cortex-A72: no top-down set */

@@ -330,7 +330,7 @@ static void test_manual_samples(void **unused)
 		assert_true(readable(&d, &cl, 0));
 		assert_int_equal(get(&d, &cl, &a), 0);
 		struct vmali_kinstr_sample_access a2;
-		assert_int_equal(get(&d, &cl, &a2), -EINVAL); /* nothing more ready */
+		assert_int_equal(get(&d, &cl, &a2), -EBUSY); /* one out, nothing more ready: kbase says EBUSY */
 		assert_false(readable(&d, &cl, 0)); /* fetched: not ready again */
 		assert_int_equal(a.sequence, k);
 		const uint8_t *m = cl.map + a.sample_offset_bytes;
@@ -387,6 +387,27 @@ static void test_manual_samples(void **unused)
 	assert_int_equal(put(&d, &cl, &a), 0);
 	assert_int_equal(get(&d, &cl, &a), 0);
 	assert_int_equal(put(&d, &cl, &a), 0);
+	/* As kbase: a second GET while one is out is EBUSY even with nothing
+	 * more ready (EINVAL only when nothing is unread). */
+	struct vmali_kinstr_sample_access first, next;
+	assert_int_equal(cmd(&d, &cl, 3, 7), 0);
+	assert_int_equal(get(&d, &cl, &first), 0);
+	assert_int_equal(first.sequence, a.sequence + 1);
+	assert_int_equal(get(&d, &cl, &a3), -EBUSY);
+	assert_int_equal(put(&d, &cl, &first), 0);
+	assert_int_equal(get(&d, &cl, &a3), -EINVAL);
+	/* As kbase: a PUT of the oldest unread sample without a GET returns 0
+	 * and changes nothing; the sample is still there to GET. */
+	assert_true(a.sequence % 32 != 31 && first.sequence % 32 != 31); /* no ring wrap */
+	uint64_t stride = first.sample_offset_bytes - a.sample_offset_bytes;
+	assert_int_equal(cmd(&d, &cl, 3, 8), 0);
+	next.sequence = first.sequence + 1;
+	next.sample_offset_bytes = first.sample_offset_bytes + stride;
+	assert_int_equal(put(&d, &cl, &next), 0);
+	assert_int_equal(get(&d, &cl, &a3), 0);
+	assert_int_equal(a3.sequence, next.sequence);
+	assert_int_equal(a3.sample_offset_bytes, next.sample_offset_bytes);
+	assert_int_equal(put(&d, &cl, &a3), 0);
 	/* STOP writes a last sample with its own user_data. */
 	assert_int_equal(cmd(&d, &cl, 2, 55), 0);
 	assert_int_equal(get(&d, &cl, &a), 0);

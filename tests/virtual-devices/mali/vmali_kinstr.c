@@ -535,8 +535,11 @@ static int get_sample(struct vmali_kinstr *k, void *arg)
 		errno = EFAULT;
 		return -1;
 	}
-	if (k->fetch_seq == k->write_seq)
-		return einval(); /* nothing ready: EINVAL, not EAGAIN */
+	/* As kbase: nothing unread is EINVAL (not EAGAIN), judged by the read
+	 * index, so a second GET while one is out is EBUSY even with nothing
+	 * new ready. */
+	if (k->read_seq == k->write_seq)
+		return einval();
 	if (k->fetch_seq != k->read_seq) {
 		errno = EBUSY; /* one sample out at a time */
 		return -1;
@@ -555,10 +558,13 @@ static int put_sample(struct vmali_kinstr *k, const void *arg)
 	}
 	struct vmali_kinstr_sample_access a;
 	memcpy(&a, arg, sizeof(a));
-	if (k->fetch_seq == k->read_seq || a.sequence != k->read_seq ||
+	/* As kbase: EINVAL only when nothing is unread or the sequence or offset
+	 * is not the oldest unread sample's; a PUT without a GET then returns 0
+	 * and changes nothing (the read index becomes the fetch index). */
+	if (k->read_seq == k->write_seq || a.sequence != k->read_seq ||
 	    a.sample_offset_bytes != slot_offset(k, k->read_seq))
 		return einval();
-	k->read_seq++;
+	k->read_seq = k->fetch_seq;
 	if (k->discard_on_put) {
 		k->read_seq = k->fetch_seq;
 		k->discard_on_put = false;
