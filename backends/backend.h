@@ -94,7 +94,7 @@ struct og_sample_time {
 };
 
 /* Sample flags; the same bits as OPENGPA_SAMPLE_* in opengpa.h.  A backend
- * sets the first two; the core sets the others. */
+ * sets KERNEL_TIME, OVERFLOW, BLOCKS_OFF and PROTECTED; the core the others. */
 #define OG_SAMPLE_KERNEL_TIME (1u << 0) /* begin/end are the kernel's timestamps */
 #define OG_SAMPLE_OVERFLOW (1u << 1)    /* the kernel's ring was full and it dropped
                                          * the dumps of earlier periods: their counts
@@ -104,6 +104,8 @@ struct og_sample_time {
 #define OG_SAMPLE_FINAL (1u << 3)       /* the last of a periodic pass, cut short by
                                          * EndPass */
 #define OG_SAMPLE_FAILED (1u << 4)      /* could not be read; it has no results */
+#define OG_SAMPLE_BLOCKS_OFF (1u << 5)  /* the kernel reports counter blocks powered off */
+#define OG_SAMPLE_PROTECTED (1u << 6)   /* the kernel reports blocks in protected mode */
 
 /* How a periodic pass is sampled, as begin_periodic sets it up. */
 struct og_periodic_mode {

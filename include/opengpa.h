@@ -260,6 +260,13 @@ GPALIB_DECL GPA_Status OpenGPA_GetSampleTime(gpa_uint32 sessionID, gpa_uint32 sa
 #define OPENGPA_SAMPLE_FINAL 0x8u       /* the last of a periodic pass, cut short by
                                          * GPA_EndPass */
 #define OPENGPA_SAMPLE_FAILED 0x10u     /* could not be read: no results */
+#define OPENGPA_SAMPLE_BLOCKS_OFF 0x20u /* the driver reports counter blocks (shader
+                                         * cores, L2 slices...) powered off during the
+                                         * sample: their work went uncounted (Mali
+                                         * kinstr_prfcnt, JM 11.41 / CSF 1.23 on) */
+#define OPENGPA_SAMPLE_PROTECTED 0x40u  /* the driver reports blocks in protected mode
+                                         * (protected content is not counted); same
+                                         * drivers */
 GPALIB_DECL GPA_Status OpenGPA_GetSampleFlags(gpa_uint32 sessionID, gpa_uint32 sampleID,
                                               gpa_uint32 *pFlags);
 

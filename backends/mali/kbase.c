@@ -56,6 +56,8 @@ struct kbase {
 	uint64_t period_ns;
 	uint32_t ring;
 	unsigned merged;
+	/* This pass has logged a sample with blocks off / in protected mode. */
+	bool said_off, said_protected;
 };
 
 #define LOG(k, ...) OG_KBASE_LOG(&(k)->dev, __VA_ARGS__)
@@ -287,6 +289,7 @@ static GPA_Status kbase_begin_pass(void *state, const uint32_t *raw_ids, size_t 
 	free(k->pass_ids);
 	k->pass_ids = ids;
 	k->pass_n = n;
+	k->said_off = k->said_protected = false;
 	return GPA_STATUS_OK;
 }
 
@@ -343,6 +346,26 @@ static void take_sample(struct kbase *k, uint64_t *deltas, struct og_sample_time
 	*t = (struct og_sample_time){begin, end > begin ? end : begin, OG_SAMPLE_KERNEL_TIME};
 	k->end_raw = end_raw;
 	k->end_ns = t->end_ns;
+	if (in->flags & OG_MALI_SAMPLE_BLOCKS_OFF) {
+		t->flags |= OG_SAMPLE_BLOCKS_OFF;
+		if (!k->said_off)
+			og_mali_log(&k->dev.host, OG_LOG_MESSAGE,
+			            "mali: the kernel reports %u counter blocks (%u of them shader "
+			            "cores) powered off during a sample: their work went uncounted, "
+			            "so it reads low (flagged OPENGPA_SAMPLE_BLOCKS_OFF; said once "
+			            "per pass)", (unsigned)in->blocks_off, (unsigned)in->cores_off);
+		k->said_off = true;
+	}
+	if (in->flags & OG_MALI_SAMPLE_PROTECTED) {
+		t->flags |= OG_SAMPLE_PROTECTED;
+		if (!k->said_protected)
+			og_mali_log(&k->dev.host, OG_LOG_MESSAGE,
+			            "mali: the kernel reports %u counter blocks in protected mode "
+			            "during a sample: protected work is not counted, so it reads low "
+			            "(flagged OPENGPA_SAMPLE_PROTECTED; said once per pass)",
+			            (unsigned)in->blocks_protected);
+		k->said_protected = true;
+	}
 }
 
 static GPA_Status kbase_end_sample(void *state, uint64_t *deltas)

@@ -196,6 +196,8 @@ static GPA_Status setup(struct kinstr *k, uint8_t mode, uint64_t period_ns)
 		return GPA_STATUS_ERROR_DRIVER_NOT_SUPPORTED;
 	}
 	k->lay.cores_by_bit = k->offer.kinstr_early;
+	k->lay.states = og_kinstr_states_reported(d->version.kind == OG_KBASE_CSF,
+	                                          d->version.major, d->version.minor);
 	void *map = d->host.sys->mmap(d->host.sys->ctx, NULL, bytes, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (map == MAP_FAILED) {
 		int e = errno;
@@ -332,6 +334,16 @@ static GPA_Status take(struct kinstr *k, uint64_t tag, uint64_t tag2, int timeou
 			info->ts_start_ns = k->s.ts_start;
 			info->ts_end_ns = k->s.ts_end;
 			info->flags = flags;
+			for (uint32_t t = 0; t < OG_MALI_BLOCK_TYPES; t++) {
+				info->blocks_off = (uint16_t)(info->blocks_off + k->s.blocks_off[t]);
+				info->blocks_protected =
+					(uint16_t)(info->blocks_protected + k->s.blocks_protected[t]);
+			}
+			info->cores_off = k->s.blocks_off[OG_MALI_SC];
+			if (info->blocks_off)
+				info->flags |= OG_MALI_SAMPLE_BLOCKS_OFF;
+			if (info->blocks_protected)
+				info->flags |= OG_MALI_SAMPLE_PROTECTED;
 		}
 		k->last_end = k->s.ts_end;
 		st = put(k, &a);

@@ -230,6 +230,33 @@ bad_order(const struct og_kinstr_layout *l, uint32_t cur, uint32_t next, uint32_
 	return t == OG_MALI_SC ? OG_KINSTR_BAD_CORE_IDX : OG_KINSTR_BAD;
 }
 
+bool og_kinstr_states_reported(bool csf, uint16_t major, uint16_t minor)
+{
+	uint16_t want_major = csf ? 1 : 11;
+	uint16_t want_minor = csf ? OG_KINSTR_STATES_CSF_MINOR : OG_KINSTR_STATES_JM_MINOR;
+	return major > want_major || (major == want_major && minor >= want_minor);
+}
+
+/* A block state with a bit the UAPI does not define, or both bits of a
+ * pair: the sample cannot be read as the kernel meant it. */
+static inline bool state_broken(uint32_t st)
+{
+	return (st & ~OG_KINSTR_STATE_ALL) != 0 ||
+	       (st & (st >> 1) & (OG_KINSTR_STATE_ON | OG_KINSTR_STATE_AVAILABLE |
+	                          OG_KINSTR_STATE_NORMAL)) != 0;
+}
+
+static enum og_kinstr_parse_result bad_state(uint32_t t, uint32_t idx, size_t i, uint32_t st,
+                                             char *why, size_t why_len)
+{
+	snprintf(why, why_len, "item %zu (%s block %u) reports block state 0x%x: %s", i,
+	         type_name(t), (unsigned)idx, (unsigned)st,
+	         (st & ~OG_KINSTR_STATE_ALL) ? "bits the kinstr_prfcnt UAPI does not define"
+	                                     : "both halves of a pair (on/off, available/"
+	                                       "unavailable, normal/protected)");
+	return OG_KINSTR_BAD;
+}
+
 /* An item header as the 4 bytes the kernel writes, read as one word. */
 static inline uint32_t header_word(uint16_t type)
 {
@@ -263,6 +290,7 @@ walk_blocks(const struct og_kinstr_layout *l, const uint8_t **pp, size_t n,
 {
 	const uint32_t set_want = l->en.set, stride = l->item_size;
 	const uint64_t core_mask = l->core_mask;
+	const bool states = l->states;
 	const uint32_t block_hdr = header_word(OG_KINSTR_META_BLOCK);
 	const uint8_t *p = *pp;
 	uint32_t cur = w->cur, next = w->next, inst = w->inst, done = w->done;
@@ -292,6 +320,16 @@ walk_blocks(const struct og_kinstr_layout *l, const uint8_t **pp, size_t n,
 		}
 		if (values_offset > lim)
 			return bad_item(l, p, i, n, why, why_len);
+		if (states) {
+			uint32_t st;
+			memcpy(&st, p + 12, sizeof st);
+			if (state_broken(st))
+				return bad_state(t, idx, i, st, why, why_len);
+			out->state_any[t] |= st;
+			out->blocks_off[t] += (uint16_t)(st >> 1 & 1u);
+			out->blocks_unavailable[t] += (uint16_t)(st >> 3 & 1u);
+			out->blocks_protected[t] += (uint16_t)(st >> 5 & 1u);
+		}
 		/* Early drivers number shader cores by their bit in the core mask;
 		 * the rank of that bit is the dense index. */
 		uint32_t k = idx;
@@ -346,6 +384,10 @@ enum og_kinstr_parse_result og_kinstr_parse_sample(const struct og_kinstr_layout
 	/* The kernel lists each type's blocks together, indices 0, 1, 2...
 	 * (libGPUCounters relies on it too): so one type at a time, and the
 	 * next index it must have, are all there is to track. */
+	memset(out->state_any, 0, sizeof out->state_any);
+	memset(out->blocks_off, 0, sizeof out->blocks_off);
+	memset(out->blocks_unavailable, 0, sizeof out->blocks_unavailable);
+	memset(out->blocks_protected, 0, sizeof out->blocks_protected);
 	struct walk w = {OG_MALI_BLOCK_TYPES, 0, 0, 0, 0, NULL};
 	enum og_kinstr_parse_result r = l->cores_by_bit
 	                                        ? walk_blocks(l, &p, n, out, &w, true, why, why_len)

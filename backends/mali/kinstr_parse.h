@@ -65,6 +65,8 @@ struct og_kinstr_layout {
 	struct og_kinstr_enum en;
 	uint64_t core_mask;   /* to rank cores numbered by bit position */
 	bool cores_by_bit;    /* early drivers: SC block_idx = the core's bit */
+	bool states;          /* the driver fills BLOCK.block_state (JM >= 11.41, CSF >= 1.23):
+	                       * each is checked and counted; else it is not read */
 	uint32_t item_size;   /* metadata stride SETUP returned, >= 48 */
 	size_t map_size;      /* bytes mapped */
 	uint32_t nblocks;     /* BLOCK items one sample has */
@@ -85,7 +87,17 @@ struct og_kinstr_sample {
 	uint64_t cycles[OG_KINSTR_MAX_DOMAINS];
 	uint16_t count[OG_MALI_BLOCK_TYPES];
 	uint32_t at[OG_MALI_BLOCK_TYPES][OG_KINSTR_MAX_INSTANCES]; /* values offsets */
+	/* Block states (layout.states only; else all 0): per block type, the OR
+	 * of its blocks' OG_KINSTR_STATE_* bits and how many blocks were powered
+	 * off, unavailable, in protected mode. */
+	uint32_t state_any[OG_MALI_BLOCK_TYPES];
+	uint16_t blocks_off[OG_MALI_BLOCK_TYPES];
+	uint16_t blocks_unavailable[OG_MALI_BLOCK_TYPES];
+	uint16_t blocks_protected[OG_MALI_BLOCK_TYPES];
 };
+
+/* Whether a driver of this kind and version fills the block states. */
+bool og_kinstr_states_reported(bool csf, uint16_t major, uint16_t minor);
 
 enum og_kinstr_parse_result {
 	OG_KINSTR_OK,

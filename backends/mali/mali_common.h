@@ -75,9 +75,14 @@ struct og_mali_sample_info {
 	uint64_t cycles_top, cycles_shader; /* 0 when the interface has none */
 	uint64_t ts_start_ns, ts_end_ns;    /* the kernel's clock, or CLOCK_MONOTONIC */
 	uint32_t flags;                     /* OG_MALI_SAMPLE_* */
+	/* kinstr_prfcnt from JM 11.41 / CSF 1.23: blocks the kernel reported
+	 * powered off (of them shader cores), and in protected mode. */
+	uint16_t blocks_off, cores_off, blocks_protected;
 };
 #define OG_MALI_SAMPLE_OVERFLOW (1u << 0) /* periodic: a period was lost, this one is longer */
 #define OG_MALI_SAMPLE_ERROR (1u << 1)    /* the kernel says the counts are unreliable */
+#define OG_MALI_SAMPLE_BLOCKS_OFF (1u << 2) /* some blocks were powered off */
+#define OG_MALI_SAMPLE_PROTECTED (1u << 3)  /* some blocks ran in protected mode */
 
 /* A periodic sample more than a period and a half long stands for periods
  * the kernel had no room for and whose counts it kept for this one: flagged

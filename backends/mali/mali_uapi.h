@@ -323,6 +323,18 @@ enum og_kinstr_block_type {
 #define OG_KINSTR_CMD_DISCARD 5u
 #define OG_KINSTR_SAMPLE_FLAG_OVERFLOW (1u << 0)
 #define OG_KINSTR_SAMPLE_FLAG_ERROR (1u << 30)
+/* BLOCK.block_state bits (0 = unknown); the kernel fills them from JM 11.41 /
+ * CSF 1.23 (libGPUCounters trusts them from there).  Each pair excludes
+ * itself: on/off (power), available/unavailable, normal/protected mode. */
+#define OG_KINSTR_STATE_ON (1u << 0)
+#define OG_KINSTR_STATE_OFF (1u << 1)
+#define OG_KINSTR_STATE_AVAILABLE (1u << 2)
+#define OG_KINSTR_STATE_UNAVAILABLE (1u << 3)
+#define OG_KINSTR_STATE_NORMAL (1u << 4)
+#define OG_KINSTR_STATE_PROTECTED (1u << 5)
+#define OG_KINSTR_STATE_ALL 0x3Fu
+#define OG_KINSTR_STATES_JM_MINOR 41u  /* JM UK 11.41 */
+#define OG_KINSTR_STATES_CSF_MINOR 23u /* CSF UK 1.23 */
 #define OG_KINSTR_MAX_DOMAINS 4u
 #define OG_KINSTR_PERIOD_MIN_NS 100000u
 

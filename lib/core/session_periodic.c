@@ -39,6 +39,8 @@ _Static_assert(OG_SAMPLE_OVERFLOW == OPENGPA_SAMPLE_OVERFLOW, "sample flag");
 _Static_assert(OG_SAMPLE_LATE == OPENGPA_SAMPLE_LATE, "sample flag");
 _Static_assert(OG_SAMPLE_FINAL == OPENGPA_SAMPLE_FINAL, "sample flag");
 _Static_assert(OG_SAMPLE_FAILED == OPENGPA_SAMPLE_FAILED, "sample flag");
+_Static_assert(OG_SAMPLE_BLOCKS_OFF == OPENGPA_SAMPLE_BLOCKS_OFF, "sample flag");
+_Static_assert(OG_SAMPLE_PROTECTED == OPENGPA_SAMPLE_PROTECTED, "sample flag");
 _Static_assert(OG_SAMPLES_TOTAL == OPENGPA_SAMPLES_TOTAL, "total sample id");
 
 /* An hour: longer periods are a unit mistake (seconds given as ns * 1e9). */

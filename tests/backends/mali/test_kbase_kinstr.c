@@ -339,6 +339,138 @@ static void test_sample_faults(void **unused)
 		}
 }
 
+static unsigned occurrences(const char *hay, const char *needle)
+{
+	unsigned n = 0;
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* One manual sample of 2 frames of the pass's two counters (FE:4, a core's);
+ * returns the sample's flags, *fe and *core the counts. */
+static uint32_t state_sample(struct tl_rig *r, uint64_t *fe, uint64_t *core)
+{
+	uint64_t d[2];
+	assert_int_equal(og_backend_mali.begin_sample(r->state), GPA_STATUS_OK);
+	vmali_run_frames(r->vm, 2);
+	assert_int_equal(og_backend_mali.end_sample(r->state, d), GPA_STATUS_OK);
+	struct og_sample_time t;
+	assert_true(og_backend_mali.sample_time(r->state, &t));
+	*fe = d[0];
+	*core = d[1];
+	return t.flags;
+}
+
+/* Block states from JM 11.41 / CSF 1.23: a sample with cores powered off
+ * is flagged BLOCKS_OFF and lacks exactly those cores' counts, one in
+ * protected mode PROTECTED; each says so once per pass.  A driver just
+ * before those versions reports no states, and nothing is flagged. */
+static void test_block_states(void **unused)
+{
+	(void)unused;
+	static const struct {
+		uint32_t id;
+		bool csf;
+		uint16_t minor;
+		uint64_t mask;
+	} gpus[] = {
+		{ 0x9002, false, 41, 0xFF }, /* G78 MP8, JM 11.41 */
+		{ 0xc000, true, 23, 0x3F },  /* G720 MC6, CSF 1.23 */
+		{ 0x9002, false, 40, 0xFF },
+		{ 0xc000, true, 22, 0x3F },
+	};
+	for (size_t g = 0; g < sizeof gpus / sizeof gpus[0]; g++) {
+		bool states = g < 2;
+		struct tl_rig r;
+		struct vmali_config c = gpu(gpus[g].id, gpus[g].csf, gpus[g].csf ? 1 : 11,
+		                            gpus[g].minor, gpus[g].mask, 2);
+		assert_int_equal(rig_open(&r, &c, NULL, "interface=kinstr_prfcnt"), GPA_STATUS_OK);
+		/* A shader-core counter the workload counts on every core. */
+		int sc = -1;
+		uint64_t before[128];
+		for (unsigned i = 4; i < 64; i++)
+			before[i] = vmali_total(r.vm, VMALI_BLOCK_SC, 1, i);
+		vmali_run_frames(r.vm, 1);
+		for (unsigned i = 4; i < 64 && sc < 0; i++)
+			if (vmali_total(r.vm, VMALI_BLOCK_SC, 1, i) > before[i])
+				sc = (int)i;
+		assert_true(sc >= 4);
+		char src[16];
+		snprintf(src, sizeof src, "SC:%d", sc);
+		uint32_t ids[2];
+		const char *why;
+		assert_int_equal(og_backend_mali.bind_raw(r.state, "a", "FE:4", &ids[0], &why), 0);
+		assert_int_equal(og_backend_mali.bind_raw(r.state, "b", src, &ids[1], &why), 0);
+		for (int pass = 0; pass < 2; pass++) {
+			assert_int_equal(og_backend_mali.begin_pass(r.state, ids, 2), GPA_STATUS_OK);
+			uint64_t fe, core;
+			uint64_t all0 = vmali_total(r.vm, VMALI_BLOCK_SC, VMALI_ALL, (unsigned)sc);
+			uint32_t fl = state_sample(&r, &fe, &core);
+			assert_int_equal(fl & (OG_SAMPLE_BLOCKS_OFF | OG_SAMPLE_PROTECTED), 0);
+			assert_int_equal(core,
+			                 vmali_total(r.vm, VMALI_BLOCK_SC, VMALI_ALL, (unsigned)sc) - all0);
+			/* Cores 1 and 3 powered down for two samples. */
+			vmali_set_faults(r.vm, &(struct vmali_faults){ .cores_powered_off = 0xA });
+			for (int k = 0; k < 2; k++) {
+				all0 = vmali_total(r.vm, VMALI_BLOCK_SC, VMALI_ALL, (unsigned)sc);
+				uint64_t c1 = vmali_total(r.vm, VMALI_BLOCK_SC, 1, (unsigned)sc);
+				uint64_t c3 = vmali_total(r.vm, VMALI_BLOCK_SC, 3, (unsigned)sc);
+				fl = state_sample(&r, &fe, &core);
+				uint64_t all = vmali_total(r.vm, VMALI_BLOCK_SC, VMALI_ALL, (unsigned)sc) - all0;
+				uint64_t lost = vmali_total(r.vm, VMALI_BLOCK_SC, 1, (unsigned)sc) - c1 +
+				                vmali_total(r.vm, VMALI_BLOCK_SC, 3, (unsigned)sc) - c3;
+				assert_true(lost > 0);
+				assert_int_equal(core, states ? all - lost : all);
+				assert_int_equal(!!(fl & OG_SAMPLE_BLOCKS_OFF), states);
+				assert_int_equal(fl & OG_SAMPLE_PROTECTED, 0);
+				assert_true(fl & OG_SAMPLE_KERNEL_TIME);
+			}
+			/* Protected mode. */
+			vmali_set_faults(r.vm, &(struct vmali_faults){ .protected_mode = true });
+			fl = state_sample(&r, &fe, &core);
+			assert_int_equal(!!(fl & OG_SAMPLE_PROTECTED), states);
+			assert_int_equal(fl & OG_SAMPLE_BLOCKS_OFF, 0);
+			vmali_set_faults(r.vm, &(struct vmali_faults){ 0 });
+			fl = state_sample(&r, &fe, &core);
+			assert_int_equal(fl & (OG_SAMPLE_BLOCKS_OFF | OG_SAMPLE_PROTECTED), 0);
+			assert_int_equal(og_backend_mali.end_pass(r.state), GPA_STATUS_OK);
+			/* Once per pass. */
+			unsigned want = states ? (unsigned)pass + 1 : 0;
+			assert_int_equal(occurrences(r.log, "powered off during a sample"), want);
+			assert_int_equal(occurrences(r.log, "in protected mode during a sample"), want);
+		}
+		if (states)
+			expect_log(&r, "2 counter blocks (2 of them shader cores) powered off");
+		/* A broken state word: the sample is refused with the reason. */
+		static const struct {
+			uint32_t xor;
+			const char *needle;
+		} broken[] = {
+			{ 1u << 6, "bits the kinstr_prfcnt UAPI does not define" },
+			{ 1u << 1, "both halves of a pair" },                /* ON|OFF */
+			{ 1u << 3, "both halves of a pair" },                /* AVAILABLE|UNAVAILABLE */
+			{ 1u << 5, "both halves of a pair" },                /* NORMAL|PROTECTED */
+		};
+		for (size_t b = 0; states && b < sizeof broken / sizeof broken[0]; b++) {
+			assert_int_equal(og_backend_mali.begin_pass(r.state, ids, 2), GPA_STATUS_OK);
+			assert_int_equal(og_backend_mali.begin_sample(r.state), GPA_STATUS_OK);
+			vmali_set_faults(r.vm, &(struct vmali_faults){ .block_state_xor = broken[b].xor });
+			vmali_run_frames(r.vm, 1);
+			uint64_t d[2];
+			int errors = r.errors;
+			assert_int_equal(og_backend_mali.end_sample(r.state, d), GPA_STATUS_ERROR_FAILED);
+			assert_int_equal(r.errors, errors + 1);
+			if (!strstr(r.last_error, broken[b].needle))
+				fail_msg("xor 0x%x: '%s' lacks '%s'", broken[b].xor, r.last_error,
+				         broken[b].needle);
+			vmali_set_faults(r.vm, &(struct vmali_faults){ 0 });
+			assert_int_equal(og_backend_mali.end_pass(r.state), GPA_STATUS_OK);
+		}
+		tl_rig_done(&r);
+	}
+}
+
 /* A signal before every other ioctl: retried, nothing is lost. */
 static void test_eintr(void **unused)
 {
@@ -447,6 +579,7 @@ int main(void)
 		cmocka_unit_test(test_device_vanishes),
 		cmocka_unit_test(test_secondary_counter_set),
 		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_block_states),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

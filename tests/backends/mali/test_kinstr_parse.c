@@ -326,6 +326,78 @@ static void test_sample(void **unused)
 	}
 }
 
+static void set_state(struct ring *r, size_t i, uint32_t st)
+{
+	memcpy(item(r, 0, i) + offsetof(struct og_kinstr_metadata, u.block.block_state), &st,
+	       sizeof st);
+}
+
+/* Block states (JM 11.41 / CSF 1.23): every one of the 7-bit words on one
+ * block, accepted exactly when no undefined bit and no pair is both set, and
+ * counted per type; a driver before those versions is not read at all. */
+static void test_block_states(void **unused)
+{
+	(void)unused;
+	assert_false(og_kinstr_states_reported(false, 11, 40));
+	assert_true(og_kinstr_states_reported(false, 11, 41));
+	assert_true(og_kinstr_states_reported(false, 12, 0));
+	assert_false(og_kinstr_states_reported(true, 1, 22));
+	assert_true(og_kinstr_states_reported(true, 1, 23));
+	assert_true(og_kinstr_states_reported(true, 2, 0));
+	assert_false(og_kinstr_states_reported(true, 0, 99));
+	struct ring r;
+	size_t size = 12 * 48 + 9 * 128 * 8;
+	ring_init(&r, size);
+	layout(&r, false, 48);
+	struct og_kinstr_sample s;
+	char why[320];
+	/* Not trusted: a broken word is not even looked at. */
+	write_sample(&r, 0, false);
+	set_state(&r, 6, 0xFFFFFFFFu);
+	assert_int_equal(og_kinstr_parse_sample(&r.l, r.map, 0, &s, why, sizeof why), OG_KINSTR_OK);
+	assert_int_equal(s.blocks_off[OG_MALI_SC], 0);
+	r.l.states = true;
+	bad_sample(&r, 0, "bits the kinstr_prfcnt UAPI does not define");
+	for (uint32_t st = 0; st < 0x80; st++) {
+		write_sample(&r, 0, false);
+		set_state(&r, 7, st); /* SC block 1 */
+		bool ok = st < 0x40 && (st & 3u) != 3u && (st & 0xCu) != 0xCu &&
+		          (st & 0x30u) != 0x30u;
+		enum og_kinstr_parse_result res =
+			og_kinstr_parse_sample(&r.l, r.map, 0, &s, why, sizeof why);
+		if ((res == OG_KINSTR_OK) != ok)
+			fail_msg("state 0x%x: %s (%s)", st, res == OG_KINSTR_OK ? "accepted" : "refused",
+			         why);
+		if (!ok) {
+			assert_non_null(strstr(why, "SC block 1"));
+			continue;
+		}
+		assert_int_equal(s.state_any[OG_MALI_SC], st);
+		assert_int_equal(s.blocks_off[OG_MALI_SC], st >> 1 & 1);
+		assert_int_equal(s.blocks_unavailable[OG_MALI_SC], st >> 3 & 1);
+		assert_int_equal(s.blocks_protected[OG_MALI_SC], st >> 5 & 1);
+		assert_int_equal(s.state_any[OG_MALI_L2] | s.blocks_off[OG_MALI_L2], 0);
+	}
+	write_sample(&r, 0, false);
+	set_state(&r, 8, OG_KINSTR_STATE_NORMAL | OG_KINSTR_STATE_PROTECTED);
+	bad_sample(&r, 0, "item 8 (SC block 2) reports block state 0x30: both halves of a pair");
+	/* Counted per type, over several blocks; a parse starts from zero. */
+	write_sample(&r, 0, false);
+	set_state(&r, 2, OG_KINSTR_STATE_ON | OG_KINSTR_STATE_PROTECTED);
+	set_state(&r, 4, OG_KINSTR_STATE_OFF | OG_KINSTR_STATE_NORMAL);
+	set_state(&r, 5, OG_KINSTR_STATE_OFF | OG_KINSTR_STATE_UNAVAILABLE);
+	set_state(&r, 9, OG_KINSTR_STATE_OFF);
+	assert_int_equal(og_kinstr_parse_sample(&r.l, r.map, 0, &s, why, sizeof why), OG_KINSTR_OK);
+	assert_int_equal(og_kinstr_parse_sample(&r.l, r.map, 0, &s, why, sizeof why), OG_KINSTR_OK);
+	assert_int_equal(s.blocks_protected[OG_MALI_FE], 1);
+	assert_int_equal(s.blocks_off[OG_MALI_FE], 0);
+	assert_int_equal(s.blocks_off[OG_MALI_L2], 2);
+	assert_int_equal(s.blocks_unavailable[OG_MALI_L2], 1);
+	assert_int_equal(s.blocks_off[OG_MALI_SC], 1);
+	assert_int_equal(s.state_any[OG_MALI_TILER], 0);
+	ring_fini(&r);
+}
+
 static void test_sample_rules(void **unused)
 {
 	(void)unused;
@@ -520,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_enum),
 		cmocka_unit_test(test_requests),
 		cmocka_unit_test(test_sample),
+		cmocka_unit_test(test_block_states),
 		cmocka_unit_test(test_sample_rules),
 		cmocka_unit_test(test_cores_by_bit),
 		cmocka_unit_test(test_sums),

@@ -150,6 +150,13 @@ struct vmali_faults {
 	                                * (ERROR: the disable failed; OVERFLOW: as after a full
 	                                * ring, whatever the ring held) */
 	bool cores_by_bit;             /* SC block_idx = core bit, whatever the version */
+	/* Block states (kinstr_prfcnt, JM >= 11.41 / CSF >= 1.23; earlier drivers
+	 * report 0 = unknown whatever these say): */
+	uint64_t cores_powered_off;    /* shader cores (core_mask bits) reported OFF; they
+	                                * count nothing while off (their counts are lost) */
+	bool protected_mode;           /* every block reports PROTECTED instead of NORMAL */
+	uint32_t block_state_xor;      /* XOR-ed into every block's state word (tests of a
+	                                * broken state: unknown bits, both halves of a pair) */
 };
 void vmali_set_faults(struct vmali *vm, const struct vmali_faults *faults);
 

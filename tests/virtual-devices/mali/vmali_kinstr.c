@@ -334,10 +334,12 @@ static void write_sample(struct vmali *vm, struct vmali_kinstr *k, uint64_t user
 		put64(it + 16 + 8 * d, k->acc.cycles[d]);
 	it += VMALI_KINSTR_META_ITEM_SIZE;
 	bool by_bit = early(vm) || vm->faults.cores_by_bit;
-	uint32_t state = vmali_uk_at_least(&vm->cfg, 41, 23)
-	                         ? VMALI_KINSTR_STATE_ON | VMALI_KINSTR_STATE_AVAILABLE |
-	                                   VMALI_KINSTR_STATE_NORMAL
-	                         : 0;
+	const bool states = vmali_uk_at_least(&vm->cfg, 41, 23);
+	const uint64_t off = states ? vm->faults.cores_powered_off : 0;
+	uint32_t state = states ? VMALI_KINSTR_STATE_AVAILABLE |
+	                                  (vm->faults.protected_mode ? VMALI_KINSTR_STATE_PROTECTED
+	                                                             : VMALI_KINSTR_STATE_NORMAL)
+	                        : 0;
 	uint8_t *first_block = it, *last_block = NULL;
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		uint32_t t = order[i];
@@ -352,7 +354,12 @@ static void write_sample(struct vmali *vm, struct vmali_kinstr *k, uint64_t user
 			it[8] = (uint8_t)t;
 			it[9] = (uint8_t)(t == VMALI_BLOCK_SC && by_bit ? inst : dense);
 			it[10] = k->set;
-			put32(it + 12, state);
+			uint32_t st = 0;
+			if (states)
+				st = state | (t == VMALI_BLOCK_SC && inst < 64 && (off >> inst & 1)
+				                      ? VMALI_KINSTR_STATE_OFF
+				                      : VMALI_KINSTR_STATE_ON);
+			put32(it + 12, st ^ (states ? vm->faults.block_state_xor : 0));
 			put32(it + 16, (uint32_t)(base + k->meta_bytes + (size_t)b * g->values * 8u));
 			last_block = it;
 			it += VMALI_KINSTR_META_ITEM_SIZE;
@@ -370,8 +377,12 @@ static void write_sample(struct vmali *vm, struct vmali_kinstr *k, uint64_t user
 	 * showing this client's own map. */
 	uint8_t *dump = s + k->meta_bytes;
 	for (uint32_t b = 0; b < g->nblocks; b++) {
-		uint32_t t = vmali_block_type(g, b, NULL);
+		uint32_t inst;
+		uint32_t t = vmali_block_type(g, b, &inst);
 		if (!(k->enabled >> t & 1) || !vmali_block_present(g, b))
+			continue;
+		/* A powered-off core counts nothing: its counts are lost. */
+		if (t == VMALI_BLOCK_SC && inst < 64 && (off >> inst & 1))
 			continue;
 		uint8_t *v = dump + (size_t)b * g->values * 8u;
 		const uint64_t *c = k->acc.v + (size_t)b * g->values;

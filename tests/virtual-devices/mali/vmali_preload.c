@@ -21,6 +21,8 @@
  *   VMALI_FAULT_OPEN_EACCES=1  VMALI_FAULT_ENOMEM_ABOVE=n  VMALI_FAULT_NO_DUMPS=1
  *   VMALI_FAULT_BUFFER_SIZE_SKEW=n  VMALI_FAULT_SETUP_EBUSY=1
  *   VMALI_FAULT_VINSTR_ABSENT=1  VMALI_FAULT_KINSTR_ABSENT=1  VMALI_FAULT_EINTR=1
+ *   VMALI_FAULT_CORES_OFF=mask (kinstr >= 11.41/1.23: those cores report OFF)
+ *   VMALI_FAULT_PROTECTED=1 (kinstr >= 11.41/1.23: blocks report protected mode)
  * A bad configuration prints one line to stderr and leaves the nodes absent.
  *
  * Not at the first interposed call: a runtime loaded before this library
@@ -206,6 +208,8 @@ static void init(void)
 	faults.eintr = env_ull("VMALI_FAULT_EINTR", 0, &bad) != 0;
 	faults.sample_flags = (uint32_t)env_ull("VMALI_FAULT_SAMPLE_FLAGS", 0, &bad);
 	faults.stop_sample_flags = (uint32_t)env_ull("VMALI_FAULT_STOP_SAMPLE_FLAGS", 0, &bad);
+	faults.cores_powered_off = env_ull("VMALI_FAULT_CORES_OFF", 0, &bad);
+	faults.protected_mode = env_ull("VMALI_FAULT_PROTECTED", 0, &bad) != 0;
 	if (bad) {
 		free(file_text);
 		return;
