@@ -7,7 +7,14 @@ offline (build machines, device farms, this project's CI) that fails, and
 Debian 12's setuptools 66 cannot build a wheel without the separate `wheel`
 package.  The package is pure Python, so a wheel is a zip of its files and
 three metadata files (PEP 427, PEP 376's RECORD): this module writes it, and
-pip needs nothing else, with or without --no-build-isolation.
+pip needs nothing else, with or without --no-build-isolation.  Entry points
+(pyproject.toml's [project.entry-points.GROUP] tables: the pytest plugin's
+`pytest11`) go into the dist-info's entry_points.txt, where importlib.metadata
+and so pytest find them.
+
+`python3 opengpa_build.py --dist-info DIR` writes the dist-info directory
+alone (METADATA and entry_points.txt) into DIR: the Debian package installs
+python/opengpa-VERSION.dist-info, made so, beside the package's files.
 """
 import base64
 import hashlib
@@ -29,7 +36,32 @@ def _project():
     return fields["name"], fields["version"], fields
 
 
-def _metadata():
+def _entry_points():
+    """entry_points.txt's text (the INI form of the PyPA entry-points
+    specification) from pyproject.toml's [project.entry-points.GROUP] tables,
+    or None when there are none."""
+    with open(os.path.join(ROOT, "pyproject.toml"), encoding="utf-8") as f:
+        text = f.read()
+    groups = []
+    for group, body in re.findall(r'^\[project\.entry-points\.([A-Za-z0-9_.-]+)\]\n'
+                                  r'((?:(?!\[).*\n?)*)', text, re.M):
+        pairs = re.findall(r'^([A-Za-z0-9_.-]+)\s*=\s*"([^"]+)"', body, re.M)
+        if pairs:
+            groups.append("[%s]\n" % group + "".join("%s = %s\n" % p for p in pairs))
+    return "\n".join(groups) if groups else None
+
+
+def _dist_info_files(body=True):
+    """The dist-info's metadata files, {name: bytes} (RECORD and WHEEL apart);
+    body=False leaves the README out of METADATA."""
+    files = {"METADATA": _metadata(body).encode("utf-8")}
+    eps = _entry_points()
+    if eps is not None:
+        files["entry_points.txt"] = eps.encode("utf-8")
+    return files
+
+
+def _metadata(with_body=True):
     name, version, f = _project()
     lines = ["Metadata-Version: 2.1", "Name: " + name, "Version: " + version,
              "Summary: " + f.get("description", ""), "License: MIT",
@@ -38,7 +70,7 @@ def _metadata():
              "Classifier: Typing :: Typed"]
     readme = os.path.join(ROOT, "README.md")
     body = ""
-    if os.path.exists(readme):
+    if with_body and os.path.exists(readme):
         lines.append("Description-Content-Type: text/markdown")
         with open(readme, encoding="utf-8") as fh:
             body = fh.read()
@@ -65,12 +97,13 @@ def get_requires_for_build_sdist(config_settings=None):
     return []
 
 
-def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
+def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None, body=True):
     dist_info, _, _ = _dist_info()
     path = os.path.join(metadata_directory, dist_info)
     os.makedirs(path, exist_ok=True)
-    with open(os.path.join(path, "METADATA"), "w", encoding="utf-8") as f:
-        f.write(_metadata())
+    for name, data in _dist_info_files(body).items():
+        with open(os.path.join(path, name), "wb") as f:
+            f.write(data)
     return dist_info
 
 
@@ -81,7 +114,8 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     for rel in _package_files():
         with open(os.path.join(ROOT, rel), "rb") as f:
             entries.append((rel, f.read()))
-    entries.append((dist_info + "/METADATA", _metadata().encode("utf-8")))
+    for name, data in _dist_info_files().items():
+        entries.append((dist_info + "/" + name, data))
     entries.append((dist_info + "/WHEEL", b"Wheel-Version: 1.0\nGenerator: opengpa_build\n"
                     b"Root-Is-Purelib: true\nTag: py3-none-any\n"))
     record = []
@@ -116,3 +150,12 @@ def build_sdist(sdist_directory, config_settings=None):
         info.size = len(data)
         tar.addfile(info, io.BytesIO(data))
     return base + ".tar.gz"
+
+
+if __name__ == "__main__":
+    import sys
+    if len(sys.argv) != 3 or sys.argv[1] != "--dist-info":
+        sys.exit("usage: opengpa_build.py --dist-info DIR  (writes DIR/NAME-VERSION.dist-info)")
+    # Without the README: importlib.metadata needs the name, the version
+    # and the entry points, and the file stays the same when the README changes.
+    print(prepare_metadata_for_build_wheel(sys.argv[2], body=False))

@@ -8,6 +8,9 @@ import sys
 
 import pytest
 
+# test_pytest_plugin.py runs pytest on test files it writes.
+pytest_plugins = ["pytester"]
+
 BACKEND = os.environ.get("OPENGPA_TEST_BACKEND", "perf")
 
 # Two counters of one pass on each backend, and whether the workload of the
