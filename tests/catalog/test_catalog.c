@@ -149,6 +149,50 @@ static void test_value_trailing_junk(void **state)
 	}
 }
 
+/* 'backend' names the file's backend once, before every entry: after one it
+ * would move entries already read to another backend, so it is refused with
+ * the file and line, whatever kind of entry came first (and after a blank
+ * line or a comment, which end no entry of their own). */
+static void test_backend_after_entry(void **state)
+{
+	(void)state;
+	static const char *const entries[] = {
+		"constant K\n    description: k\n    value: 1\n",
+		"raw R\n    source: s\n    description: r\n",
+		"counter C\n    group: G\n    usage: items\n    type: uint64\n"
+		"    description: c\n    expression: 1\n",
+	};
+	static const char *const between[] = { "", "\n", "# a comment\n" };
+	for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
+		for (size_t j = 0; j < sizeof between / sizeof between[0]; j++) {
+			char text[256], err[256] = "", want[64];
+			snprintf(text, sizeof text, "%s%sbackend perf\n", entries[i], between[j]);
+			unsigned line = 1;
+			for (const char *c = text; *c; c++)
+				line += *c == '\n' && c[1];
+			struct og_cf_file f;
+			memset(&f, 0, sizeof f);
+			bool ok = og_cf_parse("b.counters", text, &f, err, sizeof err);
+			og_cf_free(&f);
+			if (ok)
+				fail_msg("'backend' after an entry was accepted:\n%s", text);
+			snprintf(want, sizeof want, "b.counters:%u: 'backend' must come once", line);
+			if (!strstr(err, want))
+				fail_msg("message \"%s\" lacks \"%s\" for:\n%s", err, want, text);
+		}
+	/* Before the first entry it is the file's backend. */
+	char err[256] = "";
+	struct og_cf_file f;
+	memset(&f, 0, sizeof f);
+	if (!og_cf_parse("b.counters", "# x\nbackend perf\n\nconstant K\n    description: k\n"
+	                 "    value: 1\n", &f, err, sizeof err))
+		fail_msg("'backend' before the first entry refused: %s", err);
+	assert_non_null(f.backend);
+	assert_string_equal(f.backend, "perf");
+	assert_int_equal(f.count, 1);
+	og_cf_free(&f);
+}
+
 static void test_inline_and_unavailable(void **state)
 {
 	(void)state;
@@ -426,6 +470,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_value_trailing_junk),
+		cmocka_unit_test(test_backend_after_entry),
 		cmocka_unit_test(test_inline_and_unavailable),
 		cmocka_unit_test(test_aliases),
 		cmocka_unit_test(test_hardware_counters),

@@ -8,10 +8,13 @@
  * what the clock allows, never for an exact number.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,6 +28,35 @@
 #include "test_util.h"
 
 static int ctx_key;
+
+/* Early wake-ups on demand.  The test is linked with
+ * -Wl,--wrap=pthread_cond_timedwait (tests/meson.build): while
+ * early_wakeups is above 0, every second wait of the library's sampling
+ * thread (named "opengpa-sample") returns at once, as a spurious wake-up
+ * does (POSIX allows them): the lock released and taken again, no time
+ * passed, 0 returned.  Every other wait is the real one. */
+static atomic_uint early_wakeups, sampler_waits;
+
+int __real_pthread_cond_timedwait(pthread_cond_t *restrict cond, pthread_mutex_t *restrict lock,
+                                  const struct timespec *restrict due);
+int __wrap_pthread_cond_timedwait(pthread_cond_t *restrict cond, pthread_mutex_t *restrict lock,
+                                  const struct timespec *restrict due);
+
+int __wrap_pthread_cond_timedwait(pthread_cond_t *restrict cond, pthread_mutex_t *restrict lock,
+                                  const struct timespec *restrict due)
+{
+	char name[16] = "";
+	if (atomic_load(&early_wakeups) &&
+	    pthread_getname_np(pthread_self(), name, sizeof name) == 0 &&
+	    strcmp(name, "opengpa-sample") == 0 && atomic_fetch_add(&sampler_waits, 1) % 2) {
+		atomic_fetch_sub(&early_wakeups, 1);
+		pthread_mutex_unlock(lock);
+		sched_yield();
+		pthread_mutex_lock(lock);
+		return 0;
+	}
+	return __real_pthread_cond_timedwait(cond, lock, due);
+}
 
 static void open_with(const struct og_backend_ops *ops)
 {
@@ -238,6 +270,37 @@ static void test_timer_late_wakeup(void **state)
 		         "missed periods instead of returning to its grid", short_ones);
 	assert_true(late >= 1); /* the stalled sample is flagged */
 	assert_true(n <= (t1 - t0) / period + 1);
+	TU_NO_ERROR();
+}
+
+/* A timer thread woken before its deadline (a spurious wake-up) goes back
+ * to sleep until the deadline: it neither stops sampling (the samples keep
+ * coming after the early wake-ups) nor samples early (no nearly empty
+ * sample). */
+static void test_timer_early_wakeup(void **state)
+{
+	(void)state;
+	open_with(&fake_periodic_ops);
+	const uint64_t period = 5000000; /* 5 ms */
+	const unsigned planted = 4;
+	atomic_store(&sampler_waits, 0);
+	atomic_store(&early_wakeups, planted);
+	uint64_t t0, t1;
+	gpa_uint32 session = run_periodic(period, 60, 10, &t0, &t1);
+	unsigned left = atomic_exchange(&early_wakeups, 0);
+	if (left)
+		fail_msg("%u of %u early wake-ups not delivered: no wait of a thread named "
+		         "opengpa-sample went through the wrapper", left, planted);
+	unsigned n = check_samples(session, t0, t1, true, 0);
+	assert_true(n >= 10);
+	for (gpa_uint32 k = 0; k + 1 < n; k++) { /* the final sample is short by design */
+		gpa_uint64 b = 0, e = 0;
+		assert_int_equal(OpenGPA_GetSampleTime(session, k, &b, &e), GPA_STATUS_OK);
+		if (e - b < period / 10)
+			fail_msg("sample %u of %u: %llu ns of a %llu ns period: the thread sampled on "
+			         "an early wake-up", k, n, (unsigned long long)(e - b),
+			         (unsigned long long)period);
+	}
 	TU_NO_ERROR();
 }
 
@@ -665,6 +728,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_timer_plain, teardown),
 		cmocka_unit_test_teardown(test_timer_contiguous, teardown),
 		cmocka_unit_test_teardown(test_timer_late_wakeup, teardown),
+		cmocka_unit_test_teardown(test_timer_early_wakeup, teardown),
 		cmocka_unit_test_teardown(test_kernel_timed, teardown),
 		cmocka_unit_test_teardown(test_kernel_overflow, teardown),
 		cmocka_unit_test_teardown(test_read_while_running, teardown),
