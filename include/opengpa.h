@@ -19,6 +19,7 @@
  *   periodic samples              OpenGPA_SetSamplingPeriod     (none: the 2.x calls cannot use them)
  *   what a context pointer is     OpenGPA_SetContextApi         OPENGPA_API=auto|none|gl|gles|cl
  *   sample synchronisation        OpenGPA_SetSampleSync         OPENGPA_SYNC=finish|flush|off
+ *   frame marks for opengpa stat  OpenGPA_MarkFrame             OPENGPA_FRAME_FD (set by opengpa stat)
  *   log to stderr                 (none)                        OPENGPA_LOG=error|message|trace|all
  */
 #ifndef OPENGPA_H
@@ -110,6 +111,16 @@ GPALIB_DECL GPA_Status OpenGPA_SetMultiplexing(gpa_uint8 enable);
  * time-shared.  Waits for the session like the GPA_GetSample functions. */
 GPALIB_DECL GPA_Status OpenGPA_GetSampleCoverage(gpa_uint32 sessionID, gpa_uint32 sampleID,
                                                  gpa_float64 *pCoverage);
+
+/* Marks the end of one frame and the start of the next, for an engine
+ * whose frames opengpa cannot see: CLOCK_MONOTONIC is read now and, when
+ * the program runs under `opengpa stat -I` (which sets OPENGPA_FRAME_FD to
+ * a pipe it reads), sent there, so the command's --trace and --perfetto
+ * files show each frame, from one mark to the next, as a slice.  Needs no
+ * context and no GPA_Initialize; elsewhere it does nothing and returns OK.
+ * Thread-safe; one write(2) of 8 bytes, never blocking: a mark the reader
+ * has no room for is dropped with GPA_STATUS_ERROR_FAILED. */
+GPALIB_DECL GPA_Status OpenGPA_MarkFrame(void);
 
 /* The counter's group ("CPU", "Fragment Queue", ...), without the "#Group#"
  * prefix GPA_GetCounterDescription carries for 2.x compatibility. */

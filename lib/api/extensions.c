@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* extensions.c — the OpenGPA_* entry points of opengpa.h. */
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "apictx/apictx.h"
 #include "core/core.h"
@@ -287,6 +293,49 @@ GPA_Status OpenGPA_GetVersion(gpa_uint32 *pMajor, gpa_uint32 *pMinor, gpa_uint32
 	if (pPatch)
 		*pPatch = OPENGPA_VERSION_PATCH;
 	return GPA_STATUS_OK;
+}
+
+GPA_Status OpenGPA_MarkFrame(void)
+{
+	/* The time first: the mark is this instant, whatever follows. */
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	uint64_t ns = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+	const char *v = getenv("OPENGPA_FRAME_FD");
+	if (!v || !*v)
+		return GPA_STATUS_OK; /* nobody reads marks: nothing to do */
+	char *end;
+	errno = 0;
+	long fd = strtol(v, &end, 10);
+	struct stat st;
+	og_lock();
+	if (*end || errno || fd < 0 || fd > INT_MAX)
+		return leave(og_error(GPA_STATUS_ERROR_FAILED,
+		                      "%s: OPENGPA_FRAME_FD='%s' is not a file descriptor: only "
+		                      "opengpa stat sets it; unset it",
+		                      __func__, v));
+	/* Only ever a pipe: a number the program reused for a file of its
+	 * own must not get 8 bytes of ours. */
+	if (fstat((int)fd, &st) != 0 || !S_ISFIFO(st.st_mode))
+		return leave(og_error(GPA_STATUS_ERROR_FAILED,
+		                      "%s: OPENGPA_FRAME_FD=%ld is not an open pipe (the program "
+		                      "closed or reused it): frame marks are not recorded; keep "
+		                      "that descriptor open, or unset OPENGPA_FRAME_FD",
+		                      __func__, fd));
+	ssize_t n;
+	while ((n = write((int)fd, &ns, sizeof ns)) < 0 && errno == EINTR)
+		;
+	if (n == (ssize_t)sizeof ns)
+		return leave(GPA_STATUS_OK);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return leave(og_error(GPA_STATUS_ERROR_FAILED,
+		                      "%s: frame mark dropped: opengpa stat has not read the last "
+		                      "8192 marks (a stalled reader); marks resume once it catches up",
+		                      __func__));
+	return leave(og_error(GPA_STATUS_ERROR_FAILED,
+	                      "%s: cannot send the frame mark to OPENGPA_FRAME_FD=%ld: %s; "
+	                      "opengpa stat may have ended: unset OPENGPA_FRAME_FD",
+	                      __func__, fd, n < 0 ? strerror(errno) : "short write"));
 }
 
 GPA_Status OpenGPA_GetBackendCount(gpa_uint32 *pCount)

@@ -190,14 +190,16 @@ def check_perfetto(where, path, counters, data):
     check(where + ": the first packet relates the clocks and clears the sequence's state",
           packets and fields(packets[0], "clock_snapshot") and
           fields(packets[0], "sequence_flags") == ["1"], packets[:1])
-    described, gpu_names, tracks, bad, last = False, {}, set(), [], 0
+    described, gpu_names, tracks, bad, last = False, {}, set(), [], {}
     seen_gpu, seen_cpu = set(), set()
     for p in packets:
         ts = fields(p, "timestamp")
+        # In order on each sequence (the frames have one of their own).
+        seq = fields(p, "trusted_packet_sequence_id")[:1]
         if ts:
-            if int(ts[0]) < last:
+            if int(ts[0]) < last.get(str(seq), 0):
                 bad.append(("timestamp goes back", ts[0], last))
-            last = int(ts[0])
+            last[str(seq)] = int(ts[0])
             if fields(p, "timestamp_clock_id") != ["3"]:
                 bad.append(("not CLOCK_MONOTONIC", p))
         for td in fields(p, "track_descriptor"):

@@ -7,7 +7,7 @@
  * (../shared/reference/perfetto/perfetto_trace.proto); tests/tools decode
  * every file with `protoc --decode=perfetto.protos.Trace` against it.
  *
- * What a file holds, all on one packet sequence:
+ * What a file holds, on one packet sequence:
  *   a ClockSnapshot relating CLOCK_MONOTONIC (the samples' clock, every
  *   packet's timestamp_clock_id) to CLOCK_BOOTTIME (Perfetto's trace clock),
  *   so the file lines up with a system trace of the same run;
@@ -17,7 +17,11 @@
  *   counter's id, name, description, units and group) before any value;
  *   per interval a GpuCounterEvent with the GPU counters' values, a
  *   TrackEvent counter per CPU counter, and the interval as a slice;
- *   the workload's run as a slice of its process.
+ *   the workload's run as a slice of its process;
+ *   and on a second sequence of its own, each frame the workload marked
+ *   (OpenGPA_MarkFrame) as a slice "frame N" of a track "frames": a frame
+ *   is known only at its second mark, after the intervals it spans were
+ *   written, and a sequence's timestamps must not go back.
  * Values are shown as the HTML and the JSON trace show them (tl_shown): a
  * count per second over the interval, percentages and ratios as they are.
  *
@@ -103,8 +107,10 @@ enum {
 /* The tracks' uuids: the process, the intervals, then CPU counter i. */
 #define UUID_PROCESS 1u
 #define UUID_INTERVALS 2u
+#define UUID_FRAMES 3u
 #define UUID_COUNTER0 16u
 #define SEQUENCE_ID 1u
+#define FRAME_SEQUENCE_ID 2u
 
 /* A message being encoded, in memory. */
 struct pb {
@@ -202,15 +208,20 @@ static void pb_free(struct pb *b)
 	*b = (struct pb){ 0 };
 }
 
-/* A packet on opengpa's sequence; timestamp 0: none. */
-static void packet_begin(struct pb *p, uint64_t timestamp)
+/* A packet on one of opengpa's sequences; timestamp 0: none. */
+static void packet_on(struct pb *p, uint64_t timestamp, unsigned sequence)
 {
 	*p = (struct pb){ 0 };
 	if (timestamp) {
 		pb_uint(p, PKT_TIMESTAMP, timestamp);
 		pb_uint(p, PKT_TIMESTAMP_CLOCK_ID, BUILTIN_MONOTONIC);
 	}
-	pb_uint(p, PKT_SEQUENCE_ID, SEQUENCE_ID);
+	pb_uint(p, PKT_SEQUENCE_ID, sequence);
+}
+
+static void packet_begin(struct pb *p, uint64_t timestamp)
+{
+	packet_on(p, timestamp, SEQUENCE_ID);
 }
 
 /* The packet as field 1 of the Trace, to the record being written. */
@@ -438,9 +449,48 @@ static void perfetto_end(struct tl_output *o, const struct tl_run *run, const st
 	slice(o, e->end_ns > o->last_ns ? e->end_ns : o->last_ns, UUID_PROCESS, TE_SLICE_END, NULL);
 }
 
+static void frame_slice(struct tl_output *o, uint64_t ts, unsigned type, const char *name)
+{
+	struct pb p, ev = { 0 };
+	if (ts < o->frame_ns)
+		ts = o->frame_ns;
+	packet_on(&p, ts, FRAME_SEQUENCE_ID);
+	pb_uint(&ev, TE_TYPE, type);
+	pb_uint(&ev, TE_TRACK_UUID, UUID_FRAMES);
+	if (name)
+		pb_string(&ev, TE_NAME, name);
+	pb_message(&p, PKT_TRACK_EVENT, &ev);
+	packet_end(o, &p);
+	o->frame_ns = ts;
+}
+
+static void perfetto_frame(struct tl_output *o, const struct tl_run *run,
+                           const struct tl_frame *f)
+{
+	(void)run;
+	char name[64];
+	if (!o->frames) {
+		/* The frames' sequence starts clear, with its track. */
+		struct pb p, td = { 0 };
+		packet_on(&p, 0, FRAME_SEQUENCE_ID);
+		pb_uint(&p, PKT_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+		pb_uint(&td, TD_UUID, UUID_FRAMES);
+		pb_uint(&td, TD_PARENT_UUID, UUID_PROCESS);
+		pb_string(&td, TD_NAME, "frames");
+		pb_string(&td, TD_DESCRIPTION, "the workload's frames, from one OpenGPA_MarkFrame() "
+		                               "to the next");
+		pb_message(&p, PKT_TRACK_DESCRIPTOR, &td);
+		packet_end(o, &p);
+	}
+	snprintf(name, sizeof name, "frame %u", (unsigned)f->index);
+	frame_slice(o, f->begin_ns, TE_SLICE_BEGIN, name);
+	frame_slice(o, f->end_ns, TE_SLICE_END, NULL);
+}
+
 const struct tl_format tl_perfetto = {
 	.name = "perfetto",
 	.begin = perfetto_begin,
 	.sample = perfetto_sample,
 	.end = perfetto_end,
+	.frame = perfetto_frame,
 };

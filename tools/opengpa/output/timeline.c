@@ -61,6 +61,22 @@ void tl_sample(struct tl_output *o, const struct tl_run *run, const struct tl_sa
 	record_end(o, &r);
 }
 
+void tl_frame(struct tl_output *o, const struct tl_run *run, const struct tl_frame *f)
+{
+	if (!tl_shows_frames(o))
+		return;
+	struct record r;
+	record_begin(o, &r);
+	o->format->frame(o, run, f);
+	o->frames++;
+	record_end(o, &r);
+}
+
+bool tl_shows_frames(const struct tl_output *o)
+{
+	return o->format && o->format->frame;
+}
+
 void tl_end(struct tl_output *o, const struct tl_run *run, const struct tl_end *e)
 {
 	struct record r;

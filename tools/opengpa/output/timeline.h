@@ -63,6 +63,12 @@ struct tl_end {
 	const double *min, *mean, *max;
 };
 
+/* One frame of the workload: from one OpenGPA_MarkFrame() to the next. */
+struct tl_frame {
+	uint32_t index;            /* 0 for the span after the first mark */
+	uint64_t begin_ns, end_ns; /* CLOCK_MONOTONIC, the two marks */
+};
+
 struct tl_output;
 
 struct tl_format {
@@ -70,6 +76,8 @@ struct tl_format {
 	void (*begin)(struct tl_output *o, const struct tl_run *run);
 	void (*sample)(struct tl_output *o, const struct tl_run *run, const struct tl_sample *s);
 	void (*end)(struct tl_output *o, const struct tl_run *run, const struct tl_end *e);
+	/* NULL: the format has no place for frames. */
+	void (*frame)(struct tl_output *o, const struct tl_run *run, const struct tl_frame *f);
 };
 
 /* A format writing to one file. */
@@ -79,6 +87,8 @@ struct tl_output {
 	const char *sep; /* the separated-values interval lines' separator */
 	uint64_t count;  /* what the writer wrote so far (events, rows) */
 	uint64_t last_ns; /* the Perfetto writer's latest timestamp (kept monotonic) */
+	uint64_t frame_ns; /* the same on its frames' sequence */
+	uint32_t frames;   /* the frames written so far */
 };
 
 extern const struct tl_format tl_trace;            /* trace.c */
@@ -120,6 +130,11 @@ const char *tl_perf_time(const struct tl_run *run, uint64_t t, char *buf, size_t
 void tl_begin(struct tl_output *o, const struct tl_run *run);
 void tl_sample(struct tl_output *o, const struct tl_run *run, const struct tl_sample *s);
 void tl_end(struct tl_output *o, const struct tl_run *run, const struct tl_end *e);
+/* A frame, between begin and end (or samples), on a format that has a
+ * place for it; nothing on the others. */
+void tl_frame(struct tl_output *o, const struct tl_run *run, const struct tl_frame *f);
+/* Whether the format shows frames. */
+bool tl_shows_frames(const struct tl_output *o);
 
 /* Seconds of t since the run's start (negative before it). */
 double tl_seconds(const struct tl_run *run, uint64_t t);

@@ -14,7 +14,9 @@
  *   each interval as a complete ("X") slice on a thread of its own named
  *   "opengpa intervals", its arguments each counter's count in it (what
  *   the viewers show on selecting it) and its flags;
- *   an instant event ("i") where an interval is late, merged or failed.
+ *   an instant event ("i") where an interval is late, merged or failed;
+ *   each frame the workload marked (OpenGPA_MarkFrame) as a complete
+ *   slice "frame N" on a thread of its own named "frames".
  *
  * Timestamps are the samples' CLOCK_MONOTONIC times in µs.  Events are
  * separated by a comma written before each, so a file cut short (opengpa
@@ -35,6 +37,8 @@ static double micros(uint64_t ns)
 /* The opening of the next event: its separator and its common fields. */
 /* The thread the intervals' slices are on: no thread of the workload's. */
 #define INTERVALS_TID (-1L)
+/* The thread the frames' slices are on. */
+#define FRAMES_TID (-2L)
 
 static void event(struct tl_output *o, const char *ph, const char *name, const char *cat,
                   long pid, bool tid)
@@ -134,9 +138,25 @@ static void trace_end(struct tl_output *o, const struct tl_run *run, const struc
 	fputs("}}\n]\n", o->f);
 }
 
+static void trace_frame(struct tl_output *o, const struct tl_run *run, const struct tl_frame *f)
+{
+	char name[64];
+	if (!o->frames) {
+		event(o, "M", "thread_name", NULL, run->pid, false);
+		fprintf(o->f, ",\"tid\":%ld,\"args\":{\"name\":\"frames\"}}", FRAMES_TID);
+	}
+	snprintf(name, sizeof name, "frame %u", (unsigned)f->index);
+	event(o, "X", name, "frame", run->pid, false);
+	fprintf(o->f, ",\"tid\":%ld,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"ms\":%.6f}}",
+	        FRAMES_TID, micros(f->begin_ns),
+	        micros(f->end_ns > f->begin_ns ? f->end_ns - f->begin_ns : 0),
+	        f->end_ns > f->begin_ns ? (double)(f->end_ns - f->begin_ns) / 1e6 : 0.0);
+}
+
 const struct tl_format tl_trace = {
 	.name = "trace",
 	.begin = trace_begin,
 	.sample = trace_sample,
 	.end = trace_end,
+	.frame = trace_frame,
 };

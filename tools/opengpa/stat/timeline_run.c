@@ -10,6 +10,7 @@
 #include "timeline_run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -41,9 +42,56 @@ static bool trace_is_perfetto(const char *path)
 	return n >= 8 && strcmp(path + n - 8, ".pftrace") == 0;
 }
 
+/* Where an output shows frames, the pipe the workload's OpenGPA_MarkFrame()
+ * writes its marks to: non-blocking at both ends (a workload never waits
+ * on opengpa), the write end inherited through OPENGPA_FRAME_FD. */
+static int open_frames(struct timeline *tl)
+{
+	bool wanted = false;
+	for (size_t o = 0; o < tl->nout; o++)
+		wanted = wanted || tl_shows_frames(&tl->out[o]);
+	if (!wanted)
+		return 0;
+	int fd[2];
+	char v[16];
+	if (pipe2(fd, O_CLOEXEC | O_NONBLOCK) != 0 || fcntl(fd[1], F_SETFD, 0) != 0 ||
+	    snprintf(v, sizeof v, "%d", fd[1]) < 0 || setenv("OPENGPA_FRAME_FD", v, 1) != 0) {
+		int e = errno;
+		fprintf(stderr, "opengpa: cannot set up the pipe for frame marks: %s; free file "
+		        "descriptors (ulimit -n) and run again\n", strerror(e));
+		timeline_close(tl, false);
+		return 1;
+	}
+	tl->frame_rd = fd[0];
+	tl->frame_wr = fd[1];
+	return 0;
+}
+
+/* The marks the workload sent so far: each one ends the frame the one
+ * before began. */
+static void read_marks(struct timeline *tl)
+{
+	if (tl->frame_rd < 0 || !tl->begun)
+		return;
+	uint64_t marks[64];
+	ssize_t n;
+	while ((n = read(tl->frame_rd, marks, sizeof marks)) > 0 || (n < 0 && errno == EINTR)) {
+		for (ssize_t i = 0; i < n / (ssize_t)sizeof marks[0]; i++) {
+			if (tl->mark_ns) {
+				struct tl_frame f = { .index = tl->frames++, .begin_ns = tl->mark_ns,
+					              .end_ns = marks[i] };
+				for (size_t o = 0; o < tl->nout; o++)
+					tl_frame(&tl->out[o], &tl->run, &f);
+			}
+			tl->mark_ns = marks[i];
+		}
+	}
+}
+
 int timeline_open(struct timeline *tl, const struct stat_options *o, FILE *report)
 {
 	memset(tl, 0, sizeof *tl);
+	tl->frame_rd = tl->frame_wr = -1;
 	tl->period_ms = stat_period_ms(o);
 	tl->exit_status = -1;
 	if (o->interval_ms)
@@ -66,7 +114,7 @@ int timeline_open(struct timeline *tl, const struct stat_options *o, FILE *repor
 		}
 		add_output(tl, files[i].format, file->f, NULL);
 	}
-	return 0;
+	return open_frames(tl);
 }
 
 int timeline_fit_one_run(struct report *r)
@@ -225,6 +273,7 @@ static void *reader(void *arg)
 		if (OpenGPA_WaitForSamples(tl->session, tl->next + 1, READER_WAIT_MS, &avail) !=
 		    GPA_STATUS_OK)
 			break;
+		read_marks(tl);
 		for (; tl->next < avail; tl->next++)
 			write_interval(tl, tl->next);
 		/* Ready: the pass ended, the count is final. */
@@ -280,6 +329,7 @@ void timeline_pass_ended(struct timeline *tl)
 	if (tl->reading)
 		pthread_join(tl->reader, NULL);
 	tl->reading = false;
+	read_marks(tl); /* those sent after the reader's last look */
 	if (tl->missed)
 		fprintf(stderr, "opengpa: %u intervals were not written: opengpa's reader fell more "
 		        "than %d intervals behind (a very busy machine); the totals count them\n",
@@ -311,6 +361,10 @@ void timeline_finish(struct timeline *tl, const struct report *r)
 		for (size_t o = 0; o < tl->nout; o++)
 			tl_end(&tl->out[o], &tl->run, &e);
 	}
+	/* Nothing comes after the files' ends. */
+	if (tl->frame_rd >= 0)
+		close(tl->frame_rd);
+	tl->frame_rd = -1;
 	free(totals);
 	free(mean);
 	free(min);
@@ -336,6 +390,13 @@ int timeline_close(struct timeline *tl, bool commit)
 			rc = 1;
 	}
 	tl->nout = 0;
+	if (tl->frame_rd >= 0)
+		close(tl->frame_rd);
+	if (tl->frame_wr >= 0) {
+		close(tl->frame_wr);
+		unsetenv("OPENGPA_FRAME_FD");
+	}
+	tl->frame_rd = tl->frame_wr = -1;
 	free(tl->series);
 	free(tl->row);
 	free(tl->type);

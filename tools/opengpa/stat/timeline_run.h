@@ -51,6 +51,11 @@ struct timeline {
 	unsigned missed;          /* intervals dropped before the reader came */
 	uint64_t end_ns;          /* when the workload ended */
 	int exit_status;
+	/* The workload's OpenGPA_MarkFrame() marks: a pipe whose write end
+	 * it inherits (OPENGPA_FRAME_FD); -1 when no output shows frames. */
+	int frame_rd, frame_wr;
+	uint64_t mark_ns;         /* the latest mark; 0 before the first */
+	uint32_t frames;          /* frames written */
 };
 
 /* Opens --trace, --csv and --html (output.h: each a temporary file until

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Frames on the timeline (docs/timelines.md, "Frames"): a workload that
+calls OpenGPA_MarkFrame() (frame_marks.c) under `opengpa stat -I`, its
+frames as slices in --trace (Chrome JSON) and --perfetto (decoded with
+protoc against Perfetto's schema where both are here), one slice from each
+mark to the next, lined up with the marks' spacing; and the call's answers
+without opengpa stat.
+
+usage: test_frames.py OPENGPA FRAME_MARKS"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from cli_harness import check, finish, run
+
+FRAME_MARKS = sys.argv[2]
+MARKS, SPACING_MS = 12, 40
+
+r = subprocess.run([FRAME_MARKS, "refusals"], capture_output=True, text=True, timeout=30)
+check("OpenGPA_MarkFrame: OK alone, refuses a bad OPENGPA_FRAME_FD, writes 8 bytes to a pipe",
+      r.returncode == 0, r.stderr)
+
+r = run(["list", "--backend", "perf"])
+if r.returncode != 0 and "ENOSYS" in r.stderr:
+    print("SKIP: no perf_event_open here: %s" % r.stderr.strip())
+    finish()
+
+tmp = tempfile.mkdtemp()
+trace, pf = os.path.join(tmp, "t.json"), os.path.join(tmp, "t.pftrace")
+r = run(["stat", "-I", "50", "-e", "TaskClock", "--trace", trace, "--perfetto", pf, "--",
+         FRAME_MARKS, str(MARKS), str(SPACING_MS)])
+check("stat exits 0 with a workload marking frames", r.returncode == 0, r.stderr[-2000:])
+if r.returncode:
+    finish()
+
+# Chrome JSON: "frame N" complete slices on the "frames" thread.
+with open(trace) as f:
+    events = json.load(f)
+frames = [e for e in events if e.get("cat") == "frame"]
+names = [e["name"] for e in frames]
+check("trace: a slice per frame, from one mark to the next", names ==
+      ["frame %d" % i for i in range(MARKS - 1)], names)
+threads = {e["tid"] for e in frames}
+named = [e for e in events if e.get("ph") == "M" and e.get("name") == "thread_name" and
+         e.get("tid") in threads and e["args"]["name"] == "frames"]
+check("trace: the frames' thread is named", len(threads) == 1 and len(named) == 1,
+      (threads, named))
+# Each frame begins where the one before ended, and lasts about the
+# spacing (never less: the workload spins for it; more only on a preempted
+# machine, so the median is what is compared).
+joined = all(abs(a["ts"] + a["dur"] - b["ts"]) < 0.01 for a, b in zip(frames, frames[1:]))
+check("trace: frames follow each other", joined, [(e["ts"], e["dur"]) for e in frames[:4]])
+durs = sorted(e["dur"] / 1000.0 for e in frames)
+check("trace: frames last the marks' spacing", durs and durs[0] >= SPACING_MS * 0.99 and
+      durs[len(durs) // 2] < SPACING_MS * 3, durs)
+run_begin = [e for e in events if e.get("ph") == "B"]
+run_end = [e for e in events if e.get("ph") == "E"]
+check("trace: frames lie within the workload's run", run_begin and run_end and frames and
+      run_begin[0]["ts"] <= frames[0]["ts"] and
+      frames[-1]["ts"] + frames[-1]["dur"] <= run_end[0]["ts"] + 0.01,
+      (run_begin[:1], run_end[:1], frames[-1:]))
+
+
+# Perfetto: the same frames as slices of a "frames" track, on a sequence of
+# their own whose timestamps never go back.
+PERFETTO_DIR = os.environ.get("PERFETTO_PROTO_DIR") or os.path.normpath(os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "reference",
+    "perfetto"))
+PROTOC = shutil.which("protoc")
+schema = os.path.join(PERFETTO_DIR, "perfetto_trace.proto")
+if not PROTOC or not os.path.exists(schema):
+    print("SKIP: Perfetto file not decoded: %s" % (
+        "no protoc (scripts/install-deps.sh installs protobuf-compiler)" if not PROTOC
+        else "no Perfetto schema at %s (set PERFETTO_PROTO_DIR)" % PERFETTO_DIR))
+    finish()
+
+
+def parse_text_format(text):
+    stack = [[]]
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        if line.endswith("{"):
+            child = []
+            stack[-1].append((line[:-1].strip(), child))
+            stack.append(child)
+        elif line == "}":
+            stack.pop()
+        else:
+            key, _, value = line.partition(": ")
+            stack[-1].append((key, value.strip('"')))
+    return stack[0]
+
+
+def fields(msg, key):
+    return [v for k, v in msg if k == key]
+
+
+with open(pf, "rb") as f:
+    r = subprocess.run([PROTOC, "--decode=perfetto.protos.Trace", "-I", PERFETTO_DIR, schema],
+                       stdin=f, capture_output=True, timeout=120)
+check("perfetto: protoc decodes the file", r.returncode == 0, r.stderr[-500:])
+if r.returncode:
+    finish()
+text = r.stdout.decode()
+unknown = re.findall(r"^\s*\d+: .*$", text, re.M)
+check("perfetto: no field Perfetto's schema does not know", not unknown, unknown[:3])
+packets = fields(parse_text_format(text), "packet")
+frame_tracks, last, bad, slices, cleared = set(), {}, [], [], set()
+for p in packets:
+    seq = fields(p, "trusted_packet_sequence_id")[0]
+    if seq not in cleared and fields(p, "sequence_flags") != ["1"]:
+        bad.append(("sequence %s does not start cleared" % seq, p))
+    cleared.add(seq)
+    for ts in fields(p, "timestamp"):
+        if int(ts) < last.get(seq, 0):
+            bad.append(("timestamp goes back on sequence " + seq, ts))
+        last[seq] = int(ts)
+    for td in fields(p, "track_descriptor"):
+        if fields(td, "name") == ["frames"]:
+            frame_tracks.add(fields(td, "uuid")[0])
+    for te in fields(p, "track_event"):
+        if fields(te, "track_uuid")[0] in frame_tracks:
+            slices.append((fields(te, "type")[0], fields(te, "name"), int(fields(p, "timestamp")[0])))
+check("perfetto: every sequence starts cleared, its timestamps in order", not bad, bad[:3])
+check("perfetto: a track of frames", len(frame_tracks) == 1, frame_tracks)
+begins = [s for s in slices if s[0] == "TYPE_SLICE_BEGIN"]
+ends = [s for s in slices if s[0] == "TYPE_SLICE_END"]
+check("perfetto: a slice per frame, begun and ended",
+      [s[1] for s in begins] == [["frame %d" % i] for i in range(MARKS - 1)] and
+      len(ends) == len(begins), slices[:4])
+json_ns = [round(e["ts"] * 1000) for e in frames]
+check("perfetto: the frames begin where the trace's do",
+      all(abs(b[2] - t) <= 1 for b, t in zip(begins, json_ns)), (begins[:2], json_ns[:2]))
+finish()
