@@ -41,9 +41,13 @@ typedef void og_native_set_fn(const uint64_t *restrict leaf, const double *restr
 /* One counter's value (the arithmetic policy applied), from the same. */
 typedef double og_native_counter_fn(const uint64_t *restrict leaf, const double *restrict k);
 
+/* The function of the set's counter at `position`; NULL past the last. */
+typedef og_native_counter_fn *og_native_counter_at(uint32_t position);
+
 struct og_native_set {
 	const char *origin; /* the embedded file, "counters/mali-g71.counters" */
 	og_native_set_fn *fn;
+	og_native_counter_at *counter_fn;
 	/* Every counter's postfix, one after another; a RAW op's index is its
 	 * raw slot in the set, a CONSTANT op's its constant slot. */
 	const struct og_expr_op *shapes;
@@ -58,10 +62,9 @@ struct og_native_set {
 
 /* One generated counter.  Offsets and indices rather than pointers (there
  * are thousands of these, and every pointer is a relocation the loader
- * writes in each process that loads the library); its function stays a
- * pointer, the one a session calls.  Read it with the accessors below. */
+ * writes in each process that loads the library).  Read it with the
+ * accessors below. */
 struct og_native_counter {
-	og_native_counter_fn *fn;
 	uint32_t name;     /* offset into og_native_names */
 	uint32_t set;      /* index into og_native_sets: its origin, its shapes */
 	uint32_t position; /* index into the set's out[] */
@@ -89,6 +92,13 @@ static inline const char *og_native_name(const struct og_native_counter *n)
 static inline const char *og_native_origin(const struct og_native_counter *n)
 {
 	return og_native_sets[n->set].origin;
+}
+
+/* n's own function (the arithmetic policy applied): what a session calls
+ * to read that counter alone. */
+static inline og_native_counter_fn *og_native_fn(const struct og_native_counter *n)
+{
+	return og_native_sets[n->set].counter_fn(n->position);
 }
 
 /* n's postfix, nshape operations. */

@@ -11,10 +11,11 @@
  * than megabytes in one unit.  TABLES.c holds what joins them: the
  * og_native_sets and og_native_counters tables and the og_native_names
  * blob (native.h), which reach each part's code through external names
- * (og_native_set_N, og_native_c_N, og_native_shapes_N), hidden in the
- * library by -fvisibility=hidden.  The counters table holds offsets, not
- * pointers, but for each counter's function: a pointer in a shared library
- * is a relocation the loader writes in every process that loads it.  A file
+ * (og_native_set_N, og_native_counter_N, og_native_shapes_N), hidden in the
+ * library by -fvisibility=hidden.  The counters table holds offsets and
+ * indices, no pointers: a pointer in a shared library is a relocation the
+ * loader writes in every process that loads it, and there are thousands of
+ * counters.  A file
  * with no counter to compile gets a part with nothing in it.
  *
  * It reads the files with the library's own reader and compiles each counter
@@ -24,8 +25,8 @@
  * constants, each numbered once per set), each postfix operation the same
  * operation of arith.h in the same order; each file becomes one function
  * that writes every counter's value as the batch read gives it (the
- * counter functions, static inline in their part, inlined there; each is
- * exported under an alias of itself for the counters table).  The build
+ * counter functions, static inline in their part, inlined there; one
+ * function per set, og_native_counter_N, gives each by its position).  The build
  * compiles the output with -ffp-contract=off so that no multiply-add fuses
  * two roundings into one.  A counter naming something its file does not
  * declare (a raw counter another file or the backend supplies) is left to
@@ -392,13 +393,20 @@ static struct slots write_set(FILE *out, uint32_t set, struct record *records, s
 		fprintf(out, "/* %s */\n"
 		             "static inline double c_%zu(const uint64_t *restrict leaf, "
 		             "const double *restrict k)\n{\n"
-		             "\t(void)leaf;\n\t(void)k;\n%s\treturn %s;\n}\n"
-		             "og_native_counter_fn og_native_c_%zu __attribute__((alias(\"c_%zu\")));\n\n",
-		        records[i].entry->name, records[i].number, locals ? locals : "", text,
-		        records[i].number, records[i].number);
+		             "\t(void)leaf;\n\t(void)k;\n%s\treturn %s;\n}\n\n",
+		        records[i].entry->name, records[i].number, locals ? locals : "", text);
 		free(locals);
 		free(text);
 	}
+	/* Each counter's function by its position: a switch, whose jump table
+	 * is offsets in code, where a table of pointers would be a relocation
+	 * per counter (the build keeps GCC from turning it into one). */
+	fprintf(out, "og_native_counter_at og_native_counter_%u;\n"
+	             "og_native_counter_fn *og_native_counter_%u(uint32_t position)\n{\n"
+	             "\tswitch (position) {\n", set, set);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "\tcase %zu: return c_%zu;\n", i, records[i].number);
+	fprintf(out, "\tdefault: return NULL;\n\t}\n}\n\n");
 	fprintf(out, "og_native_set_fn og_native_set_%u;\n"
 	             "void og_native_set_%u(const uint64_t *restrict leaf, const double *restrict k,\n"
 	             "                   union og_value *restrict out)\n{\n"
@@ -506,9 +514,8 @@ int main(int argc, char **argv)
 	fprintf(out, "#include \"expr/native.h\"\n\n/* The parts' code. */\n");
 	for (uint32_t k = 0; k < nsets; k++)
 		fprintf(out, "og_native_set_fn og_native_set_%u;\n"
-		             "extern const struct og_expr_op og_native_shapes_%u[];\n", k, k);
-	for (size_t k = 0; k < nrecords; k++)
-		fprintf(out, "og_native_counter_fn og_native_c_%zu;\n", k);
+		             "og_native_counter_at og_native_counter_%u;\n"
+		             "extern const struct og_expr_op og_native_shapes_%u[];\n", k, k, k);
 	fprintf(out, "\n");
 
 	/* Shape k belongs to records[k] (file order); the table is sorted. */
@@ -536,8 +543,8 @@ int main(int argc, char **argv)
 	}
 	fprintf(out, "\nconst struct og_native_set og_native_sets[] = {\n");
 	for (uint32_t k = 0; k < nsets; k++)
-		fprintf(out, "\t{ \"%s\", og_native_set_%u, og_native_shapes_%u, %zu, %u, %u, entries_%u, %zu },\n",
-		        inputs[set_input[k]].origin, k, k, set_first[k + 1] - set_first[k],
+		fprintf(out, "\t{ \"%s\", og_native_set_%u, og_native_counter_%u, og_native_shapes_%u, %zu, %u, %u, entries_%u, %zu },\n",
+		        inputs[set_input[k]].origin, k, k, k, set_first[k + 1] - set_first[k],
 		        set_slots[k].nraw, set_slots[k].nconst, k, inputs[set_input[k]].file.count);
 	fprintf(out, "\t{ 0 },\n};\nconst size_t og_native_set_count = %u;\n\n", nsets);
 
@@ -566,9 +573,8 @@ int main(int argc, char **argv)
 
 	fprintf(out, "const struct og_native_counter og_native_counters[] = {\n");
 	for (size_t k = 0; k < nrecords; k++) {
-		size_t fn = set_first[sorted[k].set] + sorted[k].position;
 		const struct og_expr_op *ops;
-		fprintf(out, "\t{ og_native_c_%zu, %u, %u, %u, %u, %zu, %d },\n", fn, name_at[k],
+		fprintf(out, "\t{ %u, %u, %u, %u, %zu, %d },\n", name_at[k],
 		        sorted[k].set, sorted[k].position, sorted[k].shape_at,
 		        og_expr_postfix(sorted[k].expr, &ops), (int)sorted[k].entry->type);
 	}

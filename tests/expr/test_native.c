@@ -295,7 +295,8 @@ static void test_find(void **state)
 			if (og_native_shape(n)[s].code == OG_OP_CONSTANT)
 				assert_true(og_native_shape(n)[s].index < set->nconst_slots);
 		}
-		assert_non_null(n->fn);
+		assert_non_null(og_native_fn(n));
+		assert_null(set->counter_fn(set->ncounters));
 	}
 }
 

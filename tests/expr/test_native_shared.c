@@ -125,7 +125,7 @@ static void test_generated_code_keeps_shared_values(void **state)
 				og_native_find("counters/shared.counters", file.entries[i].name);
 			/* Every counter of the file is a float64. */
 			double want = og_expr_eval(compiled[i], raw, k), got = out[nc->position].d;
-			double alone = nc->fn(leaf, kleaf);
+			double alone = og_native_fn(nc)(leaf, kleaf);
 			if (memcmp(&want, &got, sizeof(double)) != 0 ||
 			    memcmp(&want, &alone, sizeof(double)) != 0)
 				fail_msg("%s: generated code gives %a (set) and %a (alone), the interpreter "
