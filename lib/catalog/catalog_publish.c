@@ -122,7 +122,7 @@ static void bind_native(struct og_catalog *cat, struct og_counter *c, const stru
 	    og_native_matches(n, c->expr, b->at_raw, b->nraw, b->at_const, b->nconst)) {
 		c->native = b;
 		c->native_pos = n->position;
-		c->native_fn = n->fn;
+		c->native_fn = og_native_fn(n);
 	}
 }
 

@@ -14,8 +14,8 @@ static int compare(const void *k, const void *element)
 {
 	const struct key *key = k;
 	const struct og_native_counter *n = element;
-	int c = strcmp(key->origin, n->origin);
-	return c ? c : strcasecmp(key->name, n->name);
+	int c = strcmp(key->origin, og_native_origin(n));
+	return c ? c : strcasecmp(key->name, og_native_name(n));
 }
 
 const struct og_native_counter *og_native_find(const char *origin, const char *name)
@@ -41,8 +41,9 @@ bool og_native_matches(const struct og_native_counter *n, const struct og_expr *
 	const struct og_expr_op *ops;
 	if (og_expr_postfix(e, &ops) != n->nshape)
 		return false;
+	const struct og_expr_op *shape = og_native_shape(n);
 	for (uint32_t i = 0; i < n->nshape; i++) {
-		const struct og_expr_op *want = &n->shape[i], *got = &ops[i];
+		const struct og_expr_op *want = &shape[i], *got = &ops[i];
 		if (want->code != got->code)
 			return false;
 		uint32_t *at = want->code == OG_OP_RAW ? at_raw : at_const;

@@ -41,9 +41,16 @@ typedef void og_native_set_fn(const uint64_t *restrict leaf, const double *restr
 /* One counter's value (the arithmetic policy applied), from the same. */
 typedef double og_native_counter_fn(const uint64_t *restrict leaf, const double *restrict k);
 
+/* The function of the set's counter at `position`; NULL past the last. */
+typedef og_native_counter_fn *og_native_counter_at(uint32_t position);
+
 struct og_native_set {
 	const char *origin; /* the embedded file, "counters/mali-g71.counters" */
 	og_native_set_fn *fn;
+	og_native_counter_at *counter_fn;
+	/* Every counter's postfix, one after another; a RAW op's index is its
+	 * raw slot in the set, a CONSTANT op's its constant slot. */
+	const struct og_expr_op *shapes;
 	uint32_t ncounters;   /* outputs */
 	uint32_t nraw_slots;  /* raw leaves */
 	uint32_t nconst_slots;
@@ -53,15 +60,15 @@ struct og_native_set {
 	uint32_t nentries;
 };
 
+/* One generated counter.  Offsets and indices rather than pointers (there
+ * are thousands of these, and every pointer is a relocation the loader
+ * writes in each process that loads the library).  Read it with the
+ * accessors below. */
 struct og_native_counter {
-	const char *origin;
-	const char *name;
-	uint32_t set;      /* index into og_native_sets */
+	uint32_t name;     /* offset into og_native_names */
+	uint32_t set;      /* index into og_native_sets: its origin, its shapes */
 	uint32_t position; /* index into the set's out[] */
-	og_native_counter_fn *fn;
-	/* The counter's postfix; a RAW op's index is its raw slot in the set, a
-	 * CONSTANT op's its constant slot. */
-	const struct og_expr_op *shape;
+	uint32_t shape;    /* its postfix: offset into the set's shapes */
 	uint32_t nshape;
 	/* Its GPA_Type, which decides how the set function writes out[position]
 	 * (a double, or a clamped integer). */
@@ -74,6 +81,31 @@ extern const struct og_native_set og_native_sets[];
 extern const size_t og_native_set_count;
 extern const struct og_native_counter og_native_counters[];
 extern const size_t og_native_counter_count;
+extern const char og_native_names[]; /* every name, each ending in NUL */
+
+static inline const char *og_native_name(const struct og_native_counter *n)
+{
+	return og_native_names + n->name;
+}
+
+/* The embedded file n comes from, "counters/mali-g71.counters". */
+static inline const char *og_native_origin(const struct og_native_counter *n)
+{
+	return og_native_sets[n->set].origin;
+}
+
+/* n's own function (the arithmetic policy applied): what a session calls
+ * to read that counter alone. */
+static inline og_native_counter_fn *og_native_fn(const struct og_native_counter *n)
+{
+	return og_native_sets[n->set].counter_fn(n->position);
+}
+
+/* n's postfix, nshape operations. */
+static inline const struct og_expr_op *og_native_shape(const struct og_native_counter *n)
+{
+	return og_native_sets[n->set].shapes + n->shape;
+}
 
 /* The generated counter `name` of embedded file `origin`, or NULL. */
 const struct og_native_counter *og_native_find(const char *origin, const char *name);

@@ -9,9 +9,13 @@
  * counter functions, its set function, their shapes), so that the sets
  * compile apart and in parallel, each a few hundred kilobytes of C rather
  * than megabytes in one unit.  TABLES.c holds what joins them: the
- * og_native_sets and og_native_counters tables (native.h), which reach each
- * part's code through external names (og_native_set_N, og_native_c_N,
- * og_native_shape_N), hidden in the library by -fvisibility=hidden.  A file
+ * og_native_sets and og_native_counters tables and the og_native_names
+ * blob (native.h), which reach each part's code through external names
+ * (og_native_set_N, og_native_counter_N, og_native_shapes_N), hidden in the
+ * library by -fvisibility=hidden.  The counters table holds offsets and
+ * indices, no pointers: a pointer in a shared library is a relocation the
+ * loader writes in every process that loads it, and there are thousands of
+ * counters.  A file
  * with no counter to compile gets a part with nothing in it.
  *
  * It reads the files with the library's own reader and compiles each counter
@@ -21,8 +25,8 @@
  * constants, each numbered once per set), each postfix operation the same
  * operation of arith.h in the same order; each file becomes one function
  * that writes every counter's value as the batch read gives it (the
- * counter functions, static inline in their part, inlined there; each is
- * exported under an alias of itself for the counters table).  The build
+ * counter functions, static inline in their part, inlined there; one
+ * function per set, og_native_counter_N, gives each by its position).  The build
  * compiles the output with -ffp-contract=off so that no multiply-add fuses
  * two roundings into one.  A counter naming something its file does not
  * declare (a raw counter another file or the backend supplies) is left to
@@ -52,7 +56,8 @@ struct record {
 	const struct og_cf_entry *entry;
 	const struct og_expr *expr;
 	uint32_t set, position;
-	size_t number; /* its counter function: c_<number> */
+	size_t number;     /* its counter function: c_<number> */
+	uint32_t shape_at; /* where its postfix starts in its set's shapes */
 };
 
 const char gen_tool_name[] = "native-gen";
@@ -331,15 +336,13 @@ static char *expression_text(const struct record *r, struct slots *slots, char *
 }
 
 /* Counter r's postfix with leaves renumbered as the set's slots, which
- * og_native_matches() compares with what a context compiled. */
-static void write_shape(FILE *out, size_t k, const struct record *r, struct slots *slots)
+ * og_native_matches() compares with what a context compiled: its rows of
+ * the set's one shapes array. */
+static void write_shape(FILE *out, const struct record *r, struct slots *slots)
 {
 	const struct og_expr_op *ops;
 	size_t n = og_expr_postfix(r->expr, &ops);
-	fprintf(out, "/* %s */\n"
-	             "extern const struct og_expr_op og_native_shape_%zu[%zu];\n"
-	             "const struct og_expr_op og_native_shape_%zu[%zu] = {\n",
-	        r->entry->name, k, n, k, n);
+	fprintf(out, "\t/* %s (%u) */\n", r->entry->name, r->shape_at);
 	for (size_t i = 0; i < n; i++) {
 		const struct og_expr_op *op = &ops[i];
 		uint32_t index = op->code == OG_OP_RAW || op->code == OG_OP_CONSTANT ? slot_of(slots, op)
@@ -348,7 +351,6 @@ static void write_shape(FILE *out, size_t k, const struct record *r, struct slot
 		fprintf(out, "\t{ %s, %u, %s },\n", op_name(op->code), index, number);
 		free(number);
 	}
-	fprintf(out, "};\n\n");
 }
 
 /* How the batch read gives counter r's value: an integer counter that is
@@ -374,23 +376,37 @@ static struct slots write_set(FILE *out, uint32_t set, struct record *records, s
                               size_t first_shape)
 {
 	struct slots slots = { 0 };
+	uint32_t shape_at = 0;
 	fprintf(out, "/* ---- %s ---- */\n\n", records[0].in->origin);
 	for (size_t i = 0; i < n; i++) {
 		records[i].set = set;
 		records[i].position = (uint32_t)i;
 		records[i].number = first_shape + i;
+		const struct og_expr_op *ops;
+		size_t nops = og_expr_postfix(records[i].expr, &ops);
+		if (nops > UINT32_MAX - shape_at)
+			die("%s: the postfixes outgrew 32-bit offsets", records[0].in->origin);
+		records[i].shape_at = shape_at;
+		shape_at += (uint32_t)nops;
 		char *locals;
 		char *text = expression_text(&records[i], &slots, &locals);
 		fprintf(out, "/* %s */\n"
 		             "static inline double c_%zu(const uint64_t *restrict leaf, "
 		             "const double *restrict k)\n{\n"
-		             "\t(void)leaf;\n\t(void)k;\n%s\treturn %s;\n}\n"
-		             "og_native_counter_fn og_native_c_%zu __attribute__((alias(\"c_%zu\")));\n\n",
-		        records[i].entry->name, records[i].number, locals ? locals : "", text,
-		        records[i].number, records[i].number);
+		             "\t(void)leaf;\n\t(void)k;\n%s\treturn %s;\n}\n\n",
+		        records[i].entry->name, records[i].number, locals ? locals : "", text);
 		free(locals);
 		free(text);
 	}
+	/* Each counter's function by its position: a switch, whose jump table
+	 * is offsets in code, where a table of pointers would be a relocation
+	 * per counter (the build keeps GCC from turning it into one). */
+	fprintf(out, "og_native_counter_at og_native_counter_%u;\n"
+	             "og_native_counter_fn *og_native_counter_%u(uint32_t position)\n{\n"
+	             "\tswitch (position) {\n", set, set);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "\tcase %zu: return c_%zu;\n", i, records[i].number);
+	fprintf(out, "\tdefault: return NULL;\n\t}\n}\n\n");
 	fprintf(out, "og_native_set_fn og_native_set_%u;\n"
 	             "void og_native_set_%u(const uint64_t *restrict leaf, const double *restrict k,\n"
 	             "                   union og_value *restrict out)\n{\n"
@@ -401,10 +417,32 @@ static struct slots write_set(FILE *out, uint32_t set, struct record *records, s
 		free(value);
 	}
 	fprintf(out, "}\n\n");
-	/* Shapes after the functions: slot numbers are theirs. */
+	/* Shapes after the functions: slot numbers are theirs.  One array per
+	 * set, each counter an offset into it, so that the counters table holds
+	 * no pointer to a shape (a relocation per counter at every load). */
+	fprintf(out, "extern const struct og_expr_op og_native_shapes_%u[%u];\n"
+	             "const struct og_expr_op og_native_shapes_%u[%u] = {\n",
+	        set, shape_at, set, shape_at);
 	for (size_t i = 0; i < n; i++)
-		write_shape(out, first_shape + i, &records[i], &slots);
+		write_shape(out, &records[i], &slots);
+	fprintf(out, "};\n\n");
 	return slots;
+}
+
+/* One name of the blob as a C string literal ("...\\000"): '?' escaped
+ * against trigraphs, every byte outside printable ASCII in octal. */
+static void put_literal(FILE *out, const char *name)
+{
+	fputs("\t\"", out);
+	for (const unsigned char *s = (const unsigned char *)name; *s; s++) {
+		if (*s == '\\' || *s == '"' || *s == '?')
+			fprintf(out, "\\%c", *s);
+		else if (*s < 32 || *s > 126)
+			fprintf(out, "\\%03o", *s);
+		else
+			fputc(*s, out);
+	}
+	fputs("\\000\"\n", out);
 }
 
 static FILE *open_output(const char *path, const char *what)
@@ -456,7 +494,7 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < inputs[f].file.count; i++)
 			if (inputs[f].compiled[i] && writable(inputs[f].compiled[i]))
 				records[nrecords++] = (struct record){
-					&inputs[f], &inputs[f].file.entries[i], inputs[f].compiled[i], 0, 0, 0 };
+					&inputs[f], &inputs[f].file.entries[i], inputs[f].compiled[i], 0, 0, 0, 0 };
 		if (nrecords == first) {
 			/* ISO C wants a declaration in every unit. */
 			fprintf(part, "/* No counter of this file is compiled to C. */\n"
@@ -475,13 +513,9 @@ int main(int argc, char **argv)
 	FILE *out = open_output(tables_path, "The tables of every set.");
 	fprintf(out, "#include \"expr/native.h\"\n\n/* The parts' code. */\n");
 	for (uint32_t k = 0; k < nsets; k++)
-		fprintf(out, "og_native_set_fn og_native_set_%u;\n", k);
-	for (size_t k = 0; k < nrecords; k++) {
-		const struct og_expr_op *ops;
-		fprintf(out, "og_native_counter_fn og_native_c_%zu;\n"
-		             "extern const struct og_expr_op og_native_shape_%zu[%zu];\n",
-		        k, k, og_expr_postfix(records[k].expr, &ops));
-	}
+		fprintf(out, "og_native_set_fn og_native_set_%u;\n"
+		             "og_native_counter_at og_native_counter_%u;\n"
+		             "extern const struct og_expr_op og_native_shapes_%u[];\n", k, k, k);
 	fprintf(out, "\n");
 
 	/* Shape k belongs to records[k] (file order); the table is sorted. */
@@ -509,19 +543,42 @@ int main(int argc, char **argv)
 	}
 	fprintf(out, "\nconst struct og_native_set og_native_sets[] = {\n");
 	for (uint32_t k = 0; k < nsets; k++)
-		fprintf(out, "\t{ \"%s\", og_native_set_%u, %zu, %u, %u, entries_%u, %zu },\n",
-		        inputs[set_input[k]].origin, k, set_first[k + 1] - set_first[k],
+		fprintf(out, "\t{ \"%s\", og_native_set_%u, og_native_counter_%u, og_native_shapes_%u, %zu, %u, %u, entries_%u, %zu },\n",
+		        inputs[set_input[k]].origin, k, k, k, set_first[k + 1] - set_first[k],
 		        set_slots[k].nraw, set_slots[k].nconst, k, inputs[set_input[k]].file.count);
 	fprintf(out, "\t{ 0 },\n};\nconst size_t og_native_set_count = %u;\n\n", nsets);
 
+	/* The names: one blob, each distinct name once (the Mali sets share
+	 * most of theirs), a counter holding its offset. */
+	uint32_t *name_at = must(calloc(nrecords + 1, sizeof(*name_at)));
+	size_t *unique = must(calloc(nrecords + 1, sizeof(*unique))), nunique = 0, blob = 0;
+	fprintf(out, "const char og_native_names[] =\n");
+	for (size_t k = 0; k < nrecords; k++) {
+		size_t u = 0;
+		while (u < nunique && strcmp(sorted[unique[u]].entry->name, sorted[k].entry->name) != 0)
+			u++;
+		if (u < nunique) {
+			name_at[k] = name_at[unique[u]];
+			continue;
+		}
+		if (blob > UINT32_MAX)
+			die("the counter names outgrew 32-bit offsets");
+		unique[nunique++] = k;
+		name_at[k] = (uint32_t)blob;
+		put_literal(out, sorted[k].entry->name);
+		blob += strlen(sorted[k].entry->name) + 1;
+	}
+	fprintf(out, "\t\"\";\n\n");
+	free(unique);
+
 	fprintf(out, "const struct og_native_counter og_native_counters[] = {\n");
 	for (size_t k = 0; k < nrecords; k++) {
-		size_t shape = set_first[sorted[k].set] + sorted[k].position;
 		const struct og_expr_op *ops;
-		fprintf(out, "\t{ \"%s\", \"%s\", %u, %u, og_native_c_%zu, og_native_shape_%zu, %zu, %d },\n",
-		        sorted[k].in->origin, sorted[k].entry->name, sorted[k].set, sorted[k].position,
-		        shape, shape, og_expr_postfix(sorted[k].expr, &ops), (int)sorted[k].entry->type);
+		fprintf(out, "\t{ %u, %u, %u, %u, %zu, %d },\n", name_at[k],
+		        sorted[k].set, sorted[k].position, sorted[k].shape_at,
+		        og_expr_postfix(sorted[k].expr, &ops), (int)sorted[k].entry->type);
 	}
+	free(name_at);
 	fprintf(out, "\t{ 0 },\n};\nconst size_t og_native_counter_count = %zu;\n", nrecords);
 	close_output(out, tables_path);
 	free(sorted);

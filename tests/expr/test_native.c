@@ -205,8 +205,8 @@ static bool matches(const struct og_native_counter *n, const char *text, uint32_
 	for (uint32_t s = 0; s < nraw + nconst; s++)
 		at[s] = UINT32_MAX;
 	bool ok = og_native_matches(n, e, at, nraw, at + nraw, nconst);
-	*a = at[n->shape[0].index];
-	*b = at[n->shape[1].index];
+	*a = at[og_native_shape(n)[0].index];
+	*b = at[og_native_shape(n)[1].index];
 	free(at);
 	og_expr_free(e);
 	return ok;
@@ -220,8 +220,8 @@ static void test_matches_only_its_own_postfix(void **state)
 	if (!n)
 		skip(); /* built without the Mali counter set */
 	/* The guide's percentage: max(min(JS0_ACTIVE / GPU_ACTIVE * 100, 100), 0). */
-	assert_int_equal(n->shape[0].code, OG_OP_RAW);
-	assert_int_equal(n->shape[1].code, OG_OP_RAW);
+	assert_int_equal(og_native_shape(n)[0].code, OG_OP_RAW);
+	assert_int_equal(og_native_shape(n)[1].code, OG_OP_RAW);
 	uint32_t a, b;
 	assert_true(matches(n, "max(min(A / B * 100, 100), 0)", &a, &b));
 	assert_int_equal(a, 7);
@@ -259,14 +259,14 @@ static void test_slots_are_shared_by_the_set(void **state)
 	assert_non_null(at);
 	for (uint32_t s = 0; s < nraw + nconst; s++)
 		at[s] = UINT32_MAX;
-	at[n->shape[1].index] = 9;
+	at[og_native_shape(n)[1].index] = 9;
 	assert_true(og_native_matches(n, e, at, nraw, at + nraw, nconst));
-	at[n->shape[1].index] = 8;
+	at[og_native_shape(n)[1].index] = 8;
 	assert_false(og_native_matches(n, e, at, nraw, at + nraw, nconst));
 	/* A slot table too short for the code is refused, not overrun. */
 	for (uint32_t s = 0; s < nraw + nconst; s++)
 		at[s] = UINT32_MAX;
-	assert_false(og_native_matches(n, e, at, n->shape[0].index, at + nraw, nconst));
+	assert_false(og_native_matches(n, e, at, og_native_shape(n)[0].index, at + nraw, nconst));
 	free(at);
 	og_expr_free(e);
 }
@@ -278,19 +278,25 @@ static void test_find(void **state)
 	assert_null(og_native_find("", ""));
 	for (size_t i = 0; i < og_native_counter_count; i++) {
 		const struct og_native_counter *n = &og_native_counters[i];
-		assert_ptr_equal(og_native_find(n->origin, n->name), n);
+		assert_ptr_equal(og_native_find(og_native_origin(n), og_native_name(n)), n);
 		assert_true(n->nshape > 0);
 		assert_true(n->set < og_native_set_count);
 		const struct og_native_set *set = &og_native_sets[n->set];
-		assert_string_equal(set->origin, n->origin);
+		assert_true(og_native_name(n)[0] != '\0');
+		/* The set's entries name this counter once. */
+		size_t named = 0;
+		for (uint32_t k = 0; k < set->nentries; k++)
+			named += set->counter_of_entry[k] == i;
+		assert_int_equal(named, 1);
 		assert_true(n->position < set->ncounters);
 		for (uint32_t s = 0; s < n->nshape; s++) {
-			if (n->shape[s].code == OG_OP_RAW)
-				assert_true(n->shape[s].index < set->nraw_slots);
-			if (n->shape[s].code == OG_OP_CONSTANT)
-				assert_true(n->shape[s].index < set->nconst_slots);
+			if (og_native_shape(n)[s].code == OG_OP_RAW)
+				assert_true(og_native_shape(n)[s].index < set->nraw_slots);
+			if (og_native_shape(n)[s].code == OG_OP_CONSTANT)
+				assert_true(og_native_shape(n)[s].index < set->nconst_slots);
 		}
-		assert_non_null(n->fn);
+		assert_non_null(og_native_fn(n));
+		assert_null(set->counter_fn(set->ncounters));
 	}
 }
 

@@ -94,9 +94,9 @@ static void test_generated_code_keeps_shared_values(void **state)
 			fail_msg("%s has no generated code", file.entries[i].name);
 		if (!og_native_matches(nc, compiled[i], at_raw, set->nraw_slots, at_const,
 		                       set->nconst_slots))
-			fail_msg("%s: the generated postfix is not the compiled one", nc->name);
+			fail_msg("%s: the generated postfix is not the compiled one", og_native_name(nc));
 		for (uint32_t k = 0; k < nc->nshape; k++)
-			if (nc->shape[k].code == OG_OP_SHARE) {
+			if (og_native_shape(nc)[k].code == OG_OP_SHARE) {
 				sharing++;
 				break;
 			}
@@ -125,11 +125,11 @@ static void test_generated_code_keeps_shared_values(void **state)
 				og_native_find("counters/shared.counters", file.entries[i].name);
 			/* Every counter of the file is a float64. */
 			double want = og_expr_eval(compiled[i], raw, k), got = out[nc->position].d;
-			double alone = nc->fn(leaf, kleaf);
+			double alone = og_native_fn(nc)(leaf, kleaf);
 			if (memcmp(&want, &got, sizeof(double)) != 0 ||
 			    memcmp(&want, &alone, sizeof(double)) != 0)
 				fail_msg("%s: generated code gives %a (set) and %a (alone), the interpreter "
-				         "%a (trial %d)", nc->name, got, alone, want, trial);
+				         "%a (trial %d)", og_native_name(nc), got, alone, want, trial);
 		}
 	}
 	free(at_raw);
