@@ -17,15 +17,22 @@
  * The counters that play each role, preferred first (docs/models.md, "Where
  * the inputs come from").  Arm's machine names are aliases in every Mali set,
  * so one list serves every Mali GPU; the Mali-G71's reviewed set has some of
- * them only as raw hardware counters (`--hardware`).
+ * them only as raw hardware counters (`--hardware`).  The Adreno sets
+ * (tools/adreno-counters/generate.py) name theirs as below; no Adreno
+ * countable counts frames.
  */
 static const char *const instruction_names[] = {
 	"MaliEngInstr",      /* Bifrost: EXEC_INSTR_COUNT, every instruction issued */
 	"MaliEngArithInstr", /* Valhall, 5th gen: EXEC_INSTR_FMA + _CVT + _SFU */
 	"MaliCoreInstructionsExecutedInstructions", /* Mali-G71 set: EXEC_INSTR_COUNT */
+	"UnifiedShaderInstructions", /* Adreno sets: SP_VS + SP_FS instructions */
 	NULL,
 };
-static const char *const active_names[] = { "MaliGPUActiveCy", NULL };
+static const char *const active_names[] = {
+	"MaliGPUActiveCy", /* every Mali set (an alias of GPUActiveCycles) */
+	"GPUActiveCycles", /* Adreno sets: RBBM_STATUS_MASKED, GPU busy */
+	NULL,
+};
 static const char *const frame_names[] = {
 	"MaliFragQueueJob", /* job manager JS0_JOBS; CSF ITER_FRAG_JOB_COMPLETED */
 	"MaliMainQueueJob", /* 5th generation: main-phase (fragment) jobs */

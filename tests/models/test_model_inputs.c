@@ -366,8 +366,9 @@ static void test_profile_lacks(void **state)
 	assert_true(og_profile_from_json(&p, "perf.json", perf, strlen(perf), err, sizeof err));
 	expect_error(og_model_measure(&p, NULL, &m, err, sizeof err), err,
 	             "perf.json lacks what the model needs: shader instructions (one of "
-	             "MaliEngInstr, MaliEngArithInstr or MaliCoreInstructionsExecutedInstructions, "
-	             "or --usi); GPU active cycles (MaliGPUActiveCy, or --gpuu); maximum GPU clock "
+	             "MaliEngInstr, MaliEngArithInstr, MaliCoreInstructionsExecutedInstructions or "
+	             "UnifiedShaderInstructions, or --usi); GPU active cycles (one of MaliGPUActiveCy "
+	             "or GPUActiveCycles, or --gpuu); maximum GPU clock "
 	             "(MaxClockMHz, or --on ID,mhz=MHZ, or --gpuu); render passes (one of "
 	             "MaliFragQueueJob, MaliMainQueueJob or MaliHwJM_JS0_JOBS, or --frames or --fps)");
 	/* Given all three, the profile is not asked. */

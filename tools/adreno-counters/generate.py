@@ -300,7 +300,9 @@ A5_NOTE = ("pps has no a5xx counters; this is its a6xx formula over the a5xx cou
            "the same names (reference 5.3).")
 
 # The paper's model inputs (docs/models.md): unified shader instructions,
-# texture-unit utilisation, GPU utilisation.
+# texture-unit utilisation, GPU utilisation.  `opengpa predict` reads
+# UnifiedShaderInstructions, GPUActiveCycles, MaxClockMHz and ShaderCoreCount by
+# these names (lib/models/profile.c), the last three as the Mali sets name them.
 def model_counters(gen):
     busy = BUSY
     usi = "{SP.PERF_SP_VS_INSTRUCTIONS} + {SP.PERF_SP_FS_INSTRUCTIONS}"
@@ -315,6 +317,16 @@ def model_counters(gen):
          units + " * " + busy + ")", None if gen == "a7xx" else
          "pps has this formula for a7xx only; dividing by the SP core count here is the "
          "reference's inference (5.2)."),
+        ("GPUActiveCycles", "Model", "cycles", "uint64", "Cycles the GPU was busy (RBBM "
+         "status masked), at the clock it ran; over the run's cycles at the maximum clock, "
+         "the model's GPU utilisation.", busy,
+         "The GPU-busy countable of reference 5.2/5.3, the one pps's a7xx utilisation reads."),
+        ("MaxClockMHz", "Model", "items", "float64", "The GPU's highest clock in MHz, as the "
+         "backend found it (AdrenoMaxFreqHz); the model's GPU utilisation assumes it.",
+         "AdrenoMaxFreqHz / 1000000", None),
+        ("ShaderCoreCount", "Model", "items", "uint64", "Shader processor cores of the GPU "
+         "(AdrenoSPCores), recorded so a report says what it was measured on.",
+         "AdrenoSPCores", None),
     ]
 
 
