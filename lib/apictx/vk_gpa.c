@@ -54,6 +54,7 @@ int ot_vk_list_end(const char *fn, struct og_cmdlist *cl)
 static int core_sample(const char *fn, struct og_cmdlist *cl, uint32_t id, uint32_t *token)
 {
 	struct og_xsession *x = cl->x;
+	*token = 0; /* set on every path: GCC -O3 cannot see ot_error never answers OK */
 	GPA_Status st = og_sample_begin(x->ctx, x->s, id);
 	GPA_Status end = og_sample_end(x->ctx, x->s);
 	if (st != GPA_STATUS_OK || end != GPA_STATUS_OK)
