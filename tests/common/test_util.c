@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <time.h>
@@ -19,6 +20,11 @@
 #include "test_util.h"
 
 struct tu_log tu_log;
+/* The library delivers log messages after it unlocks, so two threads'
+ * messages can arrive at once: the callback and the readers below take this
+ * lock.  Tests read tu_log's fields directly only once their threads are
+ * joined. */
+static pthread_mutex_t tu_log_lock = PTHREAD_MUTEX_INITIALIZER;
 
 GPA_Status tu_bind_every_raw(void *ud, const char *name, const char *source, uint32_t *id,
                              const char **why_not)
@@ -41,12 +47,15 @@ GPA_Status tu_know_every_constant(void *ud, const char *name, double *value)
 
 void tu_log_clear(void)
 {
+	pthread_mutex_lock(&tu_log_lock);
 	memset(&tu_log, 0, sizeof(tu_log));
+	pthread_mutex_unlock(&tu_log_lock);
 }
 
 void tu_log_callback(GPA_Logging_Type type, const char *msg)
 {
 	size_t len = strlen(msg);
+	pthread_mutex_lock(&tu_log_lock);
 	if (len && (msg[len - 1] == '\n' || msg[len - 1] == '\r'))
 		tu_log.newline++;
 	if (type & GPA_LOGGING_ERROR)
@@ -58,14 +67,17 @@ void tu_log_callback(GPA_Logging_Type type, const char *msg)
 		snprintf(tu_log.text[tu_log.count], sizeof(tu_log.text[0]), "%s", msg);
 	}
 	tu_log.count++;
+	pthread_mutex_unlock(&tu_log_lock);
 }
 
 bool tu_log_has(const char *needle)
 {
-	for (unsigned i = 0; i < tu_log.count && i < TU_MAX_LOG; i++)
-		if (strstr(tu_log.text[i], needle))
-			return true;
-	return false;
+	bool found = false;
+	pthread_mutex_lock(&tu_log_lock);
+	for (unsigned i = 0; i < tu_log.count && i < TU_MAX_LOG && !found; i++)
+		found = strstr(tu_log.text[i], needle) != NULL;
+	pthread_mutex_unlock(&tu_log_lock);
+	return found;
 }
 
 const char *tu_log_last(void)
