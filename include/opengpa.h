@@ -138,6 +138,11 @@ GPALIB_DECL GPA_Status OpenGPA_GetCounterExpression(gpa_uint32 index, const char
  * GPA_EnableCounterStr find a counter by any of them. */
 GPALIB_DECL GPA_Status OpenGPA_GetCounterAlias(gpa_uint32 index, const char **ppAlias);
 
+/* 1 when the counter is in its device's headline set (its counter file's
+ * `headline: yes`): the short first look `opengpa stat` counts without -e;
+ * 0 otherwise. */
+GPALIB_DECL GPA_Status OpenGPA_GetCounterHeadline(gpa_uint32 index, gpa_uint32 *pHeadline);
+
 /* ---- every counter of a sample in one call ------------------------------ */
 
 /* One value of OpenGPA_GetSampleResults: f64 for a GPA_TYPE_FLOAT32 or

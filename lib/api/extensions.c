@@ -204,6 +204,20 @@ GPA_Status OpenGPA_GetCounterAlias(gpa_uint32 index, const char **ppAlias)
 	return counter_string(__func__, index, ppAlias, 3);
 }
 
+GPA_Status OpenGPA_GetCounterHeadline(gpa_uint32 index, gpa_uint32 *pHeadline)
+{
+	og_lock();
+	CURRENT(ctx);
+	if (index >= ctx->cat.ncounters)
+		return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
+		                      "%s: counter index %u is out of range (%zu counters)", __func__,
+		                      index, ctx->cat.ncounters));
+	if (!pHeadline)
+		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: pHeadline is NULL", __func__));
+	*pHeadline = ctx->cat.counters[index].headline ? 1 : 0;
+	return leave(GPA_STATUS_OK);
+}
+
 GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass)
 {
 	og_lock();

@@ -80,6 +80,7 @@ struct og_counter {
 	uint32_t raw;     /* that raw counter */
 	bool borrowed;    /* the strings are a built-in set's (builtin.h), not copies */
 	bool shared;      /* expr and inputs are shared by every context (catalog.c) */
+	bool headline;    /* its file's `headline: yes`: in `opengpa stat`'s default set */
 };
 
 /* An entry the catalogue could not offer on this device, and why. */

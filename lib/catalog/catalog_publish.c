@@ -192,6 +192,8 @@ GPA_Status og_cat_publish_all(struct builder *b, bool hardware_counters)
 		d->expr = NULL; /* owned by the counter now */
 		if (st != GPA_STATUS_OK)
 			return st;
+		cat->counters[cat->ncounters - 1].headline =
+		        e->field[OG_F_HEADLINE] && strcmp(e->field[OG_F_HEADLINE], "yes") == 0;
 		bind_native(cat, &cat->counters[cat->ncounters - 1], d->file, e, &cache);
 	}
 	cat->nderived = cat->ncounters;

@@ -24,6 +24,7 @@ static const char *const field_names[OG_F__COUNT] = {
 	[OG_F_GROUP] = "group",             [OG_F_HARDWARE] = "hardware",
 	[OG_F_NOTE] = "note",               [OG_F_TYPE] = "type",
 	[OG_F_EXPRESSION] = "expression", [OG_F_ALIAS] = "alias",
+	[OG_F_HEADLINE] = "headline",
 };
 
 /* Which fields each kind allows (bit per field) and requires. */
@@ -40,7 +41,8 @@ static const struct {
 	                BIT(OG_F_SOURCE) | BIT(OG_F_DESCRIPTION) },
 	[OG_CF_COUNTER] = { "counter",
 	                    BIT(OG_F_GROUP) | BIT(OG_F_USAGE) | BIT(OG_F_TYPE) | BIT(OG_F_DESCRIPTION) |
-	                            BIT(OG_F_EXPRESSION) | BIT(OG_F_NOTE) | BIT(OG_F_ALIAS),
+	                            BIT(OG_F_EXPRESSION) | BIT(OG_F_NOTE) | BIT(OG_F_ALIAS) |
+	                            BIT(OG_F_HEADLINE),
 	                    BIT(OG_F_GROUP) | BIT(OG_F_USAGE) | BIT(OG_F_TYPE) | BIT(OG_F_DESCRIPTION) |
 	                            BIT(OG_F_EXPRESSION) },
 };
@@ -239,6 +241,10 @@ static bool finish_entry(struct reader *rd, struct og_cf_entry *e)
 	}
 	if (ok && e->field[OG_F_ALIAS])
 		ok = check_aliases(rd, e);
+	if (ok && e->field[OG_F_HEADLINE] && strcmp(e->field[OG_F_HEADLINE], "yes") != 0 &&
+	    strcmp(e->field[OG_F_HEADLINE], "no") != 0)
+		ok = fail(rd, "%s: headline '%s' is neither yes nor no", e->name,
+		          og_quote(e->field[OG_F_HEADLINE], q, sizeof q));
 	if (ok && e->field[OG_F_VALUE]) {
 		char *end;
 		errno = 0;
@@ -418,7 +424,7 @@ bool og_cf_parse(const char *origin, const char *text, struct og_cf_file *out, c
 		if (field < 0 && klen > 0 && body[klen] == ':' && looks_like_key(body, klen)) {
 			/* A misspelt key would otherwise be glued onto the previous field. */
 			ok = fail(&rd, "unknown key '%.*s' in %s %s (fields: description, value, source, "
-			               "usage, group, hardware, note, type, expression, alias)",
+			               "usage, group, hardware, note, type, expression, alias, headline)",
 			          (int)klen, body, kinds[cur->kind].keyword, cur->name);
 			break;
 		}

@@ -29,6 +29,7 @@ enum og_cf_field {
 	OG_F_TYPE,
 	OG_F_EXPRESSION,
 	OG_F_ALIAS, /* other names of a counter, blank-separated (checked to be names) */
+	OG_F_HEADLINE, /* "yes": in `opengpa stat`'s default set (checked: yes or no) */
 	OG_F__COUNT
 };
 

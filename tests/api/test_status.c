@@ -224,6 +224,7 @@ static void test_no_context(void **state)
 	NOT_OPEN(OpenGPA_GetCounterText(0, &s));
 	NOT_OPEN(OpenGPA_GetCounterExpression(0, &s));
 	NOT_OPEN(OpenGPA_GetCounterAlias(0, &s));
+	NOT_OPEN(OpenGPA_GetCounterHeadline(0, &u));
 	NOT_OPEN(OpenGPA_GetCounterPass(12345, NULL));
 #undef NOT_OPEN
 
@@ -397,6 +398,13 @@ static void test_counter_queries(void **state)
 	assert_string_equal(s, "FakeSum01 AddedUp");
 	assert_int_equal(OpenGPA_GetCounterAlias(FC_XSUM, &s), GPA_STATUS_OK);
 	assert_string_equal(s, "");
+	gpa_uint32 headline = 7;
+	assert_int_equal(OpenGPA_GetCounterHeadline(FC_SUM01, &headline), GPA_STATUS_OK);
+	assert_int_equal(headline, 1);
+	assert_int_equal(OpenGPA_GetCounterHeadline(FC_XSUM, &headline), GPA_STATUS_OK);
+	assert_int_equal(headline, 0);
+	assert_int_equal(OpenGPA_GetCounterHeadline(FC_XSUM, NULL), GPA_STATUS_ERROR_NULL_POINTER);
+	TU_ONE_ERROR();
 	TU_NO_ERROR();
 
 	/* Index before pointer. */

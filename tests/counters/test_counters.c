@@ -125,6 +125,11 @@ static const struct broken broken[] = {
 	{ "counter A\n    group: G\n    usage: items\n    type: float64\n    description: D\n"
 	  "    expression: 1\n    alias: B-C\n",
 	  "1: A: alias 'B-C' is not a valid name" },
+	{ "counter A\n    group: G\n    usage: items\n    type: float64\n    description: D\n"
+	  "    expression: 1\n    headline: maybe\n",
+	  "1: A: headline 'maybe' is neither yes nor no" },
+	{ "raw R\n    source: s\n    description: D\n    headline: yes\n",
+	  "4: 'headline' is not a field of a raw entry" },
 	{ "raw R\n    source: s\n    description: D\n    alias: S\n",
 	  "4: 'alias' is not a field of a raw entry" },
 };

@@ -109,11 +109,17 @@ v = values(r.stderr) if r.returncode == 0 else {}
 check("8 cores", r.returncode == 0 and v["ShaderCoreCount"] == 8 and
       abs(v["CycleBudgetMax"] - 8 * 500e6 / (1920 * 1080 * 60)) < 1e-9, r.stderr)
 
-# The table prints the budget rows; without -e every counter is counted.
+# The table prints the budget rows: without -e after the headline set
+# (which has no MaxClockMHz), with -M all after every counter.
 r = stat("--target", "2400x1080@90", "--constant", "DeviceMaxClockHz=850e6", "--",
          "sleep", "0.05")
+for row in ("CycleBudgetMax", "CycleBudgetReal", "CycleBudgetUsed", "GPUActiveCycles"):
+    check("headline table has %s" % row, r.returncode == 0 and row in r.stderr, r.stderr)
+check("headline table has no MaxClockMHz", "MaxClockMHz" not in r.stderr, r.stderr)
+r = stat("--target", "2400x1080@90", "--constant", "DeviceMaxClockHz=850e6", "-M", "all", "--",
+         "sleep", "0.05")
 for row in ("CycleBudgetMax", "CycleBudgetReal", "CycleBudgetUsed", "MaxClockMHz"):
-    check("table has %s" % row, r.returncode == 0 and row in r.stderr, r.stderr)
+    check("-M all table has %s" % row, r.returncode == 0 and row in r.stderr, r.stderr)
 check("table has the 2400x1080@90 budget",
       ("%.3f" % (3 * 850e6 / (2400 * 1080 * 90))) in r.stderr, r.stderr)
 

@@ -304,6 +304,53 @@ r = run(["stat", "--timeout", "300", "-x", ",", "-e", "task-clock", "--", "sleep
 took = _time.monotonic() - t0
 check("--timeout ends the command and reports", took < 5 and r.returncode == 143 and
       ",task-clock," in r.stderr, (took, r.returncode, r.stderr))
+# The headline default: perf stat's default events (those this machine
+# counts), far fewer than -M all; list --headline names the same set.
+r = run(["stat", "--backend", "perf", "-x", ",", "--", "true"])
+default = [x.split(",")[2] for x in r.stderr.splitlines()]
+check("default is the headline set", r.returncode == 0 and "TaskClock" in default and
+      "PageFaults" in default and "CPUClock" not in default and "MinorFaults" not in default,
+      r.stderr)
+r = run(["stat", "--backend", "perf", "-M", "all", "-x", ",", "--", "true"])
+every = [x.split(",")[2] for x in r.stderr.splitlines()]
+check("-M all counts every counter", r.returncode == 0 and "CPUClock" in every and
+      "MinorFaults" in every and set(default) < set(every), r.stderr)
+r = run(["stat", "--backend", "perf", "-M", "headline", "-x", ",", "--", "true"])
+check("-M headline is the default set", r.returncode == 0 and
+      [x.split(",")[2] for x in r.stderr.splitlines()] == default, r.stderr)
+r = run(["list", "--backend", "perf", "--headline", "-x", ","])
+check("list --headline names the default set", r.returncode == 0 and
+      [x.split(",")[0] for x in r.stdout.splitlines()[1:]] == default, r.stdout)
+
+# -D: the command's first MS run uncounted.  The workload burns CPU for
+# 0.3 s of wall time, then sleeps 1.5 s: counted from its start, its task
+# clock holds the burn; after -D 1000 only the sleep.
+burn = ("import time\nt = time.monotonic() + 0.3\nwhile time.monotonic() < t: pass\n"
+        "time.sleep(1.5)\n")
+def task_clock_ms(extra):
+    r = run(["stat", "--backend", "perf", "-x", ",", "-e", "task-clock"] + extra +
+            ["--", sys.executable, "-c", burn])
+    rows = [x.split(",") for x in r.stderr.splitlines() if ",task-clock," in x]
+    return r, float(rows[0][0]) if r.returncode == 0 and rows else None
+r0, whole = task_clock_ms([])
+r1, delayed = task_clock_ms(["-D", "1000"])
+check("-D: the delay is not counted", whole is not None and delayed is not None and
+      whole > 50 and delayed < whole / 3, (whole, delayed, r0.stderr, r1.stderr))
+r = run(["stat", "-D", "500", "-e", "task-clock", "--", "true"])
+check("-D: a command that ends within the delay is said", r.returncode == 1 and
+      "within the -D delay of 500 ms" in r.stderr, r.stderr)
+t0 = _time.monotonic()
+r = run(["stat", "-D", "200", "--timeout", "500", "-x", ",", "-e", "task-clock", "--",
+         "sleep", "10"])
+took = _time.monotonic() - t0
+check("-D with --timeout: the timeout counts from the start", took < 5 and
+      r.returncode == 143 and ",task-clock," in r.stderr, (took, r.returncode, r.stderr))
+for args, why in ((["-D", "100", "-a"], "give a command"),
+                  (["-D", "500", "--timeout", "500", "--", "true"], "make the delay shorter"),
+                  (["-D", "0", "--", "true"], "not a number of milliseconds")):
+    r = run(["stat"] + args)
+    check("-D refused: %s" % why, r.returncode == 2 and why in r.stderr, r.stderr)
+
 r = run(["stat", "-M", "memory", "-x", ",", "--", "true"])
 events = [x.split(",")[2] for x in r.stderr.splitlines()]
 check("-M GROUP: the group's counters", r.returncode == 0 and "PageFaults" in events and

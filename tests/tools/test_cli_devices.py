@@ -79,6 +79,25 @@ if VMALI and "mali" in BACKENDS:
     check("mali stat -e takes aliases", r.returncode == 0 and len(rows) == 2 and
           "GPUActiveCycles" in r.stderr and "OutputExternalReadStallRate" in r.stderr,
           r.stdout + r.stderr)
+    # The headline default on a Mali-G720: tens of lines, not ~300; -M all
+    # everything; list --headline the same set.
+    g720 = {"VMALI_GPU_ID": "0xc000"}
+    r = run(["stat", "--backend", "mali", "--", "true"], env=g720, preload=VMALI)
+    lines = r.stderr.splitlines()
+    check("G720 default: the headline set, under 30 lines", r.returncode == 0 and
+          "Mali-G720" in r.stderr and 15 < len(lines) < 30 and "GPUActiveCycles" in r.stderr
+          and "MainPhaseQueueUtilization" in r.stderr and "OutputExternalReadBytes" in r.stderr,
+          r.stderr)
+    r = run(["stat", "--backend", "mali", "-x", ",", "--", "true"], env=g720, preload=VMALI)
+    default = [x.split(",")[2] for x in r.stderr.splitlines()]
+    r = run(["stat", "--backend", "mali", "-M", "all", "-x", ",", "--", "true"], env=g720,
+            preload=VMALI)
+    every = [x.split(",")[2] for x in r.stderr.splitlines()]
+    check("G720 -M all: every counter", r.returncode == 0 and len(every) > 250 and
+          set(default) < set(every), (len(every), r.stderr[-300:]))
+    r = run(["list", "--backend", "mali", "--headline", "-x", ","], env=g720, preload=VMALI)
+    check("G720 list --headline: the default's counters", r.returncode == 0 and
+          [x.split(",")[0] for x in r.stdout.splitlines()[1:]] == default, r.stdout)
     if "panfrost" in BACKENDS:
         r = run(["stat", "--backend", "panfrost", "-x", ",", "-e", counters, "--", "true"],
                 env={"VMALI_PANFROST_UNSTABLE": "1"}, preload=VMALI)

@@ -93,6 +93,25 @@ TIME_RAW = "MaliTimeSpanNs"
 TIME_EXPR = "($%s / 1000000000)" % TIME_RAW
 
 # Database units -> GPA usage.  Every unit that counts things is `items`.
+# The headline set (`headline: yes`): what `opengpa stat` counts without -e,
+# a first look as Streamline's overview template gives one: active cycles,
+# each queue's utilisation, shader-core use by unit, external bandwidth, the
+# tiler's primitives and its caches' hit rates, the L2's read miss rate.
+# Arm's machine names, the same in every family that has the counter; a
+# family without one simply has fewer (docs/counter-files.md, "headline").
+HEADLINE = frozenset((
+    "MaliGPUActiveCy",
+    "MaliFragQueueUtil", "MaliNonFragQueueUtil",                     # job manager
+    "MaliMainQueueUtil", "MaliBinningQueueUtil", "MaliCompQueueUtil",  # CSF
+    "MaliTilerUtil",
+    "MaliCoreUtil", "MaliFragUtil", "MaliNonFragUtil",
+    "MaliALUUtil", "MaliTexUtil", "MaliLSUtil", "MaliVarUtil",
+    "MaliExtBusRdBy", "MaliExtBusWrBy", "MaliExtBusRdBPS", "MaliExtBusWrBPS",
+    "MaliGeomTotalPrim", "MaliGeomVisiblePrim",
+    "MaliTilerPosCacheHitRate", "MaliTilerVarCacheHitRate",
+    "MaliL2CacheRdMissRate",
+))
+
 UNIT_USAGE = {"cycles": "cycles", "percent": "percentage", "bytes": "bytes"}
 
 
@@ -540,6 +559,7 @@ class Gpu:
         e.machine = m
         e.add("alias", None if m in PUBLISHED_CONSTANTS else m)
         e.add("group", info.group)
+        e.add("headline", "yes" if m in HEADLINE else None)
         e.add("usage", usage)
         e.add("type", type_)
         e.add("description", description)

@@ -94,6 +94,12 @@ static bool exited_within(pid_t pid, unsigned timeout_ms)
 	return false;
 }
 
+bool child_start_and_wait(struct child *c, unsigned delay_ms)
+{
+	child_release(c);
+	return exited_within(c->pid, delay_ms);
+}
+
 int child_wait_for(struct child *c, int *exec_errno, unsigned timeout_ms)
 {
 	child_release(c);

@@ -6,6 +6,7 @@
 #ifndef OPENGPA_TOOLS_CHILD_H
 #define OPENGPA_TOOLS_CHILD_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 struct child {
@@ -23,5 +24,8 @@ int child_wait(struct child *c, int *exec_errno);
 /* The same, but after timeout_ms (0: never) the command gets SIGTERM, as
  * perf stat --timeout sends it, and is then waited for. */
 int child_wait_for(struct child *c, int *exec_errno, unsigned timeout_ms);
+/* Lets the child exec and waits up to delay_ms for it to exit, without
+ * reaping it (child_wait_for does that).  Returns whether it exited. */
+bool child_start_and_wait(struct child *c, unsigned delay_ms);
 
 #endif

@@ -147,16 +147,19 @@ static int run_pass(const struct run_request *rq, struct run_state *rs, bool per
 		return 1;
 	}
 	GPA_Status st = GPA_STATUS_OK;
-	if (rq->count && per_process) {
-		/* Count from exec: the child's wait before it is not the command. */
+	/* -D: the command runs uncounted for delay_ms first (perf stat -D). */
+	bool ended_early = rq->delay_ms && child_start_and_wait(&child, rq->delay_ms);
+	if (rq->count && per_process && !ended_early) {
+		/* Count from exec: the child's wait before it is not the command.
+		 * After a delay it has exec'd: count its threads from now on. */
 		char pid[32];
 		snprintf(pid, sizeof(pid), "%d", (int)child.pid);
-		st = OpenGPA_SetBackendOption("exec", "1");
+		st = OpenGPA_SetBackendOption("exec", rq->delay_ms ? "0" : "1");
 		if (st == GPA_STATUS_OK)
 			st = OpenGPA_SetBackendOption("pid", pid);
 	}
 	bool pass_open = false, sample_open = false;
-	if (rq->count)
+	if (rq->count && !ended_early)
 		st = open_pass(rq, st, (long)child.pid, &pass_open, &sample_open);
 
 	struct timespec t0;
@@ -164,7 +167,9 @@ static int run_pass(const struct run_request *rq, struct run_state *rs, bool per
 	int exec_errno = 0;
 	if (st != GPA_STATUS_OK)
 		kill(child.pid, SIGKILL); /* never let it run uncounted */
-	int status = child_wait_for(&child, &exec_errno, st == GPA_STATUS_OK ? rq->timeout_ms : 0);
+	unsigned timeout = rq->timeout_ms ? rq->timeout_ms - rq->delay_ms : 0;
+	int status = child_wait_for(&child, &exec_errno,
+	                            st == GPA_STATUS_OK && !ended_early ? timeout : 0);
 	*elapsed = seconds_since(&t0);
 	if (rq->timeline)
 		timeline_workload_ended(rq->timeline, exec_errno ? -1 : status);
@@ -181,6 +186,12 @@ static int run_pass(const struct run_request *rq, struct run_state *rs, bool per
 		return 1;
 	}
 	note_status(rq, rs, status);
+	if (ended_early && rq->count) {
+		fprintf(stderr, "opengpa: %s ended within the -D delay of %u ms: nothing was "
+		        "counted; make the delay shorter\n", command[0], rq->delay_ms);
+		rs->stop = true;
+		return 1;
+	}
 	return 0;
 }
 

@@ -19,6 +19,8 @@ struct run_request {
 	bool count;      /* false: nothing to count, the command only runs */
 	double duration; /* seconds per pass without a command; 0: until ^C */
 	unsigned timeout_ms; /* --timeout: the command gets SIGTERM after this; 0: none */
+	unsigned delay_ms;   /* -D: counting starts this long after the command; 0: at once
+	                      * (less than timeout_ms when both are set) */
 	unsigned total;  /* runs planned, for messages */
 	struct timeline *timeline; /* periodic: intervals follow (timeline_run.h); NULL */
 };

@@ -229,6 +229,8 @@ static int list_counters(const struct list_options *o)
 		char shown[128];
 		if (o->pattern)
 			printf("Counters matching '%s'", cli_escape(o->pattern, shown, sizeof shown));
+		else if (o->headline)
+			printf("Headline counters (opengpa stat's default)");
 		else
 			printf("%u counters", n);
 		printf(" on %s (%s backend)\n\n%-32s %-20s %-12s %-8s %s\n", device, backend, "NAME",
@@ -239,14 +241,18 @@ static int list_counters(const struct list_options *o)
 	for (gpa_uint32 i = 0; i < n; i++) {
 		available_entry(i, &e);
 		add_perf_aliases(&e, backend);
+		gpa_uint32 headline = 0;
+		if (o->headline && (OpenGPA_GetCounterHeadline(i, &headline) != GPA_STATUS_OK ||
+		                    !headline))
+			continue;
 		if (!matches(&e, o->pattern))
 			continue;
 		print_entry(o, backend, &e, first);
 		first = false;
 	}
-	if (nun && !o->sep && !o->json && !o->pattern)
+	if (nun && !o->sep && !o->json && !o->pattern && !o->headline)
 		printf("\n%u counters not countable here:\n", nun);
-	for (gpa_uint32 i = 0; i < nun; i++) {
+	for (gpa_uint32 i = 0; i < nun && !o->headline; i++) {
 		unavailable_entry(i, &e);
 		if (!matches(&e, o->pattern))
 			continue;

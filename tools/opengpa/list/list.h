@@ -10,6 +10,7 @@ struct list_options {
 	const char *backend, *options, *sep;
 	bool hardware, all, help, json, backends;
 	bool groups;         /* --groups: the counter groups (stat -M's names) */
+	bool headline;       /* --headline: only what `opengpa stat` counts by default */
 	const char *pattern; /* PATTERN: a glob, or a substring, any case */
 };
 

@@ -22,6 +22,7 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 	case LIST_OPT_JSON: o->json = true; return CLI_OK;
 	case LIST_OPT_BACKENDS: o->backends = true; return CLI_OK;
 	case LIST_OPT_GROUPS: o->groups = true; return CLI_OK;
+	case LIST_OPT_HEADLINE: o->headline = true; return CLI_OK;
 	case LIST_OPT_HELP: o->help = true; return CLI_OK;
 	}
 	return CLI_ERR_UNHANDLED;

@@ -91,8 +91,46 @@ static bool has_row(const struct report *r, const char *name)
 	return false;
 }
 
+/* Enables counter i and adds its row (once).  Returns 0, or 1 after
+ * printing why. */
+static int choose_index(gpa_uint32 i, struct report *r, size_t *cap)
+{
+	const char *name = "";
+	GPA_GetCounterName(i, &name);
+	GPA_Status st = GPA_EnableCounter(i);
+	if (st != GPA_STATUS_OK && st != GPA_STATUS_ERROR_ALREADY_ENABLED)
+		return cli_fail(name, st);
+	if (has_row(r, name))
+		return 0;
+	struct report_row *row = add_row(r, cap);
+	if (!row)
+		return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+	describe_row(row, i);
+	return 0;
+}
+
+/* The headline set (`headline: yes` in the counter files), in the
+ * catalogue's order.  *any: whether the device has one.  Returns 0, or 1
+ * after printing why. */
+static int choose_headline(struct report *r, size_t *cap, bool *any)
+{
+	gpa_uint32 n = 0;
+	GPA_GetNumCounters(&n);
+	*any = false;
+	for (gpa_uint32 i = 0; i < n; i++) {
+		gpa_uint32 headline = 0;
+		if (OpenGPA_GetCounterHeadline(i, &headline) != GPA_STATUS_OK || !headline)
+			continue;
+		*any = true;
+		if (choose_index(i, r, cap))
+			return 1;
+	}
+	return 0;
+}
+
 /* -M GROUP[,GROUP]: every counter of each group, in the catalogue's
- * order, as rows.  Returns 0, or 1 after naming a group no counter has. */
+ * order, as rows ("headline": the headline set).  Returns 0, or 1 after
+ * naming a group no counter has. */
 static int choose_groups(const char *list, struct report *r, size_t *cap)
 {
 	char *copy = strdup(list), *save = NULL;
@@ -104,25 +142,15 @@ static int choose_groups(const char *list, struct report *r, size_t *cap)
 	for (char *group = strtok_r(copy, ",", &save); group && !rc;
 	     group = strtok_r(NULL, ",", &save)) {
 		bool any = false;
+		if (strcasecmp(group, "headline") == 0)
+			rc = choose_headline(r, cap, &any);
 		for (gpa_uint32 i = 0; i < n && !rc; i++) {
-			const char *g = "", *name = "";
+			const char *g = "";
 			OpenGPA_GetCounterGroup(i, &g);
 			if (strcasecmp(g, group) != 0)
 				continue;
 			any = true;
-			GPA_GetCounterName(i, &name);
-			GPA_Status st = GPA_EnableCounter(i);
-			if (st != GPA_STATUS_OK && st != GPA_STATUS_ERROR_ALREADY_ENABLED) {
-				rc = cli_fail(name, st);
-				break;
-			}
-			if (has_row(r, name))
-				continue;
-			struct report_row *row = add_row(r, cap);
-			if (!row)
-				rc = cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
-			else
-				describe_row(row, i);
+			rc = choose_index(i, r, cap);
 		}
 		if (!any && !rc && strcasecmp(group, "all") != 0) {
 			char shown[128];
@@ -136,16 +164,23 @@ static int choose_groups(const char *list, struct report *r, size_t *cap)
 	return rc;
 }
 
-/* Enables the counters of -e (every counter without it) and makes the
- * report's rows, in the order asked, each counter once. */
+/* Enables the counters of -e and -M (the headline set without them, every
+ * counter where the device marks none) and makes the report's rows, in the
+ * order asked, each counter once. */
 static int choose_counters(const struct stat_options *o, struct report *r)
 {
 	size_t cap = 0;
 	GPA_Status st;
-	bool all = !o->nevents && !o->nmetrics;
+	bool all = false;
 	for (size_t m = 0; m < o->nmetrics; m++)
 		if (strcasecmp(o->metrics[m], "all") == 0)
 			all = true;
+	if (!o->nevents && !o->nmetrics) {
+		bool any = false;
+		if (choose_headline(r, &cap, &any))
+			return 1;
+		all = !any;
+	}
 	if (all) {
 		gpa_uint32 n = 0;
 		st = GPA_EnableAllCounters();
@@ -450,6 +485,7 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 	struct run_request rq = {
 		.command = o->command, .scoped = o->scope[0] != 0, .count = enabled > 0,
 		.duration = o->duration, .total = o->repeat * passes, .timeout_ms = o->timeout_ms,
+		.delay_ms = o->delay_ms,
 		.timeline = periodic ? tl : NULL,
 	};
 	/* Nothing countable and no command: nothing to wait for; the report

@@ -22,6 +22,7 @@ struct stat_options {
 	const char *metrics[STAT_MAX_EVENT_ARGS]; /* each -M as given: "CPU,Memory" */
 	size_t nmetrics;
 	unsigned timeout_ms; /* --timeout: each run ended after this long; 0: not */
+	unsigned delay_ms;   /* -D: counting starts this long after the command; 0: at once */
 	bool passes_once; /* --passes=once: refuse to run the command more than once */
 	unsigned repeat;  /* -r: runs of the whole pass set (1 by default) */
 	unsigned verbose; /* -v given this many times */

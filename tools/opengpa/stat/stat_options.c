@@ -96,6 +96,14 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 		o->timeout_ms = (unsigned)ms;
 		return CLI_OK;
 	}
+	case STAT_OPT_DELAY: {
+		uint64_t ms;
+		if (!cli_parse_uint(value, 1, STAT_MAX_INTERVAL_MS, &ms))
+			return cli_refuse(err, errlen, "not a number of milliseconds (1 to %u)",
+			                  STAT_MAX_INTERVAL_MS);
+		o->delay_ms = (unsigned)ms;
+		return CLI_OK;
+	}
 	case STAT_OPT_OUTPUT:
 		if (!*value)
 			return cli_refuse(err, errlen, "no file named");
@@ -171,14 +179,27 @@ int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t 
 		cli_refuse(err, errlen, "--append is for the file of -o FILE");
 		return 2;
 	}
-	/* --target with -e: the budget's counters are counted too. */
-	if (o->target && o->nevents) {
+	/* --target alone: the headline set and the budget's counters. */
+	if (o->target && !o->nevents && !o->nmetrics)
+		o->metrics[o->nmetrics++] = "headline";
+	/* --target with -e or -M: the budget's counters are counted too. */
+	if (o->target) {
 		if (o->nevents == STAT_MAX_EVENT_ARGS) {
 			cli_refuse(err, errlen, "--target adds an -e of its own: at most %d others",
 			           STAT_MAX_EVENT_ARGS - 1);
 			return 2;
 		}
 		o->events[o->nevents++] = "CycleBudgetMax,CycleBudgetReal,CycleBudgetUsed";
+	}
+	if (o->delay_ms && operand >= argc) {
+		cli_refuse(err, errlen, "-D delays the counting after the command starts: give a "
+		           "command (without one, start opengpa stat later)");
+		return 2;
+	}
+	if (o->delay_ms && o->timeout_ms && o->delay_ms >= o->timeout_ms) {
+		cli_refuse(err, errlen, "-D %u would start counting after --timeout %u ended the "
+		           "command: make the delay shorter", o->delay_ms, o->timeout_ms);
+		return 2;
 	}
 	if (o->timeout_ms && operand >= argc) {
 		if (o->duration > 0.0) {
@@ -187,7 +208,7 @@ int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t 
 		}
 		o->duration = o->timeout_ms / 1000.0; /* perf's --timeout without a command */
 	}
-		if (o->repeat > 1 && operand >= argc && !(o->duration > 0.0)) {
+	if (o->repeat > 1 && operand >= argc && !(o->duration > 0.0)) {
 		cli_refuse(err, errlen, "-r without a command needs --duration SECONDS: each repeat "
 		           "needs an end");
 		return 2;
