@@ -159,8 +159,8 @@ static void test_backend_after_entry(void **state)
 	static const char *const entries[] = {
 		"constant K\n    description: k\n    value: 1\n",
 		"raw R\n    source: s\n    description: r\n",
-		"counter C\n    group: G\n    usage: items\n    type: uint64\n"
-		"    description: c\n    expression: 1\n",
+		("counter C\n    group: G\n    usage: items\n    type: uint64\n"
+		 "    description: c\n    expression: 1\n"),
 	};
 	static const char *const between[] = { "", "\n", "# a comment\n" };
 	for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
