@@ -10,6 +10,8 @@ its output (stdout and stderr together) contains every TEXT.  meson's
 `should_fail: true` passes on any non-zero exit, a crash included; a test
 that expects a failure must say which one.
 """
+import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -36,6 +38,8 @@ def main(argv):
     if not cmd or not messages:
         print("expect_fail.py: a program and at least one --message are needed", file=sys.stderr)
         return 2
+    # A cross build's program runs under its exe wrapper (qemu-user).
+    cmd = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + cmd
     try:
         run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
     except subprocess.TimeoutExpired:

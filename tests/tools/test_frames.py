@@ -12,16 +12,19 @@ import json
 import os
 import re
 import shutil
+import shlex
 import subprocess
 import sys
 import tempfile
 
 from cli_harness import check, finish, run
 
-FRAME_MARKS = sys.argv[2]
+# In a cross build the target's programs run under the exe wrapper (qemu-user),
+# the workload too: opengpa execs the wrapper, which runs frame-marks.
+FRAME_MARKS = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [sys.argv[2]]
 MARKS, SPACING_MS = 12, 40
 
-r = subprocess.run([FRAME_MARKS, "refusals"], capture_output=True, text=True, timeout=30)
+r = subprocess.run(FRAME_MARKS + ["refusals"], capture_output=True, text=True, timeout=30)
 check("OpenGPA_MarkFrame: OK alone, refuses a bad OPENGPA_FRAME_FD, writes 8 bytes to a pipe",
       r.returncode == 0, r.stderr)
 
@@ -32,8 +35,8 @@ if r.returncode != 0 and "ENOSYS" in r.stderr:
 
 tmp = tempfile.mkdtemp()
 trace, pf = os.path.join(tmp, "t.json"), os.path.join(tmp, "t.pftrace")
-r = run(["stat", "-I", "50", "-e", "TaskClock", "--trace", trace, "--perfetto", pf, "--",
-         FRAME_MARKS, str(MARKS), str(SPACING_MS)])
+r = run(["stat", "-I", "50", "-e", "TaskClock", "--trace", trace, "--perfetto", pf, "--"] +
+        FRAME_MARKS + [str(MARKS), str(SPACING_MS)])
 check("stat exits 0 with a workload marking frames", r.returncode == 0, r.stderr[-2000:])
 if r.returncode:
     finish()
