@@ -20,6 +20,8 @@
  * timestampPeriod.
  */
 #include <dlfcn.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,12 +62,26 @@ struct vk_event_info {
 struct vk_queue_family {
 	uint32_t queueFlags, queueCount, timestampValidBits, granularity[3];
 };
-/* VkPhysicalDeviceProperties: read at these offsets (LP64 and ILP32 alike). */
-#define PROPS_SIZE 824
+/* VkPhysicalDeviceProperties: read at these offsets.  Its limits hold a
+ * size_t (minMemoryMapAlignment) before timestampPeriod, so a 32-bit ABI
+ * places it 8 bytes earlier and the struct is 8 bytes shorter: 712 and 816
+ * on the ILP32 ABIs opengpa is built for (armhf, mips, mipsel: 64-bit
+ * members aligned to 8), 720 and 824 on LP64 (checked against the Vulkan
+ * headers below wherever they are installed, and measured with the mips and
+ * aarch64 cross compilers).  An ILP32 ABI that aligns 64-bit members to 4
+ * (i386) lays VkPhysicalDeviceLimits out otherwise: refused at build time. */
+struct og_vk_u64_in_struct {
+	uint32_t a;
+	uint64_t b;
+};
+_Static_assert(sizeof(void *) == 8 || offsetof(struct og_vk_u64_in_struct, b) == 8,
+               "VkPhysicalDeviceProperties' offsets are known for LP64 and for ILP32 ABIs "
+               "that align 64-bit members to 8; this ABI needs its own (lib/apictx/vk.c)");
+#define PROPS_SIZE (sizeof(void *) == 8 ? 824 : 816)
 #define PROPS_VENDOR 8
 #define PROPS_DEVICE 12
 #define PROPS_NAME 20
-#define PROPS_TIMESTAMP_PERIOD 720
+#define PROPS_TIMESTAMP_PERIOD (sizeof(void *) == 8 ? 720 : 712)
 
 #if defined(__has_include)
 #if __has_include(<vulkan/vulkan_core.h>)
