@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * native_gen.c — build tool: compiles the counters of embedded counter files
- * to C (see native.h).
+ * to C (see native.h).  One job, the writer of the generated C, kept in one
+ * file of about 600 lines: its parts (tables, parts, names) write one output
+ * together and share its buffers.
  *
  * usage: native-gen TABLES.c PART.c... -- FILE.counters...
  *
