@@ -365,6 +365,7 @@ bool og_model_measure(const struct og_profile *p, const struct og_model_override
 	} else if (o->frames > 0.0) {
 		out->frames = o->frames;
 		out->frames_given = true;
+		out->frames_marked = o->frames_marked;
 		out->m.fps = o->frames / p->seconds;
 	} else if ((c = lookup(p, OG_ROLE_FRAMES, &uncounted))) {
 		double per = o->passes_per_frame > 0.0 ? o->passes_per_frame : 1.0;
@@ -373,7 +374,8 @@ bool og_model_measure(const struct og_profile *p, const struct og_model_override
 		out->frames = c->value / per;
 		out->m.fps = out->frames / p->seconds;
 	} else {
-		missing(lacks, sizeof lacks, OG_ROLE_FRAMES, "--frames or --fps");
+		missing(lacks, sizeof lacks, OG_ROLE_FRAMES,
+		        "--frames or --fps, or a workload that marks its frames (OpenGPA_MarkFrame)");
 	}
 
 	/* The measured device's core count, for its GFLOPS. */
