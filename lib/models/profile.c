@@ -374,8 +374,7 @@ bool og_model_measure(const struct og_profile *p, const struct og_model_override
 		out->frames = c->value / per;
 		out->m.fps = out->frames / p->seconds;
 	} else {
-		missing(lacks, sizeof lacks, OG_ROLE_FRAMES,
-		        "--frames or --fps, or a workload that marks its frames (OpenGPA_MarkFrame)");
+		missing(lacks, sizeof lacks, OG_ROLE_FRAMES, "--frames or --fps");
 	}
 
 	/* The measured device's core count, for its GFLOPS. */
