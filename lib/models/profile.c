@@ -365,6 +365,7 @@ bool og_model_measure(const struct og_profile *p, const struct og_model_override
 	} else if (o->frames > 0.0) {
 		out->frames = o->frames;
 		out->frames_given = true;
+		out->frames_marked = o->frames_marked;
 		out->m.fps = o->frames / p->seconds;
 	} else if ((c = lookup(p, OG_ROLE_FRAMES, &uncounted))) {
 		double per = o->passes_per_frame > 0.0 ? o->passes_per_frame : 1.0;

@@ -74,6 +74,7 @@ const struct og_model_role_info *og_model_role(enum og_model_role role);
 struct og_model_overrides {
 	double usi, gpuu, fps;   /* > 0: given; the profile is not asked */
 	double frames;           /* > 0: frames the run rendered */
+	bool frames_marked;      /* frames: counted from the workload's frame marks, not given */
 	double passes_per_frame; /* > 0: render passes per frame (frames = fragment jobs / this) */
 	double cores, clock_mhz; /* > 0: the measured device's, given by the user */
 };
@@ -86,6 +87,7 @@ struct og_model_measurement {
 	double instructions, active_cycles, render_passes, frames, seconds;
 	double cores, clock_mhz;
 	bool usi_given, gpuu_given, fps_given, frames_given;
+	bool frames_marked; /* frames_given: from the workload's OpenGPA_MarkFrame() */
 };
 
 /*

@@ -3,6 +3,7 @@
 """`opengpa predict` fed by Adreno counters, end to end on the virtual Adreno.
 
 usage: test_predict_adreno.py OPENGPA VADRENO_PRELOAD [PRELOAD_FIRST]
+(FRAME_MARKS in the environment: tests/tools/frame_marks.c's program)
 
 The virtual Adreno's workload (tests/virtual-devices/adreno/vadreno.c) counts,
 per frame, 50 000 x 30 vertex and 400 000 x 20 fragment shader instructions
@@ -92,12 +93,29 @@ with tempfile.TemporaryDirectory() as tmp:
         check("a live run on the virtual " + name, rc == 0 and out == "ran\n", "%d %r" % (rc, err))
         check_prediction("a live prediction on the virtual " + name, doc, err)
 
-    # No Adreno countable counts frames: without --frames or --fps the command
-    # is refused before it runs, with the way out named.
+    # No Adreno countable counts frames: without --frames or --fps the frames
+    # are the workload's OpenGPA_MarkFrame() marks (in a cross build it runs
+    # under the exe wrapper too).
+    marks = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [os.environ["FRAME_MARKS"]]
+    rc, out, err = run(["predict", "--to", "g4", "--backend", "adreno", "--json", "--",
+                        *marks, "12", "20"], CHIPS[0][1])
+    doc = json.loads(err[err.index("{"):]) if rc == 0 and "{" in err else {}
+    check("a live run marking 12 frames", rc == 0, "%d %r" % (rc, err))
+    check_prediction("a prediction from the marked frames", doc, err)
+    m = doc.get("measured", {})
+    check("the prediction counts the 12 marked frames", m.get("frames") == 12 and
+          close(m["FPS"], 12 / m["seconds"]), json.dumps(m))
+    rc, out, err = run(["predict", "--to", "g4", "--backend", "adreno", "--", *marks, "12",
+                        "20"], CHIPS[0][1])
+    check("the text names the frames as marked", rc == 0 and
+          "12 frames (marked by the workload)" in err, "%d %r" % (rc, err))
+
+    # A workload that marks no frame: refused after its run, the way out named.
     rc, out, err = run(["predict", "--to", "g4", "--backend", "adreno", "--", "sh", "-c",
                         "echo ran"], CHIPS[0][1])
-    check("no frame count: refused before running", rc == 1 and out == "" and
-          "--frames or --fps" in err, "%d %r %r" % (rc, out, err))
+    check("no frame marked: refused", rc == 1 and out == "ran\n" and
+          "marked no frame" in err and "--frames or --fps" in err,
+          "%d %r %r" % (rc, out, err))
 
 print("%d passed, %d failed" % (checked - failures, failures))
 sys.exit(1 if failures else 0)

@@ -209,8 +209,8 @@ static void print_text(FILE *f, const struct prediction *pr, const struct predic
 	if (m->fps_given)
 		fprintf(f, "  FPS   %12.2f         given\n", m->m.fps);
 	else if (m->frames_given)
-		fprintf(f, "  FPS   %12.2f         %g frames (given) / %.6f s\n", m->m.fps, m->frames,
-		        m->seconds);
+		fprintf(f, "  FPS   %12.2f         %g frames (%s) / %.6f s\n", m->m.fps, m->frames,
+		        m->frames_marked ? "marked by the workload" : "given", m->seconds);
 	else
 		fprintf(f, "  FPS   %12.2f         %.0f render pass%s (%s) / %g per frame / %.6f s\n",
 		        m->m.fps, m->render_passes, m->render_passes == 1 ? "" : "es",

@@ -52,18 +52,10 @@ static int open_frames(struct timeline *tl)
 		wanted = wanted || tl_shows_frames(&tl->out[o]);
 	if (!wanted)
 		return 0;
-	int fd[2];
-	char v[16];
-	if (pipe2(fd, O_CLOEXEC | O_NONBLOCK) != 0 || fcntl(fd[1], F_SETFD, 0) != 0 ||
-	    snprintf(v, sizeof v, "%d", fd[1]) < 0 || setenv("OPENGPA_FRAME_FD", v, 1) != 0) {
-		int e = errno;
-		fprintf(stderr, "opengpa: cannot set up the pipe for frame marks: %s; free file "
-		        "descriptors (ulimit -n) and run again\n", strerror(e));
+	if (frame_marks_open(&tl->marks, "opengpa")) {
 		timeline_close(tl, false);
 		return 1;
 	}
-	tl->frame_rd = fd[0];
-	tl->frame_wr = fd[1];
 	return 0;
 }
 
@@ -71,12 +63,12 @@ static int open_frames(struct timeline *tl)
  * before began. */
 static void read_marks(struct timeline *tl)
 {
-	if (tl->frame_rd < 0 || !tl->begun)
+	if (!tl->begun)
 		return;
 	uint64_t marks[64];
-	ssize_t n;
-	while ((n = read(tl->frame_rd, marks, sizeof marks)) > 0 || (n < 0 && errno == EINTR)) {
-		for (ssize_t i = 0; i < n / (ssize_t)sizeof marks[0]; i++) {
+	size_t n;
+	while ((n = frame_marks_read(&tl->marks, marks, sizeof marks / sizeof marks[0])) > 0) {
+		for (size_t i = 0; i < n; i++) {
 			if (tl->mark_ns) {
 				struct tl_frame f = { .index = tl->frames++, .begin_ns = tl->mark_ns,
 					              .end_ns = marks[i] };
@@ -91,7 +83,7 @@ static void read_marks(struct timeline *tl)
 int timeline_open(struct timeline *tl, const struct stat_options *o, FILE *report)
 {
 	memset(tl, 0, sizeof *tl);
-	tl->frame_rd = tl->frame_wr = -1;
+	frame_marks_init(&tl->marks);
 	tl->period_ms = stat_period_ms(o);
 	tl->exit_status = -1;
 	if (o->interval_ms)
@@ -362,9 +354,7 @@ void timeline_finish(struct timeline *tl, const struct report *r)
 			tl_end(&tl->out[o], &tl->run, &e);
 	}
 	/* Nothing comes after the files' ends. */
-	if (tl->frame_rd >= 0)
-		close(tl->frame_rd);
-	tl->frame_rd = -1;
+	frame_marks_close_reader(&tl->marks);
 	free(totals);
 	free(mean);
 	free(min);
@@ -390,13 +380,7 @@ int timeline_close(struct timeline *tl, bool commit)
 			rc = 1;
 	}
 	tl->nout = 0;
-	if (tl->frame_rd >= 0)
-		close(tl->frame_rd);
-	if (tl->frame_wr >= 0) {
-		close(tl->frame_wr);
-		unsetenv("OPENGPA_FRAME_FD");
-	}
-	tl->frame_rd = tl->frame_wr = -1;
+	frame_marks_close(&tl->marks);
 	free(tl->series);
 	free(tl->row);
 	free(tl->type);

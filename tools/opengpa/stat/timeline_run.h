@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "frame_marks.h"
 #include "opengpa.h"
 #include "output.h"
 #include "report.h"
@@ -53,7 +54,7 @@ struct timeline {
 	int exit_status;
 	/* The workload's OpenGPA_MarkFrame() marks: a pipe whose write end
 	 * it inherits (OPENGPA_FRAME_FD); -1 when no output shows frames. */
-	int frame_rd, frame_wr;
+	struct frame_marks marks; /* closed when no output shows frames */
 	uint64_t mark_ns;         /* the latest mark; 0 before the first */
 	uint32_t frames;          /* frames written */
 };
