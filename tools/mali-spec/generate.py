@@ -60,6 +60,13 @@ BLOCKS = {
 }
 BLOCK_TITLES = {"FE": "GPU front-end", "TILER": "Tiler", "L2": "Memory-system",
                 "SC": "Shader-core"}
+# CSF blocks the database has no layout for: (raw name block, source prefix, words).
+CSF_BLOCKS = [
+    ("CSF", "FW", "the command-stream firmware's counter block"),
+    ("CSG", "CSG", "the command-stream-group counter blocks, summed over the groups the "
+            "driver reports"),
+]
+CSF_GROUPS = {"CSF": "CSF Firmware", "CSG": "Command Stream Groups"}
 BLOCK_SUMS = {
     "L2": " and summed over all L2 cache slices",
     "SC": " and summed over all shader cores",
@@ -506,6 +513,8 @@ class Gpu:
                                   "in units of %d, and the counters that read it multiply by %d." %
                           (shift, 1 << shift, 1 << shift))
                 self.entries.append(e)
+        if self.csf():
+            self.emit_csf_raws()
         e = Entry("raw", TIME_RAW)
         e.add("source", "TIME:ns")
         e.add("group", "Sample")
@@ -513,6 +522,29 @@ class Gpu:
         e.add("note", "Arm's equations divide by MALI_CONFIG_TIME_SPAN, the sample's duration "
                       "in seconds; this file writes it as ($%s / 1000000000)." % TIME_RAW)
         self.entries.append(e)
+
+    def emit_csf_raws(self):
+        """CSF GPUs' firmware (FW) and command-stream-group (CSG) blocks: the
+        driver enables them, but Arm's database has no layout for them, so
+        each value is a raw counter named by its index alone.  Their blocks
+        are as long as the layout's others (kbase gives every block of a GPU
+        one length)."""
+        sizes = {size for _, size, _ in self.layout.blocks}
+        if len(sizes) != 1:
+            raise SpecError("%s: blocks of different lengths; the FW and CSG blocks' "
+                            "length is unknown" % self.layout.key)
+        size = sizes.pop()
+        for raw_block, prefix, what in CSF_BLOCKS:
+            for index in range(4, size):
+                e = Entry("raw", "MaliHw%s_%d" % (raw_block, index))
+                e.add("source", "%s:%d" % (prefix, index))
+                e.add("group", CSF_GROUPS[raw_block])
+                e.add("description", sentence("value %d of %s, read by its index" %
+                                              (index, what)))
+                e.add("note", "Arm's database has no names for this block's values; the "
+                              "counter is named by its index, and what the firmware counts "
+                              "there is not documented.")
+                self.entries.append(e)
 
     # -- public counters
 
@@ -735,6 +767,13 @@ class Gpu:
             "# system, summed over L2 slices) or SC (shader core, summed over present cores),",
             "# INDEX the value inside the %s-value block (0..3 are its header)." %
             "/".join(str(s) for s in sizes),
+        ]
+        if self.csf():
+            lines += comment("The firmware (source FW:INDEX) and command-stream-group (CSG:INDEX, "
+                             "summed over the groups) blocks have no layout in Arm's database: "
+                             "their raw counters MaliHwCSF_INDEX and MaliHwCSG_INDEX are named "
+                             "by index alone.")
+        lines += [
             "# Public counters are named from Arm's title in CamelCase; Arm's machine name is",
             "# their alias.  See docs/backends/mali.md.",
         ]

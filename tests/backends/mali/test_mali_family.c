@@ -13,8 +13,10 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "core/testing.h"
@@ -243,6 +245,104 @@ CASE(g725, 0xd000, "Mali-G725 MC12", "mali-g725", 0xFFF, 4, 256, 22)
 CASE(g1, 0xe000, "Mali G1-Ultra MC10", "mali-g1", 0x3FF, 4, 128, 22)
 CASE(g1pro, 0xe003, "Mali G1-Pro MC3", "mali-g1", 0x7, 1, 64, 21)
 
+/* The CSF firmware and command-stream-group blocks (issue 25): Arm's
+ * database names none of their values, so each set has MaliHwCSF_<n> and
+ * MaliHwCSG_<n> for every value past the header; each reads what the
+ * virtual device counted there, CSG summed over the groups. */
+static void csf_blocks(uint32_t id, uint16_t uk_minor, uint8_t groups, unsigned values)
+{
+	struct vmali_config cfg = { .gpu_id = id, .csf = true, .uk_major = 1,
+		                    .uk_minor = uk_minor, .core_mask = 0xF, .l2_slices = 1,
+		                    .bus_width_bits = 128, .csg_blocks = groups,
+		                    .manual_frames = true, .workload = SCRIPT };
+	vm = vmali_create(&cfg);
+	assert_non_null(vm);
+	assert_int_equal(vmali_values_per_block(vm), values);
+	og_testing_reset();
+	og_testing_set_sys(vmali_sys(vm));
+	errors = 0;
+	/* A user's counter file reaches them too. */
+	char file[] = "/tmp/opengpa-csf-XXXXXX";
+	int fd = mkstemp(file);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, "counter UserCSGSum\n    group: Test\n    usage: items\n    type: uint64\n"
+	           "    description: Two command-stream-group values.\n"
+	           "    expression: $MaliHwCSG_4 + $MaliHwCSG_%u\n", values - 1);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(GPA_RegisterLoggingCallback(GPA_LOGGING_ERROR, on_log), GPA_STATUS_OK);
+	assert_int_equal(GPA_Initialize(), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetBackend("mali", NULL), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetHardwareCounters(1), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_AddCounterFile(file), GPA_STATUS_OK);
+	static int key;
+	GPA_Status opened = GPA_OpenContext(&key);
+	unlink(file);
+	if (opened != GPA_STATUS_OK)
+		fail_msg("GPA_OpenContext: %s", last_error);
+	assert_int_equal(GPA_EnableCounterStr("UserCSGSum"), GPA_STATUS_OK);
+	static const char *const kind[2] = { "CSF", "CSG" };
+	static const enum vmali_block block[2] = { VMALI_BLOCK_FW, VMALI_BLOCK_CSG };
+	char name[32];
+	for (int b = 0; b < 2; b++)
+		for (unsigned i = 4; i < values; i++) {
+			snprintf(name, sizeof name, "MaliHw%s_%u", kind[b], i);
+			if (GPA_EnableCounterStr(name) != GPA_STATUS_OK)
+				fail_msg("%s: %s", name, last_error);
+		}
+	/* The header is not a counter, nor is a value past the block. */
+	gpa_uint32 index;
+	assert_int_not_equal(GPA_GetCounterIndex("MaliHwCSF_3", &index), GPA_STATUS_OK);
+	snprintf(name, sizeof name, "MaliHwCSG_%u", values);
+	assert_int_not_equal(GPA_GetCounterIndex(name, &index), GPA_STATUS_OK);
+	assert_int_equal(errors, 2); /* each refused lookup logs once */
+	errors = 0;
+
+	uint64_t before[2][128];
+	for (int b = 0; b < 2; b++)
+		for (unsigned i = 4; i < values; i++)
+			before[b][i] = vmali_total(vm, block[b], VMALI_ALL, i);
+	gpa_uint32 session;
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginSample(0), GPA_STATUS_OK);
+	vmali_run_frames(vm, FRAMES);
+	assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	for (int b = 0; b < 2; b++)
+		for (unsigned i = 4; i < values; i++) {
+			uint64_t want = vmali_total(vm, block[b], VMALI_ALL, i) - before[b][i];
+			uint64_t first = vmali_total(vm, block[b], 0, i);
+			if (want == 0 || (b == 1 && groups > 1 && first >= want))
+				fail_msg("the virtual device counted %llu at %s:%u (group 0: %llu): "
+				         "nothing to check against",
+				         (unsigned long long)want, kind[b], i, (unsigned long long)first);
+			snprintf(name, sizeof name, "MaliHw%s_%u", kind[b], i);
+			expect(session, name, (double)want, true);
+		}
+	expect(session, "UserCSGSum",
+	       (double)(vmali_total(vm, VMALI_BLOCK_CSG, VMALI_ALL, 4) - before[1][4] +
+	                vmali_total(vm, VMALI_BLOCK_CSG, VMALI_ALL, values - 1) -
+	                before[1][values - 1]),
+	       true);
+	if (errors)
+		fail_msg("%d errors logged, the last: %s", errors, last_error);
+}
+
+static void csf_blocks_g610(void **unused)
+{
+	(void)unused;
+	csf_blocks(0xa007, 21, 3, 64);
+}
+
+static void csf_blocks_g720(void **unused)
+{
+	(void)unused;
+	csf_blocks(0xc000, 21, 2, 128);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +356,8 @@ int main(void)
 		cmocka_unit_test_teardown(g720, teardown),  cmocka_unit_test_teardown(g620, teardown),
 		cmocka_unit_test_teardown(g725, teardown),  cmocka_unit_test_teardown(g1, teardown),
 		cmocka_unit_test_teardown(g1pro, teardown),
+		cmocka_unit_test_teardown(csf_blocks_g610, teardown),
+		cmocka_unit_test_teardown(csf_blocks_g720, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

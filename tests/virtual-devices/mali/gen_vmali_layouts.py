@@ -64,6 +64,8 @@ def layout(path):
         if not m or m.group(1) not in BLOCKS:
             continue  # CYCLES:, TIME: and the like come from the metadata
         hw = fields.get('hardware', '').split()[0] if fields.get('hardware') else ''
+        if not hw and m.group(1) in ('FW', 'CSG'):
+            continue  # no layout names them: the model fills them by index
         if not re.match(r'^[A-Z][A-Z0-9_]*$', hw):
             sys.exit('%s: raw %s has no hardware name' % (path, name))
         # A counter that counts in units of 2^shift says so in its note
