@@ -214,6 +214,13 @@ __attribute__((cold, noinline)) static enum og_kinstr_parse_result
 bad_order(const struct og_kinstr_layout *l, uint32_t cur, uint32_t next, uint32_t t,
           uint32_t idx, char *why, size_t why_len)
 {
+	/* The first block can carry the walk's "no type yet" value as its type,
+	 * which the type check (made when the type changes) never sees. */
+	if (t >= OG_MALI_BLOCK_TYPES) {
+		snprintf(why, why_len, "a block of type %u, which ENUM_INFO did not list",
+		         (unsigned)t);
+		return OG_KINSTR_BAD;
+	}
 	if (t != cur && cur < OG_MALI_BLOCK_TYPES && next != l->en.instances[cur]) {
 		snprintf(why, why_len, "it lists %u of the %u %s blocks ENUM_INFO announced, then %s",
 		         (unsigned)next, (unsigned)l->en.instances[cur], type_name(cur),
