@@ -10,14 +10,14 @@ without opengpa stat.
 usage: test_frames.py OPENGPA FRAME_MARKS"""
 import json
 import os
-import re
-import shutil
 import shlex
 import subprocess
 import sys
 import tempfile
 
+import perfetto_text
 from cli_harness import check, finish, run
+from perfetto_text import fields, parse_text_format
 
 # In a cross build the target's programs run under the exe wrapper (qemu-user),
 # the workload too: opengpa execs the wrapper, which runs frame-marks.
@@ -71,48 +71,15 @@ check("trace: frames lie within the workload's run", run_begin and run_end and f
 
 # Perfetto: the same frames as slices of a "frames" track, on a sequence of
 # their own whose timestamps never go back.
-PERFETTO_DIR = os.environ.get("PERFETTO_PROTO_DIR") or os.path.normpath(os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "reference",
-    "perfetto"))
-PROTOC = shutil.which("protoc")
-schema = os.path.join(PERFETTO_DIR, "perfetto_trace.proto")
-if not PROTOC or not os.path.exists(schema):
-    print("SKIP: Perfetto file not decoded: %s" % (
-        "no protoc (scripts/install-deps.sh installs protobuf-compiler)" if not PROTOC
-        else "no Perfetto schema at %s (set PERFETTO_PROTO_DIR)" % PERFETTO_DIR))
+why = perfetto_text.unavailable()
+if why:
+    print("SKIP: Perfetto file not decoded: %s" % why)
     finish()
 
-
-def parse_text_format(text):
-    stack = [[]]
-    for line in text.splitlines():
-        line = line.strip()
-        if not line:
-            continue
-        if line.endswith("{"):
-            child = []
-            stack[-1].append((line[:-1].strip(), child))
-            stack.append(child)
-        elif line == "}":
-            stack.pop()
-        else:
-            key, _, value = line.partition(": ")
-            stack[-1].append((key, value.strip('"')))
-    return stack[0]
-
-
-def fields(msg, key):
-    return [v for k, v in msg if k == key]
-
-
-with open(pf, "rb") as f:
-    r = subprocess.run([PROTOC, "--decode=perfetto.protos.Trace", "-I", PERFETTO_DIR, schema],
-                       stdin=f, capture_output=True, timeout=120)
-check("perfetto: protoc decodes the file", r.returncode == 0, r.stderr[-500:])
-if r.returncode:
+rc, text, err, unknown = perfetto_text.decode(pf)
+check("perfetto: protoc decodes the file", rc == 0, err[-500:])
+if rc:
     finish()
-text = r.stdout.decode()
-unknown = re.findall(r"^\s*\d+: .*$", text, re.M)
 check("perfetto: no field Perfetto's schema does not know", not unknown, unknown[:3])
 packets = fields(parse_text_format(text), "packet")
 frame_tracks, last, bad, slices, cleared = set(), {}, [], [], set()

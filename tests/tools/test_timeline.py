@@ -32,6 +32,9 @@ import tempfile
 import time
 import zlib
 
+import perfetto_text
+from perfetto_text import fields, parse_text_format
+
 # Cross builds run the command under qemu-user: meson names the wrapper.
 OPENGPA = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [sys.argv[1]]
 V34K = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
@@ -135,56 +138,19 @@ def check_trace(where, path, counters):
     return events
 
 
-# Perfetto's schema: not copied into the project (docs/timelines.md), read
-# from the fact sheets beside it, or from PERFETTO_PROTO_DIR.
-PERFETTO_DIR = os.environ.get("PERFETTO_PROTO_DIR") or os.path.normpath(os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "reference",
-    "perfetto"))
-PROTOC = shutil.which("protoc")
-
-
-def parse_text_format(text):
-    """protoc --decode's text format as nested lists of (field, value)."""
-    stack = [[]]
-    for line in text.splitlines():
-        line = line.strip()
-        if not line:
-            continue
-        if line.endswith("{"):
-            child = []
-            stack[-1].append((line[:-1].strip(), child))
-            stack.append(child)
-        elif line == "}":
-            stack.pop()
-        else:
-            key, _, value = line.partition(": ")
-            stack[-1].append((key, value.strip('"')))
-    return stack[0]
-
-
-def fields(msg, key):
-    return [v for k, v in msg if k == key]
-
-
 def check_perfetto(where, path, counters, data):
     """Decoded with Debian's protoc against Perfetto's own schema: no field
     the schema does not know, the GPU counters' descriptor before their
     values, every id and track uuid resolving, timestamps in order, and a
     count's rate times its interval giving the CSV's count back."""
-    schema = os.path.join(PERFETTO_DIR, "perfetto_trace.proto")
-    if not PROTOC or not os.path.exists(schema):
-        print("SKIP: %s: Perfetto file not decoded: %s" % (
-            where, "no protoc (scripts/install-deps.sh installs protobuf-compiler)" if not PROTOC
-            else "no Perfetto schema at %s (set PERFETTO_PROTO_DIR)" % PERFETTO_DIR))
+    why = perfetto_text.unavailable()
+    if why:
+        print("SKIP: %s: Perfetto file not decoded: %s" % (where, why))
         return
-    with open(path, "rb") as f:
-        r = subprocess.run([PROTOC, "--decode=perfetto.protos.Trace", "-I", PERFETTO_DIR, schema],
-                           stdin=f, capture_output=True, timeout=120)
-    check(where + ": protoc decodes the Perfetto file", r.returncode == 0, r.stderr[-500:])
-    if r.returncode:
+    rc, text, err, unknown = perfetto_text.decode(path)
+    check(where + ": protoc decodes the Perfetto file", rc == 0, err[-500:])
+    if rc:
         return
-    text = r.stdout.decode()
-    unknown = re.findall(r"^\s*\d+: .*$", text, re.M)
     check(where + ": no field Perfetto's schema does not know", not unknown, unknown[:3])
     packets = fields(parse_text_format(text), "packet")
     check(where + ": the first packet relates the clocks and clears the sequence's state",
