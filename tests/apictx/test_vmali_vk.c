@@ -7,8 +7,9 @@
  * submission's frames when the next submission comes, everything at
  * vkQueueWaitIdle, vkDeviceWaitIdle or vkWaitForFences.  A secondary
  * command buffer's dispatches count where vkCmdExecuteCommands runs them,
- * re-recording a command buffer starts it empty, and a vkCmdDispatch
- * reached through vkGetDeviceProcAddr counts as one called by name.
+ * re-recording a command buffer starts it empty, a vkCmdDispatch
+ * reached through vkGetDeviceProcAddr counts as one called by name, and
+ * vkQueueSubmit2 (by name and through the loader) submits as vkQueueSubmit.
  *
  * On whatever Vulkan device the loader finds (lavapipe in CI), under
  * VK_LAYER_KHRONOS_validation: any validation message fails.  Exits 77
@@ -53,6 +54,7 @@ struct vk {
 	VkPipelineLayout layout;
 	VkPipeline pipeline;
 	VkFence fence;
+	bool sync2; /* Vulkan 1.3's synchronization2 is on: vkQueueSubmit2 */
 };
 
 static int setup(struct vk *vk)
@@ -80,7 +82,7 @@ static int setup(struct vk *vk)
 		.pfnUserCallback = on_message,
 	};
 	VkApplicationInfo app = { .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-	                          .apiVersion = VK_API_VERSION_1_0 };
+	                          .apiVersion = VK_API_VERSION_1_3 };
 	VkInstanceCreateInfo ii = { .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pNext = &mi,
 	                            .pApplicationInfo = &app, .enabledLayerCount = 1,
 	                            .ppEnabledLayerNames = &layer, .enabledExtensionCount = 1,
@@ -115,7 +117,14 @@ static int setup(struct vk *vk)
 	VkDeviceQueueCreateInfo qi = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
 	                               .queueFamilyIndex = family, .queueCount = 1,
 	                               .pQueuePriorities = &prio };
+	VkPhysicalDeviceProperties props;
+	vkGetPhysicalDeviceProperties(physical, &props);
+	VkPhysicalDeviceSynchronization2Features sync2 = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES,
+		.synchronization2 = VK_TRUE };
+	vk->sync2 = props.apiVersion >= VK_API_VERSION_1_3;
 	VkDeviceCreateInfo di = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+	                          .pNext = vk->sync2 ? &sync2 : NULL,
 	                          .queueCreateInfoCount = 1, .pQueueCreateInfos = &qi };
 	VKOK(vkCreateDevice(physical, &di, NULL, &vk->device));
 	vkGetDeviceQueue(vk->device, family, 0, &vk->queue);
@@ -241,6 +250,36 @@ int main(void)
 	VKOK(vkDeviceWaitIdle(vk.device));
 	CHECK(frames() == f0 + 14, "the secondary's 4 run with its primary: %llu (not 14)",
 	      (unsigned long long)(frames() - f0));
+
+	/* vkQueueSubmit2 (by name and through the loader) submits as
+	 * vkQueueSubmit does: one behind, completed by the waits. */
+	if (vk.sync2) {
+		PFN_vkQueueSubmit2 submit2 =
+			(PFN_vkQueueSubmit2)vkGetDeviceProcAddr(vk.device, "vkQueueSubmit2");
+		CHECK(submit2 != NULL, "vkGetDeviceProcAddr(vkQueueSubmit2)");
+		PFN_vkQueueSubmit2 ways[2] = { vkQueueSubmit2, submit2 ? submit2 : vkQueueSubmit2 };
+		uint64_t at = frames();
+		VKOK(vkResetFences(vk.device, 1, &vk.fence)); /* signalled above */
+		for (int w = 0; w < 2; w++) {
+			VKOK(vkResetCommandBuffer(a, 0));
+			record(&vk, a, false, 3 + w, vkCmdDispatch);
+			VKOK(vkEndCommandBuffer(a));
+			VkCommandBufferSubmitInfo ci = {
+				.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = a };
+			VkSubmitInfo2 si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2,
+			                     .commandBufferInfoCount = 1, .pCommandBufferInfos = &ci };
+			VKOK(ways[w](vk.queue, 1, &si, vk.fence));
+			CHECK(frames() == at, "vkQueueSubmit2 runs one behind: %llu",
+			      (unsigned long long)(frames() - at));
+			VKOK(vkWaitForFences(vk.device, 1, &vk.fence, VK_TRUE, UINT64_MAX));
+			VKOK(vkResetFences(vk.device, 1, &vk.fence));
+			at += 3 + (unsigned)w;
+			CHECK(frames() == at, "vkQueueSubmit2's %d dispatches ran at the wait: %llu",
+			      3 + w, (unsigned long long)(frames() - (at - 3 - (unsigned)w)));
+		}
+	} else {
+		fprintf(stderr, "note: the device is not Vulkan 1.3: vkQueueSubmit2 not tried\n");
+	}
 
 	teardown(&vk);
 	CHECK(validation_messages == 0, "%u validation messages", validation_messages);

@@ -22,7 +22,8 @@
  * submission completes then; vkQueueWaitIdle, vkDeviceWaitIdle and a
  * successful vkWaitForFences complete everything.  The commands are
  * interposed by name and through vkGetDeviceProcAddr/vkGetInstanceProcAddr
- * (which return these for their names); vkQueueSubmit2 is not interposed.
+ * (which return these for their names); vkQueueSubmit2 and
+ * vkQueueSubmit2KHR submit as vkQueueSubmit does.
  * vmali_api_frames() tells a test how many frames the device has run.
  *
  * So a program that samples each frame without synchronising reads the
@@ -392,6 +393,25 @@ struct vk_submit_info {
 	const void *pSignalSemaphores;
 };
 
+/* VkSubmitInfo2 and VkCommandBufferSubmitInfo (Vulkan 1.3, VK_KHR_synchronization2). */
+struct vk_cb_submit_info {
+	int32_t sType;
+	const void *pNext;
+	void *commandBuffer;
+	uint32_t deviceMask;
+};
+struct vk_submit_info2 {
+	int32_t sType;
+	const void *pNext;
+	uint32_t flags;
+	uint32_t waitSemaphoreInfoCount;
+	const void *pWaitSemaphoreInfos;
+	uint32_t commandBufferInfoCount;
+	const struct vk_cb_submit_info *pCommandBufferInfos;
+	uint32_t signalSemaphoreInfoCount;
+	const void *pSignalSemaphoreInfos;
+};
+
 /* The draws recorded in cb (creating its entry when `add`); q.lock held. */
 static unsigned *cb_draws(void *cb, bool add)
 {
@@ -510,6 +530,30 @@ EXPORT void vkCmdExecuteCommands(void *cb, uint32_t n, void *const *secondaries)
 	pthread_mutex_unlock(&q.lock);
 }
 
+/* A successful submission: the previous one completes, and this one's
+ * draws (the command buffers' tallies, added by add_cb under q.lock) are
+ * in flight. */
+static void submit_begin(void)
+{
+	pthread_once(&q.once, setup);
+	pthread_mutex_lock(&q.lock);
+}
+
+static unsigned add_cb(void *cb)
+{
+	unsigned *d = q.on ? cb_draws(cb, false) : NULL;
+	return d ? *d : 0;
+}
+
+static void submit_end(unsigned draws)
+{
+	if (q.on) {
+		run(q.submitted);
+		q.submitted = draws;
+	}
+	pthread_mutex_unlock(&q.lock);
+}
+
 EXPORT vk_result vkQueueSubmit(void *queue, uint32_t n, const struct vk_submit_info *submits,
                                vk_fence fence)
 {
@@ -518,20 +562,48 @@ EXPORT vk_result vkQueueSubmit(void *queue, uint32_t n, const struct vk_submit_i
 	vk_result r = fn ? fn(queue, n, submits, fence) : VK_ERROR_INITIALIZATION_FAILED;
 	if (r != VK_SUCCESS)
 		return r;
-	pthread_once(&q.once, setup);
-	pthread_mutex_lock(&q.lock);
-	if (q.on) {
-		unsigned draws = 0;
-		for (uint32_t i = 0; submits && i < n; i++)
-			for (uint32_t k = 0; k < submits[i].commandBufferCount; k++) {
-				unsigned *d = cb_draws(submits[i].pCommandBuffers[k], false);
-				draws += d ? *d : 0;
-			}
-		run(q.submitted);
-		q.submitted = draws;
-	}
-	pthread_mutex_unlock(&q.lock);
+	submit_begin();
+	unsigned draws = 0;
+	for (uint32_t i = 0; submits && i < n; i++)
+		for (uint32_t k = 0; k < submits[i].commandBufferCount; k++)
+			draws += add_cb(submits[i].pCommandBuffers[k]);
+	submit_end(draws);
 	return r;
+}
+
+/* vkQueueSubmit2 and vkQueueSubmit2KHR (one command, by its Vulkan 1.3
+ * and its extension name). */
+static vk_result submit2(vk_result (*fn)(void *, uint32_t, const struct vk_submit_info2 *,
+                                         vk_fence),
+                         void *queue, uint32_t n, const struct vk_submit_info2 *submits,
+                         vk_fence fence)
+{
+	vk_result r = fn ? fn(queue, n, submits, fence) : VK_ERROR_INITIALIZATION_FAILED;
+	if (r != VK_SUCCESS)
+		return r;
+	submit_begin();
+	unsigned draws = 0;
+	for (uint32_t i = 0; submits && i < n; i++)
+		for (uint32_t k = 0; k < submits[i].commandBufferInfoCount; k++)
+			draws += add_cb(submits[i].pCommandBufferInfos[k].commandBuffer);
+	submit_end(draws);
+	return r;
+}
+
+EXPORT vk_result vkQueueSubmit2(void *queue, uint32_t n, const struct vk_submit_info2 *submits,
+                                vk_fence fence)
+{
+	NEXT(vk_result (*)(void *, uint32_t, const struct vk_submit_info2 *, vk_fence),
+	     "vkQueueSubmit2");
+	return submit2(fn, queue, n, submits, fence);
+}
+
+EXPORT vk_result vkQueueSubmit2KHR(void *queue, uint32_t n,
+                                   const struct vk_submit_info2 *submits, vk_fence fence)
+{
+	NEXT(vk_result (*)(void *, uint32_t, const struct vk_submit_info2 *, vk_fence),
+	     "vkQueueSubmit2KHR");
+	return submit2(fn, queue, n, submits, fence);
 }
 
 /* Vulkan's waits complete what was submitted (GL's recorded draws stay). */
@@ -584,7 +656,8 @@ static proc vk_ours(const char *name)
 		OURS(vkBeginCommandBuffer), OURS(vkResetCommandBuffer), OURS(vkCmdDraw),
 		OURS(vkCmdDrawIndexed), OURS(vkCmdDrawIndirect), OURS(vkCmdDrawIndexedIndirect),
 		OURS(vkCmdDispatch), OURS(vkCmdDispatchIndirect), OURS(vkCmdExecuteCommands),
-		OURS(vkQueueSubmit), OURS(vkQueueWaitIdle), OURS(vkDeviceWaitIdle),
+		OURS(vkQueueSubmit), OURS(vkQueueSubmit2), OURS(vkQueueSubmit2KHR),
+		OURS(vkQueueWaitIdle), OURS(vkDeviceWaitIdle),
 		OURS(vkWaitForFences),
 #undef OURS
 	};
