@@ -145,9 +145,11 @@ int ot_vk_copy_secondary(const char *fn, struct og_cmdlist *sec, struct og_cmdli
                          uint32_t n, const uint32_t *new_ids);
 /* BeginSession: only counters the API measures (GPUTime). */
 int ot_vk_check_counters(const char *fn, const struct og_xsession *x);
+/* After og_xsession_begin: device counters per sample (apictx/vk_dev.c). */
+int ot_vk_session_begun(const char *fn, struct og_xsession *x);
 int ot_vk_pass_check(const char *fn, const struct og_xsession *x, uint32_t pass);
 /* GetSampleResult's wait: secondary samples, open samples, 5 s. */
-int ot_vk_result_check(const char *fn, const struct og_xsession *x, uint32_t id);
+int ot_vk_result_check(const char *fn, struct og_xsession *x, uint32_t id);
 
 /* ---- GPA 3.x/4.x's view of the catalogue (table_view.c) ---- */
 

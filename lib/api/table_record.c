@@ -5,6 +5,7 @@
  */
 #include "api/table.h"
 #include "apictx/apictx.h"
+#include "apictx/vk.h"
 
 int ot_begin_command_list(const char *fn, struct og_xsession *x, uint32_t pass, void *list,
                           uint32_t type, void **handle)
@@ -39,10 +40,14 @@ int ot_begin_command_list(const char *fn, struct og_xsession *x, uint32_t pass, 
 		                "device passes are counted one after the other (docs/api-gpa3.md)",
 		                fn);
 	struct og_cmdlist *cl;
+	if (ot_vk(x->ctx) && og_vk_dev_list_begin(x, fn, pass, type != OG_VK_SECONDARY) !=
+	    GPA_STATUS_OK)
+		return OT_FAILED;
 	GPA_Status st = og_cmdlist_begin(x, pass, list, type, &cl);
 	if (st != GPA_STATUS_OK)
 		return OT_FAILED; /* the backend said why */
-	if (ot_vk(x->ctx) && ot_vk_list_begin(fn, cl) != OT_OK) {
+	if (ot_vk(x->ctx) && (ot_vk_list_begin(fn, cl) != OT_OK ||
+	                      og_vk_dev_list_begun(cl, fn) != GPA_STATUS_OK)) {
 		og_cmdlist_end(cl);
 		return OT_FAILED;
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api/table.h"
+#include "apictx/vk.h"
 
 int ot_running(const char *fn, const struct og_xsession *x)
 {
@@ -53,6 +54,8 @@ int ot_is_pass_complete(const char *fn, struct og_xsession *x, uint32_t pass)
 		                pass);
 	if (ot_vk(x->ctx) && ot_vk_pass_check(fn, x, pass) != OT_OK)
 		return OT_SAMPLE_NOT_ENDED;
+	if (ot_vk(x->ctx))
+		og_vk_dev_checkpoint(x, fn); /* device counts of the lists that ran */
 	/* On the CPU timeline a pass's results are in when it ends; the GPU
 	 * times of an API context's samples when its queries say so. */
 	return og_session_pass_results_ready(x->s, pass) ? OT_OK : OT_RESULT_NOT_READY;
@@ -63,6 +66,8 @@ int ot_is_session_complete(const char *fn, struct og_xsession *x)
 	if (!x->s)
 		return ot_error(OT_SESSION_NOT_STARTED, "%s: the session was never begun", fn);
 	int st = ot_running(fn, x);
+	if (st == OT_OK && ot_vk(x->ctx))
+		og_vk_dev_checkpoint(x, fn); /* device counts of the lists that ran */
 	return st == OT_OK && !og_session_results_ready(x->s) ? OT_RESULT_NOT_READY : st;
 }
 

@@ -110,7 +110,8 @@ int ot_begin_session(const char *fn, struct og_xsession *x)
 		                "%s: no counters are enabled in this session; enable some first", fn);
 	if (ot_vk(ctx) && ot_vk_check_counters(fn, x) != OT_OK)
 		return OT_FAILED;
-	return ot_from_core(og_xsession_begin(x));
+	int begun = ot_from_core(og_xsession_begin(x));
+	return begun == OT_OK && ot_vk(ctx) ? ot_vk_session_begun(fn, x) : begun;
 }
 
 int ot_end_session(const char *fn, struct og_xsession *x)

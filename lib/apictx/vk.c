@@ -57,6 +57,7 @@ struct vk {
 	void (*DestroyEvent)(void *, vk_handle, const void *);
 	vk_result (*GetEventStatus)(void *, vk_handle);
 	void (*CmdSetEvent)(void *, vk_handle, uint32_t);
+	vk_result (*DeviceWaitIdle)(void *);
 };
 
 struct og_vk_list {
@@ -162,9 +163,11 @@ static GPA_Status vk_open(struct og_apictx *a, void *key)
 	*(void **)&vk->DestroyEvent = sym(vk, gipa, gdpa, "vkDestroyEvent", true);
 	*(void **)&vk->GetEventStatus = sym(vk, gipa, gdpa, "vkGetEventStatus", true);
 	*(void **)&vk->CmdSetEvent = sym(vk, gipa, gdpa, "vkCmdSetEvent", true);
+	*(void **)&vk->DeviceWaitIdle = sym(vk, gipa, gdpa, "vkDeviceWaitIdle", true);
 	if (!props || !families || !vk->CreateQueryPool || !vk->DestroyQueryPool ||
 	    !vk->CmdResetQueryPool || !vk->CmdWriteTimestamp || !vk->GetQueryPoolResults ||
-	    !vk->CreateEvent || !vk->DestroyEvent || !vk->GetEventStatus || !vk->CmdSetEvent) {
+	    !vk->CreateEvent || !vk->DestroyEvent || !vk->GetEventStatus || !vk->CmdSetEvent ||
+	    !vk->DeviceWaitIdle) {
 		if (vk->lib)
 			dlclose(vk->lib);
 		free(vk);
@@ -376,6 +379,22 @@ const struct og_api_impl og_api_vk = {
 	.time_begin = vk_time_begin, .time_end = vk_time_end, .time_read = vk_time_read,
 	.time_free = vk_time_free,
 };
+
+GPA_Status og_vk_drain(struct og_apictx *a, const char *fn)
+{
+	struct vk *vk = a->priv;
+	vk_result r = vk->DeviceWaitIdle(vk->device);
+	if (r == OGVK_SUCCESS)
+		return GPA_STATUS_OK;
+	return og_error(GPA_STATUS_ERROR_FAILED, "%s: vkDeviceWaitIdle on device %p says %d%s; the "
+	                "device counts of the command lists since the last GPA call are lost", fn,
+	                vk->device, r, r == OGVK_ERROR_DEVICE_LOST ? " (device lost)" : "");
+}
+
+enum og_api_read og_vk_list_ran(struct og_apictx *a, struct og_vk_list *l)
+{
+	return l->secondary ? OG_API_PENDING : ran(a->priv, l);
+}
 
 uint32_t og_vk_result_wait_ms(const struct og_apictx *a)
 {

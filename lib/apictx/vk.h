@@ -61,6 +61,42 @@ bool og_vk_list_has(const struct og_vk_list *l, uint32_t id);
 GPA_Status og_vk_copy(struct og_apictx *a, const char *fn, struct og_vk_list *secondary,
                       uint32_t k, struct og_vk_list *via, uint32_t token);
 
+/* vkDeviceWaitIdle: every command submitted so far has run (the
+ * synchronised device counts, vk_dev.c).  FAILED, logged. */
+GPA_Status og_vk_drain(struct og_apictx *a, const char *fn);
+/* Whether a primary list has run (its event is set); never waits.  A
+ * secondary: PENDING (it runs inside its primary). */
+enum og_api_read og_vk_list_ran(struct og_apictx *a, struct og_vk_list *l);
+
+/* ---- device counters per sample, synchronised (vk_dev.c) ---------------- */
+
+struct og_xsession;
+struct og_cmdlist;
+/* og_cmdlist.type of a secondary list (GPA's kGpaCommandListSecondary). */
+#define OG_VK_SECONDARY 2u
+
+/* The session (begun) counts device raws in some pass. */
+bool og_vk_dev_wanted(const struct og_xsession *x);
+/* At GpaBeginSession: the core defers the device counts of x's samples. */
+GPA_Status og_vk_dev_start(struct og_xsession *x, const char *fn);
+/* The device is given up: counts still owed fail, the held pass ends. */
+void og_vk_dev_free(struct og_xsession *x);
+/* Drains the device and attributes what the backend counted since the
+ * last checkpoint to the one list that ran meanwhile. */
+GPA_Status og_vk_dev_checkpoint(struct og_xsession *x, const char *fn);
+/* Before og_cmdlist_begin (a checkpoint for a primary; a held pass of
+ * another index ends, or FAILED while its lists have not all run), and
+ * after it. */
+GPA_Status og_vk_dev_list_begin(struct og_xsession *x, const char *fn, uint32_t pass,
+                                bool primary);
+GPA_Status og_vk_dev_list_begun(struct og_cmdlist *cl, const char *fn);
+/* Sample `id` ended on list cl (its counts are complete once its lists ran). */
+void og_vk_dev_sample_end(struct og_cmdlist *cl, uint32_t id);
+/* Sample `id` is (also) on list cl. */
+GPA_Status og_vk_dev_sample(struct og_cmdlist *cl, const char *fn, uint32_t id, bool secondary);
+/* x's backend pass `pass` stays open for lists still to run. */
+bool og_vk_dev_holds(const struct og_xsession *x, uint32_t pass);
+
 /* How long GpaGetSampleResult waits for a session's command buffers to
  * have run (OPENGPA_VK_RESULT_WAIT_MS, GPA's 5 s by default). */
 uint32_t og_vk_result_wait_ms(const struct og_apictx *a);

@@ -77,8 +77,9 @@ int ot_vk_begin_sample(const char *fn, uint32_t id, struct og_cmdlist *cl)
 		return ot_error(OT_FAILED, "%s(%u): this sample ID was used in pass %u already; IDs "
 		                           "are unique within a pass", fn, id, cl->pass);
 	int st = core_sample(fn, cl, id, &token);
-	if (st == OT_OK && og_vk_sample_begin(cl->x->ctx->api, fn, cl->vk, id, token) !=
-	    GPA_STATUS_OK)
+	if (st == OT_OK && (og_vk_sample_begin(cl->x->ctx->api, fn, cl->vk, id, token) !=
+	                    GPA_STATUS_OK ||
+	                    og_vk_dev_sample(cl, fn, id, secondary(cl)) != GPA_STATUS_OK))
 		st = OT_FAILED;
 	return st;
 }
@@ -88,6 +89,7 @@ int ot_vk_end_sample(const char *fn, struct og_cmdlist *cl)
 	uint32_t open;
 	if (!cl->recording || !og_vk_list_open(cl->vk, &open))
 		return ot_error(OT_FAILED, "%s: no sample is open on this command list", fn);
+	og_vk_dev_sample_end(cl, open);
 	return og_vk_sample_end(cl->x->ctx->api, fn, cl->vk) == GPA_STATUS_OK ? OT_OK : OT_FAILED;
 }
 
@@ -116,8 +118,8 @@ int ot_vk_continue_sample(const char *fn, uint32_t id, struct og_cmdlist *cl)
 		                id, cl->pass);
 	og_vk_list_continued(from->vk, id);
 	uint32_t token = og_session_sample_token(x->s, id);
-	return og_vk_sample_begin(x->ctx->api, fn, cl->vk, id, token) == GPA_STATUS_OK ? OT_OK
-	                                                                              : OT_FAILED;
+	return og_vk_sample_begin(x->ctx->api, fn, cl->vk, id, token) == GPA_STATUS_OK &&
+	       og_vk_dev_sample(cl, fn, id, false) == GPA_STATUS_OK ? OT_OK : OT_FAILED;
 }
 
 int ot_vk_copy_secondary(const char *fn, struct og_cmdlist *sec, struct og_cmdlist *pri,
@@ -153,8 +155,10 @@ int ot_vk_copy_secondary(const char *fn, struct og_cmdlist *sec, struct og_cmdli
 		int st = core_sample(fn, pri, new_ids[k], &token);
 		if (st != OT_OK)
 			return st;
-		if (og_vk_copy(x->ctx->api, fn, sec->vk, k, pri->vk, token) != GPA_STATUS_OK)
+		if (og_vk_copy(x->ctx->api, fn, sec->vk, k, pri->vk, token) != GPA_STATUS_OK ||
+		    og_vk_dev_sample(pri, fn, new_ids[k], false) != GPA_STATUS_OK)
 			return OT_FAILED;
+		og_vk_dev_sample_end(pri, new_ids[k]); /* a copy is whole */
 	}
 	return OT_OK;
 }
@@ -171,7 +175,7 @@ int ot_vk_pass_check(const char *fn, const struct og_xsession *x, uint32_t pass)
 	return OT_OK;
 }
 
-int ot_vk_result_check(const char *fn, const struct og_xsession *x, uint32_t id)
+int ot_vk_result_check(const char *fn, struct og_xsession *x, uint32_t id)
 {
 	for (const struct og_cmdlist *cl = x->lists; cl; cl = cl->next)
 		if (cl->vk && cl->pass == 0 && secondary(cl) && og_vk_list_has(cl->vk, id))
@@ -188,6 +192,7 @@ int ot_vk_result_check(const char *fn, const struct og_xsession *x, uint32_t id)
 	uint32_t wait_ms = og_vk_result_wait_ms(x->ctx->api);
 	struct timespec nap = { 0, 1000000 };
 	for (uint32_t i = 0;; i++) {
+		og_vk_dev_checkpoint(x, fn); /* device counts of the lists that ran */
 		if (og_session_results_ready(x->s))
 			return OT_OK;
 		if (i >= wait_ms)
@@ -203,16 +208,27 @@ int ot_vk_result_check(const char *fn, const struct og_xsession *x, uint32_t id)
 int ot_vk_check_counters(const char *fn, const struct og_xsession *x)
 {
 	const struct og_catalog *cat = &x->ctx->cat;
-	for (size_t k = 0; k < x->sel.nenabled; k++) {
+	enum og_sync mode = og_sync_from_env(OG_SYNC_FINISH);
+	for (size_t k = 0; k < x->sel.nenabled && mode != OG_SYNC_FINISH; k++) {
 		const struct og_counter *c = &cat->counters[x->sel.enabled[k]];
 		for (size_t i = 0; i < c->ninputs; i++)
 			if (!cat->raws[c->inputs[i]].api)
 				return ot_error(OT_FAILED,
 				                "%s: counter %s is counted by the device, and on Vulkan "
-				                "the device's counts cannot be tied to a sample yet (the "
-				                "GPU runs the command buffer after it is recorded; "
-				                "docs/api.md, \"Vulkan\"); enable only GPUTime", fn,
-				                c->name);
+				                "device counts per sample are synchronised only "
+				                "(OPENGPA_SYNC=%s asks for the estimated mode, which is "
+				                "designed but not built: docs/api.md, \"Device counters on "
+				                "Vulkan\"); unset OPENGPA_SYNC or set it to finish", fn,
+				                c->name, og_sync_name(mode));
 	}
 	return OT_OK;
+}
+
+int ot_vk_session_begun(const char *fn, struct og_xsession *x)
+{
+	if (!og_vk_dev_wanted(x) || og_vk_dev_start(x, fn) == GPA_STATUS_OK)
+		return OT_OK;
+	og_xsession_abort(x);
+	og_xsession_reset(x);
+	return OT_FAILED;
 }

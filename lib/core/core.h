@@ -272,6 +272,22 @@ GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_
 /* A sample is open. */
 GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s);
 
+/* Device counts that come after recording (a Vulkan command buffer runs
+ * after it was recorded, lib/apictx/vk_dev.c).  Once deferred, a sample
+ * of a pass with device counters takes no snapshot at og_sample_begin/end:
+ * it owes that pass's counts until og_session_deliver gives them (the
+ * backend's deltas of the pass, as end_sample writes them; NULL: the
+ * sample failed, logged by the caller).  Results are not ready while any
+ * is owed.  Deliver OK, or FAILED (logged) for a sample that owes nothing
+ * in that pass. */
+void og_session_defer_device(struct og_session *s);
+/* How many backend raws pass `pass` counts (the length of its deltas). */
+size_t og_session_pass_device_count(const struct og_session *s, uint32_t pass);
+GPA_Status og_session_deliver(struct og_session *s, uint32_t id, uint32_t pass,
+                              const uint64_t *deltas);
+/* Samples still owed their device counts. */
+size_t og_session_owed(const struct og_session *s);
+
 struct og_session *og_session_find(struct og_context *ctx, uint32_t id);
 void og_session_free(struct og_session *s);
 

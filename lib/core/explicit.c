@@ -44,6 +44,7 @@ void og_xsession_abort(struct og_xsession *x)
 	struct og_context *ctx = x->ctx;
 	if (!x->running)
 		return;
+	og_vk_dev_free(x);
 	if (x->sampling)
 		og_sample_end(ctx, x->s);
 	x->sampling = NULL;
@@ -58,6 +59,7 @@ void og_xsession_abort(struct og_xsession *x)
 
 void og_xsession_reset(struct og_xsession *x)
 {
+	og_vk_dev_free(x);
 	drop_lists(x);
 	og_session_free(x->s);
 	x->s = NULL;
@@ -121,8 +123,9 @@ GPA_Status og_cmdlist_begin(struct og_xsession *x, uint32_t pass, void *api_list
 		                                         "of handles: delete sessions you no longer "
 		                                         "need)");
 	}
-	/* The first list of the pass puts the pass on the device. */
-	if (x->recording == 0) {
+	/* The first list of the pass puts the pass on the device (unless a
+	 * Vulkan session still holds it there for lists yet to run). */
+	if (x->recording == 0 && !og_vk_dev_holds(x, pass)) {
 		GPA_Status st = og_pass_begin(x->ctx, x->s, pass);
 		if (st != GPA_STATUS_OK) {
 			og_handle_free(cl->handle);
@@ -149,8 +152,9 @@ GPA_Status og_cmdlist_end(struct og_cmdlist *cl)
 	if (x->sampling == cl)
 		st = og_cmdlist_sample_end(cl);
 	cl->recording = false;
-	/* The last list of the pass takes the pass off the device. */
-	if (--x->recording == 0) {
+	/* The last list of the pass takes the pass off the device (Vulkan
+	 * with device counters: once its lists have run, vk_dev.c). */
+	if (--x->recording == 0 && !x->vkdev) {
 		GPA_Status end = og_pass_end(x->ctx, x->s);
 		if (st == GPA_STATUS_OK)
 			st = end;

@@ -33,6 +33,7 @@ struct og_xsession {
 	struct og_cmdlist *lists; /* every command list it made, newest first */
 	uint32_t recording;       /* how many of them are recording */
 	struct og_cmdlist *sampling; /* the list whose sample is open, or NULL */
+	struct og_vk_dev *vkdev;  /* Vulkan with device counters (apictx/vk_dev.c) */
 };
 
 struct og_cmdlist {

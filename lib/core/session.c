@@ -259,12 +259,51 @@ static void check_api_span(struct og_session *s, size_t index, uint64_t span_ns)
 
 bool og_session_results_ready(struct og_session *s)
 {
-	return og_session_ready(s) && (!s->api || collect_ready(s));
+	return og_session_ready(s) && !s->owed && (!s->api || collect_ready(s));
 }
 
 bool og_session_pass_results_ready(struct og_session *s, uint32_t pass)
 {
-	return (int32_t)pass != s->api_pass || collect_ready(s);
+	return !s->owed && ((int32_t)pass != s->api_pass || collect_ready(s));
+}
+
+/* ---- device counts after recording (core.h) ------------------------------ */
+
+void og_session_defer_device(struct og_session *s)
+{
+	s->defer_device = true;
+}
+
+size_t og_session_pass_device_count(const struct og_session *s, uint32_t pass)
+{
+	return pass < s->npasses ? s->pass[pass].nbackend : 0;
+}
+
+size_t og_session_owed(const struct og_session *s)
+{
+	return s->owed;
+}
+
+GPA_Status og_session_deliver(struct og_session *s, uint32_t id, uint32_t pass,
+                              const uint64_t *deltas)
+{
+	size_t index;
+	if (!s->defer_device || pass >= s->npasses || !index_find(s, id, &index) ||
+	    !s->samples[index].owed || !(s->samples[index].begun & (1ull << pass)) ||
+	    (s->samples[index].passes & (1ull << pass)))
+		return og_error(GPA_STATUS_ERROR_FAILED, "sample %u of session %u owes no device "
+		                "counts in pass %u (internal error)", id, s->id, pass);
+	struct sample *smp = &s->samples[index];
+	smp->owed--;
+	s->owed--;
+	if (!deltas)
+		smp->failed = true;
+	else {
+		scatter(s, index, pass, deltas);
+		smp->passes |= 1ull << pass;
+	}
+	og_session_notify();
+	return GPA_STATUS_OK;
 }
 
 GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_t id)
@@ -294,7 +333,7 @@ GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_
 		collect_ready(s);
 		st = og_apictx_boundary(s->api, "BeginSample");
 	}
-	if (st == GPA_STATUS_OK && s->pass[pass].nbackend)
+	if (st == GPA_STATUS_OK && s->pass[pass].nbackend && !s->defer_device)
 		st = ctx->ops->begin_sample(ctx->state);
 	struct sample *smp = &s->samples[index];
 	smp->begun |= 1ull << pass;
@@ -326,6 +365,9 @@ GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
 		return GPA_STATUS_OK; /* an extra pass counts nothing */
 	struct sample *smp = &s->samples[s->cur];
 	size_t n = s->pass[s->pass_index].nbackend;
+	bool owe = n && s->defer_device; /* og_session_deliver brings them */
+	if (owe)
+		n = 0;
 	/* On an application's API: the GPU timer stops, then the queue drains
 	 * (or is flushed) so the snapshot comes after the sample's commands. */
 	GPA_Status timer = GPA_STATUS_OK, api = GPA_STATUS_OK;
@@ -354,6 +396,11 @@ GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
 	if (st != GPA_STATUS_OK) {
 		smp->failed = true;
 		return st;
+	}
+	if (owe) {
+		smp->owed++;
+		s->owed++;
+		return timer;
 	}
 	scatter(s, s->cur, s->pass_index, s->deltas);
 	smp->passes |= 1ull << s->pass_index;

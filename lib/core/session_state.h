@@ -33,6 +33,7 @@ struct sample {
 	uint32_t api_token; /* its API timer (apictx.h) until the result is in; 0: none */
 	bool failed;      /* the backend could not read it */
 	bool api_failed;  /* the API timer gave no result */
+	uint8_t owed;     /* deferred passes whose device counts are still to come */
 };
 
 /* How the session reads one of its counters. */
@@ -178,6 +179,11 @@ struct og_session {
 	int32_t api_pass; /* -1: no pass has API raws */
 	uint32_t *api_slot, *api_value;
 	size_t napi, api_scan;
+
+	/* Device counts delivered after recording (og_session_defer_device):
+	 * how many (sample, pass) pairs still owe theirs. */
+	bool defer_device;
+	size_t owed;
 };
 
 /* ---- lookups and the scatter, shared by the session_*.c files ---------- */

@@ -36,6 +36,10 @@ GPA_Status og_session_sample_ready(struct og_session *s, uint32_t sample_id, boo
 		uint64_t bit = 1ull << p;
 		if (smp && ((smp->passes & bit) || (smp->failed && (smp->begun & bit))))
 			continue; /* this pass has its result (or its failure) */
+		if (smp && smp->owed && (smp->begun & bit)) {
+			pending = true; /* its device counts come later (og_session_deliver) */
+			continue;
+		}
 		if (smp && s->sample_open && s->pass_open && s->pass_index == p && s->cur == index) {
 			pending = true; /* open in this very pass: its result is still to come */
 			continue;

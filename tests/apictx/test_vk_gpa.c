@@ -23,6 +23,8 @@
  */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +43,7 @@
 #endif
 
 #include "vk_check.h"
+#include "vk_compute.h"
 
 static void on_log(GpaLoggingType type, const char *msg)
 {
@@ -265,6 +268,166 @@ static void never_submitted(struct vk *vk, GpaContextId ctx, GpaUInt32 gputime)
 	vkResetCommandPool(vk->device, vk->pool, 0);
 }
 
+/* ---- device counters per sample, on the virtual Mali ---------------------
+ * Under the virtual Mali (VMALI_API_FRAMES=1) each vkCmdDispatch is one
+ * frame of the workload script, whose frames have 1000, 2000, 3000, 4000
+ * input primitives in turn: a sample's TotalInputPrimitives says which
+ * frames it counted.  Synchronised (the default), a list submitted and
+ * waited for before the next GPA call gives its lone sample exactly its
+ * own frames; two samples on one list share its counts equally (their sum
+ * is exact); a sample continued on a second list sums both; two lists that
+ * ran between the same two GPA calls cannot be told apart: their samples
+ * fail. */
+static double prims_of(uint64_t frame)
+{
+	return 1000.0 * (double)(frame % 4 + 1);
+}
+
+static void run_list(struct vk *vk, VkCommandBuffer cb, VkFence fence)
+{
+	VKOK(vkEndCommandBuffer(cb));
+	VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
+	                    .pCommandBuffers = &cb };
+	VKOK(vkQueueSubmit(vk->queue, 1, &si, fence));
+	VKOK(vkWaitForFences(vk->device, 1, &fence, VK_TRUE, UINT64_MAX));
+	VKOK(vkResetFences(vk->device, 1, &fence));
+}
+
+static void device_counts(struct vk *vk, GpaContextId ctx, uint64_t (*frames)(void))
+{
+	struct vk_compute comp;
+	vk_compute_create(vk->device, &comp);
+	VkFence fence;
+	VkFenceCreateInfo fi = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+	VKOK(vkCreateFence(vk->device, &fi, NULL, &fence));
+	GpaSessionId session = NULL;
+	CHECK(gpa.GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &session) ==
+	      kGpaStatusOk, "create device session");
+	GpaUInt32 prims = 0, cycles = 0, passes = 0;
+	CHECK(gpa.GpaGetCounterIndex(COUNTER_OWNER, "TotalInputPrimitives", &prims) ==
+	      kGpaStatusOk, "TotalInputPrimitives");
+	bool have_cycles = gpa.GpaGetCounterIndex(COUNTER_OWNER, "GPUActiveCycles",
+	                                          &cycles) == kGpaStatusOk;
+	CHECK(gpa.GpaEnableCounter(session, prims) == kGpaStatusOk, "enable primitives");
+	if (have_cycles)
+		CHECK(gpa.GpaEnableCounter(session, cycles) == kGpaStatusOk, "enable cycles");
+	CHECK(gpa.GpaGetPassCount(session, &passes) == kGpaStatusOk && passes >= 1, "passes");
+	CHECK(gpa.GpaBeginSession(session) == kGpaStatusOk, "begin device session");
+	/* Frames of the script each sample drew, per pass (the same in each). */
+	double want[8] = { 0 };
+	for (GpaUInt32 p = 0; p < passes; p++) {
+		VkCommandBuffer cbs[7];
+		for (int i = 0; i < 7; i++)
+			cbs[i] = cb_begin(vk, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+		GpaCommandListId cl[7];
+		uint64_t f = frames();
+		/* Samples 0-3: one list each, one dispatch each. */
+		for (GpaUInt32 i = 0; i < 4; i++) {
+			CHECK(gpa.GpaBeginCommandList(session, p, cbs[i], kGpaCommandListPrimary,
+			                              &cl[i]) == kGpaStatusOk, "list %u", i);
+			vkCmdBindPipeline(cbs[i], VK_PIPELINE_BIND_POINT_COMPUTE, comp.pipeline);
+			CHECK(gpa.GpaBeginSample(i, cl[i]) == kGpaStatusOk, "sample %u", i);
+			vkCmdDispatch(cbs[i], 1, 1, 1);
+			CHECK(gpa.GpaEndSample(cl[i]) == kGpaStatusOk, "end sample %u", i);
+			CHECK(gpa.GpaEndCommandList(cl[i]) == kGpaStatusOk, "end list %u", i);
+			run_list(vk, cbs[i], fence);
+			if (p == 0)
+				want[i] = prims_of(f + i);
+		}
+		/* Samples 4 and 5 on one list: 1 and 2 dispatches, 3 frames between them. */
+		CHECK(gpa.GpaBeginCommandList(session, p, cbs[4], kGpaCommandListPrimary, &cl[4]) ==
+		      kGpaStatusOk, "list 4");
+		vkCmdBindPipeline(cbs[4], VK_PIPELINE_BIND_POINT_COMPUTE, comp.pipeline);
+		CHECK(gpa.GpaBeginSample(4, cl[4]) == kGpaStatusOk, "sample 4");
+		vkCmdDispatch(cbs[4], 1, 1, 1);
+		CHECK(gpa.GpaEndSample(cl[4]) == kGpaStatusOk, "end 4");
+		CHECK(gpa.GpaBeginSample(5, cl[4]) == kGpaStatusOk, "sample 5");
+		vkCmdDispatch(cbs[4], 1, 1, 1);
+		vkCmdDispatch(cbs[4], 1, 1, 1);
+		CHECK(gpa.GpaEndSample(cl[4]) == kGpaStatusOk, "end 5");
+		CHECK(gpa.GpaEndCommandList(cl[4]) == kGpaStatusOk, "end list 4");
+		run_list(vk, cbs[4], fence);
+		if (p == 0)
+			want[4] = prims_of(f + 4) + prims_of(f + 5) + prims_of(f + 6);
+		/* Sample 6 continued on a second list: one dispatch on each. */
+		CHECK(gpa.GpaBeginCommandList(session, p, cbs[5], kGpaCommandListPrimary, &cl[5]) ==
+		      kGpaStatusOk, "list 5");
+		vkCmdBindPipeline(cbs[5], VK_PIPELINE_BIND_POINT_COMPUTE, comp.pipeline);
+		CHECK(gpa.GpaBeginSample(6, cl[5]) == kGpaStatusOk, "sample 6");
+		vkCmdDispatch(cbs[5], 1, 1, 1);
+		CHECK(gpa.GpaEndCommandList(cl[5]) == kGpaStatusOk, "end list 5, 6 open");
+		run_list(vk, cbs[5], fence);
+		CHECK(gpa.GpaBeginCommandList(session, p, cbs[6], kGpaCommandListPrimary, &cl[6]) ==
+		      kGpaStatusOk, "list 6");
+		vkCmdBindPipeline(cbs[6], VK_PIPELINE_BIND_POINT_COMPUTE, comp.pipeline);
+		CHECK(gpa.GpaContinueSampleOnCommandList(6, cl[6]) == kGpaStatusOk, "continue 6");
+		vkCmdDispatch(cbs[6], 1, 1, 1);
+		CHECK(gpa.GpaEndSample(cl[6]) == kGpaStatusOk, "end 6");
+		CHECK(gpa.GpaEndCommandList(cl[6]) == kGpaStatusOk, "end list 6");
+		run_list(vk, cbs[6], fence);
+		if (p == 0)
+			want[6] = prims_of(f + 7) + prims_of(f + 8);
+		/* The next pass's first GPA call (or the completion below) takes
+		 * the last list's counts. */
+	}
+	CHECK(gpa.GpaEndSession(session) == kGpaStatusOk, "end device session");
+	CHECK(gpa.GpaIsSessionComplete(session) == kGpaStatusOk, "device session complete");
+	GpaUInt64 r[2][2] = { { 0 } };
+	for (GpaUInt32 id = 0; id < 7; id++) {
+		GpaUInt64 v[2] = { 0, 0 };
+		GpaStatus st = gpa.GpaGetSampleResult(session, id, (have_cycles ? 2 : 1) * 8, v);
+		CHECK(st == kGpaStatusOk, "device sample %u: %d", id, st);
+		printf("vulkan sample %u: %llu input primitives, %llu GPU active cycles\n", id,
+		       (unsigned long long)v[0], (unsigned long long)v[1]);
+		if (id == 4 || id == 5) {
+			r[id - 4][0] = v[0];
+			r[id - 4][1] = v[1];
+			continue;
+		}
+		CHECK((double)v[0] == want[id], "sample %u's own frames: %llu primitives, not %.0f",
+		      id, (unsigned long long)v[0], want[id]);
+		CHECK(!have_cycles || v[1] > 0, "sample %u counted cycles", id);
+	}
+	CHECK((double)(r[0][0] + r[1][0]) == want[4] && r[0][0] - r[1][0] <= 1,
+	      "two samples of one list share its %.0f primitives equally: %llu + %llu", want[4],
+	      (unsigned long long)r[0][0], (unsigned long long)r[1][0]);
+	CHECK(gpa.GpaDeleteSession(session) == kGpaStatusOk, "delete device session");
+
+	/* Two lists run between the same two GPA calls: no device counts. */
+	CHECK(gpa.GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &session) ==
+	      kGpaStatusOk, "create session 5");
+	CHECK(gpa.GpaEnableCounter(session, prims) == kGpaStatusOk, "enable");
+	CHECK(gpa.GpaGetPassCount(session, &passes) == kGpaStatusOk && passes == 1, "one pass");
+	CHECK(gpa.GpaBeginSession(session) == kGpaStatusOk, "begin 5");
+	VkCommandBuffer two[2];
+	GpaCommandListId tl[2];
+	for (GpaUInt32 i = 0; i < 2; i++) {
+		two[i] = cb_begin(vk, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+		CHECK(gpa.GpaBeginCommandList(session, 0, two[i], kGpaCommandListPrimary, &tl[i]) ==
+		      kGpaStatusOk, "list %u", i);
+		vkCmdBindPipeline(two[i], VK_PIPELINE_BIND_POINT_COMPUTE, comp.pipeline);
+		CHECK(gpa.GpaBeginSample(i, tl[i]) == kGpaStatusOk, "sample %u", i);
+		vkCmdDispatch(two[i], 1, 1, 1);
+		CHECK(gpa.GpaEndSample(tl[i]) == kGpaStatusOk, "end sample %u", i);
+		CHECK(gpa.GpaEndCommandList(tl[i]) == kGpaStatusOk, "end list %u", i);
+		VKOK(vkEndCommandBuffer(two[i]));
+	}
+	CHECK(gpa.GpaEndSession(session) == kGpaStatusOk, "end 5");
+	VkSubmitInfo si = { .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 2,
+	                    .pCommandBuffers = two };
+	VKOK(vkQueueSubmit(vk->queue, 1, &si, VK_NULL_HANDLE));
+	VKOK(vkQueueWaitIdle(vk->queue));
+	CHECK(gpa.GpaIsSessionComplete(session) == kGpaStatusOk, "complete, without counts");
+	GpaUInt64 v = 0;
+	GpaStatus st = gpa.GpaGetSampleResult(session, 0, 8, &v);
+	CHECK(st != kGpaStatusOk, "two lists in one interval: sample 0 has no count (%d, %llu)",
+	      st, (unsigned long long)v);
+	CHECK(gpa.GpaDeleteSession(session) == kGpaStatusOk, "delete 5");
+	vkResetCommandPool(vk->device, vk->pool, 0);
+	vkDestroyFence(vk->device, fence, NULL);
+	vk_compute_destroy(vk->device, &comp);
+}
+
 int main(void)
 {
 	const char *dir = getenv("OPENGPA_BUILD_LIB");
@@ -448,17 +611,22 @@ int main(void)
 	vkResetCommandPool(vk.device, vk.pool, 0);
 	never_submitted(&vk, ctx, gputime);
 
-	/* A device counter cannot be tied to a Vulkan sample yet: refused. */
+	/* A device counter in the estimated mode (not built): refused. */
 	GpaUInt32 ncounters = 0;
 	CHECK(gpa.GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &session) ==
 	      kGpaStatusOk, "create session 3");
 	CHECK(gpa.GpaGetNumCounters(COUNTER_OWNER, &ncounters) == kGpaStatusOk, "counters");
 	if (ncounters > 1) {
 		CHECK(gpa.GpaEnableCounter(session, gputime == 0 ? 1 : 0) == kGpaStatusOk, "enable");
+		setenv("OPENGPA_SYNC", "off", 1);
 		CHECK(gpa.GpaBeginSession(session) == kGpaStatusErrorFailed,
-		      "a device counter on Vulkan is refused");
+		      "a device counter on Vulkan, unsynchronised, is refused");
+		unsetenv("OPENGPA_SYNC");
 	}
 	CHECK(gpa.GpaDeleteSession(session) == kGpaStatusOk, "delete 3");
+	uint64_t (*frames)(void) = (uint64_t (*)(void))dlsym(RTLD_DEFAULT, "vmali_api_frames");
+	if (frames)
+		device_counts(&vk, ctx, frames);
 
 	CHECK(gpa.GpaCloseContext(ctx) == kGpaStatusOk, "close");
 	CHECK(gpa.GpaDestroy() == kGpaStatusOk, "destroy");

@@ -13,8 +13,8 @@
  *
  * On whatever Vulkan device the loader finds (lavapipe in CI), under
  * VK_LAYER_KHRONOS_validation: any validation message fails.  Exits 77
- * (skipped) without a device or the layer.  The compute shader is an empty
- * one, written out in SPIR-V below (no shader compiler needed).
+ * (skipped) without a device or the layer.  The compute shader is
+ * vk_compute.h's empty one.
  */
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -25,24 +25,7 @@
 #include <vulkan/vulkan.h>
 
 #include "vk_check.h"
-
-/* OpCapability Shader; OpMemoryModel Logical GLSL450;
- * OpEntryPoint GLCompute %1 "main"; OpExecutionMode %1 LocalSize 1 1 1;
- * %2 = OpTypeVoid; %3 = OpTypeFunction %2;
- * %1 = OpFunction %2 None %3; %4 = OpLabel; OpReturn; OpFunctionEnd */
-static const uint32_t empty_compute[] = {
-	0x07230203, 0x00010000, 0, 5, 0,
-	(2u << 16) | 17, 1,
-	(3u << 16) | 14, 0, 1,
-	(5u << 16) | 15, 5, 1, 0x6e69616d, 0,
-	(6u << 16) | 16, 1, 17, 1, 1, 1,
-	(2u << 16) | 19, 2,
-	(3u << 16) | 33, 3, 2,
-	(5u << 16) | 54, 2, 1, 0, 3,
-	(2u << 16) | 248, 4,
-	(1u << 16) | 253,
-	(1u << 16) | 56,
-};
+#include "vk_compute.h"
 
 struct vk {
 	VkInstance instance;
@@ -133,7 +116,8 @@ static int setup(struct vk *vk)
 	                               .queueFamilyIndex = family };
 	VKOK(vkCreateCommandPool(vk->device, &pi, NULL, &vk->pool));
 	VkShaderModuleCreateInfo si = { .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-	                                .codeSize = sizeof(empty_compute), .pCode = empty_compute };
+	                                .codeSize = sizeof(vk_empty_compute),
+	                                .pCode = vk_empty_compute };
 	VKOK(vkCreateShaderModule(vk->device, &si, NULL, &vk->module));
 	VkPipelineLayoutCreateInfo li = { .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO };
 	VKOK(vkCreatePipelineLayout(vk->device, &li, NULL, &vk->layout));

@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vk_dev.c — device counters (Mali, perf, MIPS: whatever the context's
+ * backend counts) per Vulkan sample, synchronised (docs/api.md, "Device
+ * counters on Vulkan").
+ *
+ * The GPU runs a command buffer after it was recorded, and the library sees
+ * neither the submission nor the GPU's progress: only its GPA calls.  So
+ * the backend's snapshots are taken at GPA calls, with the device drained
+ * first (vkDeviceWaitIdle): a "checkpoint".  Between two checkpoints the
+ * backend counted exactly the work that ran between them; the primary
+ * command lists whose event (recorded at GpaEndCommandList) was set in that
+ * interval are the ones that ran in it.  When exactly one did, the
+ * interval's counts are that list's: exact.  When several did, they cannot
+ * be told apart, and their samples fail with a message that says how to
+ * submit.  A list's counts go to the samples on it: all of them to a lone
+ * sample, shared equally when several samples sit on one list (an estimate:
+ * no snapshot can be taken between two commands of one command buffer).  A
+ * sample continued across lists sums its lists' shares.
+ *
+ * Checkpoints: GpaBeginCommandList of a primary, GpaIsPassComplete,
+ * GpaIsSessionComplete, and GpaGetSampleResult's wait.  The core session
+ * defers the pass's counts (og_session_defer_device) and keeps the
+ * backend's pass open after its last list ended, until every list of it
+ * has been counted (or the session is deleted).
+ *
+ * Lock held throughout.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "apictx/vk.h"
+#include "core/explicit.h"
+#include "core/registry.h"
+
+struct dev_list {
+	struct og_cmdlist *cl;
+	uint32_t pass;
+	uint32_t *ids; /* samples on it, each once */
+	uint32_t n, cap;
+	bool done;     /* counted (or failed) */
+};
+
+struct dev_sample {
+	uint32_t id, pass;
+	uint32_t lists_left; /* lists it is on not yet counted */
+	bool ended;          /* GpaEndSample: no list will be added */
+	bool delivered;      /* to the core session */
+	bool failed;
+	uint64_t *sum; /* the pass's device deltas, summed over its lists */
+};
+
+struct og_vk_dev {
+	struct og_xsession *x;
+	bool held;     /* the backend's pass is open for the command lists */
+	bool bracket;  /* begin_sample taken: the backend counts since the last checkpoint */
+	uint32_t pass; /* the held pass */
+	struct dev_list *lists;
+	uint32_t nlists, cap_lists;
+	struct dev_sample *samples;
+	uint32_t nsamples, cap_samples;
+	uint64_t *deltas; /* one pass's, the widest */
+	size_t width;
+};
+
+static struct og_context *ctx_of(const struct og_vk_dev *d)
+{
+	return d->x->ctx;
+}
+
+bool og_vk_dev_wanted(const struct og_xsession *x)
+{
+	for (uint32_t p = 0; p < og_session_npasses(x->s); p++)
+		if (og_session_pass_device_count(x->s, p))
+			return true;
+	return false;
+}
+
+static struct dev_sample *find_sample(struct og_vk_dev *d, uint32_t id, uint32_t pass)
+{
+	for (uint32_t i = d->nsamples; i-- > 0;)
+		if (d->samples[i].id == id && d->samples[i].pass == pass)
+			return &d->samples[i];
+	return NULL;
+}
+
+static struct dev_list *find_list(struct og_vk_dev *d, const struct og_cmdlist *cl)
+{
+	for (uint32_t i = d->nlists; i-- > 0;)
+		if (d->lists[i].cl == cl)
+			return &d->lists[i];
+	return NULL;
+}
+
+/* Sample `s` has its last list counted: to the core session. */
+static void deliver(struct og_vk_dev *d, struct dev_sample *s)
+{
+	s->delivered = true;
+	og_session_deliver(d->x->s, s->id, s->pass, s->failed ? NULL : s->sum);
+	free(s->sum);
+	s->sum = NULL;
+}
+
+/* List l's counts (NULL: it failed) to its samples. */
+static void count_list(struct og_vk_dev *d, struct dev_list *l, const uint64_t *deltas)
+{
+	size_t w = og_session_pass_device_count(d->x->s, l->pass);
+	l->done = true;
+	for (uint32_t k = 0; k < l->n; k++) {
+		struct dev_sample *s = find_sample(d, l->ids[k], l->pass);
+		if (!s || !s->lists_left)
+			continue;
+		if (!deltas)
+			s->failed = true;
+		for (size_t i = 0; deltas && !s->failed && i < w; i++) {
+			/* Equal shares; the remainder to the first samples, so the
+			 * shares add up to the list's counts. */
+			uint64_t share = deltas[i] / l->n + (k < deltas[i] % l->n ? 1 : 0);
+			s->sum[i] = s->sum[i] > UINT64_MAX - share ? UINT64_MAX : s->sum[i] + share;
+		}
+		if (--s->lists_left == 0 && s->ended)
+			deliver(d, s);
+	}
+}
+
+/* The backend's pass ends once nothing of it is still to come. */
+static GPA_Status release_pass(struct og_vk_dev *d)
+{
+	struct og_context *ctx = ctx_of(d);
+	GPA_Status st = GPA_STATUS_OK;
+	if (d->bracket) {
+		st = ctx->ops->end_sample(ctx->state, d->deltas);
+		d->bracket = false;
+	}
+	uint32_t open;
+	if (d->held && og_session_pass_open(d->x->s, &open)) {
+		GPA_Status end = og_pass_end(ctx, d->x->s);
+		st = st == GPA_STATUS_OK ? end : st;
+	}
+	d->held = false;
+	return st;
+}
+
+static bool pass_settled(const struct og_vk_dev *d)
+{
+	for (uint32_t i = 0; i < d->nlists; i++)
+		if (!d->lists[i].done && d->lists[i].pass == d->pass)
+			return false;
+	return true;
+}
+
+GPA_Status og_vk_dev_checkpoint(struct og_xsession *x, const char *fn)
+{
+	struct og_vk_dev *d = x->vkdev;
+	if (!d || !d->bracket)
+		return GPA_STATUS_OK;
+	struct og_context *ctx = ctx_of(d);
+	GPA_Status st = og_vk_drain(ctx->api, fn);
+	GPA_Status snap = ctx->ops->end_sample(ctx->state, d->deltas);
+	d->bracket = false;
+	if (st == GPA_STATUS_OK)
+		st = snap;
+	/* Which lists ran since the last checkpoint. */
+	uint32_t ran = 0, failed = 0;
+	struct dev_list *one = NULL;
+	for (uint32_t i = 0; i < d->nlists; i++) {
+		struct dev_list *l = &d->lists[i];
+		if (l->done || l->cl->recording || !l->cl->vk)
+			continue;
+		enum og_api_read r = og_vk_list_ran(ctx->api, l->cl->vk);
+		if (r == OG_API_DONE) {
+			ran++;
+			one = l;
+		} else if (r == OG_API_FAILED) {
+			count_list(d, l, NULL);
+			failed++;
+		}
+	}
+	if (ran == 1)
+		count_list(d, one, st == GPA_STATUS_OK ? d->deltas : NULL);
+	else if (ran > 1) {
+		og_log(OG_LOG_ERROR, "%s: %u command lists of session %p ran between two GPA calls, so "
+		       "the device's counts cannot be told apart between them and their samples have "
+		       "no device counters; submit each command list and wait for it (fence, "
+		       "vkQueueWaitIdle) before the next GPA call, as one frame per pass does "
+		       "(docs/api.md, \"Device counters on Vulkan\")", fn, ran, x->handle);
+		for (uint32_t i = 0; i < d->nlists; i++) {
+			struct dev_list *l = &d->lists[i];
+			if (!l->done && !l->cl->recording && l->cl->vk &&
+			    og_vk_list_ran(ctx->api, l->cl->vk) == OG_API_DONE)
+				count_list(d, l, NULL);
+		}
+	}
+	(void)failed;
+	if (d->held && !x->recording && pass_settled(d))
+		return release_pass(d) == GPA_STATUS_OK ? st : GPA_STATUS_ERROR_FAILED;
+	if (d->held) {
+		GPA_Status b = ctx->ops->begin_sample(ctx->state);
+		d->bracket = b == GPA_STATUS_OK;
+		st = st == GPA_STATUS_OK ? b : st;
+	}
+	return st;
+}
+
+GPA_Status og_vk_dev_start(struct og_xsession *x, const char *fn)
+{
+	struct og_context *ctx = x->ctx;
+	/* An ended session of this context may still hold the device for its
+	 * last lists: they are counted now, or given up. */
+	for (struct og_xsession *o = ctx->xsessions; o; o = o->next)
+		if (o != x && o->vkdev) {
+			og_vk_dev_checkpoint(o, fn);
+			if (o->vkdev->held) {
+				og_log(OG_LOG_ERROR, "%s: an earlier session's command lists have not run "
+				       "yet; their samples have no device counters (submit them and wait "
+				       "before beginning another session)", fn);
+				og_vk_dev_free(o);
+			}
+		}
+	struct og_vk_dev *d = calloc(1, sizeof(*d));
+	size_t w = 0;
+	for (uint32_t p = 0; p < og_session_npasses(x->s); p++) {
+		size_t n = og_session_pass_device_count(x->s, p);
+		w = n > w ? n : w;
+	}
+	if (!d || !(d->deltas = calloc(w ? w : 1, sizeof(uint64_t)))) {
+		free(d);
+		return og_error(GPA_STATUS_ERROR_FAILED, "%s: out of memory", fn);
+	}
+	d->x = x;
+	d->width = w;
+	og_session_defer_device(x->s);
+	x->vkdev = d;
+	return GPA_STATUS_OK;
+}
+
+void og_vk_dev_free(struct og_xsession *x)
+{
+	struct og_vk_dev *d = x->vkdev;
+	if (!d)
+		return;
+	/* What is still owed fails: the session goes, or gives the device up. */
+	for (uint32_t i = 0; i < d->nlists; i++)
+		if (!d->lists[i].done)
+			count_list(d, &d->lists[i], NULL);
+	for (uint32_t i = 0; i < d->nsamples; i++) {
+		if (!d->samples[i].delivered) {
+			d->samples[i].failed = true;
+			deliver(d, &d->samples[i]);
+		}
+		free(d->samples[i].sum);
+	}
+	release_pass(d);
+	for (uint32_t i = 0; i < d->nlists; i++)
+		free(d->lists[i].ids);
+	free(d->lists);
+	free(d->samples);
+	free(d->deltas);
+	free(d);
+	x->vkdev = NULL;
+}
+
+GPA_Status og_vk_dev_list_begin(struct og_xsession *x, const char *fn, uint32_t pass,
+                                bool primary)
+{
+	struct og_vk_dev *d = x->vkdev;
+	if (!d)
+		return GPA_STATUS_OK;
+	if (primary)
+		og_vk_dev_checkpoint(x, fn);
+	if (d->held && d->pass != pass) {
+		if (!pass_settled(d))
+			return og_error(GPA_STATUS_ERROR_FAILED,
+			                "%s: pass %u's command lists have not all run yet, and with "
+			                "device counters on Vulkan one pass is on the device at a time; "
+			                "submit pass %u's lists and wait for them before recording pass "
+			                "%u", fn, d->pass, d->pass, pass);
+		release_pass(d);
+	}
+	return GPA_STATUS_OK;
+}
+
+/* After og_cmdlist_begin: the pass is on the device, the bracket runs. */
+GPA_Status og_vk_dev_list_begun(struct og_cmdlist *cl, const char *fn)
+{
+	struct og_vk_dev *d = cl->x->vkdev;
+	if (!d)
+		return GPA_STATUS_OK;
+	struct og_context *ctx = ctx_of(d);
+	if (d->nlists == d->cap_lists) {
+		uint32_t cap = d->cap_lists ? 2 * d->cap_lists : 8;
+		void *p = realloc(d->lists, cap * sizeof(*d->lists));
+		if (!p)
+			return og_error(GPA_STATUS_ERROR_FAILED, "%s: out of memory", fn);
+		d->lists = p;
+		d->cap_lists = cap;
+	}
+	if (cl->type != OG_VK_SECONDARY) /* a secondary runs inside its primary */
+		d->lists[d->nlists++] = (struct dev_list){ .cl = cl, .pass = cl->pass };
+	d->held = true;
+	d->pass = cl->pass;
+	if (!d->bracket && og_session_pass_device_count(cl->x->s, cl->pass)) {
+		GPA_Status st = ctx->ops->begin_sample(ctx->state);
+		if (st != GPA_STATUS_OK)
+			return st;
+		d->bracket = true;
+	}
+	return GPA_STATUS_OK;
+}
+
+void og_vk_dev_sample_end(struct og_cmdlist *cl, uint32_t id)
+{
+	struct og_vk_dev *d = cl->x->vkdev;
+	struct dev_sample *s = d ? find_sample(d, id, cl->pass) : NULL;
+	if (!s || s->ended)
+		return;
+	s->ended = true;
+	if (!s->lists_left)
+		deliver(d, s);
+}
+
+GPA_Status og_vk_dev_sample(struct og_cmdlist *cl, const char *fn, uint32_t id, bool secondary)
+{
+	struct og_vk_dev *d = cl->x->vkdev;
+	size_t w = d ? og_session_pass_device_count(cl->x->s, cl->pass) : 0;
+	if (!w)
+		return GPA_STATUS_OK;
+	if (secondary) /* its copies are counted, not the original */
+		return og_session_deliver(cl->x->s, id, cl->pass, NULL);
+	struct dev_list *l = find_list(d, cl);
+	if (!l)
+		return og_error(GPA_STATUS_ERROR_FAILED, "%s(%u): the command list is unknown "
+		                "(internal error)", fn, id);
+	for (uint32_t k = 0; k < l->n; k++)
+		if (l->ids[k] == id)
+			return GPA_STATUS_OK;
+	struct dev_sample *s = find_sample(d, id, cl->pass);
+	if (!s) {
+		if (d->nsamples == d->cap_samples) {
+			uint32_t cap = d->cap_samples ? 2 * d->cap_samples : 64;
+			void *p = realloc(d->samples, cap * sizeof(*d->samples));
+			if (!p)
+				return og_error(GPA_STATUS_ERROR_FAILED, "%s(%u): out of memory", fn, id);
+			d->samples = p;
+			d->cap_samples = cap;
+		}
+		uint64_t *sum = calloc(w, sizeof(uint64_t));
+		if (!sum)
+			return og_error(GPA_STATUS_ERROR_FAILED, "%s(%u): out of memory", fn, id);
+		s = &d->samples[d->nsamples++];
+		*s = (struct dev_sample){ .id = id, .pass = cl->pass, .sum = sum };
+	}
+	if (l->n == l->cap) {
+		uint32_t cap = l->cap ? 2 * l->cap : 8;
+		void *p = realloc(l->ids, cap * sizeof(*l->ids));
+		if (!p)
+			return og_error(GPA_STATUS_ERROR_FAILED, "%s(%u): out of memory", fn, id);
+		l->ids = p;
+		l->cap = cap;
+	}
+	l->ids[l->n++] = id;
+	s->lists_left++;
+	return GPA_STATUS_OK;
+}
+
+bool og_vk_dev_holds(const struct og_xsession *x, uint32_t pass)
+{
+	return x->vkdev && x->vkdev->held && x->vkdev->pass == pass;
+}
