@@ -23,7 +23,12 @@
  *            session per frame with GPUTime enabled, GpaBeginCommandList on
  *            the command buffer, GpaBeginSample/GpaEndSample around each
  *            draw, GpaEndCommandList, GpaEndSession, submit and wait, then
- *            GpaGetSampleResult of each of the D samples, GpaDeleteSession.
+ *            GpaGetSampleResult of each of the D samples, GpaDeleteSession;
+ *   device   (with --device-counter NAME, e.g. under the virtual Mali) the
+ *            same with that device counter enabled beside GPUTime: the
+ *            synchronised device counts of docs/api.md, a vkDeviceWaitIdle
+ *            and a backend snapshot at GpaBeginCommandList and at the
+ *            results' checkpoint, the frame's counts shared by its D samples.
  *
  * Blocks of F frames of each take turns, in an order that rotates round by
  * round, the first frame of each block not counted; each reports its median
@@ -36,8 +41,10 @@
  * subtraction), ns per read, median of rounds.
  *
  *   bench-apictx-vk [--library PATH] [--draws D] [--frames F] [--rounds R]
+ *                   [--device-counter NAME]
  */
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +90,7 @@ struct bench {
 	float period;
 	unsigned draws;
 	double *times; /* draws values of the last frame, ns */
+	GpaUInt32 device; /* --device-counter's index, or UINT32_MAX */
 	volatile double sink;
 };
 
@@ -128,13 +136,15 @@ static void frame_bare(struct bench *b)
 
 /* Records and submits one opengpa frame; the session is left ended for the
  * caller to read and delete. */
-static GpaSessionId record_opengpa(struct bench *b, VkCommandBuffer *cb)
+static GpaSessionId record_opengpa(struct bench *b, VkCommandBuffer *cb, bool device)
 {
 	GpaFunctionTable *g = &b->gpa;
 	GpaSessionId s = NULL;
 	GpaCommandListId list = NULL;
 	if (g->GpaCreateSession(b->ctx, kGpaSessionSampleTypeDiscreteCounter, &s) != kGpaStatusOk ||
-	    g->GpaEnableCounter(s, 0) != kGpaStatusOk || g->GpaBeginSession(s) != kGpaStatusOk)
+	    g->GpaEnableCounter(s, 0) != kGpaStatusOk ||
+	    (device && g->GpaEnableCounter(s, b->device) != kGpaStatusOk) ||
+	    g->GpaBeginSession(s) != kGpaStatusOk)
 		die("session");
 	if (!(*cb = vk_scene_begin(&b->s)))
 		die("no command buffer");
@@ -162,10 +172,24 @@ static GpaSessionId record_opengpa(struct bench *b, VkCommandBuffer *cb)
 static void frame_opengpa(struct bench *b)
 {
 	VkCommandBuffer cb;
-	GpaSessionId s = record_opengpa(b, &cb);
+	GpaSessionId s = record_opengpa(b, &cb, false);
 	for (unsigned d = 0; d < b->draws; d++)
 		if (b->gpa.GpaGetSampleResult(s, d, sizeof(double), &b->times[d]) != kGpaStatusOk)
 			die("GpaGetSampleResult");
+	b->gpa.GpaDeleteSession(s);
+	vk_scene_free(&b->s, &cb, 1);
+}
+
+static void frame_device(struct bench *b)
+{
+	VkCommandBuffer cb;
+	GpaSessionId s = record_opengpa(b, &cb, true);
+	for (unsigned d = 0; d < b->draws; d++) {
+		double v[2];
+		if (b->gpa.GpaGetSampleResult(s, d, sizeof(v), v) != kGpaStatusOk)
+			die("GpaGetSampleResult (device)");
+		b->times[d] = v[0];
+	}
 	b->gpa.GpaDeleteSession(s);
 	vk_scene_free(&b->s, &cb, 1);
 }
@@ -176,8 +200,8 @@ struct mode {
 };
 static const struct mode modes[] = {
 	{ "none", frame_none }, { "bare", frame_bare }, { "opengpa", frame_opengpa },
+	{ "device", frame_device },
 };
-#define NMODES 3
 
 /* One sample's result, each way: the first read of each sample of a
  * finished frame (D reads, a new frame each round), and reads again of
@@ -189,7 +213,7 @@ static void one_read(struct bench *b, int rounds)
 	rounds = rounds > 64 ? 64 : rounds;
 	for (int r = 0; r < rounds; r++) {
 		VkCommandBuffer cb;
-		GpaSessionId s = record_opengpa(b, &cb);
+		GpaSessionId s = record_opengpa(b, &cb, false);
 		frame_bare(b); /* the bare pool holds a finished frame too */
 		double v = 0;
 		for (int again = 0; again < 2; again++) {
@@ -230,6 +254,7 @@ static void one_read(struct bench *b, int rounds)
 int main(int argc, char **argv)
 {
 	const char *library = OG_BUILD_LIB "/libGPUPerfAPIVK.so";
+	const char *device = NULL;
 	unsigned draws = 1000;
 	int frames = 20, rounds = 7;
 	for (int i = 1; i + 1 < argc; i += 2) {
@@ -241,9 +266,11 @@ int main(int argc, char **argv)
 			frames = atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--rounds") == 0 && atoi(argv[i + 1]) > 0)
 			rounds = atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--device-counter") == 0)
+			device = argv[i + 1];
 		else
 			die("usage: bench-apictx-vk [--library PATH] [--draws D] [--frames F] "
-			    "[--rounds R]");
+			    "[--rounds R] [--device-counter NAME]");
 	}
 	if (rounds > 64)
 		rounds = 64;
@@ -277,14 +304,18 @@ int main(int argc, char **argv)
 	    b.gpa.GpaOpenContext(&info, kGpaOpenContextDefaultBit, &b.ctx) != kGpaStatusOk ||
 	    b.gpa.GpaGetCounterIndex(b.ctx, "GPUTime", &index) != kGpaStatusOk || index != 0)
 		die("no GPA context with GPUTime at index 0 on the Vulkan device");
+	b.device = UINT32_MAX;
+	if (device && b.gpa.GpaGetCounterIndex(b.ctx, device, &b.device) != kGpaStatusOk)
+		die("--device-counter: no such counter on this context");
+	int nmodes = device ? 4 : 3;
 
 	/* Rounds of F frames of each mode in turn, the order rotating round by
 	 * round so that no mode always follows the same one; each block's first
 	 * frame is not counted (lavapipe's first frame after a change of work
 	 * runs several times slower), the others are, each alone. */
 	int nframes = (frames - 1) * rounds;
-	double *wall[NMODES], *cpu[NMODES], *thread[NMODES];
-	for (int m = 0; m < NMODES; m++) {
+	double *wall[4], *cpu[4], *thread[4];
+	for (int m = 0; m < nmodes; m++) {
 		wall[m] = calloc((size_t)nframes, sizeof(double));
 		cpu[m] = calloc((size_t)nframes, sizeof(double));
 		thread[m] = calloc((size_t)nframes, sizeof(double));
@@ -292,8 +323,8 @@ int main(int argc, char **argv)
 			die("out of memory");
 	}
 	for (int r = 0; r < rounds; r++)
-		for (int k = 0; k < NMODES; k++) {
-			int m = (r + k) % NMODES;
+		for (int k = 0; k < nmodes; k++) {
+			int m = (r + k) % nmodes;
 			modes[m].frame(&b);
 			for (int f = 0; f < frames - 1; f++) {
 				double w0 = now_ms(CLOCK_MONOTONIC),
@@ -309,8 +340,8 @@ int main(int argc, char **argv)
 	printf("%s: a frame of %u draws, one sample per draw; median of %d frames each\n",
 	       b.s.device_name, draws, nframes);
 	printf("%-8s %10s %10s %10s\n", "", "wall ms", "cpu ms", "thread ms");
-	double mw[NMODES], mc[NMODES], mt[NMODES];
-	for (int m = 0; m < NMODES; m++) {
+	double mw[4], mc[4], mt[4];
+	for (int m = 0; m < nmodes; m++) {
 		mw[m] = median(wall[m], nframes);
 		mc[m] = median(cpu[m], nframes);
 		mt[m] = median(thread[m], nframes);
@@ -318,8 +349,11 @@ int main(int argc, char **argv)
 	}
 	printf("opengpa / bare: wall %.3fx, cpu %.3fx, thread %.3fx\n", mw[2] / mw[1], mc[2] / mc[1],
 	       mt[2] / mt[1]);
+	if (device)
+		printf("device / opengpa: wall %.3fx, cpu %.3fx, thread %.3fx (%s, synchronised)\n",
+		       mw[3] / mw[2], mc[3] / mc[2], mt[3] / mt[2], device);
 	one_read(&b, rounds);
-	for (int m = 0; m < NMODES; m++) {
+	for (int m = 0; m < nmodes; m++) {
 		free(wall[m]);
 		free(cpu[m]);
 		free(thread[m]);

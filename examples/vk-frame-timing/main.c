@@ -11,6 +11,14 @@
  * frame is a few vkCmdFillBuffer over a buffer and a render pass of draw
  * calls (examples/common/vk_scene.h).
  *
+ * Where the context also counts the device (the Mali backend: a Mali GPU, or
+ * the virtual Mali under its preload), each frame also prints its GPU active
+ * cycles and external memory bytes (GPUActiveCycles, OutputExternalReadBytes,
+ * OutputExternalWriteBytes), counted synchronised (docs/api.md, "Device
+ * counters on Vulkan"): the frame is recorded once per pass the counters
+ * need, each pass's command buffer submitted and waited for before the next
+ * GPA call, so each frame's counts are its own.  --no-device times only.
+ *
  *   vk-frame-timing [--library PATH] [--frames N] [--draws N] [--fills N]
  *                   [--validate] [--verify]
  *
@@ -32,8 +40,13 @@
 struct options {
 	const char *library;
 	unsigned frames, draws, fills;
-	bool validate, verify;
+	bool validate, verify, no_device;
 };
+
+/* The device counters a frame prints, where the context has them. */
+static const char *const device_names[] = { "GPUActiveCycles", "OutputExternalReadBytes",
+	                                    "OutputExternalWriteBytes" };
+#define NDEVICE 3
 
 static int parse(int argc, char **argv, struct options *o)
 {
@@ -47,6 +60,10 @@ static int parse(int argc, char **argv, struct options *o)
 		}
 		if (strcmp(a, "--verify") == 0) {
 			o->verify = true;
+			continue;
+		}
+		if (strcmp(a, "--no-device") == 0) {
+			o->no_device = true;
 			continue;
 		}
 		if (!v)
@@ -93,23 +110,27 @@ static int load(const char *path, GpaFunctionTable *gpa, void **lib)
 	return 0;
 }
 
-/* One frame: a session of one sample around the frame's commands, then
- * submitted; its GPUTime in *ns. */
-static GpaStatus frame(GpaFunctionTable *gpa, struct vk_scene *s, GpaContextId ctx,
-                       GpaUInt32 gputime, const struct options *o, double *ns)
+/* A result value as a double, by its counter's data type. */
+static double value_of(GpaFunctionTable *gpa, GpaContextId ctx, GpaUInt32 counter, GpaUInt64 v)
 {
-	GpaSessionId session = NULL;
+	GpaDataType type = kGpaDataTypeUint64;
+	gpa->GpaGetCounterDataType(ctx, counter, &type);
+	double d = (double)v;
+	if (type == kGpaDataTypeFloat64)
+		memcpy(&d, &v, sizeof(d));
+	return d;
+}
+
+/* One pass of one frame: the frame's commands in a command buffer, one
+ * sample around them, submitted and waited for. */
+static GpaStatus frame_pass(GpaFunctionTable *gpa, struct vk_scene *s, GpaSessionId session,
+                            GpaUInt32 pass, const struct options *o)
+{
 	GpaCommandListId list = NULL;
-	VkCommandBuffer cb = VK_NULL_HANDLE;
-	GpaStatus st = gpa->GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &session);
+	VkCommandBuffer cb = vk_scene_begin(s);
+	GpaStatus st = cb ? kGpaStatusOk : kGpaStatusErrorFailed;
 	if (st == kGpaStatusOk)
-		st = gpa->GpaEnableCounter(session, gputime);
-	if (st == kGpaStatusOk)
-		st = gpa->GpaBeginSession(session);
-	if (st == kGpaStatusOk && !(cb = vk_scene_begin(s)))
-		st = kGpaStatusErrorFailed;
-	if (st == kGpaStatusOk)
-		st = gpa->GpaBeginCommandList(session, 0, cb, kGpaCommandListPrimary, &list);
+		st = gpa->GpaBeginCommandList(session, pass, cb, kGpaCommandListPrimary, &list);
 	if (st == kGpaStatusOk)
 		st = gpa->GpaBeginSample(0, list);
 	if (st == kGpaStatusOk) {
@@ -124,21 +145,42 @@ static GpaStatus frame(GpaFunctionTable *gpa, struct vk_scene *s, GpaContextId c
 		st = gpa->GpaEndCommandList(list);
 	if (cb)
 		vk_scene_end(s, cb);
-	if (st == kGpaStatusOk)
-		st = gpa->GpaEndSession(session);
 	if (st == kGpaStatusOk && !vk_scene_submit(s, &cb, 1))
 		st = kGpaStatusErrorFailed;
+	if (cb)
+		vk_scene_free(s, &cb, 1);
+	return st;
+}
+
+/* One frame: a session of one sample around the frame's commands, recorded
+ * once per pass; its GPUTime in values[0], the device counters' after it
+ * (ncounters in all, counters[] enabled in that order). */
+static GpaStatus frame(GpaFunctionTable *gpa, struct vk_scene *s, GpaContextId ctx,
+                       const GpaUInt32 *counters, unsigned ncounters, const struct options *o,
+                       GpaUInt64 *values)
+{
+	GpaSessionId session = NULL;
+	GpaStatus st = gpa->GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &session);
+	for (unsigned k = 0; k < ncounters && st == kGpaStatusOk; k++)
+		st = gpa->GpaEnableCounter(session, counters[k]);
+	GpaUInt32 passes = 0;
+	if (st == kGpaStatusOk)
+		st = gpa->GpaGetPassCount(session, &passes);
+	if (st == kGpaStatusOk)
+		st = gpa->GpaBeginSession(session);
+	for (GpaUInt32 p = 0; p < passes && st == kGpaStatusOk; p++)
+		st = frame_pass(gpa, s, session, p, o);
+	if (st == kGpaStatusOk)
+		st = gpa->GpaEndSession(session);
 	size_t size = 0;
 	if (st == kGpaStatusOk)
 		st = gpa->GpaGetSampleResultSize(session, 0, &size);
-	if (st == kGpaStatusOk && size != sizeof(*ns))
+	if (st == kGpaStatusOk && size != ncounters * sizeof(*values))
 		st = kGpaStatusErrorFailed;
 	if (st == kGpaStatusOk)
-		st = gpa->GpaGetSampleResult(session, 0, size, ns);
+		st = gpa->GpaGetSampleResult(session, 0, size, values);
 	if (session)
 		gpa->GpaDeleteSession(session);
-	if (cb)
-		vk_scene_free(s, &cb, 1);
 	return st;
 }
 
@@ -147,7 +189,7 @@ int main(int argc, char **argv)
 	struct options o;
 	if (parse(argc, argv, &o) != 0) {
 		fprintf(stderr, "usage: vk-frame-timing [--library PATH] [--frames N] [--draws N] "
-		                "[--fills N] [--validate] [--verify]\n");
+		                "[--fills N] [--validate] [--verify] [--no-device]\n");
 		return 2;
 	}
 	struct vk_scene s;
@@ -184,15 +226,44 @@ int main(int argc, char **argv)
 			problems++;
 		}
 	}
+	/* GPUTime first, then the device counters the context has. */
+	GpaUInt32 counters[1 + NDEVICE] = { gputime };
+	unsigned ncounters = 1;
+	GpaUInt32 all = 0;
+	if (!problems && !o.no_device && gpa.GpaGetNumCounters(ctx, &all) == kGpaStatusOk)
+		for (unsigned k = 0; k < NDEVICE; k++) /* by name, quietly: absent is no error */
+			for (GpaUInt32 i = 0; i < all; i++) {
+				const char *name = NULL;
+				if (gpa.GpaGetCounterName(ctx, i, &name) == kGpaStatusOk && name &&
+				    strcmp(name, device_names[k]) == 0) {
+					counters[ncounters++] = i;
+					break;
+				}
+			}
+	bool device = ncounters == 1 + NDEVICE;
+	ncounters = device ? ncounters : 1;
 	for (unsigned f = 0; !problems && f < o.frames; f++) {
-		double ns = 0;
-		GpaStatus st = frame(&gpa, &s, ctx, gputime, &o, &ns);
+		GpaUInt64 values[1 + NDEVICE] = { 0 };
+		GpaStatus st = frame(&gpa, &s, ctx, counters, ncounters, &o, values);
 		if (st != kGpaStatusOk) {
 			printf("frame %u: %s\n", f, gpa.GpaGetStatusAsStr(st));
 			problems++;
 			continue;
 		}
-		printf("frame %u: GPU time %.3f ms (%.0f ns)\n", f, ns / 1e6, ns);
+		double ns = value_of(&gpa, ctx, counters[0], values[0]);
+		if (device) {
+			double cycles = value_of(&gpa, ctx, counters[1], values[1]);
+			printf("frame %u: GPU time %.3f ms (%.0f ns), %.0f GPU active cycles, "
+			       "%.0f bytes read, %.0f bytes written\n", f, ns / 1e6, ns, cycles,
+			       value_of(&gpa, ctx, counters[2], values[2]),
+			       value_of(&gpa, ctx, counters[3], values[3]));
+			if (o.verify && !(cycles > 0)) {
+				fprintf(stderr, "verify: frame %u: no GPU active cycles\n", f);
+				problems++;
+			}
+		} else {
+			printf("frame %u: GPU time %.3f ms (%.0f ns)\n", f, ns / 1e6, ns);
+		}
 		if (o.verify && !(ns > 0)) {
 			fprintf(stderr, "verify: frame %u: GPUTime is %g, not above 0\n", f, ns);
 			problems++;
