@@ -149,19 +149,40 @@ static bool pass_settled(const struct og_vk_dev *d)
 	return true;
 }
 
+/* Whether a list not yet counted has run (or failed) by now: without one, a
+ * checkpoint has nothing to attribute and neither drains nor snapshots. */
+static bool any_ran(struct og_vk_dev *d)
+{
+	struct og_apictx *api = ctx_of(d)->api;
+	for (uint32_t i = 0; i < d->nlists; i++) {
+		struct dev_list *l = &d->lists[i];
+		if (!l->done && !l->cl->recording && l->cl->vk &&
+		    og_vk_list_ran(api, l->cl->vk) != OG_API_PENDING)
+			return true;
+	}
+	return false;
+}
+
 GPA_Status og_vk_dev_checkpoint(struct og_xsession *x, const char *fn)
 {
 	struct og_vk_dev *d = x->vkdev;
-	if (!d || !d->bracket)
+	if (!d || !d->held)
 		return GPA_STATUS_OK;
+	if (!any_ran(d))
+		return !x->recording && pass_settled(d) ? release_pass(d) : GPA_STATUS_OK;
 	struct og_context *ctx = ctx_of(d);
-	GPA_Status st = og_vk_drain(ctx->api, fn);
-	GPA_Status snap = ctx->ops->end_sample(ctx->state, d->deltas);
-	d->bracket = false;
-	if (st == GPA_STATUS_OK)
-		st = snap;
+	GPA_Status st = GPA_STATUS_OK;
+	const uint64_t *counts = NULL; /* a pass without device raws has none */
+	if (d->bracket) {
+		st = og_vk_drain(ctx->api, fn);
+		GPA_Status snap = ctx->ops->end_sample(ctx->state, d->deltas);
+		d->bracket = false;
+		if (st == GPA_STATUS_OK)
+			st = snap;
+		counts = st == GPA_STATUS_OK ? d->deltas : NULL;
+	}
 	/* Which lists ran since the last checkpoint. */
-	uint32_t ran = 0, failed = 0;
+	uint32_t ran = 0;
 	struct dev_list *one = NULL;
 	for (uint32_t i = 0; i < d->nlists; i++) {
 		struct dev_list *l = &d->lists[i];
@@ -172,18 +193,17 @@ GPA_Status og_vk_dev_checkpoint(struct og_xsession *x, const char *fn)
 			ran++;
 			one = l;
 		} else if (r == OG_API_FAILED) {
-			count_list(d, l, NULL);
-			failed++;
+			count_list(d, l, NULL); /* logged by og_vk_list_ran */
 		}
 	}
-	if (ran == 1)
-		count_list(d, one, st == GPA_STATUS_OK ? d->deltas : NULL);
-	else if (ran > 1) {
-		og_log(OG_LOG_ERROR, "%s: %u command lists of session %p ran between two GPA calls, so "
-		       "the device's counts cannot be told apart between them and their samples have "
-		       "no device counters; submit each command list and wait for it (fence, "
+	if (ran == 1) {
+		count_list(d, one, counts);
+	} else if (ran > 1) {
+		og_log(OG_LOG_ERROR, "%s: %u command lists ran between two GPA calls, so the "
+		       "device's counts cannot be told apart between them and their samples have "
+		       "no device counters; submit each command list and wait for it (a fence, "
 		       "vkQueueWaitIdle) before the next GPA call, as one frame per pass does "
-		       "(docs/api.md, \"Device counters on Vulkan\")", fn, ran, x->handle);
+		       "(docs/api.md, \"Device counters on Vulkan\")", fn, ran);
 		for (uint32_t i = 0; i < d->nlists; i++) {
 			struct dev_list *l = &d->lists[i];
 			if (!l->done && !l->cl->recording && l->cl->vk &&
@@ -191,10 +211,11 @@ GPA_Status og_vk_dev_checkpoint(struct og_xsession *x, const char *fn)
 				count_list(d, l, NULL);
 		}
 	}
-	(void)failed;
-	if (d->held && !x->recording && pass_settled(d))
-		return release_pass(d) == GPA_STATUS_OK ? st : GPA_STATUS_ERROR_FAILED;
-	if (d->held) {
+	if (!x->recording && pass_settled(d)) {
+		GPA_Status rel = release_pass(d);
+		return st == GPA_STATUS_OK ? rel : st;
+	}
+	if (og_session_pass_device_count(x->s, d->pass)) {
 		GPA_Status b = ctx->ops->begin_sample(ctx->state);
 		d->bracket = b == GPA_STATUS_OK;
 		st = st == GPA_STATUS_OK ? b : st;
