@@ -10,7 +10,9 @@
  * into the primary that executed it (GpaCopySecondarySamples).  The core
  * session keeps each sample's ID, pass and timing; the core's sample
  * begins and ends at once (nothing is counted on the CPU timeline), and
- * the timing collects the query segments.
+ * the timing collects the query segments.  With device counters the core
+ * defers the samples' device counts, and vk_dev.c brings them once the
+ * command lists ran.
  */
 #include <time.h>
 

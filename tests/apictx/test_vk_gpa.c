@@ -20,6 +20,13 @@
  * Work is vkCmdFillBuffer over a buffer, so GPUTime must grow with the
  * number of fills.  GPUTime is GPA 3.x/4.x's: index 0, Float64 nanoseconds,
  * GPA's UUID, and the samples' times fit within their submission's.
+ *
+ * Under the virtual Mali (its preload in the process) it also checks device
+ * counters per sample, synchronised (device_counts).
+ *
+ * Past 600 lines: one client program, built as 3.x and as 4.x, whose
+ * scenarios share its Vulkan setup, its GPA table and its checks; split, each
+ * part would repeat them.
  */
 #include <dlfcn.h>
 #include <pthread.h>
