@@ -326,7 +326,7 @@ static void device_counts(struct vk *vk, GpaContextId ctx, uint64_t (*frames)(vo
 		VkCommandBuffer cbs[7];
 		for (int i = 0; i < 7; i++)
 			cbs[i] = cb_begin(vk, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
-		GpaCommandListId cl[7];
+		GpaCommandListId cl[7] = { 0 };
 		uint64_t f = frames();
 		/* Samples 0-3: one list each, one dispatch each. */
 		for (GpaUInt32 i = 0; i < 4; i++) {
@@ -407,7 +407,7 @@ static void device_counts(struct vk *vk, GpaContextId ctx, uint64_t (*frames)(vo
 	CHECK(gpa.GpaGetPassCount(session, &passes) == kGpaStatusOk && passes == 1, "one pass");
 	CHECK(gpa.GpaBeginSession(session) == kGpaStatusOk, "begin 5");
 	VkCommandBuffer two[2];
-	GpaCommandListId tl[2];
+	GpaCommandListId tl[2] = { 0 };
 	for (GpaUInt32 i = 0; i < 2; i++) {
 		two[i] = cb_begin(vk, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 		CHECK(gpa.GpaBeginCommandList(session, 0, two[i], kGpaCommandListPrimary, &tl[i]) ==
