@@ -431,6 +431,47 @@ static void device_counts(struct vk *vk, GpaContextId ctx, uint64_t (*frames)(vo
 	      st, (unsigned long long)v);
 	CHECK(gpa.GpaDeleteSession(session) == kGpaStatusOk, "delete 5");
 	vkResetCommandPool(vk->device, vk->pool, 0);
+
+	/* A list never submitted holds the device until its session gives it
+	 * up: a new session takes it (the old one's sample gets no counts), and
+	 * counts its own list exactly. */
+	GpaSessionId old = NULL, next = NULL;
+	GpaCommandListId ol = NULL, nl = NULL;
+	CHECK(gpa.GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &old) ==
+	      kGpaStatusOk && gpa.GpaEnableCounter(old, prims) == kGpaStatusOk &&
+	      gpa.GpaBeginSession(old) == kGpaStatusOk, "session 6");
+	VkCommandBuffer never = cb_begin(vk, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	CHECK(gpa.GpaBeginCommandList(old, 0, never, kGpaCommandListPrimary, &ol) == kGpaStatusOk &&
+	      gpa.GpaBeginSample(0, ol) == kGpaStatusOk && gpa.GpaEndSample(ol) == kGpaStatusOk &&
+	      gpa.GpaEndCommandList(ol) == kGpaStatusOk, "list 6");
+	VKOK(vkEndCommandBuffer(never));
+	CHECK(gpa.GpaEndSession(old) == kGpaStatusOk, "end 6");
+	CHECK(gpa.GpaIsSessionComplete(old) == kGpaStatusResultNotReady, "6 never submitted");
+	CHECK(gpa.GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &next) ==
+	      kGpaStatusOk && gpa.GpaEnableCounter(next, prims) == kGpaStatusOk &&
+	      gpa.GpaBeginSession(next) == kGpaStatusOk, "session 7 while 6 holds the device");
+	CHECK(gpa.GpaIsSessionComplete(old) == kGpaStatusOk, "6 gave the device up: complete");
+	CHECK(gpa.GpaGetSampleResult(old, 0, 8, &v) != kGpaStatusOk, "6's sample has no count");
+	VkCommandBuffer mine = cb_begin(vk, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	uint64_t f7 = frames();
+	CHECK(gpa.GpaBeginCommandList(next, 0, mine, kGpaCommandListPrimary, &nl) == kGpaStatusOk,
+	      "list 7");
+	vkCmdBindPipeline(mine, VK_PIPELINE_BIND_POINT_COMPUTE, comp.pipeline);
+	CHECK(gpa.GpaBeginSample(0, nl) == kGpaStatusOk, "sample 7");
+	vkCmdDispatch(mine, 1, 1, 1);
+	vkCmdDispatch(mine, 1, 1, 1);
+	CHECK(gpa.GpaEndSample(nl) == kGpaStatusOk && gpa.GpaEndCommandList(nl) == kGpaStatusOk,
+	      "end list 7");
+	run_list(vk, mine, fence);
+	CHECK(gpa.GpaEndSession(next) == kGpaStatusOk, "end 7");
+	v = 0;
+	CHECK(gpa.GpaGetSampleResult(next, 0, 8, &v) == kGpaStatusOk &&
+	      (double)v == prims_of(f7) + prims_of(f7 + 1),
+	      "session 7's sample: %llu primitives, not %.0f", (unsigned long long)v,
+	      prims_of(f7) + prims_of(f7 + 1));
+	CHECK(gpa.GpaDeleteSession(old) == kGpaStatusOk && gpa.GpaDeleteSession(next) ==
+	      kGpaStatusOk, "delete 6, 7");
+	vkResetCommandPool(vk->device, vk->pool, 0);
 	vkDestroyFence(vk->device, fence, NULL);
 	vk_compute_destroy(vk->device, &comp);
 }
