@@ -28,7 +28,9 @@
  *            same with that device counter enabled beside GPUTime: the
  *            synchronised device counts of docs/api.md, a vkDeviceWaitIdle
  *            and a backend snapshot at GpaBeginCommandList and at the
- *            results' checkpoint, the frame's counts shared by its D samples.
+ *            results' checkpoint, the frame's counts shared by its D samples;
+ *   device-off  the same, unsynchronised (OPENGPA_SYNC=off): the snapshots
+ *            without the drain.
  *
  * Blocks of F frames of each take turns, in an order that rotates round by
  * round, the first frame of each block not counted; each reports its median
@@ -182,6 +184,7 @@ static void frame_opengpa(struct bench *b)
 
 static void frame_device(struct bench *b)
 {
+	unsetenv("OPENGPA_SYNC");
 	VkCommandBuffer cb;
 	GpaSessionId s = record_opengpa(b, &cb, true);
 	for (unsigned d = 0; d < b->draws; d++) {
@@ -194,13 +197,29 @@ static void frame_device(struct bench *b)
 	vk_scene_free(&b->s, &cb, 1);
 }
 
+static void frame_device_off(struct bench *b)
+{
+	setenv("OPENGPA_SYNC", "off", 1); /* read at GpaBeginSession */
+	VkCommandBuffer cb;
+	GpaSessionId s = record_opengpa(b, &cb, true);
+	unsetenv("OPENGPA_SYNC");
+	for (unsigned d = 0; d < b->draws; d++) {
+		double v[2];
+		if (b->gpa.GpaGetSampleResult(s, d, sizeof(v), v) != kGpaStatusOk)
+			die("GpaGetSampleResult (device-off)");
+		b->times[d] = v[0];
+	}
+	b->gpa.GpaDeleteSession(s);
+	vk_scene_free(&b->s, &cb, 1);
+}
+
 struct mode {
 	const char *name;
 	void (*frame)(struct bench *);
 };
 static const struct mode modes[] = {
 	{ "none", frame_none }, { "bare", frame_bare }, { "opengpa", frame_opengpa },
-	{ "device", frame_device },
+	{ "device", frame_device }, { "device-off", frame_device_off },
 };
 
 /* One sample's result, each way: the first read of each sample of a
@@ -307,14 +326,14 @@ int main(int argc, char **argv)
 	b.device = UINT32_MAX;
 	if (device && b.gpa.GpaGetCounterIndex(b.ctx, device, &b.device) != kGpaStatusOk)
 		die("--device-counter: no such counter on this context");
-	int nmodes = device ? 4 : 3;
+	int nmodes = device ? 5 : 3;
 
 	/* Rounds of F frames of each mode in turn, the order rotating round by
 	 * round so that no mode always follows the same one; each block's first
 	 * frame is not counted (lavapipe's first frame after a change of work
 	 * runs several times slower), the others are, each alone. */
 	int nframes = (frames - 1) * rounds;
-	double *wall[4], *cpu[4], *thread[4];
+	double *wall[5], *cpu[5], *thread[5];
 	for (int m = 0; m < nmodes; m++) {
 		wall[m] = calloc((size_t)nframes, sizeof(double));
 		cpu[m] = calloc((size_t)nframes, sizeof(double));
@@ -339,19 +358,22 @@ int main(int argc, char **argv)
 		}
 	printf("%s: a frame of %u draws, one sample per draw; median of %d frames each\n",
 	       b.s.device_name, draws, nframes);
-	printf("%-8s %10s %10s %10s\n", "", "wall ms", "cpu ms", "thread ms");
-	double mw[4], mc[4], mt[4];
+	printf("%-10s %10s %10s %10s\n", "", "wall ms", "cpu ms", "thread ms");
+	double mw[5], mc[5], mt[5];
 	for (int m = 0; m < nmodes; m++) {
 		mw[m] = median(wall[m], nframes);
 		mc[m] = median(cpu[m], nframes);
 		mt[m] = median(thread[m], nframes);
-		printf("%-8s %10.3f %10.3f %10.3f\n", modes[m].name, mw[m], mc[m], mt[m]);
+		printf("%-10s %10.3f %10.3f %10.3f\n", modes[m].name, mw[m], mc[m], mt[m]);
 	}
 	printf("opengpa / bare: wall %.3fx, cpu %.3fx, thread %.3fx\n", mw[2] / mw[1], mc[2] / mc[1],
 	       mt[2] / mt[1]);
 	if (device)
 		printf("device / opengpa: wall %.3fx, cpu %.3fx, thread %.3fx (%s, synchronised)\n",
 		       mw[3] / mw[2], mc[3] / mc[2], mt[3] / mt[2], device);
+	if (device)
+		printf("device-off / opengpa: wall %.3fx, cpu %.3fx, thread %.3fx (unsynchronised)\n",
+		       mw[4] / mw[2], mc[4] / mc[2], mt[4] / mt[2]);
 	one_read(&b, rounds);
 	for (int m = 0; m < nmodes; m++) {
 		free(wall[m]);

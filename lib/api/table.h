@@ -144,7 +144,6 @@ int ot_vk_continue_sample(const char *fn, uint32_t id, struct og_cmdlist *cl);
 int ot_vk_copy_secondary(const char *fn, struct og_cmdlist *sec, struct og_cmdlist *pri,
                          uint32_t n, const uint32_t *new_ids);
 /* BeginSession: only counters the API measures (GPUTime). */
-int ot_vk_check_counters(const char *fn, const struct og_xsession *x);
 /* After og_xsession_begin: device counters per sample (apictx/vk_dev.c). */
 int ot_vk_session_begun(const char *fn, struct og_xsession *x);
 int ot_vk_pass_check(const char *fn, const struct og_xsession *x, uint32_t pass);

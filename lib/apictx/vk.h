@@ -77,8 +77,9 @@ struct og_cmdlist;
 
 /* The session (begun) counts device raws in some pass. */
 bool og_vk_dev_wanted(const struct og_xsession *x);
-/* At GpaBeginSession: the core defers the device counts of x's samples. */
-GPA_Status og_vk_dev_start(struct og_xsession *x, const char *fn);
+/* At GpaBeginSession: the core defers the device counts of x's samples;
+ * `drain`: synchronised (each checkpoint waits for the device). */
+GPA_Status og_vk_dev_start(struct og_xsession *x, const char *fn, bool drain);
 /* The device is given up: counts still owed fail, the held pass ends. */
 void og_vk_dev_free(struct og_xsession *x);
 /* Drains the device and attributes what the backend counted since the

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * vk_dev.c — device counters (Mali, perf, MIPS: whatever the context's
- * backend counts) per Vulkan sample, synchronised (docs/api.md, "Device
- * counters on Vulkan").
+ * backend counts) per Vulkan sample (docs/api.md, "Device counters on
+ * Vulkan").
  *
  * The GPU runs a command buffer after it was recorded, and the library sees
  * neither the submission nor the GPU's progress: only its GPA calls.  So
@@ -17,6 +17,11 @@
  * sample, shared equally when several samples sit on one list (an estimate:
  * no snapshot can be taken between two commands of one command buffer).  A
  * sample continued across lists sums its lists' shares.
+ *
+ * Unsynchronised (OPENGPA_SYNC=off or flush), a checkpoint does not drain:
+ * a list whose event is set has completed, so its counts are all in the
+ * interval, but so is whatever part of later submissions the GPU had run by
+ * the snapshot; nothing stalls.
  *
  * Checkpoints: GpaBeginCommandList of a primary, GpaIsPassComplete,
  * GpaIsSessionComplete, and GpaGetSampleResult's wait.  The core session
@@ -52,6 +57,7 @@ struct dev_sample {
 
 struct og_vk_dev {
 	struct og_xsession *x;
+	bool drain;    /* synchronised: vkDeviceWaitIdle before each snapshot */
 	bool held;     /* the backend's pass is open for the command lists */
 	bool bracket;  /* begin_sample taken: the backend counts since the last checkpoint */
 	uint32_t pass; /* the held pass */
@@ -174,7 +180,8 @@ GPA_Status og_vk_dev_checkpoint(struct og_xsession *x, const char *fn)
 	GPA_Status st = GPA_STATUS_OK;
 	const uint64_t *counts = NULL; /* a pass without device raws has none */
 	if (d->bracket) {
-		st = og_vk_drain(ctx->api, fn);
+		if (d->drain)
+			st = og_vk_drain(ctx->api, fn);
 		GPA_Status snap = ctx->ops->end_sample(ctx->state, d->deltas);
 		d->bracket = false;
 		if (st == GPA_STATUS_OK)
@@ -223,7 +230,7 @@ GPA_Status og_vk_dev_checkpoint(struct og_xsession *x, const char *fn)
 	return st;
 }
 
-GPA_Status og_vk_dev_start(struct og_xsession *x, const char *fn)
+GPA_Status og_vk_dev_start(struct og_xsession *x, const char *fn, bool drain)
 {
 	struct og_context *ctx = x->ctx;
 	/* An ended session of this context may still hold the device for its
@@ -250,6 +257,7 @@ GPA_Status og_vk_dev_start(struct og_xsession *x, const char *fn)
 	}
 	d->x = x;
 	d->width = w;
+	d->drain = drain;
 	og_session_defer_device(x->s);
 	x->vkdev = d;
 	return GPA_STATUS_OK;

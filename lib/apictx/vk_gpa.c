@@ -207,28 +207,10 @@ int ot_vk_result_check(const char *fn, struct og_xsession *x, uint32_t id)
 	                            "(OPENGPA_VK_RESULT_WAIT_MS)", fn, wait_ms);
 }
 
-int ot_vk_check_counters(const char *fn, const struct og_xsession *x)
-{
-	const struct og_catalog *cat = &x->ctx->cat;
-	enum og_sync mode = og_sync_from_env(OG_SYNC_FINISH);
-	for (size_t k = 0; k < x->sel.nenabled && mode != OG_SYNC_FINISH; k++) {
-		const struct og_counter *c = &cat->counters[x->sel.enabled[k]];
-		for (size_t i = 0; i < c->ninputs; i++)
-			if (!cat->raws[c->inputs[i]].api)
-				return ot_error(OT_FAILED,
-				                "%s: counter %s is counted by the device, and on Vulkan "
-				                "device counts per sample are synchronised only "
-				                "(OPENGPA_SYNC=%s asks for the estimated mode, which is "
-				                "designed but not built: docs/api.md, \"Device counters on "
-				                "Vulkan\"); unset OPENGPA_SYNC or set it to finish", fn,
-				                c->name, og_sync_name(mode));
-	}
-	return OT_OK;
-}
-
 int ot_vk_session_begun(const char *fn, struct og_xsession *x)
 {
-	if (!og_vk_dev_wanted(x) || og_vk_dev_start(x, fn) == GPA_STATUS_OK)
+	bool drain = og_sync_from_env(OG_SYNC_FINISH) == OG_SYNC_FINISH;
+	if (!og_vk_dev_wanted(x) || og_vk_dev_start(x, fn, drain) == GPA_STATUS_OK)
 		return OT_OK;
 	og_xsession_abort(x);
 	og_xsession_reset(x);
