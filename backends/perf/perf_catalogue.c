@@ -103,7 +103,7 @@ static void add_pmu(struct og_perf_state *st, struct og_perf_catalogue *c, const
 {
 	char path[160];
 	snprintf(path, sizeof path, PMU_ROOT "/%s/events", pmu);
-	struct names aliases = { calloc(MAX_ALIASES, sizeof *aliases.v), 0, MAX_ALIASES };
+	struct names aliases = { malloc(MAX_ALIASES * sizeof *aliases.v), 0, MAX_ALIASES };
 	if (!aliases.v)
 		return;
 	if (og_perf_list_dir(&st->host, path, collect, &aliases) == 0) {
@@ -202,7 +202,7 @@ const struct og_raw_desc *og_perf_catalogue(struct og_perf_state *st, size_t *co
 		return st->catalogue->descs;
 	}
 	struct og_perf_catalogue *c = calloc(1, sizeof *c);
-	struct names pmus = { calloc(MAX_PMUS, sizeof *pmus.v), 0, MAX_PMUS };
+	struct names pmus = { malloc(MAX_PMUS * sizeof *pmus.v), 0, MAX_PMUS };
 	if (c) {
 		/* Never NULL once built: NULL says out of memory. */
 		c->cap = 64;
