@@ -557,12 +557,14 @@ static GPA_Status check_schedule(struct og_perf_state *st)
 	struct og_perf_pass *p = st->pass;
 	double coverage = 1.0;
 	bool wall_moved = p->end_wall > p->begin_wall;
+	p->all_full = true;
 	for (size_t i = 0; i < p->ninstances; i++) {
 		struct og_perf_instance *in = &p->instances[i];
 		instance_times(in, &in->enabled, &in->running);
 		uint64_t enabled = in->enabled, running = in->running;
 		if (running == enabled && enabled > 0)
 			continue; /* the common case: counted all along */
+		p->all_full &= running == enabled;
 		const struct og_perf_target *t = &p->targets[in->target];
 		if (t->cpu >= 0 && enabled == 0 && wall_moved) {
 			if (in->layout == 0)
@@ -615,11 +617,18 @@ GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
 	GPA_Status s = check_schedule(st);
 	if (s != GPA_STATUS_OK)
 		return s;
+	/* The common case: one target, every group counted all along: a
+	 * member's delta is one subtraction, no scaling to consider. */
+	bool full = p->ntargets == 1 && p->all_full;
 	for (size_t i = 0; i < p->n; i++) {
 		const struct og_perf_slot *slot = &p->slots[i];
 		const struct og_perf_instance *in = &p->instances[slot->layout * p->ntargets];
+		if (slot->member >= 0 && full) {
+			deltas[i] = forward(in->end.values[slot->member], in->begin.values[slot->member]);
+			continue;
+		}
 		if (slot->member >= 0 && p->ntargets == 1) {
-			deltas[i] = member_delta(in, slot->member); /* the common case */
+			deltas[i] = member_delta(in, slot->member);
 			continue;
 		}
 		if (slot->kind == OG_PERF_KIND_TIME_WALL) {

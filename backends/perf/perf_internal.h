@@ -160,6 +160,8 @@ struct og_perf_pass {
 	bool need_wall;        /* time:wall asked for, or CPUs to check */
 	uint64_t begin_wall, end_wall;
 	double coverage;       /* of the last sample: least running/enabled */
+	bool all_full;         /* of the last sample: every group ran as long as
+	                        * it was enabled (deltas need no scaling) */
 	struct og_perf_spe *spe; /* SPE sessions of the pass, NULL without spe: raws */
 };
 
