@@ -9,11 +9,33 @@
 #include <string.h>
 
 static const char *const known_options[] = { "pid", "tid", "cpu", "exec", "spe_interval",
-	                                      "spe_pages", "modes", NULL };
+	                                      "spe_pages", "modes", "natives", NULL };
+
+/* natives=all|named, at open only: the catalogue (extra_raw) the core reads
+ * once per open lists libpfm4's events of this CPU with all; with named
+ * (the default) libpfm4 is asked only for the names counter files give. */
+static GPA_Status natives_option(struct og_perf_state *st, const char *value)
+{
+	const struct og_backend_host *h = &st->host;
+	if (strcmp(value, "all") == 0 || strcmp(value, "named") == 0) {
+		st->natives_all = value[0] == 'a';
+		return GPA_STATUS_OK;
+	}
+	h->log(h->log_ctx, OG_LOG_ERROR,
+	       "perf: natives=%s: give natives=all (list every libpfm4 event of this CPU) or "
+	       "natives=named (only the names counter files give, the default)", value);
+	return GPA_STATUS_ERROR_FAILED;
+}
 
 static GPA_Status apply_option(struct og_perf_state *st, const char *key, const char *value)
 {
 	const struct og_backend_host *h = &st->host;
+	if (strcmp(key, "natives") == 0) {
+		h->log(h->log_ctx, OG_LOG_ERROR,
+		       "perf: natives= chooses what the counter list holds, which is made when the "
+		       "context opens: give it to OpenGPA_SetBackend before GPA_OpenContext");
+		return GPA_STATUS_ERROR_FAILED;
+	}
 	GPA_Status s = og_perf_spe_option(st, key, value);
 	if (s == GPA_STATUS_ERROR_NOT_FOUND)
 		s = og_perf_modes_option(st, key, value);
@@ -23,7 +45,7 @@ static GPA_Status apply_option(struct og_perf_state *st, const char *key, const 
 	if (s == GPA_STATUS_ERROR_NOT_FOUND)
 		h->log(h->log_ctx, OG_LOG_ERROR,
 		       "perf: unknown option '%s'; the perf backend knows pid, tid, cpu, exec, "
-		       "spe_interval, spe_pages, modes", key);
+		       "spe_interval, spe_pages, modes, natives", key);
 	return s;
 }
 
@@ -35,7 +57,9 @@ static GPA_Status apply_open_options(struct og_perf_state *st, const char *optio
 	for (const char *const *k = known_options; *k; k++) {
 		char value[OG_PERF_CPUS_TEXT + 2];
 		GPA_Status s = GPA_STATUS_OK;
-		if (og_option_get(options, *k, value, sizeof value))
+		if (strcmp(*k, "natives") == 0 && og_option_get(options, *k, value, sizeof value))
+			s = natives_option(st, value);
+		else if (og_option_get(options, *k, value, sizeof value))
 			s = apply_option(st, *k, value);
 		else if (og_option_has(options, *k))
 			s = apply_option(st, *k, "(too long)");
@@ -60,7 +84,8 @@ static GPA_Status perf_open(const struct og_backend_host *host, const char *opti
 	if (unknown) {
 		host->log(host->log_ctx, OG_LOG_ERROR,
 		          "perf: unknown option at '%s'; the perf backend knows pid=N, tid=N, "
-		          "cpu=all|LIST, exec=0|1, spe_interval=N, spe_pages=N, modes=u+k+h",
+		          "cpu=all|LIST, exec=0|1, spe_interval=N, spe_pages=N, modes=u+k+h, "
+		          "natives=all|named",
 		          unknown);
 		return GPA_STATUS_ERROR_FAILED;
 	}
@@ -82,7 +107,8 @@ static GPA_Status perf_open(const struct og_backend_host *host, const char *opti
 	og_perf_device_info(host, info);
 	og_perf_mips_open(st, info);
 	st->spe_sources = og_perf_spe_sources_of(info);
-	og_perf_pfm_open(st);
+	/* libpfm4 is not loaded here: og_perf_pfm_load does it on the first
+	 * name to look up (perf_pfm.c). */
 	*state = st;
 	return GPA_STATUS_OK;
 }
@@ -174,6 +200,9 @@ static GPA_Status perf_bind_raw(void *state, const char *name, const char *sourc
 			return s;
 		int err = og_perf_try_bound(st, &b);
 		if (err) {
+			/* opengpa stat -e reads the beginnings of these reasons (and
+			 * of the hw_slots one below) as "found, not countable"
+			 * (tools/opengpa/stat/events.c): keep them. */
 			char nbuf[24];
 			st->host.log(st->host.log_ctx, OG_LOG_TRACE,
 			             "perf: %s (%s) not offered: perf_event_open gave %s", name, source,

@@ -3,10 +3,18 @@
  *
  * Every /sys/bus/event_source/devices/<pmu>/events/<alias> that the kernel
  * opens in the current scope becomes a raw counter named sysfs_<pmu>_<alias>
- * with the source "<pmu>/<alias>/".  With libpfm4, every event of this CPU's
- * core PMU in libpfm4's tables becomes one too, named as libpfm4 names it
- * (INST_RETIRED_ANY_P, L1D_TLB_REFILL) with libpfm4's description; without a
- * PMU to count them they are listed as not countable, with the reason. */
+ * with the source "<pmu>/<alias>/".  With natives=all and libpfm4, every
+ * event of this CPU's core PMU in libpfm4's tables becomes one too, named as
+ * libpfm4 names it (INST_RETIRED_ANY_P, L1D_TLB_REFILL) with libpfm4's
+ * description; without a PMU to count them they are listed as not
+ * countable, with the reason.
+ *
+ * Without natives=all (the default) libpfm4's table is not walked, nor
+ * libpfm4 loaded: walking it cost every context open ~6 ms of a ~9 ms
+ * `opengpa stat -- true` (issue 29).  A counter file names the events it
+ * wants (a raw counter whose source is the event's name, which is what
+ * `opengpa stat -e` writes), and each is looked up by name when bound
+ * (perf_named.c, og_perf_pfm_encode). */
 #include "perf_internal.h"
 
 #include <dirent.h>
@@ -95,7 +103,7 @@ static void add_pmu(struct og_perf_state *st, struct og_perf_catalogue *c, const
 {
 	char path[160];
 	snprintf(path, sizeof path, PMU_ROOT "/%s/events", pmu);
-	struct names aliases = { calloc(MAX_ALIASES, sizeof *aliases.v), 0, MAX_ALIASES };
+	struct names aliases = { malloc(MAX_ALIASES * sizeof *aliases.v), 0, MAX_ALIASES };
 	if (!aliases.v)
 		return;
 	if (og_perf_list_dir(&st->host, path, collect, &aliases) == 0) {
@@ -194,7 +202,7 @@ const struct og_raw_desc *og_perf_catalogue(struct og_perf_state *st, size_t *co
 		return st->catalogue->descs;
 	}
 	struct og_perf_catalogue *c = calloc(1, sizeof *c);
-	struct names pmus = { calloc(MAX_PMUS, sizeof *pmus.v), 0, MAX_PMUS };
+	struct names pmus = { malloc(MAX_PMUS * sizeof *pmus.v), 0, MAX_PMUS };
 	if (c) {
 		/* Never NULL once built: NULL says out of memory. */
 		c->cap = 64;
@@ -223,7 +231,8 @@ const struct og_raw_desc *og_perf_catalogue(struct og_perf_state *st, size_t *co
 	for (size_t i = 0; i < pmus.n; i++)
 		add_pmu(st, c, pmus.v[i]);
 	free(pmus.v);
-	add_natives(st, c);
+	if (st->natives_all)
+		add_natives(st, c);
 	if (c->full)
 		st->host.log(st->host.log_ctx, OG_LOG_MESSAGE,
 		             "perf: more PMU events than the backend's %d raw counters; the rest are "

@@ -11,7 +11,8 @@
  * og_perf_* symbols are defined only by files below it):
  *
  *   perf.c                 the ops table: options, open, bind_raw, passes
- *   perf_catalogue.c       extra_raw: sysfs aliases that open here
+ *   perf_catalogue.c       extra_raw: sysfs aliases that open here (and
+ *                          libpfm4's events with natives=all)
  *   perf_probe.c           which known events open, hardware slots
  *   perf_named.c           bare event names -> libpfm4 or a sysfs alias
  *   perf_pfm.c / _absent   libpfm4's tables
@@ -159,6 +160,8 @@ struct og_perf_pass {
 	bool need_wall;        /* time:wall asked for, or CPUs to check */
 	uint64_t begin_wall, end_wall;
 	double coverage;       /* of the last sample: least running/enabled */
+	bool all_full;         /* of the last sample: every group ran as long as
+	                        * it was enabled (deltas need no scaling) */
 	struct og_perf_spe *spe; /* SPE sessions of the pass, NULL without spe: raws */
 };
 
@@ -200,11 +203,18 @@ struct og_perf_state {
 	 * on other CPUs. */
 	struct og_perf_mips *mips;
 
-	/* libpfm4 (perf_pfm.c): this CPU's core PMUs as libpfm4 names them
-	 * ("icl", "arm_n2"), space-separated; "" when libpfm4 is absent or does
-	 * not know this CPU, and then pfm_why says which. */
+	/* libpfm4 (perf_pfm.c), loaded on the first name to look up, not at
+	 * open (og_perf_pfm_load): pfm_asked once it was; then this CPU's core
+	 * PMUs as libpfm4 names them ("icl", "arm_n2"), space-separated; "" when
+	 * libpfm4 is absent or does not know this CPU, and then pfm_why says
+	 * which.  pfm_lookups counts the names encoded (the tests read it). */
+	bool pfm_asked;
 	char pfm_pmus[96];
 	const char *pfm_why;
+	unsigned pfm_lookups;
+	/* natives=all: the catalogue lists every libpfm4 event of this CPU
+	 * (opengpa list --all); else only the names counter files give. */
+	bool natives_all;
 
 	/* Texts made at run time for why_not answers, which must live until
 	 * close (perf_notes.c). */
@@ -302,10 +312,15 @@ void og_perf_notes_free(struct og_perf_state *st);
 
 /* libpfm4 (perf_pfm.c), or its absence (perf_pfm_absent.c).  libpfm4 keeps
  * its own process-wide tables; the core serialises every call here.
- * og_perf_pfm_open: initialise it and note this CPU's core PMUs in st. */
-void og_perf_pfm_open(struct og_perf_state *st);
+ * og_perf_pfm_load: the first call of a state loads libpfm4 (once per
+ * process), initialises it and notes this CPU's core PMUs in st; true when
+ * libpfm4 knows this CPU.  encode and each call it; nothing else does, so a
+ * context that names no event never loads libpfm4. */
+bool og_perf_pfm_load(struct og_perf_state *st);
 /* Encodes `event` for this CPU: OK with b's type, config* and kind;
- * NOT_FOUND with *why_not. */
+ * NOT_FOUND with *why_not.  libpfm4's spellings (INST_RETIRED:ANY_P,
+ * inst_retired.any_p, icl::...) and the catalogue's (INST_RETIRED_ANY_P),
+ * each looked up by name. */
 GPA_Status og_perf_pfm_encode(struct og_perf_state *st, const char *event,
                               struct og_perf_bound *b, const char **why_not);
 /* Calls fn for each native event of this CPU's core PMUs: the string to
@@ -338,8 +353,9 @@ int og_perf_spe_sources_of(const struct og_device_info *info);
  * (perf_bound.c). */
 int og_perf_try_bound(const struct og_perf_state *st, const struct og_perf_bound *b);
 
-/* extra_raw: every event alias of every sysfs PMU that opens here
- * (perf_catalogue.c).  Binds them; the descs live until close. */
+/* extra_raw: every event alias of every sysfs PMU that opens here, and
+ * with natives=all every libpfm4 event of this CPU (perf_catalogue.c).
+ * Binds them; the descs live until close. */
 const struct og_raw_desc *og_perf_catalogue(struct og_perf_state *st, size_t *count);
 void og_perf_catalogue_free(struct og_perf_state *st);
 /* Binds b (deduplicated by source); raw id or UINT32_MAX when full (perf_bound.c). */

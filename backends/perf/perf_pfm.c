@@ -12,11 +12,14 @@
  * libpfm4 reads the CPU's identity itself, not through the syscall table:
  * what it detects is the real machine's (or the forced model).
  *
- * The library is loaded with dlopen when a perf context first opens, not
- * linked: its tables carry 41,000 relocations and 2.3 MB of memory, which
- * loading libopengpa made every process pay (issue 29), a game using only
- * a GPU backend included.  Built with libpfm4's headers, the backend finds
- * libpfm.so.4 at run time, and says so where it is missing.
+ * The library is loaded with dlopen, not linked: its tables carry 41,000
+ * relocations and 2.3 MB of memory, which loading libopengpa made every
+ * process pay (issue 29), a game using only a GPU backend included.  Nor is
+ * it loaded when a perf context opens: only when a name must be looked up
+ * (a counter file's or `-e`'s event name, or natives=all), so a context that
+ * counts the built-in sets never loads it (og_perf_pfm_load).  Built with
+ * libpfm4's headers, the backend finds libpfm.so.4 at run time, and says so
+ * where it is missing.
  */
 #include "perf_internal.h"
 
@@ -86,8 +89,11 @@ static bool event_info(int idx, pfm_event_info_t *info)
 	return api.get_event_info(idx, PFM_OS_PERF_EVENT, info) == PFM_SUCCESS;
 }
 
-void og_perf_pfm_open(struct og_perf_state *st)
+bool og_perf_pfm_load(struct og_perf_state *st)
 {
+	if (st->pfm_asked)
+		return st->pfm_pmus[0] != '\0';
+	st->pfm_asked = true;
 	const struct og_backend_host *h = &st->host;
 	st->pfm_pmus[0] = '\0';
 	pthread_once(&api_once, api_load);
@@ -95,7 +101,7 @@ void og_perf_pfm_open(struct og_perf_state *st)
 		st->pfm_why = api.why;
 		h->log(h->log_ctx, OG_LOG_TRACE, "perf: %s; CPU events are known by sysfs alias and "
 		       "raw code only", st->pfm_why);
-		return;
+		return false;
 	}
 	int r = api.initialize();
 	if (r != PFM_SUCCESS) {
@@ -103,7 +109,7 @@ void og_perf_pfm_open(struct og_perf_state *st)
 		                           "libpfm4 did not initialise (%s)", api.strerror(r));
 		h->log(h->log_ctx, OG_LOG_TRACE, "perf: %s; CPU events are known by sysfs alias and "
 		       "raw code only", st->pfm_why);
-		return;
+		return false;
 	}
 	pfm_pmu_t p;
 	pfm_for_all_pmus(p) {
@@ -119,10 +125,11 @@ void og_perf_pfm_open(struct og_perf_state *st)
 		              "libpfm4, or a virtual CPU)";
 		h->log(h->log_ctx, OG_LOG_TRACE, "perf: %s; CPU events are known by sysfs alias and "
 		       "raw code only", st->pfm_why);
-		return;
+		return false;
 	}
 	h->log(h->log_ctx, OG_LOG_TRACE, "perf: libpfm4 names this CPU's events (PMU %s)",
 	       st->pfm_pmus);
+	return true;
 }
 
 /* Is PMU `name` one of this CPU's core PMUs (st->pfm_pmus)? */
@@ -170,24 +177,84 @@ static void other_cores(const struct og_perf_state *st, const char *event, char 
 		snprintf(out + used, len - used, " and %zu more", more);
 }
 
+/* libpfm4's encoding of `event`: PFM_SUCCESS with *attr and *pmu filled,
+ * or libpfm4's error. */
+static int encode(const char *event, struct perf_event_attr *attr, pfm_pmu_info_t *pmu)
+{
+	pfm_perf_encode_arg_t arg;
+	memset(attr, 0, sizeof *attr);
+	memset(&arg, 0, sizeof arg);
+	arg.size = sizeof arg;
+	arg.attr = attr;
+	int r = api.get_os_event_encoding(event, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+	pfm_event_info_t ev;
+	if (r == PFM_SUCCESS && !(event_info(arg.idx, &ev) && pmu_info(ev.pmu, pmu)))
+		r = PFM_ERR_NOTFOUND;
+	return r;
+}
+
+static bool usable(const struct og_perf_state *st, const pfm_pmu_info_t *pmu)
+{
+	return ours(st, pmu->name) || pmu->type == PFM_PMU_TYPE_OS_GENERIC;
+}
+
+/* The name the catalogue gives an event with natives=all (counter_name
+ * below: INST_RETIRED_ANY_P, or a second core PMU's adl_grt_INST_RETIRED_ANY)
+ * back to libpfm4's spelling: each '_' in turn is tried as the ':' before
+ * the unit mask, after the PMU's "name::" where the name starts with one of
+ * this CPU's core PMUs.  A handful of look-ups by name, never a walk of the
+ * table; PFM_SUCCESS with *attr and *pmu, or PFM_ERR_NOTFOUND. */
+/* `head` then `rest` with each of rest's '_' in turn as ':', then (with a
+ * head) rest as it is: PFM_SUCCESS at the first of ours. */
+static int encode_splits(const struct og_perf_state *st, const char *head, const char *rest,
+                         struct perf_event_attr *attr, pfm_pmu_info_t *pmu)
+{
+	char spec[2 * OG_PERF_SOURCE_MAX];
+	for (const char *u = strchr(rest, '_'); u; u = strchr(u + 1, '_')) {
+		snprintf(spec, sizeof spec, "%s%.*s:%s", head, (int)(u - rest), rest, u + 1);
+		if (encode(spec, attr, pmu) == PFM_SUCCESS && usable(st, pmu))
+			return PFM_SUCCESS;
+	}
+	snprintf(spec, sizeof spec, "%s%s", head, rest);
+	if (head[0] && encode(spec, attr, pmu) == PFM_SUCCESS && usable(st, pmu))
+		return PFM_SUCCESS;
+	return PFM_ERR_NOTFOUND;
+}
+
+static int encode_counter_name(const struct og_perf_state *st, const char *name,
+                               struct perf_event_attr *attr, pfm_pmu_info_t *pmu)
+{
+	if (strchr(name, ':') || strlen(name) >= OG_PERF_SOURCE_MAX)
+		return PFM_ERR_NOTFOUND;
+	if (encode_splits(st, "", name, attr, pmu) == PFM_SUCCESS)
+		return PFM_SUCCESS;
+	for (const char *p = st->pfm_pmus; *p;) {
+		size_t len = strcspn(p, " ");
+		if (len < 64 && strncasecmp(name, p, len) == 0 && name[len] == '_') {
+			char head[72];
+			snprintf(head, sizeof head, "%.*s::", (int)len, p);
+			if (encode_splits(st, head, name + len + 1, attr, pmu) == PFM_SUCCESS)
+				return PFM_SUCCESS;
+		}
+		p += len + (p[len] == ' ');
+	}
+	return PFM_ERR_NOTFOUND;
+}
+
 GPA_Status og_perf_pfm_encode(struct og_perf_state *st, const char *event,
                               struct og_perf_bound *b, const char **why_not)
 {
-	if (!st->pfm_pmus[0]) {
+	if (!og_perf_pfm_load(st)) {
 		*why_not = st->pfm_why;
 		return GPA_STATUS_ERROR_NOT_FOUND;
 	}
+	st->pfm_lookups++;
 	struct perf_event_attr attr;
-	pfm_perf_encode_arg_t arg;
-	memset(&attr, 0, sizeof attr);
-	memset(&arg, 0, sizeof arg);
-	arg.size = sizeof arg;
-	arg.attr = &attr;
-	int r = api.get_os_event_encoding(event, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
-	pfm_event_info_t ev;
 	pfm_pmu_info_t pmu;
-	if (r == PFM_SUCCESS && event_info(arg.idx, &ev) && pmu_info(ev.pmu, &pmu) &&
-	    (ours(st, pmu.name) || pmu.type == PFM_PMU_TYPE_OS_GENERIC)) {
+	int r = encode(event, &attr, &pmu);
+	if (r == PFM_ERR_NOTFOUND && encode_counter_name(st, event, &attr, &pmu) == PFM_SUCCESS)
+		r = PFM_SUCCESS;
+	if (r == PFM_SUCCESS && usable(st, &pmu)) {
 		/* Only the event itself; privilege levels and the rest are the
 		 * backend's. */
 		b->type = attr.type;
@@ -240,7 +307,7 @@ void og_perf_pfm_each(struct og_perf_state *st,
                       void (*fn)(void *arg, const char *event, const char *name, const char *desc),
                       void *arg)
 {
-	if (!st->pfm_pmus[0])
+	if (!og_perf_pfm_load(st))
 		return; /* libpfm4 absent or not knowing this CPU: none of ours */
 	bool first = true;
 	pfm_pmu_t p;

@@ -11,18 +11,20 @@ static const char no_libpfm[] =
 	"this opengpa was built without libpfm4 (install libpfm4-dev and rebuild: meson "
 	"configures -Dlibpfm=auto)";
 
-void og_perf_pfm_open(struct og_perf_state *st)
+bool og_perf_pfm_load(struct og_perf_state *st)
 {
+	st->pfm_asked = true;
 	st->pfm_pmus[0] = '\0';
 	st->pfm_why = no_libpfm;
+	return false;
 }
 
 GPA_Status og_perf_pfm_encode(struct og_perf_state *st, const char *event,
                               struct og_perf_bound *b, const char **why_not)
 {
-	(void)st;
 	(void)event;
 	(void)b;
+	og_perf_pfm_load(st);
 	*why_not = no_libpfm;
 	return GPA_STATUS_ERROR_NOT_FOUND;
 }

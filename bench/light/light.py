@@ -14,33 +14,16 @@ round.  Prints, all measured in this one run:
   * `opengpa stat -- true` against `perf stat -- true` and against `true`
     alone (the floor: starting a process), CPU time (user + system, of the
     child and what it waits for) from wait4, the cheapest of ROUNDS each,
-    alternating, and the median of the per-round ratios.
+    alternating, and the median and range of the per-round ratios
+    (stat_cost.py, which also runs alone and measures `stat -I 10`).
 CPU time, not wall time, so that another process taking the CPU inflates
 neither side; the cheapest round, because preemption only ever adds.
 """
 import os
 import re
 import shutil
-import statistics
 import subprocess
 import sys
-
-
-def run_cpu(argv):
-    """CPU seconds (user + system) that argv and its children took."""
-    pid = os.fork()
-    if pid == 0:
-        fd = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(fd, 1)
-        os.dup2(fd, 2)
-        try:
-            os.execvp(argv[0], argv)
-        finally:
-            os._exit(127)
-    _, status, ru = os.wait4(pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"light.py: {' '.join(argv)} failed ({status}); run it by hand to see why")
-    return ru.ru_utime + ru.ru_stime
 
 
 def footprint(lib):
@@ -105,22 +88,11 @@ def main():
     if not perf:
         print("stat: skipped (no perf here: install linux-perf to compare with)")
         return
-    sides = {"perf": [perf, "stat", "--", "true"], "true": ["true"]}
-    for b in builds:
-        sides[b] = [os.path.join(b, "tools", "opengpa", "opengpa"), "stat", "--", "true"]
-    times = {k: [] for k in sides}
-    for _ in range(rounds):
-        for k, argv in sides.items():
-            times[k].append(run_cpu(argv))
-    best = {k: min(v) for k, v in times.items()}
-    print(f"stat -- true, CPU time (best of {rounds} each, alternating): perf stat "
-          f"{best['perf'] * 1e3:.2f} ms, true alone {best['true'] * 1e3:.2f} ms")
-    for b in builds:
-        ratios = [o / p for o, p in zip(times[b], times["perf"])]
-        print(f"  {b}: opengpa stat {best[b] * 1e3:.2f} ms = "
-              f"{best[b] / best['perf']:.2f}x perf stat (median of per-round ratios "
-              f"{statistics.median(ratios):.2f}x)")
-
+    # stat_cost.py beside this file: per-round ratios, median and range
+    # (with --interval it also measures opengpa stat -I 10 per interval).
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import stat_cost
+    stat_cost.stat_true(builds, rounds, perf)
 
 if __name__ == "__main__":
     main()

@@ -397,7 +397,11 @@ check("stat -e unknown event fails", r.returncode != 0, r.stderr)
 check("stat -e unknown event: the names it may be, then where it was looked for",
       len(r.stderr.strip().splitlines()) == 2 and "NO_SUCH_EVENT_ANYWHERE" in r.stderr and
       "opengpa list" in r.stderr and "sysfs" in r.stderr, r.stderr)
-r = run(["list", "--backend", "perf"], env={"OPENGPA_LOG": "trace"})
+# A plain stat never loads libpfm4 (issue 29); list --all asks for its events.
+r = run(["stat", "--backend", "perf", "--", "true"], env={"OPENGPA_LOG": "trace"})
+check("stat -- true does not load libpfm4", r.returncode == 0 and "libpfm4" not in r.stderr,
+      r.stderr)
+r = run(["list", "--backend", "perf", "--all"], env={"OPENGPA_LOG": "trace"})
 m = re.search(r"libpfm4 names this CPU's events \(PMU (\S+)\)", r.stderr)
 if m:
     # list --all shows libpfm4's events: countable ones with libpfm4's
@@ -413,6 +417,13 @@ if m:
     r = run(["stat", "--backend", "perf", "-x", ",", "-e", name.lower(), "--", "true"])
     check("stat -e takes a native event in any case", r.returncode == 0 and
           (name in r.stderr or name.upper() in r.stderr), r.stderr)
+    # Looked up by name (libpfm4's spelling, then the catalogue's), and a
+    # name given twice in two spellings is one counter.
+    r = run(["stat", "--backend", "perf", "-x", ",", "-e", f"{name},TaskClock,{name.lower()}",
+             "--", "true"], env={"OPENGPA_LOG": "trace"})
+    check("stat -e native: libpfm4 asked by name", r.returncode == 0 and
+          "libpfm4 names this CPU's events" in r.stderr and
+          len(re.findall(rf"^[^,\n]*,[^,\n]*,{name},", r.stderr, re.M | re.I)) == 1, r.stderr)
 
 # opengpa spe: where the kernel offers no arm_spe PMU (every x86 machine),
 # one line saying what to check, and the command does not run unsampled.

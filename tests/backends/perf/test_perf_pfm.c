@@ -77,6 +77,8 @@ static void open_backend(void)
 	assert_int_equal(ops->open(&H, "", &S, &I), GPA_STATUS_OK);
 }
 
+
+
 static const struct og_perf_bound *bound(uint32_t id)
 {
 	const struct og_perf_state *st = S;
@@ -163,6 +165,19 @@ static void test_absent_sysfs_only(void **unused)
 
 #ifndef OG_TEST_PFM_ABSENT
 
+/* With natives=all: the catalogue lists every libpfm4 event of this CPU. */
+static void open_backend_natives(void)
+{
+	assert_int_equal(ops->open(&H, "natives=all", &S, &I), GPA_STATUS_OK);
+}
+
+/* libpfm4 as a name look-up would find it: loaded, this CPU's PMUs noted. */
+static struct og_perf_state *pfm_state(void)
+{
+	og_perf_pfm_load(S);
+	return S;
+}
+
 /* ---- model: a core model by name ------------------------------------------ */
 
 struct model {
@@ -187,7 +202,7 @@ static const struct model M = { "", "", "", "", 0, NULL, "" };
 
 static void skip_without_model(void)
 {
-	const struct og_perf_state *st = S;
+	const struct og_perf_state *st = pfm_state();
 	if (!M.pmu[0] || strcmp(st->pfm_pmus, M.pmu) != 0) {
 		fprintf(stderr, "libpfm4 did not take the %s model here (it has: '%s', %s); "
 		        "skipped\n", M.pmu[0] ? M.pmu : "(none for this architecture)",
@@ -251,7 +266,7 @@ static void test_model_refusals(void **unused)
 static void test_model_catalogue(void **unused)
 {
 	(void)unused;
-	open_backend();
+	open_backend_natives();
 	skip_without_model();
 	size_t n = 0;
 	const struct og_raw_desc *d = ops->extra_raw(S, &n);
@@ -277,7 +292,7 @@ static void test_model_catalogue_refused(void **unused)
 	K.open_fail_match = true;
 	K.open_fail_type = PERF_TYPE_RAW;
 	K.open_fail_config = M.config;
-	open_backend();
+	open_backend_natives();
 	skip_without_model();
 	const struct og_raw_desc *ev = find_desc(M.counter);
 	assert_non_null(ev);
@@ -288,7 +303,7 @@ static void test_model_catalogue_no_pmu(void **unused)
 {
 	(void)unused;
 	K.pmu = false;
-	open_backend();
+	open_backend_natives();
 	skip_without_model();
 	const struct og_raw_desc *ev = find_desc(M.counter);
 	assert_non_null(ev);
@@ -296,6 +311,51 @@ static void test_model_catalogue_no_pmu(void **unused)
 	const char *why;
 	bind_or_why(M.event, GPA_STATUS_ERROR_NOT_FOUND, &why);
 	assert_contains(why, "no hardware PMU");
+}
+
+/* A plain open, its catalogue and the sources of the built-in sets never
+ * ask libpfm4 (issue 29: its table walked on every open cost ~6 ms); an
+ * event named in a counter file (or by opengpa stat -e) is looked up by its
+ * name, in libpfm4's spelling or the catalogue's. */
+static void test_model_lazy(void **unused)
+{
+	(void)unused;
+	open_backend();
+	size_t n = 0;
+	assert_non_null(ops->extra_raw(S, &n));
+	assert_null(find_desc(M.counter));
+	uint32_t sw = bind_ok("sw:task-clock");
+	bind_ok("time:enabled");
+	assert_int_equal(ops->begin_pass(S, &sw, 1), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_sample(S), GPA_STATUS_OK);
+	uint64_t v = 0;
+	assert_int_equal(ops->end_sample(S, &v), GPA_STATUS_OK);
+	assert_int_equal(ops->end_pass(S), GPA_STATUS_OK);
+	const struct og_perf_state *st = S;
+	assert_false(st->pfm_asked);
+	assert_int_equal(st->pfm_lookups, 0);
+	assert_null(strstr(L.all, "libpfm4"));
+	/* The catalogue's spelling, then libpfm4's, each one look-up. */
+	uint32_t id = bind_ok(M.counter);
+	skip_without_model();
+	assert_true(st->pfm_lookups >= 1);
+	assert_int_equal(bound(id)->type, PERF_TYPE_RAW);
+	assert_int_equal(bound(id)->config, M.config);
+	unsigned before = st->pfm_lookups;
+	assert_int_equal(bound(bind_ok(M.event))->config, M.config);
+	assert_int_equal(st->pfm_lookups, before + 1);
+	assert_contains(L.all, "libpfm4 names this CPU's events");
+}
+
+/* natives= is an open option: the list is made once per open. */
+static void test_model_natives_option(void **unused)
+{
+	(void)unused;
+	assert_int_equal(ops->open(&H, "natives=some", &S, &I), GPA_STATUS_ERROR_FAILED);
+	assert_contains(L.all, "natives=all");
+	open_backend();
+	assert_int_equal(ops->set_option(S, "natives", "all"), GPA_STATUS_ERROR_FAILED);
+	assert_contains(L.all, "before GPA_OpenContext");
 }
 
 /* ---- arm: Neoverse N2 by name --------------------------------------------- */
@@ -312,7 +372,7 @@ static void test_arm_n2_codes(void **unused)
 		        "for x86 carry x86 models only); skipped\n");
 		skip();
 	}
-	const struct og_perf_state *st = S;
+	const struct og_perf_state *st = pfm_state();
 	if (strcmp(st->pfm_pmus, "arm_n2") != 0) {
 		fprintf(stderr, "libpfm4 did not take the arm_n2 model (it has '%s'); skipped\n",
 		        st->pfm_pmus);
@@ -357,7 +417,7 @@ static void test_real_cpu(void **unused)
 	(void)unused;
 	K.pmu = true;
 	open_backend();
-	struct og_perf_state *st = S;
+	struct og_perf_state *st = pfm_state();
 	if (!st->pfm_pmus[0]) {
 		fprintf(stderr, "libpfm4 knows no core PMU on this machine (%s); skipped\n",
 		        st->pfm_why ? st->pfm_why : "");
@@ -405,7 +465,7 @@ static void test_unknown_cpu(void **unused)
 	(void)unused;
 	add_arm_sysfs();
 	open_backend();
-	const struct og_perf_state *st = S;
+	const struct og_perf_state *st = pfm_state();
 	assert_string_equal(st->pfm_pmus, "");
 	assert_contains(st->pfm_why, "libpfm4 does not know this CPU");
 	uint32_t id = bind_ok("L1D_TLB_REFILL");
@@ -463,7 +523,8 @@ int main(int argc, char **argv)
 		const struct CMUnitTest tests[] = {
 			T(test_model_encodings),       T(test_model_refusals),
 			T(test_model_catalogue),       T(test_model_catalogue_refused),
-			T(test_model_catalogue_no_pmu),
+			T(test_model_catalogue_no_pmu), T(test_model_lazy),
+			T(test_model_natives_option),
 		};
 		return cmocka_run_group_tests_name("perf-pfm-model", tests, NULL, NULL);
 	}

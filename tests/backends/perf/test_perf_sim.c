@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <dlfcn.h>
 #include <errno.h>
 
 #include "fake_perf.h"
@@ -876,6 +877,48 @@ static void test_catalogue(void **unused)
 	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
 }
 
+/* A plain open — the catalogue, every source of perf-generic.counters, a
+ * pass and a sample — neither asks libpfm4 nor loads it (issue 29: its
+ * table walked on every open cost ~6 ms).  dlopen(RTLD_NOLOAD) sees what the
+ * process has loaded, so this runs first: no test before it names an event. */
+static void test_plain_open_no_libpfm(void **unused)
+{
+	(void)unused;
+	F.k.pmu = true;
+	F.k.hw_slots = 8;
+	add_fake_pmus();
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	size_t n = 0;
+	assert_non_null(ops->extra_raw(F.state, &n));
+	static const char *const generic[] = {
+		"sw:task-clock", "sw:cpu-clock", "sw:page-faults", "sw:minor-faults",
+		"sw:major-faults", "sw:context-switches", "sw:cpu-migrations", "hw:cycles",
+		"hw:instructions", "hw:branches", "hw:branch-misses", "hw:cache-references",
+		"hw:cache-misses", "time:wall", "time:enabled", "time:running",
+	};
+	uint32_t ids[16];
+	for (size_t i = 0; i < 16; i++)
+		ids[i] = bind(generic[i]);
+	assert_int_equal(ops->begin_pass(F.state, ids, 16), GPA_STATUS_OK);
+	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+	uint64_t v[16];
+	assert_int_equal(ops->end_sample(F.state, v), GPA_STATUS_OK);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+	const struct og_perf_state *st = F.state;
+	assert_false(st->pfm_asked);
+	assert_int_equal(st->pfm_lookups, 0);
+	void *pfm = dlopen("libpfm.so.4", RTLD_LAZY | RTLD_NOLOAD);
+	if (pfm) {
+		dlclose(pfm);
+		fail_msg("libpfm.so.4 was loaded by a plain open");
+	}
+	/* A name is what loads it (where it is installed). */
+	uint32_t id;
+	const char *why = NULL;
+	ops->bind_raw(F.state, "X", "INST_RETIRED:ANY_P", &id, &why);
+	assert_true(st->pfm_asked);
+}
+
 static void test_catalogue_unlistable(void **unused)
 {
 	(void)unused;
@@ -1269,6 +1312,7 @@ static void test_user_reads(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		T(test_plain_open_no_libpfm), /* first: it checks what is loaded */
 		T(test_no_pmu_software_only),
 		T(test_sample_deltas),
 		T(test_odd_pass_words_aligned),

@@ -149,11 +149,32 @@ static void print_entry(const struct list_options *o, const char *backend, const
 	}
 }
 
+/* Opens the context; with --all or --hardware on the perf backend, again
+ * with natives=all: the perf backend lists libpfm4's events of this CPU
+ * only when asked (docs/backends/perf.md, "Catalogue"). */
+static int list_open(const struct list_options *o)
+{
+	bool raws = o->hardware || o->all;
+	if (cli_open(o->backend, o->options, raws))
+		return 1;
+	const char *name = "";
+	OpenGPA_GetBackend(&name);
+	if (!raws || strcmp(name, "perf") != 0)
+		return 0;
+	char options[512];
+	int n = snprintf(options, sizeof options, "%s%snatives=all", o->options ? o->options : "",
+	                 o->options && o->options[0] ? "," : "");
+	if (n < 0 || (size_t)n >= sizeof options)
+		return 0; /* options this long: list what the first open has */
+	cli_close();
+	return cli_open("perf", options, raws);
+}
+
 /* --groups: each group once, in the catalogue's order, with its count:
  * the names `opengpa stat -M` takes. */
 static int list_groups(const struct list_options *o)
 {
-	if (cli_open(o->backend, o->options, o->hardware || o->all))
+	if (list_open(o))
 		return 1;
 	gpa_uint32 n = 0;
 	GPA_GetNumCounters(&n);
@@ -207,7 +228,7 @@ static int list_groups(const struct list_options *o)
 static int list_counters(const struct list_options *o)
 {
 	/* --all: everything, the raw counters (the CPU's own events) too. */
-	if (cli_open(o->backend, o->options, o->hardware || o->all))
+	if (list_open(o))
 		return 1;
 	gpa_uint32 n = 0, nun = 0;
 	const char *device = "", *backend = "";

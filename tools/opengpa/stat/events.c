@@ -10,6 +10,7 @@
  * says why it cannot, and the counter either counts or is reported as
  * <not supported> with that reason.  The file is removed once read.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,11 +59,29 @@ static bool known(const char *name)
 	return GPA_GetCounterIndex(name, &index) == GPA_STATUS_OK || unavailable(name);
 }
 
+/* The perf backend found the event (libpfm4 or sysfs named it) and this
+ * machine cannot count it: its reasons for that begin so (backends/perf/
+ * perf.c, bind_raw).  Since the backend looks names up only when asked, not
+ * in a list made at open, the reason is how the command tells a CPU event
+ * it cannot count (<not supported>, as perf stat) from a name that is none. */
+static bool found_not_counted(const char *why)
+{
+	static const char *const begins[] = { "no hardware PMU", "perf_event_open refused",
+		                              "the PMU has no free counter" };
+	for (size_t i = 0; i < sizeof begins / sizeof begins[0]; i++)
+		if (strncmp(why, begins[i], strlen(begins[i])) == 0)
+			return true;
+	return false;
+}
+
 int events_check(const struct events *ev)
 {
 	for (size_t i = 0; i < ev->n; i++) {
 		const char *why = ev->kind[i] != EVENT_COUNTER ? unavailable(ev->names[i]) : NULL;
-		if (why && ev->kind[i] == EVENT_NAME) {
+		for (size_t j = 0; why && j < i; j++)
+			if (strcmp(ev->names[j], ev->names[i]) == 0)
+				why = NULL; /* said for the first spelling */
+		if (why && ev->kind[i] == EVENT_NAME && !found_not_counted(why)) {
 			/* A typo first: the names it may have meant; then where the
 			 * backend looked for a CPU event of that name. */
 			names_explain_unknown(stderr, "stat", ev->names[i]);
@@ -146,6 +165,16 @@ int events_resolve(const char *const *args, size_t nargs, struct events *ev, cha
 					rc = cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
 				continue;
 			}
+			/* Two spellings of one event (INST_RETIRED:ANY_P and
+			 * inst_retired_any_p) come to one counter name: declared once. */
+			size_t same = 0;
+			while (same < ev->n && strcasecmp(ev->names[same], name) != 0)
+				same++;
+			if (same < ev->n) {
+				if (!add(ev, ev->names[same], ev->kind[same]))
+					rc = cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+				continue;
+			}
 			if (!file) {
 				const char *tmp = getenv("TMPDIR");
 				snprintf(path, pathlen, "%s/opengpa-events-XXXXXX",
@@ -164,6 +193,11 @@ int events_resolve(const char *const *args, size_t nargs, struct events *ev, cha
 				      "backend perf\n", file);
 			}
 			unsigned char kind = source_of(event, source, sizeof source);
+			/* An event name counts under the perf catalogue's spelling
+			 * (INST_RETIRED_ANY_P, as `opengpa list --all` shows it),
+			 * however it was written. */
+			for (char *c = name; kind == EVENT_NAME && *c; c++)
+				*c = (char)toupper((unsigned char)*c);
 			fprintf(file, "\nraw %s\n    source: %s\n    description: %s, as named with -e.\n",
 			        name, source, event);
 			ev->declared++;
