@@ -180,12 +180,17 @@ static void find_path(char *out, size_t outlen, char *looked, size_t lookedlen)
 	}
 	looked[0] = '\0';
 	Dl_info info;
-	if (dladdr((const void *)&og_datafile_text, &info) && info.dli_fname) {
-		const char *slash = strrchr(info.dli_fname, '/');
-		int dir = slash ? (int)(slash - info.dli_fname) : 1;
-		snprintf(out, outlen, "%.*s/opengpa/" OG_DATAFILE_NAME, dir,
-		         slash ? info.dli_fname : ".");
+	/* The library's own file, links resolved: loaded by one of GPA's names
+	 * (LIBDIR/opengpa/gpa/libGPUPerfAPIGL.so, a link), its directory is
+	 * still the libdir. */
+	char *self = dladdr((const void *)&og_datafile_text, &info) && info.dli_fname
+	             ? realpath(info.dli_fname, NULL) : NULL;
+	if (self) {
+		const char *slash = strrchr(self, '/');
+		int dir = slash ? (int)(slash - self) : 1;
+		snprintf(out, outlen, "%.*s/opengpa/" OG_DATAFILE_NAME, dir, slash ? self : ".");
 		snprintf(looked, lookedlen, "%s", out);
+		free(self);
 		if (exists(out))
 			return;
 	}
