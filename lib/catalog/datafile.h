@@ -15,6 +15,11 @@
  * its own hash).  A damaged or truncated file is refused with a message
  * naming it; nothing is read outside it.
  *
+ * Mapped, the file must be replaced, not rewritten: a new file renamed over
+ * it (install(1), dpkg, mv) leaves running processes the old one, while
+ * writing into it (cp onto it) truncates pages a process may still read,
+ * which the kernel answers with SIGBUS.  docs/building.md says so.
+ *
  * The file is looked for at $OPENGPA_COUNTER_SETS (a file), then in
  * opengpa/counter-sets.dat beside the loaded libopengpa (the build tree
  * lays it out the same), then at the installed path.
