@@ -32,12 +32,47 @@
 #define OG_VEC_BYTES 16
 #endif
 
+#if defined(OG_SUM_AVX2_COPY)
+#include <cpuid.h>
+#include <stdatomic.h>
+
+/* What this CPU and kernel let the copies use, asked with CPUID (and XGETBV
+ * for the kernel's saving of the vector registers) the first time a layout
+ * is made in each unit, and kept: a fact of the machine, written once.  Not
+ * __builtin_cpu_supports: it links libgcc's __cpu_indicator_init, a
+ * constructor that runs about ten CPUIDs at every load of the library, and
+ * a CPUID traps to the hypervisor in a VM (6 us each on the CI VM): a
+ * third of dlopen's time (issue 29, docs/performance.md). */
+enum { OG_VEC_KNOWN = 1, OG_VEC_AVX2 = 2, OG_VEC_AVX512F = 4 };
+
+static inline unsigned og_cpu_vec_features(void)
+{
+	static _Atomic unsigned known;
+	unsigned f = atomic_load_explicit(&known, memory_order_relaxed);
+	if (f)
+		return f;
+	f = OG_VEC_KNOWN;
+	unsigned a, b, c, d, lo, hi;
+	if (__get_cpuid_max(0, NULL) >= 7 && __get_cpuid(1, &a, &b, &c, &d) &&
+	    (c & bit_OSXSAVE) && (c & bit_AVX)) {
+		__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+		(void)hi;
+		__cpuid_count(7, 0, a, b, c, d);
+		if ((lo & 0x6) == 0x6 && (b & bit_AVX2))
+			f |= OG_VEC_AVX2;
+		if ((lo & 0xe6) == 0xe6 && (b & bit_AVX512F))
+			f |= OG_VEC_AVX512F;
+	}
+	atomic_store_explicit(&known, f, memory_order_relaxed);
+	return f;
+}
+#endif
+
 /* Use the AVX2 copy?  Only asked where OG_SUM_AVX2_COPY is defined. */
 static inline bool og_cpu_has_avx2(void)
 {
 #if defined(OG_SUM_AVX2_COPY)
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx2");
+	return og_cpu_vec_features() & OG_VEC_AVX2;
 #else
 	return false;
 #endif
@@ -47,8 +82,7 @@ static inline bool og_cpu_has_avx2(void)
 static inline bool og_cpu_has_avx512f(void)
 {
 #if defined(OG_SUM_AVX2_COPY)
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx512f");
+	return og_cpu_vec_features() & OG_VEC_AVX512F;
 #else
 	return false;
 #endif

@@ -7,7 +7,10 @@ usage: bench/light/light.py BUILD_DIR [BUILD_DIR...] [ROUNDS]
 Several build directories (a baseline beside this one) alternate in every
 round.  Prints, all measured in this one run:
   * libopengpa.so: file size, relocations (relative ones and all), the size of
-    .data.rel.ro (data the loader must write at load: pointers);
+    .data.rel.ro (data the loader must write at load: pointers), the
+    libraries it needs, its init_array entries (constructors, frame_dummy
+    among them) and the size of its counter-set data file, if the build
+    made one (-Dcounter_sets);
   * dlopen(RTLD_NOW) of libopengpa against libzstd (a library every Linux
     system has, of about the same file size): CPU time and the resident memory
     it adds, each the cheapest of ROUNDS fresh processes, the two alternating;
@@ -41,6 +44,36 @@ def footprint(lib):
             relro = int(m.group(1), 16)
     print(f"{lib}: {size / 1e6:.2f} MB, {relative} relative relocations "
           f"({total} in all), .data.rel.ro {relro / 1024:.0f} KiB")
+    # What else a load pays for: each library it needs that the process
+    # has not loaded (libm alone cost as much as libzstd's whole load), and
+    # each constructor (libgcc's CPUID one cost 80 us on a VM).
+    dynamic = subprocess.run(["readelf", "-d", "-W", lib], capture_output=True, text=True,
+                             check=True).stdout
+    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^]]+)\]", dynamic)
+    init = re.search(r"\(INIT_ARRAYSZ\)\s+(\d+)", dynamic)
+    ptr = 8 if "ELF64" in subprocess.run(["readelf", "-h", lib], capture_output=True,
+                                          text=True, check=True).stdout else 4
+    ctors = int(init.group(1)) // ptr if init else 0
+    # What a load maps (PT_LOAD sizes): the file also holds debug information.
+    segments = subprocess.run(["readelf", "-l", "-W", lib], capture_output=True, text=True,
+                              check=True).stdout
+    mapped = sum(int(m.group(1), 16) for m in
+                 re.finditer(r"^\s*LOAD\s+\S+\s+\S+\s+\S+\s+\S+\s+(0x[0-9a-f]+)", segments, re.M))
+    # MIPS relocates its GOT without relocation records: local entries
+    # (each an address the loader adds the load address to) and global
+    # ones (each a symbol looked up).
+    gotno = re.search(r"\(MIPS_LOCAL_GOTNO\)\s+(\d+)", dynamic)
+    if gotno:
+        symtabno = re.search(r"\(MIPS_SYMTABNO\)\s+(\d+)", dynamic)
+        gotsym = re.search(r"\(MIPS_GOTSYM\)\s+(0x[0-9a-f]+|\d+)", dynamic)
+        globals_ = (int(symtabno.group(1)) - int(gotsym.group(1), 0)
+                    if symtabno and gotsym else 0)
+        print(f"  MIPS GOT: {gotno.group(1)} local entries, {globals_} global")
+    datafile = os.path.join(os.path.dirname(lib), "opengpa", "counter-sets.dat")
+    extra = (f", data file {os.path.getsize(datafile) / 1e6:.2f} MB (sets not built in)"
+             if os.path.exists(datafile) else "")
+    print(f"  maps {mapped / 1e6:.2f} MB; needs {', '.join(needed)}; {ctors} init_array "
+          f"entries{extra}")
 
 
 def dlopen_cost(probe, lib):

@@ -53,6 +53,24 @@ bool ot_view_is_gputime(const struct og_context *ctx, uint32_t cat)
 	return cat == ctx->table_gputime;
 }
 
+/* nearbyint() in the default rounding mode, without libm: it was the one
+ * function the library took from libm.so, and loading libm cost a process
+ * that loads the library as much as the rest of the load (issue 29,
+ * docs/performance.md).  Adding and taking away 2^52 leaves the nearest
+ * integer, ties to even, for |x| < 2^52; larger doubles are integers. */
+static double round_to_integer(double x)
+{
+#if FLT_EVAL_METHOD == 0
+	const double two52 = 4503599627370496.0;
+	double a = __builtin_fabs(x);
+	if (!(a < two52))
+		return x; /* an integer already, an infinity or a NaN */
+	return __builtin_copysign((a + two52) - two52, x);
+#else
+	return nearbyint(x); /* excess precision would keep the fraction */
+#endif
+}
+
 void ot_view_values(const struct og_xsession *x, union og_value *values)
 {
 	uint32_t g = x->ctx->table_gputime;
@@ -63,7 +81,7 @@ void ot_view_values(const struct og_xsession *x, union og_value *values)
 			continue;
 		/* The raw time is whole nanoseconds: what the division into
 		 * milliseconds left of it is rounded back to the integer. */
-		double ns = values[k].d * 1e6, whole = nearbyint(ns);
+		double ns = values[k].d * 1e6, whole = round_to_integer(ns);
 		values[k].d = fabs(ns - whole) <= fabs(ns) * 8 * DBL_EPSILON ? whole : ns;
 	}
 }

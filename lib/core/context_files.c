@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "catalog/builtin.h"
+#include "catalog/datafile.h"
 #include "catalog/embedded.h"
 #include "core/context_files.h"
 #include "core/registry.h"
@@ -52,7 +53,41 @@ static bool embedded_exists(const char *name)
 	for (size_t i = 0; &og_embedded_set_count && i < og_embedded_set_count; i++)
 		if (strcmp(og_embedded_sets[i].name, name) == 0)
 			return true;
-	return false;
+	const char *text, *path;
+	size_t len;
+	char err[64];
+	/* A damaged file says so when add_embedded reads a set the build lacks. */
+	return og_datafile_text(name, &text, &len, &path, err, sizeof(err)) == GPA_STATUS_OK;
+}
+
+/* A set the build does not carry (-Dcounter_sets), from the data file
+ * installed beside the library (catalog/datafile.h), parsed like any
+ * counter file. */
+static GPA_Status add_from_datafile(struct og_file_list *fl, const char *name)
+{
+	const char *text, *path;
+	size_t len;
+	char err[1400];
+	GPA_Status st = og_datafile_text(name, &text, &len, &path, err, sizeof(err));
+	if (st == GPA_STATUS_ERROR_NOT_FOUND)
+		return og_error(GPA_STATUS_ERROR_FAILED,
+		                "the backend asked for counter set '%s', which this build does not "
+		                "carry (-Dcounter_sets) and its data file does not hold: %s; install "
+		                "the data file of this build, or build with the set", name, err);
+	if (st != GPA_STATUS_OK)
+		return og_error(st, "counter set %s: %s", name, err);
+	struct og_cf_file *f = file_slot(fl);
+	char origin[128], why[512], q[256];
+	if (!f)
+		return og_error(GPA_STATUS_ERROR_FAILED, "out of memory loading counter set %s", name);
+	/* Named as the built-in set would be: its set name and messages match. */
+	snprintf(origin, sizeof(origin), "counters/%s.counters", name);
+	if (!og_cf_parse(origin, text, f, why, sizeof(why)))
+		return og_error(GPA_STATUS_ERROR_FAILED, "counter set %s in the data file %s: %s "
+		                "(reinstall the data file built with this library)", name,
+		                og_quote(path, q, sizeof(q)), why);
+	fl->count++;
+	return GPA_STATUS_OK;
 }
 
 static GPA_Status add_embedded(struct og_file_list *fl, const char *name)
@@ -79,9 +114,7 @@ static GPA_Status add_embedded(struct og_file_list *fl, const char *name)
 		fl->count++;
 		return GPA_STATUS_OK;
 	}
-	return og_error(GPA_STATUS_ERROR_FAILED,
-	                "the backend asked for counter set '%s', which this build does not contain",
-	                name);
+	return add_from_datafile(fl, name);
 }
 
 static GPA_Status add_user_file(struct og_file_list *fl, const char *path)
