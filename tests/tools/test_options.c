@@ -292,6 +292,15 @@ static void test_stat_command_line_shapes(void **unused)
 	assert_non_null(strstr(err, "-e needs a value"));
 	assert_int_equal(STAT(&o, "--json=1", "--", "true"), 2);
 	assert_non_null(strstr(err, "--json takes no value"));
+	/* perf's big numbers: -B with -x refused in perf's words, --no-big-num
+	 * with it accepted; the last of -B and --no-big-num wins. */
+	assert_int_equal(STAT(&o, "-x,", "-B", "--", "true"), 2);
+	assert_non_null(strstr(err, "-B option not supported with -x"));
+	assert_int_equal(STAT(&o, "-x,", "--no-big-num", "--", "true"), 0);
+	assert_true(o.no_big_num);
+	assert_int_equal(STAT(&o, "--no-big-num", "-B", "--", "true"), 0);
+	assert_false(o.no_big_num);
+	assert_int_equal(STAT(&o, "-j", "-B", "--", "true"), 0);
 	assert_int_equal(STAT(&o, "--help"), 0);
 	assert_true(o.help);
 }

@@ -66,11 +66,20 @@ def x_shape(line, interval, repeat):
     shape.append("runtime" if re.fullmatch(r"\d+", rest[0]) else "?" + rest[0])
     shape.append("pcnt" if re.fullmatch(r"\d+\.\d\d", rest[1]) else "?" + rest[1])
     shape.append("metric" if rest[2] == "" or number(rest[2]) else "?" + rest[2])
-    # perf's rates (K/sec) need task-clock counted with the event; opengpa
-    # gives the task clock's own metric, perf's CPUs utilized, only.
-    if f[2] in ("task-clock",):
-        shape.append(("metric-unit", rest[3]))
+    # The metric: CPUs utilized for the task clock, a rate per task-clock
+    # second for the other software events (its scale, K or not, follows
+    # the two runs' numbers), none on a <not counted> line.
+    shape.append(("metric-unit", metric_kind(rest[3]) if rest[2] != "" else ""))
     return shape, len(line.split(","))
+
+
+def metric_kind(unit):
+    """perf's metric unit with the rate's scale left out; perf 6.1's --json
+    writes a missing one as "(null)" (a NULL pointer through printf),
+    opengpa as ""."""
+    if unit == "(null)":
+        return ""
+    return re.sub(r"^[KMG]?/sec$", "/sec", unit)
 
 
 def compare_x(name, args, interval=False, repeat=False, command=("true",)):
@@ -116,6 +125,17 @@ def compare_json(name, args, interval=False, command=("true",)):
     units = {x["event"]: x["unit"] for x in pobjs}
     check(name + ": perf's units", all(units.get(x["event"]) == x["unit"] for x in oobjs),
           (units, oobjs[:3]))
+    # perf's metrics: which unit each counted event has (CPUs utilized, a
+    # rate), and a number; a <not counted> object none.
+    metrics = {x["event"]: metric_kind(x["metric-unit"]) for x in pobjs
+               if not x["counter-value"].startswith("<")}
+    for x in oobjs:
+        if x["counter-value"].startswith("<"):
+            continue
+        check("%s: %s's metric unit %r as perf's %r" % (name, x["event"], x["metric-unit"],
+                                                         metrics.get(x["event"])),
+              metric_kind(x["metric-unit"]) == metrics.get(x["event"]) and
+              isinstance(x["metric-value"], float), x)
 
 
 def compare_table(name, args):
@@ -129,6 +149,9 @@ def compare_table(name, args):
     for who, text in (("perf", p.stderr), ("opengpa", o.stderr)):
         check("%s: %s prints CPUs utilized and the elapsed time" % (name, who),
               "CPUs utilized" in text and "seconds time elapsed" in text, text)
+        for event in ("page-faults", "context-switches"):
+            check("%s: %s's %s rate per second" % (name, who, event),
+                  re.search(r"\b%s\s+#\s+[\d.,]+ [KMG]?/sec" % event, text), text)
 
 
 compare_table("default", ["-e", EVENTS])

@@ -152,6 +152,15 @@ static void perf_line(const struct tl_run *run, const struct tl_sample *s, size_
 	bool counted = !isnan(v) && !isinf(v);
 	tl_value(c, v, value, len);
 	uint64_t span = s->end_ns > s->begin_ns ? s->end_ns - s->begin_ns : 0;
+	bool has_metric = counted && c->cpus_utilized && span;
+	double metric = has_metric ? v * 1e6 / (double)span : 0.0;
+	const char *metric_unit = "CPUs utilized";
+	for (size_t k = 0; counted && c->per_sec && k < run->nseries; k++)
+		if (run->series[k].cpus_utilized && !isnan(s->values[k]) && !isinf(s->values[k])) {
+			metric_unit = fmt_perf_rate(v, s->values[k], &metric); /* perf's K/sec */
+			has_metric = true;
+			break;
+		}
 	*l = (struct tl_perf_line){
 		.interval = tl_seconds(run, s->end_ns),
 		.value = counted ? value : "<not counted>",
@@ -161,9 +170,9 @@ static void perf_line(const struct tl_run *run, const struct tl_sample *s, size_
 		.event = c->name,
 		.runtime_ns = counted ? span : 0,
 		.pcnt_running = 100.0,
-		.has_metric = counted && c->cpus_utilized && span,
-		.metric = counted && span ? v * 1e6 / (double)span : 0.0,
-		.metric_unit = "CPUs utilized",
+		.has_metric = has_metric,
+		.metric = metric,
+		.metric_unit = metric_unit,
 	};
 }
 

@@ -31,6 +31,7 @@ struct tl_series {
 	const char *perf_unit;  /* the unit perf stat's machine formats print ("msec");
 	                         * NULL: unit */
 	bool cpus_utilized;     /* a task clock in ms: perf's "CPUs utilized" metric */
+	bool per_sec;           /* perf's rate per second of the task clock ("K/sec") */
 };
 
 /* What was counted, and how. */

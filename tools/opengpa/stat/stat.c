@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "cli_options.h"
 #include "events.h"
+#include "format.h"
 #include "names.h"
 #include "output.h"
 #include "report.h"
@@ -360,6 +361,7 @@ static void spell_rows(const struct stat_options *o, struct report *r)
 		struct report_row *row = &r->rows[i];
 		const struct perf_spelling *own = names_perf_of(row->name);
 		row->cpus_utilized = own && own->cpus_utilized;
+		row->per_sec = own && own->per_sec;
 		for (size_t e = 0; e < o->nevents; e++) {
 			char *copy = strdup(o->events[e]), *save = NULL;
 			if (!copy)
@@ -461,6 +463,7 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 	scope_label(o->scope, label, sizeof label);
 	struct report r = { .command = o->command ? o->command : scope_only, .coverage = 1.0,
 	                    .verbose = o->verbose > 0 };
+	fmt_numeric_from_env(!o->no_big_num, &r.numeric);
 	int rc = 0;
 	if (o->multiplex && OpenGPA_SetMultiplexing(1) != GPA_STATUS_OK)
 		rc = cli_fail("cannot multiplex", GPA_STATUS_ERROR_FAILED);

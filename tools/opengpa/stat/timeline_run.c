@@ -167,6 +167,7 @@ int timeline_prepare(struct timeline *tl, struct report *r)
 			.unit = report_unit(row), .usage = row->usage ? row->usage : "",
 			.integer = row->type == GPA_TYPE_UINT64 || row->type == GPA_TYPE_UINT32,
 			.perf_unit = row->perf_unit, .cpus_utilized = row->cpus_utilized,
+			.per_sec = row->per_sec,
 		};
 		tl->row[k] = i;
 		tl->type[k] = row->type;
