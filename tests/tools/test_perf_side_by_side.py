@@ -82,15 +82,29 @@ def metric_kind(unit):
     return re.sub(r"^[KMG]?/sec$", "/sec", unit)
 
 
-def compare_x(name, args, interval=False, repeat=False, command=("true",)):
+def compare_x(name, args, interval=False, repeat=False, command=("true",), words=False):
+    """words: the values' words (<not counted>) must be perf's too."""
     p, o = both(args, command)
     check(name + ": both exit 0", p.returncode == 0 and o.returncode == 0, o.stderr)
     plines = [l for l in p.stderr.splitlines() if l.strip()]
     olines = [l for l in o.stderr.splitlines() if l.strip()]
     if interval:
-        # The intervals' number depends on timing: compare each event's lines.
-        pshapes = {x_shape(l, True, False)[0][3][1]: x_shape(l, True, False) for l in plines}
-        oshapes = {x_shape(l, True, False)[0][3][1]: x_shape(l, True, False) for l in olines}
+        # The intervals' number depends on timing, and so whether the
+        # command ran in one (<not counted> where it slept all along, in
+        # both): compare each event's first counted line, and that both
+        # print <not counted> lines the same way where they have any.
+        def shapes(lines):
+            counted, idle = {}, {}
+            for l in lines:
+                shape = x_shape(l, True, False)
+                into = idle if l.split(",")[1] == "<not counted>" else counted
+                into.setdefault(shape[0][3][1], shape)
+            return counted, idle
+        pshapes, pidle = shapes(plines)
+        oshapes, oidle = shapes(olines)
+        for event in set(pidle) & set(oidle):
+            check("%s: %s <not counted> line like perf's" % (name, event),
+                  pidle[event] == oidle[event], (pidle[event], oidle[event]))
         check(name + ": same events", sorted(pshapes) == sorted(oshapes), (pshapes, oshapes))
         for event in pshapes:
             check("%s: %s line like perf's" % (name, event),
@@ -100,6 +114,10 @@ def compare_x(name, args, interval=False, repeat=False, command=("true",)):
     for pl, ol in zip(plines, olines):
         ps, os_ = x_shape(pl, interval, repeat), x_shape(ol, interval, repeat)
         check("%s: %r shaped as perf's %r" % (name, ol, pl), ps == os_, (ps, os_))
+        if words:
+            check("%s: %r says what perf's %r says" % (name, ol, pl),
+                  ol.split(",")[0] == pl.split(",")[0] or
+                  not pl.startswith("<") and not ol.startswith("<"), (pl, ol))
 
 
 def compare_json(name, args, interval=False, command=("true",)):
@@ -162,4 +180,15 @@ compare_x("-I 100 -x,", ["-I", "100", "-x,", "-e", EVENTS], interval=True,
 compare_json("--json", ["--json", "-e", EVENTS])
 compare_json("-I 100 --json", ["-I", "100", "--json", "-e", EVENTS], interval=True,
              command=("sleep", "0.35"))
+# A process asleep all along (-p): its counters never ran, which perf
+# prints as <not counted> with no run time and no metric.
+sleeper = subprocess.Popen(["sleep", "30"])
+try:
+    compare_x("-p of a sleeping process -x,", ["-x,", "-p", str(sleeper.pid), "-e", EVENTS],
+              command=("sleep", "0.2"), words=True)
+    compare_json("-p of a sleeping process --json",
+                 ["--json", "-p", str(sleeper.pid), "-e", EVENTS], command=("sleep", "0.2"))
+finally:
+    sleeper.kill()
+    sleeper.wait()
 finish()

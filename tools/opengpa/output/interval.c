@@ -45,7 +45,8 @@ static void table_sample(struct tl_output *o, const struct tl_run *run, const st
 	for (size_t i = 0; i < run->nseries; i++) {
 		const struct tl_series *c = &run->series[i];
 		char value[64];
-		tl_value(c, s->values[i], value, sizeof value);
+		tl_value(c, s->has_running && !s->running_ns ? NAN : s->values[i], value,
+		         sizeof value);
 		fprintf(o->f, "%15.9f %18s %-6s  %-32s # %s\n", t,
 		        value[0] ? value : "<not counted>", c->unit, c->name, c->group ? c->group : "");
 	}
@@ -149,7 +150,7 @@ static void perf_line(const struct tl_run *run, const struct tl_sample *s, size_
 {
 	const struct tl_series *c = &run->series[i];
 	double v = s->values[i];
-	bool counted = !isnan(v) && !isinf(v);
+	bool counted = !isnan(v) && !isinf(v) && !(s->has_running && !s->running_ns);
 	tl_value(c, v, value, len);
 	uint64_t span = s->end_ns > s->begin_ns ? s->end_ns - s->begin_ns : 0;
 	bool has_metric = counted && c->cpus_utilized && span;
@@ -168,7 +169,7 @@ static void perf_line(const struct tl_run *run, const struct tl_sample *s, size_
 		.counted = counted,
 		.unit = tl_perf_unit(c),
 		.event = c->name,
-		.runtime_ns = counted ? span : 0,
+		.runtime_ns = !counted ? 0 : s->has_running ? s->running_ns : span,
 		.pcnt_running = 100.0,
 		.has_metric = has_metric,
 		.metric = metric,

@@ -75,6 +75,13 @@ static GPA_Status read_value(gpa_uint32 session, gpa_uint32 sample, const struct
 
 int report_add_session(struct report *r, gpa_uint32 session)
 {
+	gpa_uint64 running = 1, t = 0;
+	if (r->has_running &&
+	    GPA_GetSampleUInt64(session, r->sample, r->running_index, &t) == GPA_STATUS_OK) {
+		running = t;
+		if (running > 0)
+			report_stats_add(&r->running, (double)running);
+	}
 	for (size_t i = 0; i < r->nrows; i++) {
 		struct report_row *row = &r->rows[i];
 		if (row->reason)
@@ -85,6 +92,8 @@ int report_add_session(struct report *r, gpa_uint32 session)
 		 * whose results are gone is an error. */
 		if (st == GPA_STATUS_ERROR_SESSION_NOT_FOUND)
 			return cli_fail("cannot read the results", st);
+		if (st == GPA_STATUS_OK && running == 0)
+			continue; /* the counters never ran: perf's <not counted> */
 		if (st == GPA_STATUS_OK)
 			report_stats_add(&row->values, v);
 		else
@@ -259,7 +268,9 @@ static void perf_line(const struct report *r, const struct report_row *row, char
 		.event = row->name,
 		.variance = r->repeats > 1 ? spread : NULL,
 		.variance_pct = pct,
-		.runtime_ns = counted ? (uint64_t)llround(ns * r->coverage) : 0,
+		.runtime_ns = !counted ? 0
+		              : r->has_running ? (uint64_t)llround(r->running.mean)
+		                               : (uint64_t)llround(ns * r->coverage),
 		.pcnt_running = 100.0 * r->coverage,
 		.has_metric = has_metric,
 		.metric = metric,

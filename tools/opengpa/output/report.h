@@ -58,6 +58,12 @@ struct report {
 	bool one_line;            /* --opengpa-json on one line (after -I's lines) */
 	bool summary;             /* -I --summary: -x lines led by "summary", as perf's */
 	struct fmt_numeric numeric; /* the table's decimal point and digit groups */
+	/* The perf backend's group running time (TimeRunning) beside the rows:
+	 * a run in which it is 0 did not count (<not counted>, as perf), and
+	 * its mean is perf's run-time field. */
+	bool has_running;
+	gpa_uint32 running_index;
+	struct report_stats running; /* ns, over the runs that counted */
 };
 
 /* The unit the report prints for a row ("ms", "%", "" for none). */

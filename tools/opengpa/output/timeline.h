@@ -52,6 +52,10 @@ struct tl_sample {
 	uint64_t begin_ns, end_ns; /* CLOCK_MONOTONIC */
 	uint32_t flags;            /* OPENGPA_SAMPLE_* */
 	const double *values;      /* nseries; NAN where it could not be read */
+	bool has_running;          /* running_ns known (perf backend) */
+	uint64_t running_ns;       /* how long the counters ran in it: perf's run time;
+	                            * 0: they never ran, which perf's -I lines print as
+	                            * <not counted> (the files keep the zero counts) */
 };
 
 /* The end of the run. */

@@ -424,6 +424,38 @@ static int resolve_events(const struct stat_options *o, const char *backend,
 	return rc;
 }
 
+/*
+ * perf stat prints <not counted> for a counter that never ran (a process
+ * asleep all along, with -p; an interval in which it slept) and the time it
+ * ran as its run-time field.  The perf backend's raw TimeRunning (its event
+ * group's running time, offered with -e and --hardware) says both: it is
+ * counted beside the rows, not shown, where it costs no further pass.
+ */
+static void choose_running(struct report *r)
+{
+	const char *backend = "";
+	gpa_uint32 index = 0, before = 1, after = 1;
+	OpenGPA_GetBackend(&backend);
+	if (strcmp(backend, "perf") != 0 ||
+	    GPA_GetCounterIndex("TimeRunning", &index) != GPA_STATUS_OK) {
+		cli_clear_error();
+		return;
+	}
+	bool was = GPA_IsCounterEnabled(index) == GPA_STATUS_OK;
+	GPA_GetPassCount(&before);
+	GPA_Status st = GPA_EnableCounter(index);
+	if (st == GPA_STATUS_OK || st == GPA_STATUS_ERROR_ALREADY_ENABLED) {
+		GPA_GetPassCount(&after);
+		if (after > before && !was) {
+			GPA_DisableCounter(index);
+		} else {
+			r->has_running = true;
+			r->running_index = index;
+		}
+	}
+	cli_clear_error();
+}
+
 /* The counted part: context, counters, runs, report. */
 static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
                  struct timeline *tl)
@@ -478,6 +510,8 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 	bool periodic = stat_period_ms(o) && enabled;
 	if (!rc && periodic && !o->nevents && !o->nmetrics)
 		rc = timeline_fit_one_run(&r);
+	if (!rc && enabled)
+		choose_running(&r);
 	if (!rc && periodic)
 		rc = timeline_prepare(tl, &r);
 	if (!rc && enabled && !periodic)

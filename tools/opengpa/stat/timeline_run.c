@@ -180,6 +180,8 @@ int timeline_prepare(struct timeline *tl, struct report *r)
 	tl->run.series = tl->series;
 	tl->run.nseries = k;
 	tl->run.period_ns = (uint64_t)tl->period_ms * 1000000u;
+	tl->has_running = r->has_running;
+	tl->running_index = r->running_index;
 	/* The report's values: each counter over the whole run. */
 	r->sample = OPENGPA_SAMPLES_TOTAL;
 	r->one_line = true;
@@ -269,6 +271,12 @@ static void write_interval(struct timeline *tl, uint32_t k)
 	s.begin_ns = begin;
 	s.end_ns = end;
 	s.flags = flags;
+	if (tl->has_running && !(s.flags & OPENGPA_SAMPLE_FAILED)) {
+		gpa_uint64 running = 0;
+		s.has_running = GPA_GetSampleUInt64(tl->session, k, tl->running_index, &running) ==
+		                GPA_STATUS_OK;
+		s.running_ns = running;
+	}
 	for (size_t i = 0; i < tl->run.nseries; i++) {
 		double v = s.flags & OPENGPA_SAMPLE_FAILED
 		                   ? NAN

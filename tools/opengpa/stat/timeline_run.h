@@ -41,6 +41,8 @@ struct timeline {
 	size_t *row;              /* series -> report row */
 	GPA_Type *type;
 	gpa_uint32 *index;
+	bool has_running;         /* the perf group's running time (report.h) */
+	gpa_uint32 running_index;
 	double *values;           /* one interval's */
 	double *min, *max, *sum;  /* per series, over the intervals */
 	uint32_t *nvalues;
