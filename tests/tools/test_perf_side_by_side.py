@@ -8,6 +8,7 @@ equal.  Skips (77) where perf is missing or cannot count here.
 usage: test_perf_side_by_side.py OPENGPA
 """
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -191,4 +192,74 @@ try:
 finally:
     sleeper.kill()
     sleeper.wait()
+
+# --per-thread on a process of three threads: its main thread waits (never
+# runs: <not counted>), two others wake every few milliseconds.  Lines are
+# sorted by count, which differs between the runs: each event's lines are
+# compared as a set of shapes, the thread field as comm-tid.
+HELPER = """
+import sys, threading, time
+stop = threading.Event()
+def work():
+    while not stop.is_set():
+        sum(range(2000))
+        time.sleep(0.003)
+threads = [threading.Thread(target=work) for _ in range(2)]
+for t in threads:
+    t.start()
+print("ready", flush=True)
+sys.stdin.read()
+stop.set()
+for t in threads:
+    t.join()
+"""
+
+
+def per_thread_shapes(lines, tids):
+    shapes = {}
+    for line in lines:
+        thread, rest = line.split(",", 1)
+        m = re.fullmatch(r"(.+)-(\d+)", thread)
+        kind = "comm-tid" if m and int(m.group(2)) in tids else "?" + thread
+        shape, n = x_shape(rest, False, False)
+        shapes.setdefault(shape[2][1], []).append((kind, shape, n + 1))
+    return {event: sorted(v, key=repr) for event, v in shapes.items()}
+
+
+helper = subprocess.Popen([sys.executable, "-c", HELPER], stdin=subprocess.PIPE,
+                          stdout=subprocess.PIPE, text=True)
+try:
+    helper.stdout.readline()
+    tids = {int(t) for t in os.listdir("/proc/%d/task" % helper.pid)}
+    check("--per-thread: the helper has three threads", len(tids) == 3, tids)
+    args = ["--per-thread", "-p", str(helper.pid), "-e", EVENTS]
+    p, o = both(["-x,"] + args, ("sleep", "0.2"))
+    check("--per-thread -x,: both exit 0", p.returncode == 0 and o.returncode == 0, o.stderr)
+    plines = [l for l in p.stderr.splitlines() if l.strip()]
+    olines = [l for l in o.stderr.splitlines() if l.strip()]
+    check("--per-thread -x,: a line per thread and event, as perf's",
+          len(olines) == len(plines) == 3 * len(EVENTS.split(",")), (plines, olines))
+    ps, os_ = per_thread_shapes(plines, tids), per_thread_shapes(olines, tids)
+    for event in ps:
+        check("--per-thread -x,: %s's lines shaped as perf's" % event,
+              ps[event] == os_.get(event), (ps[event], os_.get(event)))
+    check("--per-thread -x,: events in perf's order",
+          [l.split(",")[3] for l in olines] == [l.split(",")[3] for l in plines],
+          (plines, olines))
+    p, o = both(["--json"] + args, ("sleep", "0.2"))
+    try:
+        pobjs = [json.loads(l) for l in p.stderr.splitlines() if l.strip()]
+        oobjs = [json.loads(l) for l in o.stderr.splitlines() if l.strip()]
+    except ValueError as err:
+        pobjs, oobjs = [], []
+        check("--per-thread --json: every line is an object", False, err)
+    for objs, who in ((pobjs, "perf"), (oobjs, "opengpa")):
+        check("--per-thread --json: %s's objects lead with thread" % who,
+              objs and all(list(x) == ["thread"] + JSON_KEYS for x in objs), objs[:2])
+    check("--per-thread --json: the same threads",
+          sorted({x["thread"] for x in pobjs}) == sorted({x["thread"] for x in oobjs}),
+          (pobjs[:3], oobjs[:3]))
+finally:
+    helper.stdin.close()
+    helper.wait(timeout=30)
 finish()

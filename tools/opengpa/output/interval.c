@@ -106,6 +106,11 @@ void tl_perf_separated(FILE *f, const char *sep, const struct tl_perf_line *l)
 void tl_perf_json(FILE *f, const struct tl_perf_line *l)
 {
 	fputc('{', f);
+	if (l->thread) {
+		fputs("\"thread\" : ", f);
+		fmt_json_string(f, l->thread);
+		fputs(", ", f);
+	}
 	if (l->interval >= 0.0)
 		fprintf(f, "\"interval\" : %.9f, ", l->interval);
 	fputs("\"counter-value\" : ", f);

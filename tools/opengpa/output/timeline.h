@@ -109,6 +109,7 @@ extern const struct tl_format tl_interval_opengpa_json; /* --opengpa-json's */
  * shared by the interval lines and the report (report.c). */
 struct tl_perf_line {
 	const char *prefix;       /* -x's leading field ("   0.100218498", "summary"), or NULL */
+	const char *thread;       /* --json's "thread" (--per-thread's "comm-tid"), or NULL */
 	double interval;          /* --json's "interval"; negative: none */
 	const char *value;        /* "12.71", "<not supported>", "<not counted>" */
 	double number;            /* the value as a number (--json's counter-value) */
