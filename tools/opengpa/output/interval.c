@@ -157,6 +157,8 @@ static void perf_line(const struct tl_run *run, const struct tl_sample *s, size_
 	double v = s->values[i];
 	bool counted = !isnan(v) && !isinf(v) && !(s->has_running && !s->running_ns);
 	tl_value(c, v, value, len);
+	if (counted && c->perf_unit && strcmp(c->perf_unit, "msec") == 0)
+		snprintf(value, len, "%.2f", v); /* perf's scaled clocks */
 	uint64_t span = s->end_ns > s->begin_ns ? s->end_ns - s->begin_ns : 0;
 	bool has_metric = counted && c->cpus_utilized && span;
 	double metric = has_metric ? v * 1e6 / (double)span : 0.0;

@@ -204,7 +204,9 @@ static void print_table(FILE *f, const struct report *r)
 			                 value, sizeof value);
 		else
 			snprintf(value, sizeof value, "%s", plain);
-		const char *note = row->reason && r->verbose ? row->reason : row->group;
+		/* perf prints nothing after a <not counted> count */
+		const char *note = row->reason && r->verbose ? row->reason
+		                   : !row->reason && !row->values.n ? NULL : row->group;
 		char metric[80], number[48];
 		double m;
 		const char *unit;
