@@ -169,6 +169,18 @@ static GPA_Status perf_bind_raw(void *state, const char *name, const char *sourc
 	int event = -1;
 	*why_not = NULL;
 	memset(&b, 0, sizeof b);
+	char plain[OG_PERF_SOURCE_MAX];
+	pid_t tid = 0;
+	int per_thread = og_perf_thread_split(source, plain, sizeof plain, &tid);
+	if (per_thread < 0) {
+		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
+		             "perf: raw counter %s: '%s' is no per-thread source (SOURCE@tid=N: a "
+		             "sw:, hw: or time:running|enabled source and a thread id above 0)",
+		             name, source);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	if (per_thread)
+		source = plain; /* per_thread.c: marked again before binding */
 	if (strlen(source) >= sizeof b.source) {
 		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
 		             "perf: raw counter %s: source is longer than %d characters; shorten it",
@@ -228,6 +240,11 @@ static GPA_Status perf_bind_raw(void *state, const char *name, const char *sourc
 		if (!(b.config == PERF_COUNT_HW_CPU_CYCLES && b.type == PERF_TYPE_HARDWARE &&
 		      og_perf_mips_cycles_fallback(st, name, &b, why_not)))
 			return GPA_STATUS_ERROR_NOT_FOUND;
+	}
+	if (tid && !og_perf_thread_mark(&b, tid)) {
+		st->host.log(st->host.log_ctx, OG_LOG_ERROR, "perf: raw counter %s: source is "
+		             "longer than %d characters; shorten it", name, OG_PERF_SOURCE_MAX - 1);
+		return GPA_STATUS_ERROR_FAILED;
 	}
 	*raw_id = og_perf_bind(st, &b);
 	if (*raw_id == UINT32_MAX) {

@@ -623,11 +623,14 @@ GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
 	for (size_t i = 0; i < p->n; i++) {
 		const struct og_perf_slot *slot = &p->slots[i];
 		const struct og_perf_instance *in = &p->instances[slot->layout * p->ntargets];
+		/* One target: a per-thread counter (perf_thread.c) is for that
+		 * target's own thread, so its share is the whole count. */
 		if (slot->member >= 0 && full) {
 			deltas[i] = forward(in->end.values[slot->member], in->begin.values[slot->member]);
 			continue;
 		}
-		if (slot->member >= 0 && p->ntargets == 1) {
+		pid_t tid = st->bound[p->raw_ids[i]].tid; /* perf_thread.c */
+		if (slot->member >= 0 && p->ntargets == 1 && !tid) {
 			deltas[i] = member_delta(in, slot->member);
 			continue;
 		}
@@ -645,6 +648,8 @@ GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
 		}
 		uint64_t sum = 0;
 		for (size_t t = 0; t < p->ntargets; t++, in++) {
+			if (tid && p->targets[t].pid != tid)
+				continue; /* another thread's share */
 			uint64_t v = slot->kind == OG_PERF_KIND_TIME_ENABLED   ? in->enabled
 			             : slot->kind == OG_PERF_KIND_TIME_RUNNING ? in->running
 			             : slot->member >= 0                       ? member_delta(in, slot->member)

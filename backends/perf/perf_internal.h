@@ -23,6 +23,7 @@
  *   perf_bound.c           the bound table, trying a bound event
  *   perf_open.c            attr and perf_event_open of one event
  *   perf_errors.c          a failed open's message (names the scope)
+ *   perf_thread.c          SOURCE@tid=N: one thread's share of a sum
  *   perf_scope.c perf_rdpmc.c perf_cpu.c perf_events.c perf_modes.c
  *                          the scope, user reads, the CPU, the event
  *                          table, modes=
@@ -86,6 +87,7 @@ struct og_perf_bound {
 	uint32_t type;
 	uint64_t config, config1, config2;
 	char source[OG_PERF_SOURCE_MAX];
+	pid_t tid; /* 0; else only this thread of the targets counts (perf_thread.c) */
 };
 
 /* Who a pass counts (docs/backends/perf.md, "What a sample counts"). */
@@ -250,6 +252,15 @@ int og_perf_open_event(const struct og_perf_state *st, struct perf_event_attr *a
  * a bad value, NOT_FOUND when key is not a scope key (pid, tid, cpu, exec). */
 GPA_Status og_perf_scope_option(const struct og_backend_host *host, struct og_perf_scope *scope,
                                 const char *key, const char *value);
+/* Per-thread sources, "SOURCE@tid=N" (perf_thread.c): splits one into
+ * plain (the source without it) and *tid; returns 0 for a source without
+ * the suffix, 1 with it, -1 for a bad one (no thread id, or a source kind
+ * a thread cannot have). */
+int og_perf_thread_split(const char *source, char *plain, size_t len, pid_t *tid);
+/* Sets b->tid and puts the suffix back on b->source (the bind key, so each
+ * thread's counter is an id of its own); false when it does not fit. */
+bool og_perf_thread_mark(struct og_perf_bound *b, pid_t tid);
+
 /* Checks a scope that options built as a whole (pid and cpu together...). */
 GPA_Status og_perf_scope_check(const struct og_backend_host *host,
                                const struct og_perf_scope *scope);

@@ -242,12 +242,68 @@ static void test_timeline_writers(void **state)
 	}
 }
 
+/* perf's rate per task-clock second, scaled as its convert_unit_double():
+ * 75 faults in 0.78 ms is 96.154 K/sec; 0 in any time 0 /sec; a clock of
+ * 0 gives 0 /sec, never a division by it. */
+static void test_perf_rate(void **state)
+{
+	(void)state;
+	double r = -1.0;
+	assert_string_equal(fmt_perf_rate(75, 0.78, &r), "K/sec");
+	assert_true(r > 96.15 && r < 96.16);
+	assert_string_equal(fmt_perf_rate(0, 12.5, &r), "/sec");
+	assert_true(r == 0.0);
+	assert_string_equal(fmt_perf_rate(999, 1000.0, &r), "/sec");
+	assert_true(r == 999.0);
+	assert_string_equal(fmt_perf_rate(1000, 1000.0, &r), "K/sec");
+	assert_true(r == 1.0);
+	assert_string_equal(fmt_perf_rate(5e6, 1000.0, &r), "M/sec");
+	assert_true(r == 5.0);
+	assert_string_equal(fmt_perf_rate(3e9, 1000.0, &r), "G/sec");
+	assert_true(r == 3.0);
+	assert_string_equal(fmt_perf_rate(7, 0.0, &r), "/sec");
+	assert_true(r == 0.0);
+}
+
+/* perf's --big-num in a locale's notation: groups of three (en_US), the
+ * Indian 3;2 grouping, a separator of several bytes (U+202F), a decimal
+ * comma; no separator (C) leaves the digits as they are. */
+static void test_group_digits(void **state)
+{
+	(void)state;
+	char buf[64];
+	assert_string_equal(fmt_group_digits("1234567", ".", ",", "\3", buf, sizeof buf),
+	                    "1,234,567");
+	assert_string_equal(fmt_group_digits("123", ".", ",", "\3", buf, sizeof buf), "123");
+	assert_string_equal(fmt_group_digits("123456", ".", ",", "\3", buf, sizeof buf),
+	                    "123,456");
+	assert_string_equal(fmt_group_digits("-1234.56", ",", ".", "\3", buf, sizeof buf),
+	                    "-1.234,56");
+	assert_string_equal(fmt_group_digits("123456789", ".", ",", "\3\2", buf, sizeof buf),
+	                    "12,34,56,789");
+	assert_string_equal(fmt_group_digits("1234567", ".", "\xe2\x80\xaf", "\3", buf,
+	                                     sizeof buf), "1\xe2\x80\xaf" "234\xe2\x80\xaf" "567");
+	assert_string_equal(fmt_group_digits("1234567.5", ".", "", "", buf, sizeof buf),
+	                    "1234567.5");
+	/* CHAR_MAX: no more grouping past the first group. */
+	assert_string_equal(fmt_group_digits("1234567", ".", ",", "\3\177", buf, sizeof buf),
+	                    "1234,567");
+	/* Cut to fit, still a string. */
+	assert_string_equal(fmt_group_digits("1234567", ".", ",", "\3", buf, 4), "1,2");
+	/* The environment's C locale (the tests' own) has no separator. */
+	struct fmt_numeric n;
+	fmt_numeric_from_env(true, &n);
+	assert_true(n.point[0] != '\0');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_timeline_writers),
+		cmocka_unit_test(test_perf_rate),
+		cmocka_unit_test(test_group_digits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -292,6 +292,25 @@ static void test_stat_command_line_shapes(void **unused)
 	assert_non_null(strstr(err, "-e needs a value"));
 	assert_int_equal(STAT(&o, "--json=1", "--", "true"), 2);
 	assert_non_null(strstr(err, "--json takes no value"));
+	/* perf's big numbers: -B with -x refused in perf's words, --no-big-num
+	 * with it accepted; the last of -B and --no-big-num wins. */
+	assert_int_equal(STAT(&o, "-x,", "-B", "--", "true"), 2);
+	assert_non_null(strstr(err, "-B option not supported with -x"));
+	assert_int_equal(STAT(&o, "-x,", "--no-big-num", "--", "true"), 0);
+	assert_true(o.no_big_num);
+	assert_int_equal(STAT(&o, "--no-big-num", "-B", "--", "true"), 0);
+	assert_false(o.no_big_num);
+	assert_int_equal(STAT(&o, "-j", "-B", "--", "true"), 0);
+	/* --per-thread: perf's rule and words without -p/-t; -a is perf's
+	 * too, which opengpa does not count per thread, and says so. */
+	assert_int_equal(STAT(&o, "--per-thread", "--", "true"), 2);
+	assert_non_null(strstr(err, "only available when monitoring via -p -t -a"));
+	assert_int_equal(STAT(&o, "--per-thread", "-a"), 2);
+	assert_non_null(strstr(err, "does not count every thread of -a"));
+	assert_int_equal(STAT(&o, "--per-thread", "-p", "1", "-I", "100"), 2);
+	assert_int_equal(STAT(&o, "--per-thread", "-p", "1", "-x,", "--", "sleep", "1"), 0);
+	assert_true(o.per_thread);
+	assert_int_equal(STAT(&o, "--per-thread", "-t", "1"), 0);
 	assert_int_equal(STAT(&o, "--help"), 0);
 	assert_true(o.help);
 }

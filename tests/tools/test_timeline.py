@@ -476,6 +476,10 @@ if VMALI:
                 last = [l for l in (r.stdout + r.stderr).splitlines() if l.count(",") >= 4]
                 check(where + ": the last interval reads <not counted>",
                       last and "<not counted>" in last[-1], (r.stdout + r.stderr)[-500:])
+                # ... and stderr says why, in the backend's words.
+                check(where + ": the reason on stderr",
+                      re.search(r"was not counted: mali: the kernel flagged .*ERROR", r.stderr),
+                      r.stderr[-500:])
 
 # ---- the example writes the same files through the library -------------------
 if FRAME_LOOP and VMALI:

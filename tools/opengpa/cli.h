@@ -15,6 +15,10 @@ void cli_clear_error(void);
 /* -v: the library's messages (1) and trace (2) on stderr as well. */
 void cli_set_verbose(unsigned level);
 const char *cli_last_error(void);
+/* Copies the first error logged since the last clear into buf ("" when
+ * none) and clears it, under the logger's lock: for the -I reader thread,
+ * which reads while the main thread may log. */
+void cli_take_error(char *buf, size_t len);
 
 /* Prints "opengpa: what: <library message or status>" and returns 1. */
 int cli_fail(const char *what, GPA_Status status);

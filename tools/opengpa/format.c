@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* format.c — CSV fields and JSON strings (format.h). */
+/* format.c — CSV fields, JSON strings, perf's rates and big numbers
+ * (format.h). */
 #include "format.h"
 
+#include <limits.h>
+#include <locale.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -67,4 +70,95 @@ void fmt_json_string(FILE *f, const char *s)
 		}
 	}
 	fputc('"', f);
+}
+
+const char *fmt_perf_rate(double count, double clock_ms, double *rate)
+{
+	/* perf: 1e9 * count / task-clock ns, then convert_unit_double(). */
+	double r = clock_ms > 0.0 ? count * 1e3 / clock_ms : 0.0;
+	const char *unit = "/sec";
+	if (r >= 1e9) {
+		r /= 1e9;
+		unit = "G/sec";
+	} else if (r >= 1e6) {
+		r /= 1e6;
+		unit = "M/sec";
+	} else if (r >= 1e3) {
+		r /= 1e3;
+		unit = "K/sec";
+	}
+	*rate = r;
+	return unit;
+}
+
+char *fmt_group_digits(const char *number, const char *point, const char *sep,
+                       const char *grouping, char *buf, size_t len)
+{
+	if (!len)
+		return buf;
+	const char *p = number;
+	size_t o = 0;
+#define PUT(c) do { if (o + 1 < len) buf[o++] = (c); } while (0)
+	if (*p == '-' || *p == '+')
+		PUT(*p++);
+	size_t digits = strspn(p, "0123456789");
+	/* Where each separator goes: after digit k (from the left) when the
+	 * number of digits to its right ends a group. */
+	bool mark[64] = { false };
+	if (*sep && digits < sizeof mark) {
+		size_t right = 0;
+		const char *g = grouping;
+		size_t size = (unsigned char)*g;
+		while (size > 0 && size != CHAR_MAX && right + size < digits) {
+			right += size;
+			mark[digits - right] = true;
+			if (g[1])
+				size = (unsigned char)*++g; /* else the last size repeats */
+		}
+	}
+	for (size_t k = 0; k < digits; k++) {
+		if (mark[k])
+			for (const char *s = sep; *s; s++)
+				PUT(*s);
+		PUT(p[k]);
+	}
+	p += digits;
+	for (; *p; p++) {
+		if (*p == '.')
+			for (const char *s = point; *s; s++)
+				PUT(*s);
+		else
+			PUT(*p);
+	}
+#undef PUT
+	buf[o] = '\0';
+	return buf;
+}
+
+static void copy_text(char *to, size_t len, const char *from)
+{
+	snprintf(to, len, "%s", from ? from : "");
+}
+
+void fmt_numeric_from_env(bool big_num, struct fmt_numeric *n)
+{
+	copy_text(n->point, sizeof n->point, ".");
+	n->sep[0] = n->grouping[0] = '\0';
+	/* The environment's LC_NUMERIC for this thread only, so the program's
+	 * own numbers (-x, JSON, files) keep their '.'. */
+	locale_t loc = newlocale(LC_NUMERIC_MASK, "", (locale_t)0);
+	if (loc == (locale_t)0)
+		return;
+	locale_t old = uselocale(loc);
+	if (old != (locale_t)0) {
+		const struct lconv *lc = localeconv();
+		if (lc->decimal_point && *lc->decimal_point)
+			copy_text(n->point, sizeof n->point, lc->decimal_point);
+		if (big_num) {
+			copy_text(n->sep, sizeof n->sep, lc->thousands_sep);
+			copy_text(n->grouping, sizeof n->grouping, lc->grouping);
+		}
+		uselocale(old);
+	}
+	freelocale(loc);
 }

@@ -17,6 +17,7 @@ struct perf_spelling {
 	const char *counter;  /* "TaskClock" */
 	const char *unit;     /* what perf prints as its unit: "msec", "" */
 	bool cpus_utilized;   /* perf's "CPUs utilized" metric follows it */
+	bool per_sec;         /* a software event: perf's rate per task-clock second */
 };
 
 /* The perf spelling `name` (any case), or NULL. */

@@ -47,6 +47,14 @@ void cli_clear_error(void)
 	pthread_mutex_unlock(&first_error_lock);
 }
 
+void cli_take_error(char *buf, size_t len)
+{
+	pthread_mutex_lock(&first_error_lock);
+	snprintf(buf, len, "%s", first_error);
+	first_error[0] = '\0';
+	pthread_mutex_unlock(&first_error_lock);
+}
+
 const char *cli_last_error(void)
 {
 	return first_error;

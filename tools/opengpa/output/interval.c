@@ -45,7 +45,8 @@ static void table_sample(struct tl_output *o, const struct tl_run *run, const st
 	for (size_t i = 0; i < run->nseries; i++) {
 		const struct tl_series *c = &run->series[i];
 		char value[64];
-		tl_value(c, s->values[i], value, sizeof value);
+		tl_value(c, s->has_running && !s->running_ns ? NAN : s->values[i], value,
+		         sizeof value);
 		fprintf(o->f, "%15.9f %18s %-6s  %-32s # %s\n", t,
 		        value[0] ? value : "<not counted>", c->unit, c->name, c->group ? c->group : "");
 	}
@@ -105,6 +106,11 @@ void tl_perf_separated(FILE *f, const char *sep, const struct tl_perf_line *l)
 void tl_perf_json(FILE *f, const struct tl_perf_line *l)
 {
 	fputc('{', f);
+	if (l->thread) {
+		fputs("\"thread\" : ", f);
+		fmt_json_string(f, l->thread);
+		fputs(", ", f);
+	}
 	if (l->interval >= 0.0)
 		fprintf(f, "\"interval\" : %.9f, ", l->interval);
 	fputs("\"counter-value\" : ", f);
@@ -149,9 +155,20 @@ static void perf_line(const struct tl_run *run, const struct tl_sample *s, size_
 {
 	const struct tl_series *c = &run->series[i];
 	double v = s->values[i];
-	bool counted = !isnan(v) && !isinf(v);
+	bool counted = !isnan(v) && !isinf(v) && !(s->has_running && !s->running_ns);
 	tl_value(c, v, value, len);
+	if (counted && c->perf_unit && strcmp(c->perf_unit, "msec") == 0)
+		snprintf(value, len, "%.2f", v); /* perf's scaled clocks */
 	uint64_t span = s->end_ns > s->begin_ns ? s->end_ns - s->begin_ns : 0;
+	bool has_metric = counted && c->cpus_utilized && span;
+	double metric = has_metric ? v * 1e6 / (double)span : 0.0;
+	const char *metric_unit = "CPUs utilized";
+	for (size_t k = 0; counted && c->per_sec && k < run->nseries; k++)
+		if (run->series[k].cpus_utilized && !isnan(s->values[k]) && !isinf(s->values[k])) {
+			metric_unit = fmt_perf_rate(v, s->values[k], &metric); /* perf's K/sec */
+			has_metric = true;
+			break;
+		}
 	*l = (struct tl_perf_line){
 		.interval = tl_seconds(run, s->end_ns),
 		.value = counted ? value : "<not counted>",
@@ -159,11 +176,11 @@ static void perf_line(const struct tl_run *run, const struct tl_sample *s, size_
 		.counted = counted,
 		.unit = tl_perf_unit(c),
 		.event = c->name,
-		.runtime_ns = counted ? span : 0,
+		.runtime_ns = !counted ? 0 : s->has_running ? s->running_ns : span,
 		.pcnt_running = 100.0,
-		.has_metric = counted && c->cpus_utilized && span,
-		.metric = counted && span ? v * 1e6 / (double)span : 0.0,
-		.metric_unit = "CPUs utilized",
+		.has_metric = has_metric,
+		.metric = metric,
+		.metric_unit = metric_unit,
 	};
 }
 

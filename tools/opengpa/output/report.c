@@ -75,6 +75,13 @@ static GPA_Status read_value(gpa_uint32 session, gpa_uint32 sample, const struct
 
 int report_add_session(struct report *r, gpa_uint32 session)
 {
+	gpa_uint64 running = 1, t = 0;
+	if (r->has_running &&
+	    GPA_GetSampleUInt64(session, r->sample, r->running_index, &t) == GPA_STATUS_OK) {
+		running = t;
+		if (running > 0)
+			report_stats_add(&r->running, (double)running);
+	}
 	for (size_t i = 0; i < r->nrows; i++) {
 		struct report_row *row = &r->rows[i];
 		if (row->reason)
@@ -85,6 +92,8 @@ int report_add_session(struct report *r, gpa_uint32 session)
 		 * whose results are gone is an error. */
 		if (st == GPA_STATUS_ERROR_SESSION_NOT_FOUND)
 			return cli_fail("cannot read the results", st);
+		if (st == GPA_STATUS_OK && running == 0)
+			continue; /* the counters never ran: perf's <not counted> */
 		if (st == GPA_STATUS_OK)
 			report_stats_add(&row->values, v);
 		else
@@ -109,6 +118,8 @@ static void format_value(const struct report *r, const struct report_row *row, c
 		snprintf(buf, len, "%" PRIu64, row->count);
 	else if (is_integer(row->type))
 		snprintf(buf, len, "%.0f", row->values.mean);
+	else if (row->perf_unit && strcmp(row->perf_unit, "msec") == 0)
+		snprintf(buf, len, "%.2f", row->values.mean); /* perf's scaled clocks */
 	else if (row->usage_type == GPA_USAGE_TYPE_PERCENTAGE)
 		snprintf(buf, len, "%.2f", row->values.mean);
 	else
@@ -140,6 +151,28 @@ static int precision_for(double sd)
 	return p > 9 ? 9 : (int)p;
 }
 
+/* perf's metric of a row: "CPUs utilized" for a task clock, a rate per
+ * second of the task clock counted beside it for the other software
+ * events (none without one, as perf). */
+static bool row_metric(const struct report *r, const struct report_row *row, double *metric,
+                       const char **unit)
+{
+	if (row->reason || !row->values.n)
+		return false;
+	double ns = r->elapsed.mean * 1e9;
+	if (row->cpus_utilized) {
+		*metric = ns > 0.0 ? row->values.mean * 1e6 / ns : 0.0;
+		*unit = "CPUs utilized";
+		return ns > 0.0;
+	}
+	for (size_t i = 0; row->per_sec && i < r->nrows; i++)
+		if (r->rows[i].cpus_utilized && !r->rows[i].reason && r->rows[i].values.n) {
+			*unit = fmt_perf_rate(row->values.mean, r->rows[i].values.mean, metric);
+			return true;
+		}
+	return false;
+}
+
 static void print_runs(FILE *f, const struct report *r)
 {
 	unsigned runs = r->repeats * r->passes;
@@ -164,13 +197,23 @@ static void print_table(FILE *f, const struct report *r)
 	fprintf(f, "):\n\n");
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct report_row *row = &r->rows[i];
-		char value[64];
-		format_value(r, row, value, sizeof(value));
-		const char *note = row->reason && r->verbose ? row->reason : row->group;
-		char metric[64];
-		if (!row->reason && row->values.n && row->cpus_utilized && r->elapsed.mean > 0.0) {
-			snprintf(metric, sizeof metric, "%8.3f CPUs utilized",
-			         row->values.mean / (r->elapsed.mean * 1e3));
+		char plain[64], value[80];
+		format_value(r, row, plain, sizeof(plain));
+		if (!row->reason && row->values.n) /* perf's --big-num, in the user's locale */
+			fmt_group_digits(plain, r->numeric.point, r->numeric.sep, r->numeric.grouping,
+			                 value, sizeof value);
+		else
+			snprintf(value, sizeof value, "%s", plain);
+		/* perf prints nothing after a <not counted> count */
+		const char *note = row->reason && r->verbose ? row->reason
+		                   : !row->reason && !row->values.n ? NULL : row->group;
+		char metric[80], number[48];
+		double m;
+		const char *unit;
+		if (row_metric(r, row, &m, &unit)) {
+			snprintf(number, sizeof number, "%8.3f", m);
+			fmt_group_digits(number, r->numeric.point, "", "", metric, sizeof metric - 16);
+			snprintf(metric + strlen(metric), 16, " %s", unit);
 			note = metric;
 		}
 		double pct = has_spread(r, row) ? report_stats_rel(&row->values) : 0.0;
@@ -212,7 +255,9 @@ static void perf_line(const struct report *r, const struct report_row *row, char
 	bool counted = !row->reason && row->values.n > 0;
 	double pct = has_spread(r, row) ? report_stats_rel(&row->values) : 0.0;
 	snprintf(spread, slen, "%.2f%%", pct);
-	double ns = r->elapsed.mean * 1e9;
+	double ns = r->elapsed.mean * 1e9, metric = 0.0;
+	const char *unit = "";
+	bool has_metric = row_metric(r, row, &metric, &unit);
 	*l = (struct tl_perf_line){
 		.prefix = r->summary ? "         summary" : NULL,
 		.interval = -1.0,
@@ -225,11 +270,13 @@ static void perf_line(const struct report *r, const struct report_row *row, char
 		.event = row->name,
 		.variance = r->repeats > 1 ? spread : NULL,
 		.variance_pct = pct,
-		.runtime_ns = counted ? (uint64_t)llround(ns * r->coverage) : 0,
+		.runtime_ns = !counted ? 0
+		              : r->has_running ? (uint64_t)llround(r->running.mean)
+		                               : (uint64_t)llround(ns * r->coverage),
 		.pcnt_running = 100.0 * r->coverage,
-		.has_metric = counted && row->cpus_utilized && ns > 0.0,
-		.metric = counted && ns > 0.0 ? row->values.mean * 1e6 / ns : 0.0,
-		.metric_unit = "CPUs utilized",
+		.has_metric = has_metric,
+		.metric = metric,
+		.metric_unit = unit,
 	};
 }
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "format.h"
 #include "opengpa.h"
 
 /* REPORT_SEPARATED and REPORT_JSON are perf stat's -x and --json;
@@ -38,6 +39,7 @@ struct report_row {
 	const char *reason;    /* NULL: countable; else why this machine cannot count it */
 	const char *perf_unit; /* perf's unit for a counter named in perf's spelling, or NULL */
 	bool cpus_utilized;    /* a task clock: perf's "CPUs utilized" metric */
+	bool per_sec;          /* perf's rate per task-clock second ("K/sec") */
 	uint64_t count;        /* an integer counter's exact value in the last run */
 	struct report_stats values;
 	unsigned failed;       /* runs whose value could not be read */
@@ -55,6 +57,13 @@ struct report {
 	gpa_uint32 sample;        /* the sample read: 0, or OPENGPA_SAMPLES_TOTAL (-I) */
 	bool one_line;            /* --opengpa-json on one line (after -I's lines) */
 	bool summary;             /* -I --summary: -x lines led by "summary", as perf's */
+	struct fmt_numeric numeric; /* the table's decimal point and digit groups */
+	/* The perf backend's group running time (TimeRunning) beside the rows:
+	 * a run in which it is 0 did not count (<not counted>, as perf), and
+	 * its mean is perf's run-time field. */
+	bool has_running;
+	gpa_uint32 running_index;
+	struct report_stats running; /* ns, over the runs that counted */
 };
 
 /* The unit the report prints for a row ("ms", "%", "" for none). */

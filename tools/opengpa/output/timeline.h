@@ -31,6 +31,7 @@ struct tl_series {
 	const char *perf_unit;  /* the unit perf stat's machine formats print ("msec");
 	                         * NULL: unit */
 	bool cpus_utilized;     /* a task clock in ms: perf's "CPUs utilized" metric */
+	bool per_sec;           /* perf's rate per second of the task clock ("K/sec") */
 };
 
 /* What was counted, and how. */
@@ -51,6 +52,10 @@ struct tl_sample {
 	uint64_t begin_ns, end_ns; /* CLOCK_MONOTONIC */
 	uint32_t flags;            /* OPENGPA_SAMPLE_* */
 	const double *values;      /* nseries; NAN where it could not be read */
+	bool has_running;          /* running_ns known (perf backend) */
+	uint64_t running_ns;       /* how long the counters ran in it: perf's run time;
+	                            * 0: they never ran, which perf's -I lines print as
+	                            * <not counted> (the files keep the zero counts) */
 };
 
 /* The end of the run. */
@@ -104,6 +109,7 @@ extern const struct tl_format tl_interval_opengpa_json; /* --opengpa-json's */
  * shared by the interval lines and the report (report.c). */
 struct tl_perf_line {
 	const char *prefix;       /* -x's leading field ("   0.100218498", "summary"), or NULL */
+	const char *thread;       /* --json's "thread" (--per-thread's "comm-tid"), or NULL */
 	double interval;          /* --json's "interval"; negative: none */
 	const char *value;        /* "12.71", "<not supported>", "<not counted>" */
 	double number;            /* the value as a number (--json's counter-value) */

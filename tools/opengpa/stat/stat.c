@@ -16,8 +16,10 @@
 #include "cli.h"
 #include "cli_options.h"
 #include "events.h"
+#include "format.h"
 #include "names.h"
 #include "output.h"
+#include "per_thread.h"
 #include "report.h"
 #include "run.h"
 #include "stat.h"
@@ -360,6 +362,7 @@ static void spell_rows(const struct stat_options *o, struct report *r)
 		struct report_row *row = &r->rows[i];
 		const struct perf_spelling *own = names_perf_of(row->name);
 		row->cpus_utilized = own && own->cpus_utilized;
+		row->per_sec = own && own->per_sec;
 		for (size_t e = 0; e < o->nevents; e++) {
 			char *copy = strdup(o->events[e]), *save = NULL;
 			if (!copy)
@@ -384,7 +387,7 @@ static void spell_rows(const struct stat_options *o, struct report *r)
  * context still open (*open true) or not. */
 static int resolve_events(const struct stat_options *o, const char *backend,
                           const char *options, struct stat_options *chosen, char **joined,
-                          bool *open)
+                          bool *open, char *kept, size_t keptlen)
 {
 	const char *name = "";
 	OpenGPA_GetBackend(&name);
@@ -401,7 +404,12 @@ static int resolve_events(const struct stat_options *o, const char *backend,
 		rc = st == GPA_STATUS_OK ? cli_open(backend, options, true)
 		                         : cli_fail("cannot declare the -e events", st);
 		*open = rc == 0;
-		unlink(path);
+		/* --per-thread opens the context again, with this file still
+		 * among the library's: it goes when the command ends. */
+		if (kept && rc == 0)
+			snprintf(kept, keptlen, "%s", path);
+		else
+			unlink(path);
 		if (!rc)
 			rc = events_check(&ev);
 	}
@@ -422,6 +430,72 @@ static int resolve_events(const struct stat_options *o, const char *backend,
 	return rc;
 }
 
+/*
+ * perf stat prints <not counted> for a counter that never ran (a process
+ * asleep all along, with -p; an interval in which it slept) and the time it
+ * ran as its run-time field.  The perf backend's raw TimeRunning (its event
+ * group's running time, offered with -e and --hardware) says both: it is
+ * counted beside the rows, not shown, where it costs no further pass.
+ */
+static void choose_running(struct report *r)
+{
+	const char *backend = "";
+	gpa_uint32 index = 0, before = 1, after = 1;
+	OpenGPA_GetBackend(&backend);
+	if (strcmp(backend, "perf") != 0 ||
+	    GPA_GetCounterIndex("TimeRunning", &index) != GPA_STATUS_OK) {
+		cli_clear_error();
+		return;
+	}
+	bool was = GPA_IsCounterEnabled(index) == GPA_STATUS_OK;
+	GPA_GetPassCount(&before);
+	GPA_Status st = GPA_EnableCounter(index);
+	if (st == GPA_STATUS_OK || st == GPA_STATUS_ERROR_ALREADY_ENABLED) {
+		GPA_GetPassCount(&after);
+		if (after > before && !was) {
+			GPA_DisableCounter(index);
+		} else {
+			r->has_running = true;
+			r->running_index = index;
+		}
+	}
+	cli_clear_error();
+}
+
+/* --per-thread: each thread's counters declared (per_thread.c), the
+ * context opened again with them, the report's rows chosen again on it.
+ * Returns 0; 1 after printing why, with the context still open (*open)
+ * or not. */
+static int setup_per_thread(const struct stat_options *o, const struct stat_options *asked,
+                            const char *backend, const char *options, struct report *r,
+                            struct per_thread *pt, bool *open)
+{
+	char path[512];
+	if (per_thread_declare(pt, o->scope, r, path, sizeof path))
+		return 1;
+	cli_close();
+	GPA_Status st = OpenGPA_AddCounterFile(path);
+	int rc = st == GPA_STATUS_OK ? cli_open(backend, options, true)
+	                             : cli_fail("cannot declare the threads' counters", st);
+	*open = rc == 0;
+	unlink(path);
+	free(r->rows);
+	r->rows = NULL;
+	r->nrows = 0;
+	if (!rc && o->multiplex && OpenGPA_SetMultiplexing(1) != GPA_STATUS_OK)
+		rc = cli_fail("cannot multiplex", GPA_STATUS_ERROR_FAILED);
+	if (!rc)
+		rc = choose_counters(o, r);
+	if (!rc)
+		spell_rows(asked, r);
+	if (!rc && r->nrows != pt->nrows)
+		rc = cli_fail("the counters changed when the context opened again",
+		              GPA_STATUS_ERROR_FAILED);
+	if (!rc)
+		rc = per_thread_enable(pt);
+	return rc;
+}
+
 /* The counted part: context, counters, runs, report. */
 static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
                  struct timeline *tl)
@@ -433,7 +507,8 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 	if (stat_budget_apply(o))
 		return 1;
 	/* Named counters may be raw ones (L1D_TLB_REFILL): offer them all. */
-	if (cli_open(backend, options[0] ? options : o->options, o->hardware || o->nevents))
+	if (cli_open(backend, options[0] ? options : o->options,
+	             o->hardware || o->nevents || o->per_thread))
 		return 1;
 	if (stat_budget_check(o)) {
 		cli_close();
@@ -447,10 +522,13 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 		return 1;
 	}
 	chosen = spelled;
+	char events_file[512] = "";
 	if (resolve_events(&spelled, backend, options[0] ? options : o->options, &chosen, &joined,
-	                   &open)) {
+	                   &open, o->per_thread ? events_file : NULL, sizeof events_file)) {
 		if (open)
 			cli_close();
+		if (events_file[0])
+			unlink(events_file);
 		free(perf_joined);
 		return 1;
 	}
@@ -461,6 +539,7 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 	scope_label(o->scope, label, sizeof label);
 	struct report r = { .command = o->command ? o->command : scope_only, .coverage = 1.0,
 	                    .verbose = o->verbose > 0 };
+	fmt_numeric_from_env(!o->no_big_num, &r.numeric);
 	int rc = 0;
 	if (o->multiplex && OpenGPA_SetMultiplexing(1) != GPA_STATUS_OK)
 		rc = cli_fail("cannot multiplex", GPA_STATUS_ERROR_FAILED);
@@ -468,6 +547,21 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 		rc = choose_counters(o, &r);
 	if (!rc)
 		spell_rows(asked, &r);
+	struct per_thread pt;
+	memset(&pt, 0, sizeof pt);
+	if (!rc && o->per_thread) {
+		rc = setup_per_thread(o, asked, backend, options[0] ? options : o->options, &r, &pt,
+		                      &open);
+		if (!open) {
+			per_thread_free(&pt);
+			free(r.rows);
+			free(joined);
+			free(perf_joined);
+			if (events_file[0])
+				unlink(events_file);
+			return 1;
+		}
+	}
 	gpa_uint32 enabled = 0, passes = 1;
 	GPA_GetEnabledCount(&enabled);
 	/* Intervals: one run, sampled by the library (a set that needs more
@@ -475,6 +569,8 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 	bool periodic = stat_period_ms(o) && enabled;
 	if (!rc && periodic && !o->nevents && !o->nmetrics)
 		rc = timeline_fit_one_run(&r);
+	if (!rc && enabled)
+		choose_running(&r);
 	if (!rc && periodic)
 		rc = timeline_prepare(tl, &r);
 	if (!rc && enabled && !periodic)
@@ -499,6 +595,8 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 			report_stats_add(&r.elapsed, elapsed);
 		if (!rc && rq.count)
 			rc = report_add_session(&r, session);
+		if (!rc && rq.count && o->per_thread)
+			rc = per_thread_read(&pt, session);
 	}
 	if (!rc) {
 		r.repeats = idle ? 1 : r.elapsed.n;
@@ -509,7 +607,11 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 		 * no "interval" under --json), so a script tells them apart. */
 		bool machine = o->sep || (o->json && !o->opengpa_json);
 		r.summary = periodic && o->interval_ms && o->sep && o->summary;
-		if (!(periodic && o->interval_ms && machine && !o->summary))
+		if (o->per_thread && pt.read)
+			per_thread_print(out, &pt, &r,
+			                 o->json ? REPORT_JSON : o->sep ? REPORT_SEPARATED : REPORT_TABLE,
+			                 o->sep);
+		else if (!(periodic && o->interval_ms && machine && !o->summary))
 			report_print(out, &r,
 			             o->opengpa_json ? REPORT_OPENGPA_JSON
 			             : o->json ? REPORT_JSON : o->sep ? REPORT_SEPARATED : REPORT_TABLE,
@@ -517,10 +619,13 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 		if (periodic)
 			timeline_finish(tl, &r);
 	}
+	per_thread_free(&pt);
 	free(r.rows);
 	free(joined);
 	free(perf_joined);
 	cli_close();
+	if (events_file[0])
+		unlink(events_file);
 	return rc;
 }
 

@@ -19,6 +19,9 @@ struct stat_options {
 	bool hardware, json, multiplex, help, append;
 	bool opengpa_json; /* --opengpa-json: opengpa's one document, not perf's lines */
 	bool summary;      /* --summary: -I's totals in -x and --json too */
+	bool per_thread;   /* --per-thread: a line per thread (-p/-t, perf backend) */
+	bool no_big_num;   /* --no-big-num: the table's counts without digit groups */
+	bool big_num;      /* -B given (perf refuses it with -x) */
 	const char *metrics[STAT_MAX_EVENT_ARGS]; /* each -M as given: "CPU,Memory" */
 	size_t nmetrics;
 	unsigned timeout_ms; /* --timeout: each run ended after this long; 0: not */

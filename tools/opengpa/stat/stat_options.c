@@ -78,8 +78,9 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 	case STAT_OPT_JSON: o->json = true; return CLI_OK;
 	case STAT_OPT_OPENGPA_JSON: o->json = o->opengpa_json = true; return CLI_OK;
 	case STAT_OPT_SUMMARY: o->summary = true; return CLI_OK;
-	case STAT_OPT_BIG_NUM:
-	case STAT_OPT_NO_BIG_NUM: return CLI_OK; /* no separators are printed anyway */
+	case STAT_OPT_PER_THREAD: o->per_thread = true; return CLI_OK;
+	case STAT_OPT_BIG_NUM: o->big_num = true; o->no_big_num = false; return CLI_OK;
+	case STAT_OPT_NO_BIG_NUM: o->no_big_num = true; o->big_num = false; return CLI_OK;
 	case STAT_OPT_METRICS:
 		if (o->nmetrics == STAT_MAX_EVENT_ARGS)
 			return cli_refuse(err, errlen, "more than %d -M options; list several groups in "
@@ -164,6 +165,27 @@ int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t 
 		return 0;
 	if (o->sep && o->json) {
 		cli_refuse(err, errlen, "-x and --json exclude each other");
+		return 2;
+	}
+	if (o->sep && o->big_num) {
+		cli_refuse(err, errlen, "-B option not supported with -x (perf's rule: -x prints "
+		           "counts without digit groups)");
+		return 2;
+	}
+	if (o->per_thread && strncmp(o->scope, "pid=", 4) != 0 &&
+	    strncmp(o->scope, "tid=", 4) != 0) {
+		/* perf's words; perf also takes -a, which opengpa does not count
+		 * per thread. */
+		cli_refuse(err, errlen, o->scope[0]
+		           ? "--per-thread counts the threads of -p PID or the thread of -t TID; "
+		             "opengpa does not count every thread of -a or -C"
+		           : "The --per-thread option is only available when monitoring via -p -t "
+		             "-a options or only --per-thread.");
+		return 2;
+	}
+	if (o->per_thread && (o->repeat > 1 || stat_period_ms(o) || o->opengpa_json)) {
+		cli_refuse(err, errlen, "--per-thread prints one run's lines: not with -r, -I, the "
+		           "timeline files or --opengpa-json");
 		return 2;
 	}
 	if (operand >= argc && !o->scope[0]) {

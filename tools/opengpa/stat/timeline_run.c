@@ -167,6 +167,7 @@ int timeline_prepare(struct timeline *tl, struct report *r)
 			.unit = report_unit(row), .usage = row->usage ? row->usage : "",
 			.integer = row->type == GPA_TYPE_UINT64 || row->type == GPA_TYPE_UINT32,
 			.perf_unit = row->perf_unit, .cpus_utilized = row->cpus_utilized,
+			.per_sec = row->per_sec,
 		};
 		tl->row[k] = i;
 		tl->type[k] = row->type;
@@ -179,6 +180,8 @@ int timeline_prepare(struct timeline *tl, struct report *r)
 	tl->run.series = tl->series;
 	tl->run.nseries = k;
 	tl->run.period_ns = (uint64_t)tl->period_ms * 1000000u;
+	tl->has_running = r->has_running;
+	tl->running_index = r->running_index;
 	/* The report's values: each counter over the whole run. */
 	r->sample = OPENGPA_SAMPLES_TOTAL;
 	r->one_line = true;
@@ -223,6 +226,35 @@ static double read_value(gpa_uint32 session, gpa_uint32 sample, gpa_uint32 index
 	return st == GPA_STATUS_OK ? v : NAN;
 }
 
+/* An interval that could not be read prints <not counted> in every
+ * format, as perf's does; the reason, which only the table's note line
+ * hints at, goes to stderr in every format, as the library logged it
+ * (the backend's words: a kernel flag, a group that never ran). */
+static void say_why(struct timeline *tl, uint32_t k, uint64_t end_ns, const char *why)
+{
+	char shown[600];
+	fprintf(stderr, "opengpa stat: the interval ending at %.9f s (interval %u) was not "
+	        "counted: %s\n", tl_seconds(&tl->run, end_ns), (unsigned)k,
+	        why[0] ? cli_escape(why, shown, sizeof shown)
+	               : "the backend could not read it (-v shows the library's messages)");
+}
+
+/* Now when the library has said why, else when the pass has ended. */
+static void say_not_counted(struct timeline *tl, uint32_t k, uint64_t end_ns)
+{
+	char why[512];
+	cli_take_error(why, sizeof why);
+	if (why[0]) {
+		say_why(tl, k, end_ns, why);
+		return;
+	}
+	if (tl->unsaid)
+		say_why(tl, tl->unsaid_index, tl->unsaid_end_ns, "");
+	tl->unsaid++;
+	tl->unsaid_index = k;
+	tl->unsaid_end_ns = end_ns;
+}
+
 /* Interval k to every output. */
 static void write_interval(struct timeline *tl, uint32_t k)
 {
@@ -234,9 +266,17 @@ static void write_interval(struct timeline *tl, uint32_t k)
 		return;
 	}
 	OpenGPA_GetSampleFlags(tl->session, k, &flags);
+	if (flags & OPENGPA_SAMPLE_FAILED)
+		say_not_counted(tl, k, end);
 	s.begin_ns = begin;
 	s.end_ns = end;
 	s.flags = flags;
+	if (tl->has_running && !(s.flags & OPENGPA_SAMPLE_FAILED)) {
+		gpa_uint64 running = 0;
+		s.has_running = GPA_GetSampleUInt64(tl->session, k, tl->running_index, &running) ==
+		                GPA_STATUS_OK;
+		s.running_ns = running;
+	}
 	for (size_t i = 0; i < tl->run.nseries; i++) {
 		double v = s.flags & OPENGPA_SAMPLE_FAILED
 		                   ? NAN
@@ -322,6 +362,12 @@ void timeline_pass_ended(struct timeline *tl)
 		pthread_join(tl->reader, NULL);
 	tl->reading = false;
 	read_marks(tl); /* those sent after the reader's last look */
+	if (tl->unsaid) {
+		char why[512];
+		cli_take_error(why, sizeof why);
+		say_why(tl, tl->unsaid_index, tl->unsaid_end_ns, why);
+		tl->unsaid = 0;
+	}
 	if (tl->missed)
 		fprintf(stderr, "opengpa: %u intervals were not written: opengpa's reader fell more "
 		        "than %d intervals behind (a very busy machine); the totals count them\n",

@@ -41,6 +41,8 @@ struct timeline {
 	size_t *row;              /* series -> report row */
 	GPA_Type *type;
 	gpa_uint32 *index;
+	bool has_running;         /* the perf group's running time (report.h) */
+	gpa_uint32 running_index;
 	double *values;           /* one interval's */
 	double *min, *max, *sum;  /* per series, over the intervals */
 	uint32_t *nvalues;
@@ -50,6 +52,12 @@ struct timeline {
 	bool reading, begun;
 	uint32_t next;            /* the next interval to write */
 	unsigned missed;          /* intervals dropped before the reader came */
+	/* Failed intervals whose reason the library had not yet logged when
+	 * the reader met them (it logs from the thread that read the sample):
+	 * said once the pass has ended.  The latest one's number and end. */
+	unsigned unsaid;
+	uint32_t unsaid_index;
+	uint64_t unsaid_end_ns;
 	uint64_t end_ns;          /* when the workload ended */
 	int exit_status;
 	/* The workload's OpenGPA_MarkFrame() marks: a pipe whose write end
