@@ -623,13 +623,13 @@ GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
 	for (size_t i = 0; i < p->n; i++) {
 		const struct og_perf_slot *slot = &p->slots[i];
 		const struct og_perf_instance *in = &p->instances[slot->layout * p->ntargets];
-		/* One target: a per-thread counter (perf_thread.c) is for that
-		 * target's own thread, so its share is the whole count. */
-		if (slot->member >= 0 && full) {
+		/* A per-thread counter (perf_thread.c) counts only its thread's
+		 * share: with one target, all of it or (another thread) none. */
+		pid_t tid = st->bound[p->raw_ids[i]].tid;
+		if (slot->member >= 0 && full && !tid) {
 			deltas[i] = forward(in->end.values[slot->member], in->begin.values[slot->member]);
 			continue;
 		}
-		pid_t tid = st->bound[p->raw_ids[i]].tid; /* perf_thread.c */
 		if (slot->member >= 0 && p->ntargets == 1 && !tid) {
 			deltas[i] = member_delta(in, slot->member);
 			continue;
