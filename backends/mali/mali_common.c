@@ -136,7 +136,30 @@ GPA_Status og_mali_parse_source(const char *source, uint32_t *raw_id, const char
 		return GPA_STATUS_ERROR_FAILED;
 	}
 	size_t blen = (size_t)(colon - source);
-	if (blen == 6 || blen == 4) /* CYCLES:, TIME: (no block name is that long) */
+	/* BLOCK#N: one instance of the block (mali_common.h). */
+	const char *hash = memchr(source, '#', blen);
+	uint32_t instance = 0;
+	if (hash) {
+		const char *q = hash + 1;
+		if (q == colon) {
+			*why = "a per-instance Mali source is BLOCK#N:INDEX, N a decimal number";
+			return GPA_STATUS_ERROR_FAILED;
+		}
+		for (; q < colon; q++) {
+			if (*q < '0' || *q > '9') {
+				*why = "a per-instance Mali source is BLOCK#N:INDEX, N a decimal number";
+				return GPA_STATUS_ERROR_FAILED;
+			}
+			if (instance < OG_MALI_INST_MAX) /* beyond: out of range, however long */
+				instance = instance * 10 + (uint32_t)(*q - '0');
+		}
+		if (instance >= OG_MALI_INST_MAX) {
+			*why = "block instances run from 0 to 63";
+			return GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE;
+		}
+		blen = (size_t)(hash - source);
+	}
+	if (!hash && (blen == 6 || blen == 4)) /* CYCLES:, TIME: (no block name is that long) */
 		for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
 			if (strcmp(source, named[i].text) == 0) {
 				*raw_id = named[i].id;
@@ -167,11 +190,54 @@ GPA_Status og_mali_parse_source(const char *source, uint32_t *raw_id, const char
 			*why = "counter indices run from 4 to 127 (0..3 are the block header)";
 			return GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE;
 		}
+		if (hash) {
+			if (b == OG_MALI_FE || b == OG_MALI_TILER) {
+				*why = "the front end and the tiler have one instance: use FE:N or "
+				       "TILER:N";
+				return GPA_STATUS_ERROR_FAILED;
+			}
+			*raw_id = og_mali_raw_instance_id(b, instance, idx);
+			return GPA_STATUS_OK;
+		}
 		*raw_id = b * OG_MALI_MAX_VALUES + idx;
 		return GPA_STATUS_OK;
 	}
 	*why = "unknown Mali block; use FE (or JM), TILER, L2, SC, FW or CSG";
 	return GPA_STATUS_ERROR_FAILED;
+}
+
+const char *og_mali_instance_why_not(const struct og_mali_gpu *gpu, const uint16_t *instances,
+                                     uint32_t block, uint32_t instance)
+{
+	if (block >= OG_MALI_BLOCK_TYPES || block == OG_MALI_FE || block == OG_MALI_TILER)
+		return "the front end and the tiler have one instance: no per-instance values";
+	if (instance >= OG_MALI_INST_MAX)
+		return "block instances run from 0 to 63";
+	if (block == OG_MALI_SC)
+		return gpu->core_mask >> instance & 1u
+		               ? NULL
+		               : "no shader core has that number: cores are numbered by their bit in "
+		                 "the core mask, and this bit is clear";
+	if (instance >= instances[block])
+		return block == OG_MALI_L2 ? "this GPU has fewer L2 slices"
+		                           : "the driver lists fewer blocks of this type";
+	return NULL;
+}
+
+const char *og_mali_instance_label(uint32_t block)
+{
+	switch (block) {
+	case OG_MALI_L2:
+		return "L2Slice";
+	case OG_MALI_SC:
+		return "ShaderCore";
+	case OG_MALI_FW:
+		return "Firmware";
+	case OG_MALI_CSG:
+		return "CSG";
+	default:
+		return NULL;
+	}
 }
 
 GPA_Status og_mali_constant(const struct og_mali_gpu *gpu, const char *name, double *value)

@@ -300,7 +300,10 @@ static GPA_Status pf_bind_raw(void *state, const char *name, const char *source,
 	GPA_Status st = og_mali_parse_source(source, raw_id, why_not);
 	if (st != GPA_STATUS_OK || *raw_id == OG_MALI_RAW_TIME_NS)
 		return st;
-	if (*raw_id >= OG_MALI_RAW_CYCLES_TOP)
+	if (og_mali_raw_is_instance(*raw_id))
+		*why_not = "per-instance values (BLOCK#N sources) are read by the mali backend "
+		           "only; panfrost gives the sums";
+	else if (*raw_id >= OG_MALI_RAW_CYCLES_TOP)
 		*why_not = "panfrost dumps carry no cycle counts (kbase reader metadata only)";
 	else if (og_mali_raw_block(*raw_id) >= OG_MALI_FW)
 		*why_not = "firmware and command-stream-group blocks exist on CSF GPUs, which "
