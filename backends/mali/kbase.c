@@ -261,6 +261,43 @@ static const char *kbase_raw_why_not(void *state, uint32_t raw_id)
 	return why_not_here(state, raw_id);
 }
 
+/* A summed hardware counter of an instanced block type: one entry per
+ * instance the reader reads, shader cores by their bit in the core mask.
+ * A block type with a single instance other than the cores and slices
+ * (the firmware's) gives none: its sum is its value. */
+static size_t kbase_raw_instances(void *state, uint32_t raw_id, struct og_raw_instance *out,
+                                  size_t max)
+{
+	struct kbase *k = state;
+	if (raw_id >= OG_MALI_HW_RAW || why_not_here(k, raw_id))
+		return 0;
+	uint32_t block = og_mali_raw_block(raw_id), index = og_mali_raw_index(raw_id);
+	const char *label = og_mali_instance_label(block);
+	if (!label || (block != OG_MALI_SC && block != OG_MALI_L2 && k->dev.instances[block] < 2))
+		return 0;
+	size_t n = 0;
+	for (uint32_t i = 0; i < OG_MALI_INST_MAX && n < max; i++) {
+		uint32_t id = og_mali_raw_instance_id(block, i, index);
+		if (why_not_here(k, id))
+			continue;
+		struct og_raw_instance *o = &out[n++];
+		snprintf(o->label, sizeof o->label, "%s%u", label, (unsigned)i);
+		snprintf(o->source, sizeof o->source, "%s#%u:%u", og_mali_block_name(block),
+		         (unsigned)i, (unsigned)index);
+		o->raw_id = id;
+	}
+	return n;
+}
+
+static bool kbase_counts_instances(void *state, const char *name)
+{
+	(void)state;
+	return strcmp(name, "MaliConstantsShaderCoreCount") == 0 ||
+	       strcmp(name, "MaliConfigCoreCount") == 0 ||
+	       strcmp(name, "MaliConstantsL2SliceCount") == 0 ||
+	       strcmp(name, "MaliConfigL2CacheCount") == 0;
+}
+
 static GPA_Status kbase_constant(void *state, const char *name, double *value)
 {
 	struct kbase *k = state;
@@ -548,6 +585,8 @@ const struct og_backend_ops og_backend_mali = {
 	.constant = kbase_constant,
 	.fits = kbase_fits,
 	.extra_raw = NULL,
+	.raw_instances = kbase_raw_instances,
+	.constant_counts_instances = kbase_counts_instances,
 	.set_option = NULL,
 	.begin_pass = kbase_begin_pass,
 	.end_pass = kbase_end_pass,

@@ -9,7 +9,7 @@
 #include "catalog/catalog_cache.h"
 
 /* One question the build asked, with its answer. */
-enum call_kind { CALL_BIND, CALL_CONSTANT, CALL_OVERRIDE };
+enum call_kind { CALL_BIND, CALL_CONSTANT, CALL_OVERRIDE, CALL_INSTANCES };
 
 struct call {
 	enum call_kind kind;
@@ -19,6 +19,7 @@ struct call {
 	uint32_t id;       /* bind: when OK */
 	const char *why;   /* bind: when NOT_FOUND; the catalogue keeps the pointer */
 	double value;      /* constant, override: when given */
+	uint64_t hash;     /* instances: how many, and a hash of their labels, sources, ids */
 };
 
 struct og_catalog_entry {
@@ -105,6 +106,42 @@ static bool rec_override(void *ud, const char *name, double *value)
 	return given;
 }
 
+/* FNV-1a over an instances answer: its count, labels, sources and ids. */
+static uint64_t instances_hash(const struct og_raw_instance *in, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ n;
+	for (size_t i = 0; i < n && i < OG_MAX_INSTANCES; i++) {
+		struct og_raw_instance x;
+		memset(&x, 0, sizeof(x)); /* the strings' tails compare equal */
+		strncpy(x.label, in[i].label, sizeof(x.label) - 1);
+		strncpy(x.source, in[i].source, sizeof(x.source) - 1);
+		x.raw_id = in[i].raw_id;
+		const unsigned char *p = (const unsigned char *)&x;
+		for (size_t k = 0; k < sizeof(x); k++)
+			h = (h ^ p[k]) * 0x100000001b3ull;
+	}
+	return h;
+}
+
+static size_t rec_instances(void *ud, const char *source, uint32_t id,
+                            struct og_raw_instance *out, size_t max)
+{
+	struct recorder *r = ud;
+	size_t n = r->inner->instances(r->inner->ud, source, id, out, max);
+	struct call *c = record(r, CALL_INSTANCES, NULL, source);
+	if (c) {
+		c->id = id;
+		c->hash = instances_hash(out, n < max ? n : max);
+	}
+	return n;
+}
+
+static bool rec_counts_instances(void *ud, const char *name)
+{
+	struct recorder *r = ud;
+	return r->inner->counts_instances && r->inner->counts_instances(r->inner->ud, name);
+}
+
 __attribute__((format(printf, 3, 4))) static void rec_log(void *ud, bool error, const char *fmt, ...)
 {
 	struct recorder *r = ud;
@@ -155,6 +192,15 @@ static bool same_answers(const struct og_binder *b, const struct call *calls, si
 			if (st != c->status || (st == GPA_STATUS_OK && !same_value(value, c->value)))
 				return false;
 			break;
+		case CALL_INSTANCES: {
+			struct og_raw_instance in[OG_MAX_INSTANCES];
+			if (!b->instances)
+				return false;
+			size_t got = b->instances(b->ud, c->source, c->id, in, OG_MAX_INSTANCES);
+			if (instances_hash(in, got) != c->hash)
+				return false;
+			break;
+		}
 		case CALL_OVERRIDE:
 			if (!b->override)
 				return false;
@@ -291,6 +337,8 @@ GPA_Status og_catalog_get(struct og_catalog_cache *cache, const struct og_catalo
 		.constant = inner->constant ? rec_constant : NULL,
 		.override = inner->override ? rec_override : NULL,
 		.log = inner->log ? rec_log : NULL,
+		.instances = inner->instances ? rec_instances : NULL,
+		.counts_instances = inner->instances ? rec_counts_instances : NULL,
 	};
 	GPA_Status st = og_catalog_build(cat, req->files, req->nfiles, req->nbuiltin,
 	                                 keeping ? &recording : inner, req->extra, req->nextra,
