@@ -78,6 +78,7 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 	case STAT_OPT_JSON: o->json = true; return CLI_OK;
 	case STAT_OPT_OPENGPA_JSON: o->json = o->opengpa_json = true; return CLI_OK;
 	case STAT_OPT_SUMMARY: o->summary = true; return CLI_OK;
+	case STAT_OPT_PER_CORE: o->per_core = true; return CLI_OK;
 	case STAT_OPT_BIG_NUM:
 	case STAT_OPT_NO_BIG_NUM: return CLI_OK; /* no separators are printed anyway */
 	case STAT_OPT_METRICS:
