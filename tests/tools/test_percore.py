@@ -14,6 +14,7 @@ import csv
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -131,6 +132,25 @@ for gpu in GPUS:
                   and v.replace(".", "").isdigit()}
         check_values("%s CSV sample %s" % (name, row[0]), gpu, values,
                      [h for h in head if h in values])
+
+    # --html: the heat strips (instances x intervals), when a JavaScript
+    # engine is there to run the page's script (node; not a CI dependency).
+    page = os.path.join(tmp, name + ".html")
+    r = stat(gpu, "-I", "30", "--html", page, "-e", EVENTS, "--", "sleep", "0.1")
+    check("%s --html runs" % name, r.returncode == 0, r.stderr)
+    text = open(page).read() if os.path.exists(page) else ""
+    check("%s --html: the strips' section" % name,
+          '<section id="percore">' in text and "percore-strips" in text, text[-500:])
+    node = shutil.which("node")
+    if node and text:
+        out = subprocess.run([node, os.path.join(os.path.dirname(__file__), "percore_strip.js"),
+                              page], capture_output=True, text=True, timeout=60)
+        f = out.stdout.split()
+        labels = [l for b, ls in expected(gpu).items() for l in ls]
+        ok = (out.returncode == 0 and len(f) == 6 and f[1].split(",") == SC + L2
+              and f[5].split(",") == labels and int(f[3]) == len(labels) * text.count("<script>S("))
+        check("%s --html: a strip per counter, a cell per instance and interval" % name, ok,
+              out.stdout + out.stderr)
 
 print("%d checks, %d failures" % (checked, failures))
 sys.exit(1 if failures else 0)
