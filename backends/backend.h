@@ -183,6 +183,10 @@ struct og_backend_ops {
 	 * answer for as long as the backend is open. */
 	size_t (*raw_instances)(void *state, uint32_t raw_id, struct og_raw_instance *out,
 	                        size_t max);
+	/* With raw_instances: a value that differs whenever raw_instances could
+	 * answer some raw id differently (the instances there are), so a kept
+	 * catalogue is checked with one call rather than one per raw counter. */
+	uint64_t (*instances_key)(void *state);
 	/* Optional: whether device constant `name` counts instances (a core
 	 * count): a counter that reads it is not published per instance, as
 	 * its value would be wrong there.  A function of the name alone. */

@@ -278,6 +278,7 @@ void og_catalog_free(struct og_catalog *cat)
 		free(cat->native[i].k);
 	}
 	free(cat->native);
+	og_cat_arena_free(cat->instance_strings);
 	for (size_t f = 0; f < cat->nfiles; f++)
 		og_cf_free(&cat->files[f]);
 	free(cat->files);

@@ -25,6 +25,8 @@
  * docs/counter-files.md, "Limits". */
 #define OG_CATALOG_MAX_OPS (1 << 18)
 
+struct og_arena;
+
 struct og_raw {
 	const struct og_cf_entry *decl; /* NULL for a raw counter the backend discovered */
 	char *name, *source, *description, *group;
@@ -115,6 +117,10 @@ struct og_binder {
 	size_t (*instances)(void *ud, const char *source, uint32_t id, struct og_raw_instance *out,
 	                     size_t max);
 	bool (*counts_instances)(void *ud, const char *name);
+	/* With instances: one value standing for every answer it would give
+	 * (backend.h, instances_key); the cache checks a kept catalogue with it.
+	 * NULL: a catalogue with instances is not kept. */
+	bool (*instances_key)(void *ud, uint64_t *key);
 };
 
 struct og_catalog {
@@ -135,6 +141,7 @@ struct og_catalog {
 	 * nderived_instances of the derived ones, the last nraw_instances of
 	 * the rest. */
 	size_t nderived_instances, nraw_instances;
+	struct og_arena *instance_strings; /* their strings (catalog_instances.c) */
 
 	struct og_unavailable *unavailable;
 	size_t nunavailable;

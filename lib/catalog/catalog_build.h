@@ -108,5 +108,6 @@ GPA_Status og_cat_publish_all(struct builder *b, bool hardware_counters);
 /* catalog_instances.c: per-instance raw counters and copies of the public
  * counters over them, where the binder offers instances. */
 GPA_Status og_cat_publish_instances(struct builder *b);
+void og_cat_arena_free(struct og_arena *a);
 
 #endif

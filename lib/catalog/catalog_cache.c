@@ -19,7 +19,7 @@ struct call {
 	uint32_t id;       /* bind: when OK */
 	const char *why;   /* bind: when NOT_FOUND; the catalogue keeps the pointer */
 	double value;      /* constant, override: when given */
-	uint64_t hash;     /* instances: how many, and a hash of their labels, sources, ids */
+	uint64_t hash;     /* instances: the backend's instances_key */
 };
 
 struct og_catalog_entry {
@@ -41,6 +41,7 @@ struct recorder {
 	struct call *calls;
 	size_t n, cap;
 	bool failed; /* out of memory: the catalogue is not kept */
+	bool keyed;  /* the instances' key is recorded */
 };
 
 static struct call *record(struct recorder *r, enum call_kind kind, const char *name,
@@ -106,33 +107,24 @@ static bool rec_override(void *ud, const char *name, double *value)
 	return given;
 }
 
-/* FNV-1a over an instances answer: its count, labels, sources and ids. */
-static uint64_t instances_hash(const struct og_raw_instance *in, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull ^ n;
-	for (size_t i = 0; i < n && i < OG_MAX_INSTANCES; i++) {
-		struct og_raw_instance x;
-		memset(&x, 0, sizeof(x)); /* the strings' tails compare equal */
-		strncpy(x.label, in[i].label, sizeof(x.label) - 1);
-		strncpy(x.source, in[i].source, sizeof(x.source) - 1);
-		x.raw_id = in[i].raw_id;
-		const unsigned char *p = (const unsigned char *)&x;
-		for (size_t k = 0; k < sizeof(x); k++)
-			h = (h ^ p[k]) * 0x100000001b3ull;
-	}
-	return h;
-}
-
+/* The backend's answers about instances are checked as one key
+ * (instances_key), recorded at the first question. */
 static size_t rec_instances(void *ud, const char *source, uint32_t id,
                             struct og_raw_instance *out, size_t max)
 {
 	struct recorder *r = ud;
 	size_t n = r->inner->instances(r->inner->ud, source, id, out, max);
-	struct call *c = record(r, CALL_INSTANCES, NULL, source);
-	if (c) {
-		c->id = id;
-		c->hash = instances_hash(out, n < max ? n : max);
+	if (r->keyed)
+		return n;
+	r->keyed = true;
+	uint64_t key = 0;
+	if (!r->inner->instances_key || !r->inner->instances_key(r->inner->ud, &key)) {
+		r->failed = true; /* no way to check them: not kept */
+		return n;
 	}
+	struct call *c = record(r, CALL_INSTANCES, NULL, NULL);
+	if (c)
+		c->hash = key;
 	return n;
 }
 
@@ -193,11 +185,9 @@ static bool same_answers(const struct og_binder *b, const struct call *calls, si
 				return false;
 			break;
 		case CALL_INSTANCES: {
-			struct og_raw_instance in[OG_MAX_INSTANCES];
-			if (!b->instances)
-				return false;
-			size_t got = b->instances(b->ud, c->source, c->id, in, OG_MAX_INSTANCES);
-			if (instances_hash(in, got) != c->hash)
+			uint64_t key;
+			if (!b->instances || !b->instances_key || !b->instances_key(b->ud, &key) ||
+			    key != c->hash)
 				return false;
 			break;
 		}

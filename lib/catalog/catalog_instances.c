@@ -18,6 +18,53 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The copies' strings, allocated in large chunks and freed with the
+ * catalogue (og_catalog.instance_strings): thousands of copies would
+ * otherwise cost a dozen allocations each when a context opens. */
+struct og_arena {
+	struct og_arena *next;
+	size_t used, cap;
+	char data[];
+};
+
+void og_cat_arena_free(struct og_arena *a)
+{
+	while (a) {
+		struct og_arena *next = a->next;
+		free(a);
+		a = next;
+	}
+}
+
+/* The concatenation of parts[0 .. n) (NULL parts are empty), or NULL
+ * without memory. */
+static char *arena_join(struct og_arena **arena, const char *const *parts, size_t n)
+{
+	size_t len[8], total = 1;
+	for (size_t i = 0; i < n; i++)
+		total += len[i] = parts[i] ? strlen(parts[i]) : 0;
+	struct og_arena *a = *arena;
+	if (!a || a->cap - a->used < total) {
+		size_t cap = total > 60000 ? total : 60000;
+		a = malloc(sizeof(*a) + cap);
+		if (!a)
+			return NULL;
+		*a = (struct og_arena){ *arena, 0, cap };
+		*arena = a;
+	}
+	char *out = a->data + a->used, *o = out;
+	for (size_t i = 0; i < n; i++) {
+		memcpy(o, parts[i] ? parts[i] : "", len[i]);
+		o += len[i];
+	}
+	*o = '\0';
+	a->used += total;
+	return out;
+}
+#define JOIN(arena, ...)                                                                     \
+	arena_join(arena, (const char *const[]){ __VA_ARGS__ },                               \
+	           sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(const char *))
+
 struct inst {
 	uint32_t n;     /* instances; 0: not a sum of instances */
 	uint32_t first; /* catalogue raw index of instance 0's raw counter */
@@ -61,24 +108,21 @@ static const struct inst *instances_of(const struct builder *b, const struct og_
 	return first;
 }
 
-/* "<label>:<each word of list>", blank-separated. */
-static char *prefixed_words(const char *label, const char *list)
+/* "<label>:<each word of list>", blank-separated, in the arena. */
+static char *prefixed_words(struct og_arena **arena, const char *label, const char *list)
 {
 	if (!list)
 		return NULL;
-	size_t words = 1;
-	for (const char *p = list; *p; p++)
-		words += *p == ' ';
-	char *out = malloc(strlen(list) + words * (strlen(label) + 1) + 1);
-	if (!out)
-		return NULL;
-	char *o = out;
+	char *out = JOIN(arena, "");
 	const char *w;
 	size_t n;
-	while (og_cf_next_word(&list, &w, &n)) {
-		o += sprintf(o, "%s%s:%.*s", o == out ? "" : " ", label, (int)n, w);
+	while (out && og_cf_next_word(&list, &w, &n)) {
+		/* The arena's newest string is `out`: grow it in place by joining
+		 * again would copy; words are few, so join into a new one. */
+		char word[256];
+		snprintf(word, sizeof(word), "%.*s", (int)n, w);
+		out = JOIN(arena, out, out[0] ? " " : "", label, ":", word);
 	}
-	*o = '\0';
 	return out;
 }
 
@@ -114,13 +158,15 @@ static GPA_Status copy_counter(struct builder *b, const struct og_counter *c,
 	free(slots);
 	if (!out->expr || !label)
 		return og_cat_fail(b, "out of memory");
-	out->name = og_cat_format("%s:%s", label, c->name);
-	out->set = c->set ? strdup(c->set) : NULL;
-	out->alias = prefixed_words(label, c->alias);
-	out->group = strdup(c->group);
-	out->text = og_cat_format("%s (%s alone)", c->text, label);
-	out->gpa_desc = out->text ? og_cat_format("#%s#%s", c->group, out->text) : NULL;
-	out->expression = og_cat_format("%s: %s", label, c->expression);
+	struct og_arena **a = &b->cat->instance_strings;
+	out->borrowed = true; /* the strings are the arena's, or the counter's it copies */
+	out->name = JOIN(a, label, ":", c->name);
+	out->set = c->set;
+	out->alias = prefixed_words(a, label, c->alias);
+	out->group = c->group;
+	out->text = JOIN(a, c->text, " (", label, " alone)");
+	out->gpa_desc = out->text ? JOIN(a, "#", c->group, "#", out->text) : NULL;
+	out->expression = JOIN(a, label, ": ", c->expression);
 	out->usage = c->usage;
 	out->type = c->type;
 	bool inputs = og_cat_collect_inputs(out->expr, &out->inputs, &out->ninputs);
@@ -150,12 +196,13 @@ static GPA_Status add_instance_raws(struct builder *b, struct inst *in, size_t n
 			const struct og_raw *base = &cat->raws[r];
 			struct og_raw *x = &cat->raws[cat->nraw++];
 			memset(x, 0, sizeof(*x));
-			x->name = og_cat_format("%s:%s", in[r].of[j].label, base->name);
-			x->source = strdup(in[r].of[j].source);
-			x->description = og_cat_format("%s (%s alone)", base->description,
-			                               in[r].of[j].label);
-			x->group = strdup(base->group);
-			x->set = strdup(base->set);
+			struct og_arena **a = &cat->instance_strings;
+			x->borrowed = true; /* the arena's strings, or its base's */
+			x->name = JOIN(a, in[r].of[j].label, ":", base->name);
+			x->source = JOIN(a, in[r].of[j].source);
+			x->description = JOIN(a, base->description, " (", in[r].of[j].label, " alone)");
+			x->group = base->group;
+			x->set = base->set;
 			x->usage = base->usage;
 			x->available = true;
 			x->backend_id = in[r].of[j].raw_id;
@@ -183,16 +230,10 @@ static long copy_range(struct builder *b, const struct inst *in, size_t nraw, si
 	return n;
 }
 
+/* The strings are the arena's, freed with the catalogue. */
 static void free_copies(struct og_counter *c, long n)
 {
 	for (long i = 0; i < n; i++) {
-		free(c[i].name);
-		free(c[i].set);
-		free(c[i].alias);
-		free(c[i].group);
-		free(c[i].text);
-		free(c[i].gpa_desc);
-		free(c[i].expression);
 		free(c[i].inputs);
 		og_expr_free(c[i].expr);
 	}

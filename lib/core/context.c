@@ -229,6 +229,15 @@ static size_t bind_instances(void *ud, const char *source, uint32_t id,
 	               : ctx->ops->raw_instances(ctx->state, id, out, max);
 }
 
+static bool bind_instances_key(void *ud, uint64_t *key)
+{
+	struct og_context *ctx = ((struct binding *)ud)->ctx;
+	if (!ctx->ops->instances_key)
+		return false;
+	*key = ctx->ops->instances_key(ctx->state);
+	return true;
+}
+
 static bool bind_counts_instances(void *ud, const char *name)
 {
 	struct og_context *ctx = ((struct binding *)ud)->ctx;
@@ -281,6 +290,7 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 		.constant = bind_constant, .override = bind_override, .log = bind_log,
 		.instances = ctx->ops->raw_instances ? bind_instances : NULL,
 		.counts_instances = bind_counts_instances,
+		.instances_key = bind_instances_key,
 	};
 	const struct og_catalog_request req = {
 		.backend = ctx->ops, .files = fl.files, .nfiles = fl.count, .nbuiltin = nbuiltin,
