@@ -7,7 +7,7 @@
  * public counter whose raw inputs are all such sums over the same
  * instances, and which reads no constant that counts instances, gets one
  * copy per instance: its compiled code with each raw leaf turned into that
- * instance's ("ShaderCore3:FragmentActiveCycles").  The copies are
+ * instance's ("ShaderCore3:FragmentActiveCycles"), sharing its description.  The copies are
  * interpreted (no generated C) and listed after the counters they copy:
  * derived copies at the end of the derived counters, so hiding the derived
  * ones (GPA 3.x/4.x) hides them too.  Calls catalog_names.c and
@@ -164,9 +164,12 @@ static GPA_Status copy_counter(struct builder *b, const struct og_counter *c,
 	out->set = c->set;
 	out->alias = prefixed_words(a, label, c->alias);
 	out->group = c->group;
-	out->text = JOIN(a, c->text, " (", label, " alone)");
-	out->gpa_desc = out->text ? JOIN(a, "#", c->group, "#", out->text) : NULL;
-	out->expression = JOIN(a, label, ": ", c->expression);
+	/* The description, GPA's and the expression are the counter's: the
+	 * name says which instance (copying them made a first open twice as
+	 * long, in page faults). */
+	out->text = c->text;
+	out->gpa_desc = c->gpa_desc;
+	out->expression = c->expression;
 	out->usage = c->usage;
 	out->type = c->type;
 	bool inputs = og_cat_collect_inputs(out->expr, &out->inputs, &out->ninputs);
@@ -200,7 +203,7 @@ static GPA_Status add_instance_raws(struct builder *b, struct inst *in, size_t n
 			x->borrowed = true; /* the arena's strings, or its base's */
 			x->name = JOIN(a, in[r].of[j].label, ":", base->name);
 			x->source = JOIN(a, in[r].of[j].source);
-			x->description = JOIN(a, base->description, " (", in[r].of[j].label, " alone)");
+			x->description = base->description;
 			x->group = base->group;
 			x->set = base->set;
 			x->usage = base->usage;
