@@ -41,6 +41,8 @@ void og_cat_arena_free(struct og_arena *a)
 static char *arena_join(struct og_arena **arena, const char *const *parts, size_t n)
 {
 	size_t len[8], total = 1;
+	if (n > sizeof(len) / sizeof(len[0]))
+		return NULL;
 	for (size_t i = 0; i < n; i++)
 		total += len[i] = parts[i] ? strlen(parts[i]) : 0;
 	struct og_arena *a = *arena;
