@@ -6,7 +6,8 @@ holes), each shader core's and L2 slice's rows follow their counter, named by
 the cores' bits in the mask, and add up to the counter's total in -x, --json,
 the -I lines and the CSV file; the workload's imbalance shows (the script
 gives each core more warps than the core before it); a counter that is not
-counted per instance gets no rows.
+counted per instance gets no rows; and through a user's counter file, which
+counters get copies and what a BLOCK#N source reads.
 
 usage: test_percore.py OPENGPA VMALI_PRELOAD
 """
@@ -151,6 +152,61 @@ for gpu in GPUS:
               and f[5].split(",") == labels and int(f[3]) == len(labels) * text.count("<script>S("))
         check("%s --html: a strip per counter, a cell per instance and interval" % name, ok,
               out.stdout + out.stderr)
+
+# A user's counter file (G78, a mask with holes): a counter over
+# shader-core counters gets a copy per core, one that divides by the core
+# count gets none, and a raw counter of the user's own with a per-instance
+# source (SC#3:4) reads what ShaderCore3's copy reads.
+user = os.path.join(tmp, "user.counters")
+with open(user, "w") as f:
+    f.write("""backend mali
+
+raw Core3FragActive
+    source: SC#3:4
+    usage: cycles
+    description: The core at bit 3's value 4 (FRAG_ACTIVE).
+
+counter PerCoreShare
+    group: Test
+    usage: cycles
+    type: float64
+    description: Fragment-active cycles over the core count.
+    expression: $MaliHwSC_FRAG_ACTIVE / $MaliConfigCoreCount
+
+counter DoubleFrag
+    group: Test
+    usage: cycles
+    type: uint64
+    description: Twice the fragment-active cycles.
+    expression: $MaliHwSC_FRAG_ACTIVE * 2
+
+counter Core3Frag
+    group: Test
+    usage: cycles
+    type: uint64
+    description: The core at bit 3's fragment-active cycles, from its own source.
+    expression: $Core3FragActive
+""")
+os.environ["OPENGPA_COUNTER_PATH"] = user
+r = stat(GPUS[1], "-x", ";", "-e", "Core3Frag,PerCoreShare,DoubleFrag,FragmentActiveCycles",
+         "--", "true")
+del os.environ["OPENGPA_COUNTER_PATH"]
+check("user file: runs", r.returncode == 0, r.stderr)
+order, values = [], {}
+for line in r.stderr.splitlines():
+    f = line.split(";")
+    if len(f) >= 3 and f[0].replace(".", "").isdigit():
+        order.append(f[2])
+        values[f[2]] = float(f[0])
+check("user file: no copies of a counter over the core count",
+      not [n for n in order if n.endswith(":PerCoreShare")], str(order))
+cores = ["ShaderCore%d" % b for b in range(64) if GPUS[1][3] >> b & 1]
+check("user file: a copy per core of a counter over shader-core counters",
+      [n for n in order if n.endswith(":DoubleFrag")] == [c + ":DoubleFrag" for c in cores],
+      str(order))
+check("user file: SC#3:4 is ShaderCore3's value",
+      values.get("Core3Frag", -1) == values.get("ShaderCore3:FragmentActiveCycles", -2) > 0
+      and values.get("ShaderCore3:DoubleFrag") == 2 * values.get("Core3Frag", 0), str(values))
 
 print("%d checks, %d failures" % (checked, failures))
 sys.exit(1 if failures else 0)
