@@ -7,6 +7,9 @@
  * the catalogue's order (instance by instance).  They are ordinary rows
  * from here on, so every writer prints them.
  */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,51 +17,72 @@
 #include "report.h"
 #include "stat.h"
 
-/* Counter i's name when it is an instance copy of `base`: "<word>:<base>",
- * the word letters and digits. */
-static bool copy_of(const char *name, const char *base)
+/* The base counter's name when `name` is an instance copy,
+ * "<letters and digits>:<base>"; NULL otherwise. */
+static const char *base_of(const char *name)
 {
 	const char *colon = strchr(name, ':');
-	if (!colon || colon == name || strcmp(colon + 1, base) != 0)
-		return false;
+	if (!colon || colon == name || !colon[1])
+		return NULL;
 	for (const char *p = name; p < colon; p++)
 		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
-			return false;
-	return true;
-}
-
-static bool in_rows(const struct report_row *rows, size_t n, gpa_uint32 index)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!rows[i].reason && rows[i].index == index)
-			return true;
-	return false;
+			return NULL;
+	return colon + 1;
 }
 
 int stat_add_instance_rows(struct report *r)
 {
 	gpa_uint32 n = 0;
 	GPA_GetNumCounters(&n);
-	/* Each chosen row, then its copies: at most every counter once. */
-	size_t cap = r->nrows + n;
-	struct report_row *rows = calloc(cap ? cap : 1, sizeof(*rows));
-	if (!rows)
+	/* Each counter's copies, chained in the catalogue's order (first[base],
+	 * next[copy]), and which counters have a row already: linear in the
+	 * counters, with -M all too. */
+	uint32_t *first = malloc((n + 1) * sizeof(*first));
+	uint32_t *last = malloc((n + 1) * sizeof(*last));
+	uint32_t *next = malloc((n + 1) * sizeof(*next));
+	bool *shown = calloc(n + 1, sizeof(*shown));
+	struct report_row *rows = calloc(r->nrows + n + 1, sizeof(*rows));
+	if (!first || !last || !next || !shown || !rows) {
+		free(first);
+		free(last);
+		free(next);
+		free(shown);
+		free(rows);
 		return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
+	}
+	for (gpa_uint32 c = 0; c < n; c++)
+		first[c] = last[c] = next[c] = UINT32_MAX;
+	for (gpa_uint32 c = 0; c < n; c++) {
+		const char *name = "", *base;
+		gpa_uint32 b;
+		if (GPA_GetCounterName(c, &name) != GPA_STATUS_OK || !(base = base_of(name)) ||
+		    GPA_GetCounterIndex(base, &b) != GPA_STATUS_OK || b >= n || b == c)
+			continue;
+		if (first[b] == UINT32_MAX)
+			first[b] = c;
+		else
+			next[last[b]] = c;
+		last[b] = c;
+	}
+	for (size_t i = 0; i < r->nrows; i++)
+		if (!r->rows[i].reason && r->rows[i].index < n)
+			shown[r->rows[i].index] = true;
 	size_t k = 0, added = 0;
-	for (size_t i = 0; i < r->nrows; i++) {
+	int rc = 0;
+	for (size_t i = 0; i < r->nrows && !rc; i++) {
 		rows[k++] = r->rows[i];
 		const struct report_row *row = &r->rows[i];
-		if (row->reason)
+		if (row->reason || row->index >= n)
 			continue;
-		for (gpa_uint32 c = 0; c < n; c++) {
-			const char *name = "";
-			if (GPA_GetCounterName(c, &name) != GPA_STATUS_OK || !copy_of(name, row->name) ||
-			    in_rows(rows, k, c) || in_rows(r->rows, r->nrows, c))
+		for (uint32_t c = first[row->index]; c != UINT32_MAX && !rc; c = next[c]) {
+			if (shown[c])
 				continue;
+			const char *name = "";
+			GPA_GetCounterName(c, &name);
 			GPA_Status st = GPA_EnableCounter(c);
 			if (st != GPA_STATUS_OK && st != GPA_STATUS_ERROR_ALREADY_ENABLED) {
-				free(rows);
-				return cli_fail(name, st);
+				rc = cli_fail(name, st);
+				break;
 			}
 			struct report_row *x = &rows[k++];
 			memset(x, 0, sizeof(*x));
@@ -68,8 +92,17 @@ int stat_add_instance_rows(struct report *r)
 			GPA_GetCounterUsageType(c, &x->usage_type);
 			GPA_GetUsageTypeAsStr(x->usage_type, &x->usage);
 			GPA_GetCounterDataType(c, &x->type);
+			shown[c] = true;
 			added++;
 		}
+	}
+	free(first);
+	free(last);
+	free(next);
+	free(shown);
+	if (rc) {
+		free(rows);
+		return rc;
 	}
 	free(r->rows);
 	r->rows = rows;
