@@ -261,87 +261,27 @@ static const char *kbase_raw_why_not(void *state, uint32_t raw_id)
 	return why_not_here(state, raw_id);
 }
 
-/* v (< 10^7) in decimal. */
-static void decimal(uint32_t v, char out[8])
-{
-	char tmp[8];
-	size_t n = 0;
-	do
-		tmp[n++] = (char)('0' + v % 10u);
-	while ((v /= 10u) && n < 7);
-	for (size_t i = 0; i < n; i++)
-		out[i] = tmp[n - 1 - i];
-	out[n] = '\0';
-}
-
-/* a, b, c into out (len bytes), cut short rather than overrun. */
-static void join3(char *out, size_t len, const char *a, const char *b, const char *c)
-{
-	const char *parts[3] = { a, b, c };
-	size_t at = 0;
-	for (size_t p = 0; p < 3; p++)
-		for (const char *s = parts[p]; *s && at + 1 < len; s++)
-			out[at++] = *s;
-	out[at] = '\0';
-}
-
 /* A summed hardware counter of an instanced block type: one entry per
- * instance the reader reads, shader cores by their bit in the core mask.
- * A block type with a single instance other than the cores and slices
- * (the firmware's) gives none: its sum is its value. */
+ * instance the reader reads (mali_common.c). */
 static size_t kbase_raw_instances(void *state, uint32_t raw_id, struct og_raw_instance *out,
                                   size_t max)
 {
 	struct kbase *k = state;
 	if (raw_id >= OG_MALI_HW_RAW || why_not_here(k, raw_id))
 		return 0;
-	uint32_t block = og_mali_raw_block(raw_id), index = og_mali_raw_index(raw_id);
-	const char *label = og_mali_instance_label(block);
-	if (!label || (block != OG_MALI_SC && block != OG_MALI_L2 && k->dev.instances[block] < 2))
-		return 0;
-	size_t n = 0;
-	for (uint32_t i = 0; i < OG_MALI_INST_MAX && n < max; i++) {
-		uint32_t id = og_mali_raw_instance_id(block, i, index);
-		if (why_not_here(k, id))
-			continue;
-		/* Written by hand: a context's first open asks this of every
-		 * shader-core and L2 counter (thousands of strings). */
-		struct og_raw_instance *o = &out[n++];
-		char num[8], idx[8];
-		decimal(i, num);
-		decimal(index, idx);
-		join3(o->label, sizeof o->label, label, num, "");
-		join3(o->source, sizeof o->source, og_mali_block_name(block), "#", num);
-		join3(o->source + strlen(o->source), sizeof o->source - strlen(o->source), ":", idx, "");
-		o->raw_id = id;
-	}
-	return n;
+	return og_mali_raw_instances(&k->dev.gpu, k->dev.instances, raw_id, out, max);
 }
 
-/* What kbase_raw_instances' answers depend on besides the summed raw
- * id's own answer (which the catalogue checks already): the core mask, the
- * blocks the reader lists, and which reader it is. */
 static uint64_t kbase_instances_key(void *state)
 {
 	struct kbase *k = state;
-	uint64_t h = 0xcbf29ce484222325ull;
-	uint64_t words[2 + OG_MALI_BLOCK_TYPES];
-	words[0] = k->dev.gpu.core_mask;
-	words[1] = k->rops == &og_kbase_kinstr;
-	for (uint32_t t = 0; t < OG_MALI_BLOCK_TYPES; t++)
-		words[2 + t] = k->dev.instances[t];
-	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-		h = (h ^ words[i]) * 0x100000001b3ull;
-	return h;
+	return og_mali_instances_key(&k->dev.gpu, k->dev.instances, k->rops == &og_kbase_kinstr);
 }
 
 static bool kbase_counts_instances(void *state, const char *name)
 {
 	(void)state;
-	return strcmp(name, "MaliConstantsShaderCoreCount") == 0 ||
-	       strcmp(name, "MaliConfigCoreCount") == 0 ||
-	       strcmp(name, "MaliConstantsL2SliceCount") == 0 ||
-	       strcmp(name, "MaliConfigL2CacheCount") == 0;
+	return og_mali_counts_instances(name);
 }
 
 static GPA_Status kbase_constant(void *state, const char *name, double *value)

@@ -206,6 +206,19 @@ const char *og_mali_instance_why_not(const struct og_mali_gpu *gpu, const uint16
  * "Firmware"), NULL for the front end and the tiler. */
 const char *og_mali_instance_label(uint32_t block);
 
+/* backend.h's raw_instances for a summed hardware counter the caller has
+ * found countable: the instances of its block there are ("ShaderCore5",
+ * "SC#5:4", its id), shader cores and L2 slices always, other block types
+ * when they have several.  instances: as og_mali_instance_why_not. */
+size_t og_mali_raw_instances(const struct og_mali_gpu *gpu, const uint16_t *instances,
+                             uint32_t raw_id, struct og_raw_instance *out, size_t max);
+/* backend.h's instances_key: the core mask, the instance counts and
+ * `reader` (what else the caller's answers depend on). */
+uint64_t og_mali_instances_key(const struct og_mali_gpu *gpu, const uint16_t *instances,
+                               uint64_t reader);
+/* backend.h's constant_counts_instances: the core and slice counts. */
+bool og_mali_counts_instances(const char *name);
+
 static inline uint32_t og_mali_fls64(uint64_t v)
 {
 	return v ? 64u - (uint32_t)__builtin_clzll(v) : 0u;
