@@ -120,6 +120,19 @@ struct og_periodic_mode {
  * than any counter here needs. */
 #define OG_DEFAULT_PERIOD_FLOOR_NS 100000u
 
+/* One instance of a block a raw counter sums over (a shader core, an L2
+ * slice): what raw_instances answers.  docs/api.md, "Per-instance
+ * counters". */
+#define OG_INSTANCE_LABEL_MAX 24
+#define OG_INSTANCE_SOURCE_MAX 32
+struct og_raw_instance {
+	char label[OG_INSTANCE_LABEL_MAX];   /* the name prefix: "ShaderCore3", "L2Slice1" */
+	char source[OG_INSTANCE_SOURCE_MAX]; /* its source, in the backend's notation: "SC#3:4" */
+	uint32_t raw_id;                     /* as bind_raw would bind that source */
+};
+/* Most instances one raw counter may have. */
+#define OG_MAX_INSTANCES 64
+
 struct og_backend_ops {
 	const char *name;    /* "perf", "mali", "panfrost", "mips" */
 	const char *summary; /* one line for `opengpa list --backends` */
@@ -162,6 +175,22 @@ struct og_backend_ops {
 	 * counter sets the backend named come first: a discovered raw counter
 	 * whose name one of them declares is left out. */
 	const struct og_raw_desc *(*extra_raw)(void *state, size_t *count);
+
+	/* Optional (NULL = no per-instance values): the instances raw counter
+	 * raw_id (as bind_raw bound it) sums over, each countable on its own,
+	 * into out[0 .. max); returns how many (0: it is no sum of instances).
+	 * A function of the device alone: the same raw_id gives the same
+	 * answer for as long as the backend is open. */
+	size_t (*raw_instances)(void *state, uint32_t raw_id, struct og_raw_instance *out,
+	                        size_t max);
+	/* With raw_instances: a value that differs whenever raw_instances could
+	 * answer some raw id differently (the instances there are), so a kept
+	 * catalogue is checked with one call rather than one per raw counter. */
+	uint64_t (*instances_key)(void *state);
+	/* Optional: whether device constant `name` counts instances (a core
+	 * count): a counter that reads it is not published per instance, as
+	 * its value would be wrong there.  A function of the name alone. */
+	bool (*constant_counts_instances)(void *state, const char *name);
 
 	/* Optional (NULL = no run-time options): change an option between
 	 * sessions, e.g. the perf scope.  NOT_FOUND for an unknown key. */

@@ -143,6 +143,23 @@ GPALIB_DECL GPA_Status OpenGPA_GetCounterAlias(gpa_uint32 index, const char **pp
  * 0 otherwise. */
 GPALIB_DECL GPA_Status OpenGPA_GetCounterHeadline(gpa_uint32 index, gpa_uint32 *pHeadline);
 
+/* ---- per-instance counters (a naming convention, no function) -----------
+ *
+ * Where a GPU counts in several instances of a block (Mali shader cores, L2
+ * slices, command-stream groups), each instance's value of a counter is a
+ * counter of its own, listed after the counters it copies and found,
+ * enabled and read with GPA's calls like any other:
+ *
+ *     <instance><N>OPENGPA_INSTANCE_SEPARATOR<counter>
+ *     "ShaderCore5:FragmentActiveCycles"   core at bit 5 of the core mask
+ *     "L2Slice1:ReadLookupRequests"        L2 slice 1
+ *
+ * A counter has such copies when every raw counter it reads is summed over
+ * the same instances and it reads no count of them; the copies of a count
+ * add up to it.  Its aliases are copied the same way
+ * ("ShaderCore5:MaliFragActiveCy").  docs/api.md, "Per-instance counters". */
+#define OPENGPA_INSTANCE_SEPARATOR ":"
+
 /* ---- every counter of a sample in one call ------------------------------ */
 
 /* One value of OpenGPA_GetSampleResults: f64 for a GPA_TYPE_FLOAT32 or

@@ -42,6 +42,9 @@ struct kbase {
 	void *reader;
 	uint32_t *pass_ids;
 	size_t pass_n;
+	/* The pass's per-instance ids and their values (dev.picks points here). */
+	uint32_t *pick_ids;
+	uint64_t *pick_values;
 	struct og_mali_totals totals;
 	struct og_mali_sample_info info;
 	/* Times: the last sample's, and the kernel (raw) and CLOCK_MONOTONIC
@@ -70,6 +73,11 @@ static void release(struct kbase *k)
 	og_kbase_device_close(&k->dev);
 	free(k->pass_ids);
 	k->pass_ids = NULL;
+	free(k->pick_ids);
+	free(k->pick_values);
+	k->pick_ids = NULL;
+	k->pick_values = NULL;
+	k->dev.picks = (struct og_mali_picks){0, NULL, NULL};
 }
 
 static const struct og_kbase_reader_ops *ops_of(enum og_kbase_iface iface)
@@ -220,6 +228,21 @@ static void kbase_close(void *state)
 	free(k);
 }
 
+/* The reader's answer for the summed counter, then whether the instance
+ * is there (a shader core's bit in the mask, an L2 slice or CSG the reader
+ * lists). */
+static const char *why_not_here(struct kbase *k, uint32_t raw_id)
+{
+	if (!og_mali_raw_is_instance(raw_id))
+		return k->rops->why_not(k->reader, raw_id);
+	const char *why = k->rops->why_not(k->reader, og_mali_raw_instance_total(raw_id));
+	if (why)
+		return why;
+	uint32_t block, instance, index;
+	og_mali_raw_instance_of(raw_id, &block, &instance, &index);
+	return og_mali_instance_why_not(&k->dev.gpu, k->dev.instances, block, instance);
+}
+
 static GPA_Status kbase_bind_raw(void *state, const char *name, const char *source,
                                  uint32_t *raw_id, const char **why_not)
 {
@@ -228,15 +251,37 @@ static GPA_Status kbase_bind_raw(void *state, const char *name, const char *sour
 	GPA_Status st = og_mali_parse_source(source, raw_id, why_not);
 	if (st != GPA_STATUS_OK)
 		return st;
-	*why_not = k->rops->why_not(k->reader, *raw_id);
+	*why_not = why_not_here(k, *raw_id);
 	return *why_not ? GPA_STATUS_ERROR_NOT_FOUND : GPA_STATUS_OK;
 }
 
 /* kbase_bind_raw is og_mali_parse_source, then this. */
 static const char *kbase_raw_why_not(void *state, uint32_t raw_id)
 {
+	return why_not_here(state, raw_id);
+}
+
+/* A summed hardware counter of an instanced block type: one entry per
+ * instance the reader reads (mali_common.c). */
+static size_t kbase_raw_instances(void *state, uint32_t raw_id, struct og_raw_instance *out,
+                                  size_t max)
+{
 	struct kbase *k = state;
-	return k->rops->why_not(k->reader, raw_id);
+	if (raw_id >= OG_MALI_HW_RAW || why_not_here(k, raw_id))
+		return 0;
+	return og_mali_raw_instances(&k->dev.gpu, k->dev.instances, raw_id, out, max);
+}
+
+static uint64_t kbase_instances_key(void *state)
+{
+	struct kbase *k = state;
+	return og_mali_instances_key(&k->dev.gpu, k->dev.instances, k->rops == &og_kbase_kinstr);
+}
+
+static bool kbase_counts_instances(void *state, const char *name)
+{
+	(void)state;
+	return og_mali_counts_instances(name);
 }
 
 static GPA_Status kbase_constant(void *state, const char *name, double *value)
@@ -249,7 +294,7 @@ static bool kbase_fits(void *state, const uint32_t *raw_ids, size_t n)
 {
 	(void)state;
 	for (size_t i = 0; i < n; i++)
-		if (raw_ids[i] >= OG_MALI_RAW_COUNT)
+		if (raw_ids[i] >= OG_MALI_RAW_COUNT && !og_mali_raw_is_instance(raw_ids[i]))
 			return false;
 	return true;
 }
@@ -281,14 +326,36 @@ static GPA_Status kbase_begin_pass(void *state, const uint32_t *raw_ids, size_t 
 		}
 		memcpy(ids, raw_ids, n * sizeof *ids);
 	}
+	size_t npick = 0;
+	for (size_t i = 0; i < n; i++)
+		npick += og_mali_raw_is_instance(raw_ids[i]);
+	uint32_t *pick_ids = npick ? malloc(npick * sizeof *pick_ids) : NULL;
+	uint64_t *pick_values = npick ? calloc(npick, sizeof *pick_values) : NULL;
+	if (npick && (!pick_ids || !pick_values)) {
+		free(ids);
+		free(pick_ids);
+		free(pick_values);
+		LOG(k, "mali: out of memory for a pass of %zu per-instance counters", npick);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	for (size_t i = 0, j = 0; i < n; i++)
+		if (og_mali_raw_is_instance(raw_ids[i]))
+			pick_ids[j++] = raw_ids[i];
 	st = k->rops->start(k->reader);
 	if (st != GPA_STATUS_OK) {
 		free(ids);
+		free(pick_ids);
+		free(pick_values);
 		return st;
 	}
 	free(k->pass_ids);
 	k->pass_ids = ids;
 	k->pass_n = n;
+	free(k->pick_ids);
+	free(k->pick_values);
+	k->pick_ids = pick_ids;
+	k->pick_values = pick_values;
+	k->dev.picks = (struct og_mali_picks){npick, pick_ids, pick_values};
 	k->said_off = k->said_protected = false;
 	return GPA_STATUS_OK;
 }
@@ -301,6 +368,11 @@ static GPA_Status kbase_end_pass(void *state)
 	free(k->pass_ids);
 	k->pass_ids = NULL;
 	k->pass_n = 0;
+	free(k->pick_ids);
+	free(k->pick_values);
+	k->pick_ids = NULL;
+	k->pick_values = NULL;
+	k->dev.picks = (struct og_mali_picks){0, NULL, NULL};
 	if (k->dev.gone)
 		return GPA_STATUS_OK;
 	if (k->periodic_on) /* the core never got to end_periodic */
@@ -330,9 +402,12 @@ static void take_sample(struct kbase *k, uint64_t *deltas, struct og_sample_time
 	 * sample rather than a negative one. */
 	if (end_raw < begin_raw)
 		end_raw = begin_raw;
-	for (size_t i = 0; i < k->pass_n; i++) {
+	for (size_t i = 0, j = 0; i < k->pass_n; i++) {
 		uint32_t id = k->pass_ids[i];
-		if (id == OG_MALI_RAW_CYCLES_TOP)
+		/* The picks are the pass's instance ids in pass order. */
+		if (og_mali_raw_is_instance(id))
+			deltas[i] = j < k->dev.picks.n ? k->dev.picks.value[j++] : 0;
+		else if (id == OG_MALI_RAW_CYCLES_TOP)
 			deltas[i] = in->cycles_top;
 		else if (id == OG_MALI_RAW_CYCLES_SHADER)
 			deltas[i] = in->cycles_shader;
@@ -496,6 +571,9 @@ const struct og_backend_ops og_backend_mali = {
 	.constant = kbase_constant,
 	.fits = kbase_fits,
 	.extra_raw = NULL,
+	.raw_instances = kbase_raw_instances,
+	.instances_key = kbase_instances_key,
+	.constant_counts_instances = kbase_counts_instances,
 	.set_option = NULL,
 	.begin_pass = kbase_begin_pass,
 	.end_pass = kbase_end_pass,

@@ -65,6 +65,11 @@ struct og_kbase_dev {
 	/* CSF: the firmware's global interface (0 when the call failed). */
 	uint32_t fw_version;
 	uint32_t fw_counter_bytes;
+	/* Blocks of each type the reader reads (set by its open), and the
+	 * per-instance values the pass asks for (kbase.c), which the readers
+	 * fill from each sample after summing it. */
+	uint16_t instances[OG_MALI_BLOCK_TYPES];
+	struct og_mali_picks picks;
 };
 
 /* open, VERSION_CHECK (JM, CSF, pre-r21), SET_FLAGS, GET_GPUPROPS, the GPU

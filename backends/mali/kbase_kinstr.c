@@ -46,6 +46,7 @@
 
 #include "kbase_internal.h"
 #include "kinstr_parse.h"
+#include "mali_instances.h"
 #include "mali_uapi.h"
 
 #define MAX_MAP_BYTES (256u << 20)
@@ -328,6 +329,8 @@ static GPA_Status take(struct kinstr *k, uint64_t tag, uint64_t tag2, int timeou
 			/* Host-endian, as vinstr's dumps: the kernel writes the
 			 * ring's metadata and values with CPU stores. */
 			og_kinstr_sum(&k->lay, k->map, &k->s, totals);
+			if (k->d->picks.n)
+				og_kinstr_pick(&k->lay, k->map, &k->s, &k->d->picks);
 			memset(info, 0, sizeof *info);
 			info->cycles_top = k->s.num_domains >= 1 ? k->s.cycles[0] : 0;
 			info->cycles_shader = k->s.num_domains >= 2 ? k->s.cycles[1] : info->cycles_top;
@@ -435,6 +438,8 @@ static GPA_Status ki_open(struct og_kbase_dev *d, void **reader, bool *absent)
 		OG_KBASE_SAY(d, "mali: kinstr_prfcnt lists %u memory blocks, the GPU properties %u L2 "
 		                "slices; reading the blocks the kernel lists",
 		             (unsigned)k->en.instances[OG_MALI_L2], (unsigned)d->gpu.l2_slices);
+	if (st == GPA_STATUS_OK)
+		memcpy(d->instances, k->en.instances, sizeof d->instances);
 	if (st == GPA_STATUS_OK)
 		st = setup(k, OG_KINSTR_MODE_MANUAL, 0);
 	if (st != GPA_STATUS_OK) {

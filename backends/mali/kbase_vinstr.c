@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "kbase_internal.h"
+#include "mali_instances.h"
 #include "mali_sum.h"
 #include "mali_uapi.h"
 
@@ -178,6 +179,10 @@ static GPA_Status vi_open(struct og_kbase_dev *d, void **reader, bool *absent)
 		free(v);
 		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
 	}
+	memset(d->instances, 0, sizeof d->instances);
+	d->instances[OG_MALI_FE] = d->instances[OG_MALI_TILER] = 1;
+	d->instances[OG_MALI_L2] = (uint16_t)d->gpu.l2_slices;
+	d->instances[OG_MALI_SC] = (uint16_t)__builtin_popcountll(d->gpu.core_mask);
 	GPA_Status st = setup(v, absent);
 	if (st == GPA_STATUS_OK)
 		st = map_ring(v);
@@ -297,6 +302,8 @@ static GPA_Status consume(struct vinstr *v, struct og_mali_totals *totals,
 			put_buffer(v, &md);
 			return GPA_STATUS_ERROR_FAILED;
 		}
+		if (v->d->picks.n)
+			og_mali_pick_v5(&v->d->gpu, dump, v->buffer_size, &v->d->picks);
 		memset(info, 0, sizeof *info);
 		info->cycles_top = md.cycles_top;
 		info->cycles_shader = (v->features & OG_KBASE_READER_FEATURE_CYCLES_SHADER)

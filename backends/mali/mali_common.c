@@ -136,7 +136,30 @@ GPA_Status og_mali_parse_source(const char *source, uint32_t *raw_id, const char
 		return GPA_STATUS_ERROR_FAILED;
 	}
 	size_t blen = (size_t)(colon - source);
-	if (blen == 6 || blen == 4) /* CYCLES:, TIME: (no block name is that long) */
+	/* BLOCK#N: one instance of the block (mali_common.h). */
+	const char *hash = memchr(source, '#', blen);
+	uint32_t instance = 0;
+	if (hash) {
+		const char *q = hash + 1;
+		if (q == colon) {
+			*why = "a per-instance Mali source is BLOCK#N:INDEX, N a decimal number";
+			return GPA_STATUS_ERROR_FAILED;
+		}
+		for (; q < colon; q++) {
+			if (*q < '0' || *q > '9') {
+				*why = "a per-instance Mali source is BLOCK#N:INDEX, N a decimal number";
+				return GPA_STATUS_ERROR_FAILED;
+			}
+			if (instance < OG_MALI_INST_MAX) /* beyond: out of range, however long */
+				instance = instance * 10 + (uint32_t)(*q - '0');
+		}
+		if (instance >= OG_MALI_INST_MAX) {
+			*why = "block instances run from 0 to 63";
+			return GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE;
+		}
+		blen = (size_t)(hash - source);
+	}
+	if (!hash && (blen == 6 || blen == 4)) /* CYCLES:, TIME: (no block name is that long) */
 		for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
 			if (strcmp(source, named[i].text) == 0) {
 				*raw_id = named[i].id;
@@ -167,11 +190,130 @@ GPA_Status og_mali_parse_source(const char *source, uint32_t *raw_id, const char
 			*why = "counter indices run from 4 to 127 (0..3 are the block header)";
 			return GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE;
 		}
+		if (hash) {
+			if (b == OG_MALI_FE || b == OG_MALI_TILER) {
+				*why = "the front end and the tiler have one instance: use FE:N or "
+				       "TILER:N";
+				return GPA_STATUS_ERROR_FAILED;
+			}
+			*raw_id = og_mali_raw_instance_id(b, instance, idx);
+			return GPA_STATUS_OK;
+		}
 		*raw_id = b * OG_MALI_MAX_VALUES + idx;
 		return GPA_STATUS_OK;
 	}
 	*why = "unknown Mali block; use FE (or JM), TILER, L2, SC, FW or CSG";
 	return GPA_STATUS_ERROR_FAILED;
+}
+
+const char *og_mali_instance_why_not(const struct og_mali_gpu *gpu, const uint16_t *instances,
+                                     uint32_t block, uint32_t instance)
+{
+	if (block >= OG_MALI_BLOCK_TYPES || block == OG_MALI_FE || block == OG_MALI_TILER)
+		return "the front end and the tiler have one instance: no per-instance values";
+	if (instance >= OG_MALI_INST_MAX)
+		return "block instances run from 0 to 63";
+	if (block == OG_MALI_SC)
+		return gpu->core_mask >> instance & 1u
+		               ? NULL
+		               : "no shader core has that number: cores are numbered by their bit in "
+		                 "the core mask, and this bit is clear";
+	if (instance >= instances[block])
+		return block == OG_MALI_L2 ? "this GPU has fewer L2 slices"
+		                           : "the driver lists fewer blocks of this type";
+	return NULL;
+}
+
+const char *og_mali_instance_label(uint32_t block)
+{
+	switch (block) {
+	case OG_MALI_L2:
+		return "L2Slice";
+	case OG_MALI_SC:
+		return "ShaderCore";
+	case OG_MALI_FW:
+		return "Firmware";
+	case OG_MALI_CSG:
+		return "CSG";
+	default:
+		return NULL;
+	}
+}
+
+/* v (< 10^7) in decimal. */
+static void decimal(uint32_t v, char out[8])
+{
+	char tmp[8];
+	size_t n = 0;
+	do
+		tmp[n++] = (char)('0' + v % 10u);
+	while ((v /= 10u) && n < 7);
+	for (size_t i = 0; i < n; i++)
+		out[i] = tmp[n - 1 - i];
+	out[n] = '\0';
+}
+
+/* a, b, c into out (len bytes), cut short rather than overrun. */
+static void join3(char *out, size_t len, const char *a, const char *b, const char *c)
+{
+	const char *parts[3] = { a, b, c };
+	size_t at = 0;
+	for (size_t p = 0; p < 3; p++)
+		for (const char *s = parts[p]; *s && at + 1 < len; s++)
+			out[at++] = *s;
+	out[at] = '\0';
+}
+
+size_t og_mali_raw_instances(const struct og_mali_gpu *gpu, const uint16_t *instances,
+                             uint32_t raw_id, struct og_raw_instance *out, size_t max)
+{
+	if (raw_id >= OG_MALI_HW_RAW)
+		return 0;
+	uint32_t block = og_mali_raw_block(raw_id), index = og_mali_raw_index(raw_id);
+	const char *label = og_mali_instance_label(block);
+	/* A block type with one instance other than the cores and slices (the
+	 * firmware's) gives none: its sum is its value. */
+	if (!label || (block != OG_MALI_SC && block != OG_MALI_L2 && instances[block] < 2))
+		return 0;
+	size_t n = 0;
+	for (uint32_t i = 0; i < OG_MALI_INST_MAX && n < max; i++) {
+		if (og_mali_instance_why_not(gpu, instances, block, i))
+			continue;
+		/* Written by hand: a context's first open asks this of every
+		 * shader-core and L2 counter (thousands of strings). */
+		struct og_raw_instance *o = &out[n++];
+		char num[8], idx[8];
+		decimal(i, num);
+		decimal(index, idx);
+		join3(o->label, sizeof o->label, label, num, "");
+		join3(o->source, sizeof o->source, og_mali_block_name(block), "#", num);
+		size_t at = strlen(o->source);
+		join3(o->source + at, sizeof o->source - at, ":", idx, "");
+		o->raw_id = og_mali_raw_instance_id(block, i, index);
+	}
+	return n;
+}
+
+uint64_t og_mali_instances_key(const struct og_mali_gpu *gpu, const uint16_t *instances,
+                               uint64_t reader)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t words[2 + OG_MALI_BLOCK_TYPES];
+	words[0] = gpu->core_mask;
+	words[1] = reader;
+	for (uint32_t t = 0; t < OG_MALI_BLOCK_TYPES; t++)
+		words[2 + t] = instances[t];
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		h = (h ^ words[i]) * 0x100000001b3ull;
+	return h;
+}
+
+bool og_mali_counts_instances(const char *name)
+{
+	return strcmp(name, "MaliConstantsShaderCoreCount") == 0 ||
+	       strcmp(name, "MaliConfigCoreCount") == 0 ||
+	       strcmp(name, "MaliConstantsL2SliceCount") == 0 ||
+	       strcmp(name, "MaliConfigL2CacheCount") == 0;
 }
 
 GPA_Status og_mali_constant(const struct og_mali_gpu *gpu, const char *name, double *value)

@@ -48,6 +48,57 @@ enum og_mali_block {
 #define OG_MALI_RAW_TIME_NS (OG_MALI_HW_RAW + 2)
 #define OG_MALI_RAW_COUNT (OG_MALI_HW_RAW + 3)
 
+/* Per-instance raw ids (docs/backends/mali.md, "Per-core and per-slice
+ * values"): one value of one block instance, not summed.  Source notation
+ * BLOCK#N:INDEX ("SC#5:4", "L2#1:16", "CSG#0:7").  N is the instance's
+ * number as Arm's tools number it: a shader core's bit in the core mask
+ * (holes of a sparse mask keep their numbers), an L2 slice's, CSG's or
+ * firmware block's index.  The front end and tiler have one instance and
+ * no per-instance ids. */
+#define OG_MALI_INST_MAX 64u
+#define OG_MALI_RAW_INST_BASE 1024u
+#define OG_MALI_RAW_INST_END                                                                 \
+	(OG_MALI_RAW_INST_BASE + OG_MALI_BLOCK_TYPES * OG_MALI_INST_MAX * OG_MALI_MAX_VALUES)
+_Static_assert(OG_MALI_RAW_COUNT <= OG_MALI_RAW_INST_BASE, "instance ids after the others");
+
+static inline bool og_mali_raw_is_instance(uint32_t raw_id)
+{
+	return raw_id >= OG_MALI_RAW_INST_BASE && raw_id < OG_MALI_RAW_INST_END;
+}
+
+static inline uint32_t og_mali_raw_instance_id(uint32_t block, uint32_t instance, uint32_t index)
+{
+	return OG_MALI_RAW_INST_BASE + (block * OG_MALI_INST_MAX + instance) * OG_MALI_MAX_VALUES +
+	       index;
+}
+
+/* The block, instance and index of an instance id. */
+static inline void og_mali_raw_instance_of(uint32_t raw_id, uint32_t *block, uint32_t *instance,
+                                           uint32_t *index)
+{
+	uint32_t r = raw_id - OG_MALI_RAW_INST_BASE;
+	*index = r % OG_MALI_MAX_VALUES;
+	*instance = r / OG_MALI_MAX_VALUES % OG_MALI_INST_MAX;
+	*block = r / OG_MALI_MAX_VALUES / OG_MALI_INST_MAX;
+}
+
+/* The summed raw id an instance id is one share of. */
+static inline uint32_t og_mali_raw_instance_total(uint32_t raw_id)
+{
+	uint32_t block, instance, index;
+	og_mali_raw_instance_of(raw_id, &block, &instance, &index);
+	return block * OG_MALI_MAX_VALUES + index;
+}
+
+/* Per-instance values a pass asked for: each reader fills value[i] for
+ * raw[i] (an instance id) from the sample it has just summed, before it
+ * hands the kernel's buffer back; n == 0 costs nothing. */
+struct og_mali_picks {
+	size_t n;
+	const uint32_t *raw;
+	uint64_t *value;
+};
+
 static inline uint32_t og_mali_raw_block(uint32_t raw_id)
 {
 	return raw_id / OG_MALI_MAX_VALUES;
@@ -129,7 +180,8 @@ uint32_t og_mali_dump_blocks(const struct og_mali_gpu *gpu);
 size_t og_mali_dump_bytes(const struct og_mali_gpu *gpu);
 
 /* Parses a `source:` ("FE:6" or its synonym "JM:6", "TILER:4", "L2:32",
- * "SC:4", "FW:4", "CSG:4", "CYCLES:top", "CYCLES:shader", "TIME:ns").  OK
+ * "SC:4", "FW:4", "CSG:4", "CYCLES:top", "CYCLES:shader", "TIME:ns", and
+ * per instance "SC#5:4", "L2#1:32", "CSG#0:4", "FW#0:4").  OK
  * with *raw_id, or INDEX_OUT_OF_RANGE / FAILED with *why for a malformed
  * one.  Whether this GPU and reader can count it is the backend's call. */
 GPA_Status og_mali_parse_source(const char *source, uint32_t *raw_id, const char **why);
@@ -142,6 +194,30 @@ GPA_Status og_mali_constant(const struct og_mali_gpu *gpu, const char *name, dou
 
 /* The block type's name in the source notation ("FE", "SC"...). */
 const char *og_mali_block_name(uint32_t block);
+
+/* Whether instance `instance` of block type `block` exists: a shader core
+ * is a bit of gpu->core_mask, other types are numbered 0..instances[block)
+ * (what the reader lists).  NULL when it does, else why not (static). */
+const char *og_mali_instance_why_not(const struct og_mali_gpu *gpu, const uint16_t *instances,
+                                     uint32_t block, uint32_t instance);
+
+/* Instance ids of the blocks a per-instance counter can read: the counter
+ * names, prefixes of the public names ("ShaderCore", "L2Slice", "CSG",
+ * "Firmware"), NULL for the front end and the tiler. */
+const char *og_mali_instance_label(uint32_t block);
+
+/* backend.h's raw_instances for a summed hardware counter the caller has
+ * found countable: the instances of its block there are ("ShaderCore5",
+ * "SC#5:4", its id), shader cores and L2 slices always, other block types
+ * when they have several.  instances: as og_mali_instance_why_not. */
+size_t og_mali_raw_instances(const struct og_mali_gpu *gpu, const uint16_t *instances,
+                             uint32_t raw_id, struct og_raw_instance *out, size_t max);
+/* backend.h's instances_key: the core mask, the instance counts and
+ * `reader` (what else the caller's answers depend on). */
+uint64_t og_mali_instances_key(const struct og_mali_gpu *gpu, const uint16_t *instances,
+                               uint64_t reader);
+/* backend.h's constant_counts_instances: the core and slice counts. */
+bool og_mali_counts_instances(const char *name);
 
 static inline uint32_t og_mali_fls64(uint64_t v)
 {

@@ -28,6 +28,7 @@
 
 #include "backend.h"
 #include "mali/mali_common.h"
+#include "mali/mali_instances.h"
 #include "mali/mali_sum.h"
 #include "panfrost_uapi.h"
 
@@ -48,6 +49,10 @@ struct panfrost {
 	size_t dump_bytes;
 	uint32_t *pass_ids;
 	size_t pass_n;
+	/* Per-instance values: the blocks a dump holds, the pass's instance
+	 * ids (in pass order) and their values. */
+	uint16_t instances[OG_MALI_BLOCK_TYPES];
+	struct og_mali_picks picks;
 	struct og_mali_totals totals;
 	uint64_t begin_ns; /* CLOCK_MONOTONIC at the sample-begin dump */
 };
@@ -187,6 +192,11 @@ static GPA_Status read_gpu(struct panfrost *p)
 		    (unsigned)p->gpu.l2_slices);
 		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
 	}
+	/* What a dump holds: the layout's blocks (per-instance values). */
+	memset(p->instances, 0, sizeof p->instances);
+	p->instances[OG_MALI_FE] = p->instances[OG_MALI_TILER] = 1;
+	p->instances[OG_MALI_L2] = (uint16_t)p->gpu.l2_slices;
+	p->instances[OG_MALI_SC] = (uint16_t)__builtin_popcountll(p->gpu.core_mask);
 	return st;
 }
 
@@ -231,6 +241,9 @@ static void release(struct panfrost *p)
 	p->dump = NULL;
 	free(p->pass_ids);
 	p->pass_ids = NULL;
+	free((void *)p->picks.raw);
+	free(p->picks.value);
+	p->picks = (struct og_mali_picks){0, NULL, NULL};
 }
 
 static GPA_Status pf_open(const struct og_backend_host *host, const char *options, void **state,
@@ -292,22 +305,59 @@ static void pf_close(void *state)
 	free(p);
 }
 
+/* Why raw counter id cannot be counted here, or NULL. */
+static const char *pf_why_not(const struct panfrost *p, uint32_t id)
+{
+	const char *why = NULL;
+	if (og_mali_raw_is_instance(id)) {
+		uint32_t block, instance, index;
+		og_mali_raw_instance_of(id, &block, &instance, &index);
+		why = pf_why_not(p, og_mali_raw_instance_total(id));
+		return why ? why : og_mali_instance_why_not(&p->gpu, p->instances, block, instance);
+	}
+	if (id == OG_MALI_RAW_TIME_NS)
+		return NULL;
+	if (id >= OG_MALI_RAW_CYCLES_TOP)
+		why = "panfrost dumps carry no cycle counts (kbase reader metadata only)";
+	else if (og_mali_raw_block(id) >= OG_MALI_FW)
+		why = "firmware and command-stream-group blocks exist on CSF GPUs, which "
+		      "panfrost does not drive";
+	else if (og_mali_raw_index(id) >= OG_MALI_V5_WORDS)
+		why = "panfrost dumps carry 64 values per block";
+	return why;
+}
+
 static GPA_Status pf_bind_raw(void *state, const char *name, const char *source, uint32_t *raw_id,
                               const char **why_not)
 {
-	(void)state;
+	struct panfrost *p = state;
 	(void)name;
 	GPA_Status st = og_mali_parse_source(source, raw_id, why_not);
-	if (st != GPA_STATUS_OK || *raw_id == OG_MALI_RAW_TIME_NS)
+	if (st != GPA_STATUS_OK)
 		return st;
-	if (*raw_id >= OG_MALI_RAW_CYCLES_TOP)
-		*why_not = "panfrost dumps carry no cycle counts (kbase reader metadata only)";
-	else if (og_mali_raw_block(*raw_id) >= OG_MALI_FW)
-		*why_not = "firmware and command-stream-group blocks exist on CSF GPUs, which "
-		           "panfrost does not drive";
-	else if (og_mali_raw_index(*raw_id) >= OG_MALI_V5_WORDS)
-		*why_not = "panfrost dumps carry 64 values per block";
+	*why_not = pf_why_not(p, *raw_id);
 	return *why_not ? GPA_STATUS_ERROR_NOT_FOUND : GPA_STATUS_OK;
+}
+
+static size_t pf_raw_instances(void *state, uint32_t raw_id, struct og_raw_instance *out,
+                               size_t max)
+{
+	struct panfrost *p = state;
+	if (raw_id >= OG_MALI_HW_RAW || pf_why_not(p, raw_id))
+		return 0;
+	return og_mali_raw_instances(&p->gpu, p->instances, raw_id, out, max);
+}
+
+static uint64_t pf_instances_key(void *state)
+{
+	struct panfrost *p = state;
+	return og_mali_instances_key(&p->gpu, p->instances, 2);
+}
+
+static bool pf_counts_instances(void *state, const char *name)
+{
+	(void)state;
+	return og_mali_counts_instances(name);
 }
 
 static GPA_Status pf_constant(void *state, const char *name, double *value)
@@ -320,7 +370,8 @@ static bool pf_fits(void *state, const uint32_t *raw_ids, size_t n)
 {
 	(void)state;
 	for (size_t i = 0; i < n; i++)
-		if (raw_ids[i] >= OG_MALI_RAW_CYCLES_TOP && raw_ids[i] != OG_MALI_RAW_TIME_NS)
+		if (raw_ids[i] >= OG_MALI_RAW_CYCLES_TOP && raw_ids[i] != OG_MALI_RAW_TIME_NS &&
+		    !og_mali_raw_is_instance(raw_ids[i]))
 			return false;
 	return true;
 }
@@ -391,9 +442,27 @@ static GPA_Status pf_begin_pass(void *state, const uint32_t *raw_ids, size_t n)
 		}
 		memcpy(ids, raw_ids, n * sizeof *ids);
 	}
+	size_t npick = 0;
+	for (size_t i = 0; i < n; i++)
+		npick += og_mali_raw_is_instance(raw_ids[i]);
+	uint32_t *pick_ids = npick ? malloc(npick * sizeof *pick_ids) : NULL;
+	uint64_t *pick_values = npick ? calloc(npick, sizeof *pick_values) : NULL;
+	if (npick && (!pick_ids || !pick_values)) {
+		free(ids);
+		free(pick_ids);
+		free(pick_values);
+		LOG(p, "panfrost: out of memory for a pass of %zu per-instance counters", npick);
+		return GPA_STATUS_ERROR_FAILED;
+	}
+	for (size_t i = 0, j = 0; i < n; i++)
+		if (og_mali_raw_is_instance(raw_ids[i]))
+			pick_ids[j++] = raw_ids[i];
 	free(p->pass_ids);
 	p->pass_ids = ids;
 	p->pass_n = n;
+	free((void *)p->picks.raw);
+	free(p->picks.value);
+	p->picks = (struct og_mali_picks){npick, pick_ids, pick_values};
 	return GPA_STATUS_OK;
 }
 
@@ -403,6 +472,9 @@ static GPA_Status pf_end_pass(void *state)
 	free(p->pass_ids);
 	p->pass_ids = NULL;
 	p->pass_n = 0;
+	free((void *)p->picks.raw);
+	free(p->picks.value);
+	p->picks = (struct og_mali_picks){0, NULL, NULL};
 	return GPA_STATUS_OK;
 }
 
@@ -426,10 +498,17 @@ static GPA_Status pf_end_sample(void *state, uint64_t *deltas)
 		       "sample is dropped", p->dump_bytes, p->layout.dump_bytes);
 		return GPA_STATUS_ERROR_FAILED;
 	}
-	for (size_t i = 0; i < p->pass_n; i++)
-		deltas[i] = p->pass_ids[i] == OG_MALI_RAW_TIME_NS
-		                    ? (end_ns > p->begin_ns ? end_ns - p->begin_ns : 0)
-		                    : og_mali_total(&p->totals, p->pass_ids[i]);
+	if (p->picks.n)
+		og_mali_pick_v5(&p->gpu, p->dump, p->dump_bytes, &p->picks);
+	for (size_t i = 0, j = 0; i < p->pass_n; i++) {
+		uint32_t id = p->pass_ids[i];
+		if (og_mali_raw_is_instance(id)) /* the picks, in pass order */
+			deltas[i] = j < p->picks.n ? p->picks.value[j++] : 0;
+		else
+			deltas[i] = id == OG_MALI_RAW_TIME_NS
+			                    ? (end_ns > p->begin_ns ? end_ns - p->begin_ns : 0)
+			                    : og_mali_total(&p->totals, id);
+	}
 	return GPA_STATUS_OK;
 }
 
@@ -443,6 +522,9 @@ const struct og_backend_ops og_backend_panfrost = {
 	.constant = pf_constant,
 	.fits = pf_fits,
 	.extra_raw = NULL,
+	.raw_instances = pf_raw_instances,
+	.instances_key = pf_instances_key,
+	.constant_counts_instances = pf_counts_instances,
 	.set_option = NULL,
 	.begin_pass = pf_begin_pass,
 	.end_pass = pf_end_pass,

@@ -206,6 +206,8 @@ GPA_Status og_catalog_build(struct og_catalog *cat, struct og_cf_file *files, si
 	}
 	if (st == GPA_STATUS_OK)
 		st = og_cat_publish_all(&b, hardware_counters);
+	if (st == GPA_STATUS_OK)
+		st = og_cat_publish_instances(&b);
 	free(b.regions);
 	free(b.slots);
 
@@ -249,6 +251,7 @@ void og_catalog_hide_derived(struct og_catalog *cat)
 	        (cat->ncounters - cat->nderived) * sizeof(*cat->counters));
 	cat->ncounters -= cat->nderived;
 	cat->nderived = 0;
+	cat->nderived_instances = 0;
 }
 
 void og_catalog_free(struct og_catalog *cat)
@@ -275,6 +278,7 @@ void og_catalog_free(struct og_catalog *cat)
 		free(cat->native[i].k);
 	}
 	free(cat->native);
+	og_cat_arena_free(cat->instance_strings);
 	for (size_t f = 0; f < cat->nfiles; f++)
 		og_cf_free(&cat->files[f]);
 	free(cat->files);

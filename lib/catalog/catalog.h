@@ -25,6 +25,8 @@
  * docs/counter-files.md, "Limits". */
 #define OG_CATALOG_MAX_OPS (1 << 18)
 
+struct og_arena;
+
 struct og_raw {
 	const struct og_cf_entry *decl; /* NULL for a raw counter the backend discovered */
 	char *name, *source, *description, *group;
@@ -110,6 +112,15 @@ struct og_binder {
 	 * file's and the backend's (OpenGPA_SetConstant). */
 	bool (*override)(void *ud, const char *name, double *value);
 	void (*log)(void *ud, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+	/* Optional: per-instance values (backend.h, raw_instances and
+	 * constant_counts_instances); NULL: no instance counters. */
+	size_t (*instances)(void *ud, const char *source, uint32_t id, struct og_raw_instance *out,
+	                     size_t max);
+	bool (*counts_instances)(void *ud, const char *name);
+	/* With instances: one value standing for every answer it would give
+	 * (backend.h, instances_key); the cache checks a kept catalogue with it.
+	 * NULL: a catalogue with instances is not kept. */
+	bool (*instances_key)(void *ud, uint64_t *key);
 };
 
 struct og_catalog {
@@ -126,6 +137,11 @@ struct og_catalog {
 	struct og_counter *counters; /* public counters, GPA index order */
 	size_t ncounters;
 	size_t nderived; /* counters[0..nderived) come from counter files, the rest are raw */
+	/* Of them, per-instance copies (catalog_instances.c): the last
+	 * nderived_instances of the derived ones, the last nraw_instances of
+	 * the rest. */
+	size_t nderived_instances, nraw_instances;
+	struct og_arena *instance_strings; /* their strings (catalog_instances.c) */
 
 	struct og_unavailable *unavailable;
 	size_t nunavailable;

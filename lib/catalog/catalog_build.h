@@ -11,6 +11,7 @@
  *     -> catalog_compile.c  counters compiled from their text, in order
  *     -> catalog_publish.c  drafts -> the public counter list, generated
  *                           code bound where it matches
+ *     -> catalog_instances.c  per-instance raw counters and counter copies
  *     -> catalog_names.c    the name map, resolving names, why a counter is
  *                           unavailable, the builder's messages
  *
@@ -103,5 +104,10 @@ GPA_Status og_cat_add_counters_from_tables(struct builder *b, const struct og_cf
 
 /* catalog_publish.c */
 GPA_Status og_cat_publish_all(struct builder *b, bool hardware_counters);
+
+/* catalog_instances.c: per-instance raw counters and copies of the public
+ * counters over them, where the binder offers instances. */
+GPA_Status og_cat_publish_instances(struct builder *b);
+void og_cat_arena_free(struct og_arena *a);
 
 #endif

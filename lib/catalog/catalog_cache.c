@@ -9,7 +9,7 @@
 #include "catalog/catalog_cache.h"
 
 /* One question the build asked, with its answer. */
-enum call_kind { CALL_BIND, CALL_CONSTANT, CALL_OVERRIDE };
+enum call_kind { CALL_BIND, CALL_CONSTANT, CALL_OVERRIDE, CALL_INSTANCES };
 
 struct call {
 	enum call_kind kind;
@@ -19,6 +19,7 @@ struct call {
 	uint32_t id;       /* bind: when OK */
 	const char *why;   /* bind: when NOT_FOUND; the catalogue keeps the pointer */
 	double value;      /* constant, override: when given */
+	uint64_t hash;     /* instances: the backend's instances_key */
 };
 
 struct og_catalog_entry {
@@ -40,6 +41,7 @@ struct recorder {
 	struct call *calls;
 	size_t n, cap;
 	bool failed; /* out of memory: the catalogue is not kept */
+	bool keyed;  /* the instances' key is recorded */
 };
 
 static struct call *record(struct recorder *r, enum call_kind kind, const char *name,
@@ -105,6 +107,33 @@ static bool rec_override(void *ud, const char *name, double *value)
 	return given;
 }
 
+/* The backend's answers about instances are checked as one key
+ * (instances_key), recorded at the first question. */
+static size_t rec_instances(void *ud, const char *source, uint32_t id,
+                            struct og_raw_instance *out, size_t max)
+{
+	struct recorder *r = ud;
+	size_t n = r->inner->instances(r->inner->ud, source, id, out, max);
+	if (r->keyed)
+		return n;
+	r->keyed = true;
+	uint64_t key = 0;
+	if (!r->inner->instances_key || !r->inner->instances_key(r->inner->ud, &key)) {
+		r->failed = true; /* no way to check them: not kept */
+		return n;
+	}
+	struct call *c = record(r, CALL_INSTANCES, NULL, NULL);
+	if (c)
+		c->hash = key;
+	return n;
+}
+
+static bool rec_counts_instances(void *ud, const char *name)
+{
+	struct recorder *r = ud;
+	return r->inner->counts_instances && r->inner->counts_instances(r->inner->ud, name);
+}
+
 __attribute__((format(printf, 3, 4))) static void rec_log(void *ud, bool error, const char *fmt, ...)
 {
 	struct recorder *r = ud;
@@ -155,6 +184,13 @@ static bool same_answers(const struct og_binder *b, const struct call *calls, si
 			if (st != c->status || (st == GPA_STATUS_OK && !same_value(value, c->value)))
 				return false;
 			break;
+		case CALL_INSTANCES: {
+			uint64_t key;
+			if (!b->instances || !b->instances_key || !b->instances_key(b->ud, &key) ||
+			    key != c->hash)
+				return false;
+			break;
+		}
 		case CALL_OVERRIDE:
 			if (!b->override)
 				return false;
@@ -291,6 +327,8 @@ GPA_Status og_catalog_get(struct og_catalog_cache *cache, const struct og_catalo
 		.constant = inner->constant ? rec_constant : NULL,
 		.override = inner->override ? rec_override : NULL,
 		.log = inner->log ? rec_log : NULL,
+		.instances = inner->instances ? rec_instances : NULL,
+		.counts_instances = inner->instances ? rec_counts_instances : NULL,
 	};
 	GPA_Status st = og_catalog_build(cat, req->files, req->nfiles, req->nbuiltin,
 	                                 keeping ? &recording : inner, req->extra, req->nextra,

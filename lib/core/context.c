@@ -220,6 +220,31 @@ static GPA_Status bind_constant(void *ud, const char *name, double *value)
 	                          : GPA_STATUS_ERROR_NOT_FOUND;
 }
 
+static size_t bind_instances(void *ud, const char *source, uint32_t id,
+                             struct og_raw_instance *out, size_t max)
+{
+	struct og_context *ctx = ((struct binding *)ud)->ctx;
+	return api_source(source) || !ctx->ops->raw_instances
+	               ? 0
+	               : ctx->ops->raw_instances(ctx->state, id, out, max);
+}
+
+static bool bind_instances_key(void *ud, uint64_t *key)
+{
+	struct og_context *ctx = ((struct binding *)ud)->ctx;
+	if (!ctx->ops->instances_key)
+		return false;
+	*key = ctx->ops->instances_key(ctx->state);
+	return true;
+}
+
+static bool bind_counts_instances(void *ud, const char *name)
+{
+	struct og_context *ctx = ((struct binding *)ud)->ctx;
+	return ctx->ops->constant_counts_instances &&
+	       ctx->ops->constant_counts_instances(ctx->state, name);
+}
+
 static bool bind_override(void *ud, const char *name, double *value)
 {
 	return og_constant_lookup(((struct binding *)ud)->env, name, value);
@@ -263,6 +288,9 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 	struct og_binder binder = {
 		.ud = &to, .backend = ctx->ops->name, .bind_raw = bind_raw, .rebind = rebind,
 		.constant = bind_constant, .override = bind_override, .log = bind_log,
+		.instances = ctx->ops->raw_instances ? bind_instances : NULL,
+		.counts_instances = bind_counts_instances,
+		.instances_key = bind_instances_key,
 	};
 	const struct og_catalog_request req = {
 		.backend = ctx->ops, .files = fl.files, .nfiles = fl.count, .nbuiltin = nbuiltin,

@@ -337,8 +337,17 @@ static void test_devices_get_their_own(void **unused)
 	assert_ptr_not_equal(now[0].entry, now[1].entry);
 	assert_ptr_not_equal(now[0].entry, now[3].entry);
 	assert_ptr_not_equal(now[0].entry, now[4].entry);
-	/* ... those that answer alike may (other cores, same count). */
-	assert_ptr_equal(now[1].entry, now[2].entry);
+	/* ... nor do devices with as many cores at other bits: their
+	 * per-core counters are named by the cores' bits (ShaderCore0..3 on
+	 * 0x0F, ShaderCore4..7 on 0xF0; docs/api.md, "Per-instance
+	 * counters"). */
+	assert_ptr_not_equal(now[1].entry, now[2].entry);
+	assert_int_equal(GPA_SelectContext(&key[1]), GPA_STATUS_OK);
+	gpa_uint32 at;
+	assert_int_equal(GPA_GetCounterIndex("ShaderCore3:FragmentActiveCycles", &at), 0);
+	assert_int_equal(GPA_SelectContext(&key[2]), GPA_STATUS_OK);
+	assert_int_not_equal(GPA_GetCounterIndex("ShaderCore3:FragmentActiveCycles", &at), 0);
+	assert_int_equal(GPA_GetCounterIndex("ShaderCore4:FragmentActiveCycles", &at), 0);
 
 	while (GPA_CloseContext() == GPA_STATUS_OK)
 		;

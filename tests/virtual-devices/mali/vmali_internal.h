@@ -41,6 +41,7 @@ struct vmali_frame {
 	double diverged, tex, mip, compressed, tex3d, trilinear, tex_cpi, varying, vary16;
 	double ls_reads, ls_writes, ls_partial, atomics, l2_miss, l2_wr_miss, latency;
 	double rays, prepass, fps, clock_mhz, serial;
+	double imbalance, slice_imbalance; /* per-core / per-slice spread (vmali_workload.c) */
 };
 
 struct vmali_script {

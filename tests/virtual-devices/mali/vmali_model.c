@@ -236,6 +236,28 @@ static uint64_t split(uint64_t total, uint32_t n, uint32_t k)
 	return total / n + (k < total % n ? 1 : 0);
 }
 
+/* floor(total * c / w) without overflow (c <= w <= 2^20). */
+static uint64_t part(uint64_t total, uint64_t c, uint64_t w)
+{
+	return total / w * c + total % w * c / w;
+}
+
+/* Share k of n of `total` under weights 1 + imb * i / (n - 1) (in
+ * thousandths): whole shares that add up to total; imb 0 is split(). */
+static uint64_t wsplit(uint64_t total, uint32_t n, uint32_t k, double imb)
+{
+	if (imb <= 0 || n < 2)
+		return split(total, n, k);
+	uint64_t w = 0, c0 = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (i == k)
+			c0 = w;
+		w += 1000u + (uint64_t)llround(1000.0 * imb * i / (n - 1));
+	}
+	uint64_t c1 = c0 + 1000u + (uint64_t)llround(1000.0 * imb * k / (n - 1));
+	return part(total, c1, w) - part(total, c0, w);
+}
+
 static uint64_t max2(uint64_t a, uint64_t b)
 {
 	return a > b ? a : b;
@@ -778,9 +800,10 @@ uint64_t vmali_frame_run(const struct vmali_frame *f, const struct vmali_geom *g
 		if (!(g->core_mask >> bit & 1))
 			continue;
 		memset(q + Q_SC_FIRST, 0, (Q_COUNT - Q_SC_FIRST) * sizeof(q[0]));
-		shader_core(f, k, split(sc.quads, ncores, n), split(sc.tiles, ncores, n),
-		            split(sc.visible, ncores, n), split(sc.cwarps, ncores, n),
-		            split(sc.rays, ncores, n), q, &s);
+		double im = f->imbalance;
+		shader_core(f, k, wsplit(sc.quads, ncores, n, im), wsplit(sc.tiles, ncores, n, im),
+		            wsplit(sc.visible, ncores, n, im), wsplit(sc.cwarps, ncores, n, im),
+		            wsplit(sc.rays, ncores, n, im), q, &s);
 		scatter(m, VMALI_BLOCK_SC, q, q[Q_EXEC_CORE_ACTIVE],
 		        blocks + (size_t)(g->first[VMALI_BLOCK_SC] + bit) * V);
 		n++;
@@ -793,8 +816,8 @@ uint64_t vmali_frame_run(const struct vmali_frame *f, const struct vmali_geom *g
 	scatter(m, VMALI_BLOCK_FE, q, gpu_iter, blocks + (size_t)g->first[VMALI_BLOCK_FE] * V);
 
 	for (uint32_t l = 0; l < g->l2_slices; l++) {
-		memory(f, g, split(s.rd_lines, g->l2_slices, l), split(s.wr_lines, g->l2_slices, l),
-		       gpu_iter, q);
+		memory(f, g, wsplit(s.rd_lines, g->l2_slices, l, f->slice_imbalance),
+		       wsplit(s.wr_lines, g->l2_slices, l, f->slice_imbalance), gpu_iter, q);
 		scatter(m, VMALI_BLOCK_L2, q, q[Q_L2_ANY_LOOKUP],
 		        blocks + (size_t)(g->first[VMALI_BLOCK_L2] + l) * V);
 	}

@@ -32,6 +32,13 @@
  *   latency        mean external read latency in cycles (sets the bins)
  *   fps, clock_mhz GPU cycles per frame = clock / fps (at least GPU active)
  *   serial         share of the shorter queue that does not overlap
+ *   imbalance      how unevenly fragment, compute and ray work spreads over the
+ *                  shader cores: the present cores, ranked from the lowest
+ *                  bit of the core mask (k = 0 .. n-1), get weights
+ *                  1 + imbalance * k / (n - 1); 0 (the default) is even
+ *   slice_imbalance the same for the L2 slices' read and write traffic
+ *                  (slice k of n: 1 + slice_imbalance * k / (n - 1))
+ *                  Each share is whole; the shares add up to the frame's total.
  * The script loops: after the last line the first runs again.
  *
  */
@@ -77,7 +84,8 @@ static const struct key keys[] = {
 	K(ls_writes, 2, 256),     K(ls_partial, 0.2, 1),     K(atomics, 0, 256),
 	K(l2_miss, 0.2, 1),       K(l2_wr_miss, 0.5, 1),     K(latency, 200, 4096),
 	K(rays, 0, 1e8),          K(prepass, 0.1, 0.5),      K(fps, 60, 1e4),
-	K(clock_mhz, 850, 1e4),   K(serial, 0.2, 1),
+	K(clock_mhz, 850, 1e4),   K(serial, 0.2, 1),         K(imbalance, 0, 16),
+	K(slice_imbalance, 0, 16),
 };
 #undef K
 

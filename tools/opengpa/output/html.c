@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "percore.h"
 #include "timeline.h"
 
 /* html_assets.c, generated from html_report.css and html_report.js. */
@@ -151,6 +152,7 @@ static void cell(FILE *f, const struct tl_series *s, double v)
 static void html_end(struct tl_output *o, const struct tl_run *run, const struct tl_end *e)
 {
 	FILE *f = o->f;
+	tl_html_percore(f, run); /* --per-core's heat strips, when there are instances */
 	fputs("<section id=\"summary\">\n<h2>Totals</h2>\n<table>\n<thead><tr><th>Counter</th>"
 	      "<th>Group</th><th>Unit</th><th class=\"num\">Whole run</th>"
 	      "<th class=\"num\">Interval min</th><th class=\"num\">mean</th>"

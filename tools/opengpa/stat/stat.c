@@ -545,6 +545,8 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 		rc = cli_fail("cannot multiplex", GPA_STATUS_ERROR_FAILED);
 	if (!rc)
 		rc = choose_counters(o, &r);
+	if (!rc && o->per_core)
+		rc = stat_add_instance_rows(&r);
 	if (!rc)
 		spell_rows(asked, &r);
 	struct per_thread pt;

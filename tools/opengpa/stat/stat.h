@@ -22,6 +22,7 @@ struct stat_options {
 	bool per_thread;   /* --per-thread: a line per thread (-p/-t, perf backend) */
 	bool no_big_num;   /* --no-big-num: the table's counts without digit groups */
 	bool big_num;      /* -B given (perf refuses it with -x) */
+	bool per_core;     /* --per-core: each counter's per-instance rows after it */
 	const char *metrics[STAT_MAX_EVENT_ARGS]; /* each -M as given: "CPU,Memory" */
 	size_t nmetrics;
 	unsigned timeout_ms; /* --timeout: each run ended after this long; 0: not */
@@ -63,6 +64,12 @@ enum cli_error stat_parse_constant(struct stat_options *o, const char *value, ch
  * printing why. */
 int stat_budget_apply(const struct stat_options *o);
 int stat_budget_check(const struct stat_options *o);
+
+/* --per-core (percore.c): after each row, the rows of its per-instance
+ * counters ("<instance>:<name>"), enabled.  Returns 0, or 1 after printing
+ * why. */
+struct report;
+int stat_add_instance_rows(struct report *r);
 
 /* The sampling period of a periodic run in ms: -I's, or 100 when only a
  * timeline file asks for intervals; 0 when nothing does. */

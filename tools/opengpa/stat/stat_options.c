@@ -81,6 +81,7 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 	case STAT_OPT_PER_THREAD: o->per_thread = true; return CLI_OK;
 	case STAT_OPT_BIG_NUM: o->big_num = true; o->no_big_num = false; return CLI_OK;
 	case STAT_OPT_NO_BIG_NUM: o->no_big_num = true; o->big_num = false; return CLI_OK;
+	case STAT_OPT_PER_CORE: o->per_core = true; return CLI_OK;
 	case STAT_OPT_METRICS:
 		if (o->nmetrics == STAT_MAX_EVENT_ARGS)
 			return cli_refuse(err, errlen, "more than %d -M options; list several groups in "

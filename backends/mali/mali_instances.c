@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mali_instances.c — per-instance values (one shader core's, one L2
+ * slice's, one CSG's) picked out of a sample beside the sums: from a v5
+ * dump (vinstr) and from a kinstr_prfcnt sample whose metadata
+ * kinstr_parse.c has already checked.  Only the values a pass asked for
+ * (struct og_mali_picks) are read, so a pass without per-instance counters
+ * costs one test of n.
+ */
+#include "mali_instances.h"
+
+#include <string.h>
+
+/* Rank of core `bit` among the present cores (the dense block index). */
+static uint32_t core_rank(uint64_t core_mask, uint32_t bit)
+{
+	return (uint32_t)__builtin_popcountll(core_mask & ((1ull << bit) - 1u));
+}
+
+void og_mali_pick_v5(const struct og_mali_gpu *gpu, const uint32_t *dump, size_t bytes,
+                     const struct og_mali_picks *p)
+{
+	const size_t words = bytes / 4u;
+	for (size_t i = 0; i < p->n; i++) {
+		uint32_t block, inst, index;
+		og_mali_raw_instance_of(p->raw[i], &block, &inst, &index);
+		/* A v5 dump: front end, tiler, the L2 slices, then one block per
+		 * bit position up to the highest core (holes included). */
+		size_t pos;
+		bool there = index < OG_MALI_V5_WORDS;
+		if (block == OG_MALI_L2) {
+			pos = 2u + inst;
+			there = there && inst < gpu->l2_slices;
+		} else if (block == OG_MALI_SC) {
+			pos = 2u + gpu->l2_slices + inst;
+			there = there && inst < 64u && (gpu->core_mask >> inst & 1u);
+		} else {
+			pos = 0;
+			there = false;
+		}
+		size_t w = pos * OG_MALI_V5_WORDS + index;
+		p->value[i] = there && w < words ? dump[w] : 0;
+	}
+}
+
+void og_kinstr_pick(const struct og_kinstr_layout *l, const uint8_t *map,
+                    const struct og_kinstr_sample *s, const struct og_mali_picks *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		uint32_t block, inst, index;
+		og_mali_raw_instance_of(p->raw[i], &block, &inst, &index);
+		uint64_t v = 0;
+		if (block < OG_MALI_BLOCK_TYPES && index < l->en.values[block]) {
+			uint32_t k = inst;
+			if (block == OG_MALI_SC)
+				k = inst < 64u && (l->core_mask >> inst & 1u)
+				            ? core_rank(l->core_mask, inst)
+				            : OG_KINSTR_MAX_INSTANCES;
+			/* at[] was checked by og_kinstr_parse_sample: the block's
+			 * values lie inside the mapping. */
+			if (k < s->count[block] && k < OG_KINSTR_MAX_INSTANCES)
+				memcpy(&v, map + s->at[block][k] + (size_t)index * 8u, sizeof v);
+		}
+		p->value[i] = v;
+	}
+}

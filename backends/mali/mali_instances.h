@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mali_instances.h — per-instance values read beside the sums
+ * (mali_instances.c; the ids and struct og_mali_picks: mali_common.h).
+ */
+#ifndef OPENGPA_MALI_INSTANCES_H
+#define OPENGPA_MALI_INSTANCES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kinstr_parse.h"
+#include "mali_common.h"
+
+/* From a v5 dump of `bytes` bytes: each value asked for, 0 for one the
+ * dump does not hold.  Nothing past `bytes` is read. */
+void og_mali_pick_v5(const struct og_mali_gpu *gpu, const uint32_t *dump, size_t bytes,
+                     const struct og_mali_picks *p);
+
+/* From a kinstr_prfcnt sample og_kinstr_parse_sample accepted. */
+void og_kinstr_pick(const struct og_kinstr_layout *l, const uint8_t *map,
+                    const struct og_kinstr_sample *s, const struct og_mali_picks *p);
+
+#endif
