@@ -11,6 +11,7 @@
  *   setting                       call                          variable
  *   backend for the next context  OpenGPA_SetBackend            OPENGPA_BACKEND, OPENGPA_BACKEND_OPTIONS
  *   raw hardware counters         OpenGPA_SetHardwareCounters   OPENGPA_HARDWARE_COUNTERS=1
+ *   per-instance counters         OpenGPA_SetInstanceCounters   OPENGPA_INSTANCE_COUNTERS=1
  *   extra counter files           OpenGPA_AddCounterFile        OPENGPA_COUNTER_PATH=a:b:dir
  *   a device constant's value     OpenGPA_SetConstant           OPENGPA_CONSTANTS=NAME=VALUE,...
  *   cycle budget target           OpenGPA_SetCycleBudgetTarget  OPENGPA_CYCLE_BUDGET=WxH@FPS
@@ -157,8 +158,17 @@ GPALIB_DECL GPA_Status OpenGPA_GetCounterHeadline(gpa_uint32 index, gpa_uint32 *
  * A counter has such copies when every raw counter it reads is summed over
  * the same instances and it reads no count of them; the copies of a count
  * add up to it.  Its aliases are copied the same way
- * ("ShaderCore5:MaliFragActiveCy").  docs/api.md, "Per-instance counters". */
+ * ("ShaderCore5:MaliFragActiveCy").  docs/api.md, "Per-instance counters".
+ *
+ * The copies are offered only in contexts opened after
+ * OpenGPA_SetInstanceCounters(1) (or with OPENGPA_INSTANCE_COUNTERS=1): a
+ * Mali-G720 MC8 has some 1,300 of them, which a client that never asks
+ * for one should not have to list, build or hold. */
 #define OPENGPA_INSTANCE_SEPARATOR ":"
+
+/* Also offer the per-instance copies above in contexts opened after this
+ * call (0 takes them away again). */
+GPALIB_DECL GPA_Status OpenGPA_SetInstanceCounters(gpa_uint8 enable);
 
 /* ---- every counter of a sample in one call ------------------------------ */
 

@@ -126,6 +126,13 @@ GPA_Status OpenGPA_SetHardwareCounters(gpa_uint8 enable)
 	return leave(GPA_STATUS_OK);
 }
 
+GPA_Status OpenGPA_SetInstanceCounters(gpa_uint8 enable)
+{
+	og_lock();
+	og_settings()->instance_counters = enable ? 1 : 0;
+	return leave(GPA_STATUS_OK);
+}
+
 GPA_Status OpenGPA_AddCounterFile(const char *path)
 {
 	og_lock();

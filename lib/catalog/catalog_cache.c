@@ -27,7 +27,7 @@ struct og_catalog_entry {
 	const void *backend;
 	const struct og_builtin_set **sets; /* files[i].builtin */
 	size_t nfiles, nbuiltin;
-	bool hardware_counters, hide_derived;
+	bool hardware_counters, instance_counters, hide_derived;
 	struct call *calls;
 	size_t ncalls;
 	unsigned users;
@@ -222,7 +222,8 @@ static bool keepable(const struct og_catalog_request *req)
 static bool same_request(const struct og_catalog_entry *e, const struct og_catalog_request *req)
 {
 	if (e->backend != req->backend || e->nfiles != req->nfiles || e->nbuiltin != req->nbuiltin ||
-	    e->hardware_counters != req->hardware_counters || e->hide_derived != req->hide_derived)
+	    e->hardware_counters != req->hardware_counters ||
+	    e->instance_counters != req->instance_counters || e->hide_derived != req->hide_derived)
 		return false;
 	for (size_t i = 0; i < e->nfiles; i++)
 		if (e->sets[i] != req->files[i].builtin)
@@ -294,7 +295,8 @@ static struct og_catalog_entry *keep(struct og_catalog_cache *cache,
 	*e = (struct og_catalog_entry){
 		.next = cache->entries, .backend = req->backend, .sets = sets,
 		.nfiles = req->nfiles, .nbuiltin = req->nbuiltin,
-		.hardware_counters = req->hardware_counters, .hide_derived = req->hide_derived,
+		.hardware_counters = req->hardware_counters,
+		.instance_counters = req->instance_counters, .hide_derived = req->hide_derived,
 		.calls = rec->calls, .ncalls = rec->n, .users = 1, .cat = *cat,
 	};
 	rec->calls = NULL;

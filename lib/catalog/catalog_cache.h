@@ -49,6 +49,7 @@ struct og_catalog_request {
 	const struct og_raw_desc *extra;
 	size_t nextra;
 	bool hardware_counters;
+	bool instance_counters; /* the binder offers instances (catalog_instances.c) */
 	bool hide_derived;
 	/* After building, before hiding: derived per raw counter from its
 	 * source alone (may be NULL). */

@@ -281,6 +281,10 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 	bool hw = opt->hardware_counters >= 0 ? opt->hardware_counters > 0
 	        : set->hardware_counters >= 0 ? set->hardware_counters > 0
 	                                      : env_true("OPENGPA_HARDWARE_COUNTERS");
+	/* Per-instance copies only when asked for (opengpa.h): without the
+	 * binder's instances the catalogue makes none. */
+	bool inst = set->instance_counters >= 0 ? set->instance_counters > 0
+	                                        : env_true("OPENGPA_INSTANCE_COUNTERS");
 	size_t nextra = 0;
 	const struct og_raw_desc *extra = ctx->ops->extra_raw ? ctx->ops->extra_raw(ctx->state, &nextra)
 	                                                      : NULL;
@@ -288,14 +292,15 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 	struct og_binder binder = {
 		.ud = &to, .backend = ctx->ops->name, .bind_raw = bind_raw, .rebind = rebind,
 		.constant = bind_constant, .override = bind_override, .log = bind_log,
-		.instances = ctx->ops->raw_instances ? bind_instances : NULL,
+		.instances = inst && ctx->ops->raw_instances ? bind_instances : NULL,
 		.counts_instances = bind_counts_instances,
 		.instances_key = bind_instances_key,
 	};
 	const struct og_catalog_request req = {
 		.backend = ctx->ops, .files = fl.files, .nfiles = fl.count, .nbuiltin = nbuiltin,
 		.binder = &binder, .extra = extra, .nextra = extra ? nextra : 0,
-		.hardware_counters = hw, .hide_derived = opt->hide_derived, .finish = mark_api_raws,
+		.hardware_counters = hw, .instance_counters = inst, .hide_derived = opt->hide_derived,
+		.finish = mark_api_raws,
 	};
 	char err[512];
 	st = og_catalog_get(&og_registry()->catalogs, &req, &ctx->cat, &ctx->cat_entry, err,

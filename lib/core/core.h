@@ -77,6 +77,7 @@ struct og_settings {
 	char *backend;         /* NULL: OPENGPA_BACKEND, else "auto" */
 	char *backend_options; /* NULL: OPENGPA_BACKEND_OPTIONS */
 	int hardware_counters; /* -1: OPENGPA_HARDWARE_COUNTERS */
+	int instance_counters; /* -1: OPENGPA_INSTANCE_COUNTERS */
 	char **counter_files;
 	size_t ncounter_files;
 	const struct og_sys *sys; /* NULL: the real kernel (tests put virtual devices here) */

@@ -6,7 +6,7 @@ struct og_registry og_registry_instance = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.changed = PTHREAD_COND_INITIALIZER,
 	.next_serial = 1,
-	.settings = { .hardware_counters = -1 },
+	.settings = { .hardware_counters = -1, .instance_counters = -1 },
 };
 
 struct og_settings *og_settings(void)

@@ -42,7 +42,7 @@ void og_testing_reset(void)
 	for (size_t i = 0; i < set->ncounter_files; i++)
 		free(set->counter_files[i]);
 	free(set->counter_files);
-	*set = (struct og_settings){ .hardware_counters = -1 };
+	*set = (struct og_settings){ .hardware_counters = -1, .instance_counters = -1 };
 	og_unlock();
 }
 

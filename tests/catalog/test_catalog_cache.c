@@ -337,17 +337,30 @@ static void test_devices_get_their_own(void **unused)
 	assert_ptr_not_equal(now[0].entry, now[1].entry);
 	assert_ptr_not_equal(now[0].entry, now[3].entry);
 	assert_ptr_not_equal(now[0].entry, now[4].entry);
-	/* ... nor do devices with as many cores at other bits: their
-	 * per-core counters are named by the cores' bits (ShaderCore0..3 on
-	 * 0x0F, ShaderCore4..7 on 0xF0; docs/api.md, "Per-instance
-	 * counters"). */
-	assert_ptr_not_equal(now[1].entry, now[2].entry);
-	assert_int_equal(GPA_SelectContext(&key[1]), GPA_STATUS_OK);
+	/* ... those that answer alike may (other cores, same count), while
+	 * no per-instance counters are asked for ... */
+	assert_ptr_equal(now[1].entry, now[2].entry);
 	gpa_uint32 at;
+	assert_int_not_equal(GPA_GetCounterIndex("ShaderCore3:FragmentActiveCycles", &at), 0);
+	/* ... but with them, devices with as many cores at other bits do not:
+	 * their per-core counters are named by the cores' bits (ShaderCore0..3
+	 * on 0x0F, ShaderCore4..7 on 0xF0; docs/api.md, "Per-instance
+	 * counters"), and neither shares the catalogue made without them. */
+	static int inst[2];
+	assert_int_equal(OpenGPA_SetInstanceCounters(1), GPA_STATUS_OK);
+	og_testing_set_sys(vmali_sys(vm[1]));
+	assert_int_equal(GPA_OpenContext(&inst[0]), GPA_STATUS_OK);
+	struct view i1 = view_current();
 	assert_int_equal(GPA_GetCounterIndex("ShaderCore3:FragmentActiveCycles", &at), 0);
-	assert_int_equal(GPA_SelectContext(&key[2]), GPA_STATUS_OK);
+	og_testing_set_sys(vmali_sys(vm[2]));
+	assert_int_equal(GPA_OpenContext(&inst[1]), GPA_STATUS_OK);
+	struct view i2 = view_current();
 	assert_int_not_equal(GPA_GetCounterIndex("ShaderCore3:FragmentActiveCycles", &at), 0);
 	assert_int_equal(GPA_GetCounterIndex("ShaderCore4:FragmentActiveCycles", &at), 0);
+	assert_ptr_not_equal(i1.entry, i2.entry);
+	assert_ptr_not_equal(i1.entry, now[1].entry);
+	assert_ptr_not_equal(i2.entry, now[2].entry);
+	assert_int_equal(OpenGPA_SetInstanceCounters(0), GPA_STATUS_OK);
 
 	while (GPA_CloseContext() == GPA_STATUS_OK)
 		;

@@ -48,13 +48,14 @@ GPUS = [  # name, product id, UK, core mask, slices
 ]
 
 
-def stat(gpu, *args, backend="mali"):
+def stat(gpu, *args, backend="mali", per_core=True, command="stat"):
     _, gid, uk, mask, slices = gpu
     env = dict(os.environ, LD_PRELOAD=vmali, VMALI_GPU_ID=gid, VMALI_UK=uk,
                VMALI_CORE_MASK=hex(mask), VMALI_L2_SLICES=str(slices),
                VMALI_PANFROST_UNSTABLE="1",
                VMALI_WORKLOAD="frame compute_warps=4000 imbalance=1 slice_imbalance=0.5")
-    return subprocess.run([*opengpa, "stat", "--backend", backend, "--per-core", *args],
+    return subprocess.run([*opengpa, command, "--backend", backend,
+                           *(["--per-core"] if per_core else []), *args],
                           capture_output=True, text=True, env=env, timeout=60)
 
 
@@ -220,6 +221,17 @@ check("user file: a copy per core of a counter over shader-core counters",
 check("user file: SC#3:4 is ShaderCore3's value",
       values.get("Core3Frag", -1) == values.get("ShaderCore3:FragmentActiveCycles", -2) > 0
       and values.get("ShaderCore3:DoubleFrag") == 2 * values.get("Core3Frag", 0), str(values))
+
+# Copies only when asked for (docs/api.md, "Offered when asked for"): a -e
+# name of an instance turns them on without --per-core; a plain list has none.
+r = stat(GPUS[1], "-x", ";", "-e", "ShaderCore3:FragmentActiveCycles", "--", "true",
+         per_core=False)
+order, values = separated(r.stderr)
+check("-e of an instance's name alone", r.returncode == 0
+      and order == ["ShaderCore3:FragmentActiveCycles"], r.stderr)
+r = stat(GPUS[1], per_core=False, command="list")
+check("list without --per-core has no copies", r.returncode == 0 and "FragmentActiveCycles" in
+      r.stdout and "ShaderCore3:" not in r.stdout, r.stdout[-2000:] + r.stderr)
 
 # The same G78 on upstream panfrost (its v5 dumps hold every core and slice).
 r = stat(GPUS[1], "-x", ";", "-e", EVENTS, "--", "true", backend="panfrost")

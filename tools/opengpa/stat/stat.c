@@ -8,6 +8,7 @@
  * With a scope flag (-a, -C, -p, -t) it counts those CPUs or that process
  * while the command runs, or, without a command, until Ctrl-C or --duration.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -497,6 +498,17 @@ static int setup_per_thread(const struct stat_options *o, const struct stat_opti
 }
 
 /* The counted part: context, counters, runs, report. */
+/* Whether some -e name is an instance's ("ShaderCore3:FragmentActiveCycles",
+ * "L2Slice1:..."): a digit just before the separator. */
+static bool names_instances(const struct stat_options *o)
+{
+	for (size_t i = 0; i < o->nevents; i++)
+		for (const char *p = o->events[i]; (p = strstr(p, OPENGPA_INSTANCE_SEPARATOR)); p++)
+			if (p > o->events[i] && isdigit((unsigned char)p[-1]))
+				return true;
+	return false;
+}
+
 static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
                  struct timeline *tl)
 {
@@ -506,6 +518,11 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 	const char *backend = o->scope[0] ? "perf" : o->backend;
 	if (stat_budget_apply(o))
 		return 1;
+	/* Per-instance counters (ShaderCore3:X) only when they are wanted:
+	 * --per-core, or a -e name whose part before ':' ends in an instance
+	 * number (not perf's cycles:u). */
+	if (o->per_core || names_instances(o))
+		OpenGPA_SetInstanceCounters(1);
 	/* Named counters may be raw ones (L1D_TLB_REFILL): offer them all. */
 	if (cli_open(backend, options[0] ? options : o->options,
 	             o->hardware || o->nevents || o->per_thread))
