@@ -76,6 +76,31 @@ _Static_assert(OG_MALI_V5_WORDS % CHUNK_WORDS == 0, "blocks are whole chunks");
 		STORE_WIDE2(p, v, zero_);                                    \
 	} while (0)
 
+/* With AVX-512F, one instruction widens 8 lanes to 8 64-bit totals
+ * (VPMOVZXDQ zmm, ymm) where the interleaves above take three shuffles on
+ * one port (issue 29): the AVX-512F copy stores that way. */
+#if VEC_BYTES == 32 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ /* x86 */
+typedef uint32_t vwide __attribute__((vector_size(2 * VEC_BYTES)));
+/* Each lane then a zero: GCC 12 makes this one VPMOVZXDQ, but splits
+ * __builtin_convertvector in two 256-bit halves and joins them. */
+#define STORE_CONVERT(p, v)                                                  \
+	do {                                                                 \
+		const vec z_ = {0};                                          \
+		vwide w_ = SHUFFLE((v), z_, 0, 8, 1, 8, 2, 8, 3, 8, 4, 8, 5, \
+		                   8, 6, 8, 7, 8);                           \
+		memcpy((p), &w_, sizeof w_);                                 \
+	} while (0)
+#else
+#define STORE_CONVERT(p, v) STORE_WIDE(p, v)
+#endif
+#define STORE_SUM(convert, p, v)                                             \
+	do {                                                                 \
+		if (convert)                                                 \
+			STORE_CONVERT(p, v);                                 \
+		else                                                         \
+			STORE_WIDE(p, v);                                    \
+	} while (0)
+
 static og_mali_sum_fn *pick_sum(void);
 
 bool og_mali_layout_init(const struct og_mali_gpu *gpu, struct og_mali_layout *out)
@@ -98,9 +123,12 @@ bool og_mali_layout_init(const struct og_mali_gpu *gpu, struct og_mali_layout *o
 }
 
 /* Sums words [w, w + CHUNK_WORDS) of the k blocks at `at` into out, modulo
- * 2^32; *any receives the OR of every word added. */
-static inline void chunk_narrow(const uint32_t *dump, const uint32_t *at, uint32_t k,
-                                uint32_t w, uint64_t *out, vec *any)
+ * 2^32; *any receives the OR of every word added.  convert: store with
+ * STORE_CONVERT (a constant in each copy). */
+__attribute__((always_inline)) static inline void chunk_narrow(const uint32_t *dump,
+                                                               const uint32_t *at, uint32_t k,
+                                                               uint32_t w, uint64_t *out,
+                                                               vec *any, bool convert)
 {
 	vec s0, s1, s2, s3;
 	const uint32_t *p = dump + at[0] + w;
@@ -122,10 +150,10 @@ static inline void chunk_narrow(const uint32_t *dump, const uint32_t *at, uint32
 		s3 += x3;
 		all |= (x0 | x1) | (x2 | x3);
 	}
-	STORE_WIDE(out + w, s0);
-	STORE_WIDE(out + w + LANES, s1);
-	STORE_WIDE(out + w + 2 * LANES, s2);
-	STORE_WIDE(out + w + 3 * LANES, s3);
+	STORE_SUM(convert, out + w, s0);
+	STORE_SUM(convert, out + w + LANES, s1);
+	STORE_SUM(convert, out + w + 2 * LANES, s2);
+	STORE_SUM(convert, out + w + 3 * LANES, s3);
 	*any = all;
 }
 
@@ -177,12 +205,13 @@ typedef void chunk_exact_fn(const uint32_t *dump, const uint32_t *at, uint32_t k
  * inner loop, and L2 and shader cores get branches of their own. */
 __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
                                                            const uint32_t *at, uint32_t k,
-                                                           uint64_t *out, chunk_exact_fn *exact)
+                                                           uint64_t *out, chunk_exact_fn *exact,
+                                                           bool convert)
 {
 	enum { CHUNKS = OG_MALI_V5_WORDS / CHUNK_WORDS };
 	vec any[CHUNKS], all = {0};
 	for (uint32_t c = 0; c < CHUNKS; c++) {
-		chunk_narrow(dump, at, k, c * CHUNK_WORDS, out, &any[c]);
+		chunk_narrow(dump, at, k, c * CHUNK_WORDS, out, &any[c], convert);
 		all |= any[c];
 	}
 	/* ceil(log2 k): words below 2^(32 - bits) cannot carry out of k adds.
@@ -199,20 +228,21 @@ __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
 __attribute__((always_inline)) static inline void sum_blocks(const struct og_mali_layout *layout,
                                                              const uint32_t *dump,
                                                              struct og_mali_totals *totals,
-                                                             chunk_exact_fn *exact)
+                                                             chunk_exact_fn *exact, bool convert)
 {
 	static const uint32_t fe_at = 0, tiler_at = OG_MALI_V5_WORDS;
 	uint64_t *v = totals->v;
-	sum_type(dump, &fe_at, 1, v + OG_MALI_FE * OG_MALI_MAX_VALUES, exact);
-	sum_type(dump, &tiler_at, 1, v + OG_MALI_TILER * OG_MALI_MAX_VALUES, exact);
-	sum_type(dump, layout->l2_at, layout->l2_count, v + OG_MALI_L2 * OG_MALI_MAX_VALUES, exact);
+	sum_type(dump, &fe_at, 1, v + OG_MALI_FE * OG_MALI_MAX_VALUES, exact, convert);
+	sum_type(dump, &tiler_at, 1, v + OG_MALI_TILER * OG_MALI_MAX_VALUES, exact, convert);
+	sum_type(dump, layout->l2_at, layout->l2_count, v + OG_MALI_L2 * OG_MALI_MAX_VALUES, exact,
+	         convert);
 	sum_type(dump, layout->core_at, layout->core_count, v + OG_MALI_SC * OG_MALI_MAX_VALUES,
-	         exact);
+	         exact, convert);
 }
 
 /* One copy per instruction set: the bodies above are inlined into each, so
  * each is compiled whole for its target. */
-#define SUM_COPY(name, target_attribute)                                                     \
+#define SUM_COPY(name, target_attribute, convert)                                            \
 	target_attribute __attribute__((noinline)) static void name##_exact(                  \
 		const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w, uint64_t *out) \
 	{                                                                                       \
@@ -221,21 +251,36 @@ __attribute__((always_inline)) static inline void sum_blocks(const struct og_mal
 	target_attribute static void name(const struct og_mali_layout *layout,                \
 	                                  const uint32_t *dump, struct og_mali_totals *totals) \
 	{                                                                                       \
-		sum_blocks(layout, dump, totals, name##_exact);                                 \
+		sum_blocks(layout, dump, totals, name##_exact, convert);                        \
 	}
 
-SUM_COPY(sum_default, )
+SUM_COPY(sum_default, , false)
 #if defined(OG_SUM_AVX2_COPY)
-SUM_COPY(sum_avx2, __attribute__((target("avx2"))))
+SUM_COPY(sum_avx2, __attribute__((target("avx2"))), false)
+SUM_COPY(sum_avx512, __attribute__((target("avx512f"))), true)
 #endif
 
+size_t og_mali_sum_copies(struct og_mali_sum_copy *out, size_t max)
+{
+	struct og_mali_sum_copy all[] = {
+#if defined(OG_SUM_AVX2_COPY)
+		{"avx512f", sum_avx512, og_cpu_has_avx512f()},
+		{"avx2", sum_avx2, og_cpu_has_avx2()},
+#endif
+		{"default", sum_default, true},
+	};
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		if (all[i].runs_here && n < max)
+			out[n++] = all[i];
+	return n;
+}
+
+/* The widest copy this CPU runs. */
 static og_mali_sum_fn *pick_sum(void)
 {
-#if defined(OG_SUM_AVX2_COPY)
-	if (og_cpu_has_avx2())
-		return sum_avx2;
-#endif
-	return sum_default;
+	struct og_mali_sum_copy c;
+	return og_mali_sum_copies(&c, 1) ? c.sum : sum_default;
 }
 
 bool og_mali_sum_dump(const struct og_mali_layout *layout, const uint32_t *dump, size_t bytes,
