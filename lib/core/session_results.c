@@ -229,15 +229,16 @@ locked:
 	return locked(id, sample_id, counter, type, result);
 }
 
-/* A generated formula's value, stored, its read section left.  seq:
- * og_read_enter's, so that leaving does not load it again (a second
- * store-to-load chain from one call to the next). */
+/* A generated formula's value, stored, its read section left.  Only the
+ * result pointer is kept across the call: the record is found again and
+ * its seq loaded again (from the line this thread just wrote) rather than
+ * both saved on the stack around the call. */
 static inline __attribute__((always_inline)) GPA_Status
-native_as(const struct recipe *r, const uint64_t *row, const GPA_Type type, void *result,
-          struct og_reader *rd, uint32_t seq)
+native_as(const struct recipe *r, const uint64_t *row, const GPA_Type type, void *result)
 {
 	double d = r->fn(row, r->k);
-	og_read_exit(rd, seq);
+	struct og_reader *rd = og_this_reader;
+	og_read_exit(rd, __atomic_load_n(&rd->seq, __ATOMIC_RELAXED));
 	store_typed(type, result, d, 0, false);
 	return GPA_STATUS_OK;
 }
@@ -296,8 +297,8 @@ get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 	if (!r || r->type != type || index >= c->nsamples)
 		goto out;
 	const uint64_t *row = &c->values[index * c->nslots + r->slot];
-	if (r->kind == READ_NATIVE)
-		return native_as(r, row, type, result, rd, seq);
+	if (__builtin_expect(r->kind == READ_NATIVE, 1)) /* one path falls through */
+		return native_as(r, row, type, result);
 	if (r->kind == READ_RAW) {
 		uint64_t u = *row;
 		og_read_exit(rd, seq);
