@@ -78,8 +78,9 @@ _Static_assert(OG_MALI_V5_WORDS % CHUNK_WORDS == 0, "blocks are whole chunks");
 
 /* With AVX-512F, one instruction widens 8 lanes to 8 64-bit totals
  * (VPMOVZXDQ zmm, ymm) where the interleaves above take three shuffles on
- * one port (issue 29): the AVX-512 copy stores that way, and ORs three
- * vectors at a time (OR3).  `convert` selects both, a constant per copy. */
+ * one port (issue 29): the AVX-512 copy (block_narrow; `convert`, a
+ * constant per copy, selects it) stores that way and ORs three vectors at a
+ * time (OR3). */
 #if VEC_BYTES == 32 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ /* x86 */
 typedef uint32_t vwide __attribute__((vector_size(2 * VEC_BYTES)));
 /* Each lane then a zero: GCC 12 makes this one VPMOVZXDQ, but splits
@@ -98,13 +99,6 @@ typedef uint32_t vwide __attribute__((vector_size(2 * VEC_BYTES)));
 #define STORE_CONVERT(p, v) STORE_WIDE(p, v)
 #define OR3(all, a, b) ((all) |= (a) | (b))
 #endif
-#define STORE_SUM(convert, p, v)                                             \
-	do {                                                                 \
-		if (convert)                                                 \
-			STORE_CONVERT(p, v);                                 \
-		else                                                         \
-			STORE_WIDE(p, v);                                    \
-	} while (0)
 
 static og_mali_sum_fn *pick_sum(void);
 
@@ -128,12 +122,9 @@ bool og_mali_layout_init(const struct og_mali_gpu *gpu, struct og_mali_layout *o
 }
 
 /* Sums words [w, w + CHUNK_WORDS) of the k blocks at `at` into out, modulo
- * 2^32; *any receives the OR of every word added.  convert: store with
- * STORE_CONVERT (a constant in each copy). */
-__attribute__((always_inline)) static inline void chunk_narrow(const uint32_t *dump,
-                                                               const uint32_t *at, uint32_t k,
-                                                               uint32_t w, uint64_t *out,
-                                                               vec *any, bool convert)
+ * 2^32; *any receives the OR of every word added. */
+static inline void chunk_narrow(const uint32_t *dump, const uint32_t *at, uint32_t k,
+                                uint32_t w, uint64_t *out, vec *any)
 {
 	vec s0, s1, s2, s3;
 	const uint32_t *p = dump + at[0] + w;
@@ -153,17 +144,46 @@ __attribute__((always_inline)) static inline void chunk_narrow(const uint32_t *d
 		s1 += x1;
 		s2 += x2;
 		s3 += x3;
-		if (convert) {
-			OR3(all, x0, x1);
-			OR3(all, x2, x3);
-		} else {
-			all |= (x0 | x1) | (x2 | x3);
-		}
+		all |= (x0 | x1) | (x2 | x3);
 	}
-	STORE_SUM(convert, out + w, s0);
-	STORE_SUM(convert, out + w + LANES, s1);
-	STORE_SUM(convert, out + w + 2 * LANES, s2);
-	STORE_SUM(convert, out + w + 3 * LANES, s3);
+	STORE_WIDE(out + w, s0);
+	STORE_WIDE(out + w + LANES, s1);
+	STORE_WIDE(out + w + 2 * LANES, s2);
+	STORE_WIDE(out + w + 3 * LANES, s3);
+	*any = all;
+}
+
+/* The AVX-512 copy's chunk: a whole block (8 vectors) per instance, its
+ * sums in 8 of the 32 registers AVX-512VL has: half the loop's scalar work,
+ * which takes ports the vector work needs.  *any: the OR of every word. */
+__attribute__((always_inline)) static inline void block_narrow(const uint32_t *dump,
+                                                               const uint32_t *at, uint32_t k,
+                                                               uint64_t *out, vec *any)
+{
+	enum { N = OG_MALI_V5_WORDS / LANES };
+	vec s[N], all = {0};
+	const uint32_t *p = dump + at[0];
+#pragma GCC unroll 8
+	for (uint32_t j = 0; j < N; j++)
+		LOAD(s[j], p + j * LANES);
+#pragma GCC unroll 4
+	for (uint32_t j = 0; j < N; j += 2)
+		OR3(all, s[j], s[j + 1]);
+	for (uint32_t i = 1; i < k; i++) {
+		p = dump + at[i];
+		vec x[N];
+#pragma GCC unroll 8
+		for (uint32_t j = 0; j < N; j++) {
+			LOAD(x[j], p + j * LANES);
+			s[j] += x[j];
+		}
+#pragma GCC unroll 4
+		for (uint32_t j = 0; j < N; j += 2)
+			OR3(all, x[j], x[j + 1]);
+	}
+#pragma GCC unroll 8
+	for (uint32_t j = 0; j < N; j++)
+		STORE_CONVERT(out + j * LANES, s[j]);
 	*any = all;
 }
 
@@ -219,14 +239,22 @@ __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
                                                            bool convert)
 {
 	enum { CHUNKS = OG_MALI_V5_WORDS / CHUNK_WORDS };
+	uint32_t bits = k > 1 ? 32u - (uint32_t)__builtin_clz(k - 1) : 0u;
+	if (convert) { /* the AVX-512 copy: whole blocks, both chunks again if need be */
+		vec block_any;
+		block_narrow(dump, at, k, out, &block_any);
+		if (bits && may_carry(&block_any, bits))
+			for (uint32_t c = 0; c < CHUNKS; c++)
+				exact(dump, at, k, c * CHUNK_WORDS, out);
+		return;
+	}
 	vec any[CHUNKS], all = {0};
 	for (uint32_t c = 0; c < CHUNKS; c++) {
-		chunk_narrow(dump, at, k, c * CHUNK_WORDS, out, &any[c], convert);
+		chunk_narrow(dump, at, k, c * CHUNK_WORDS, out, &any[c]);
 		all |= any[c];
 	}
 	/* ceil(log2 k): words below 2^(32 - bits) cannot carry out of k adds.
 	 * One test for the block type; a chunk at a time only when it fails. */
-	uint32_t bits = k > 1 ? 32u - (uint32_t)__builtin_clz(k - 1) : 0u;
 	if (!bits || !may_carry(&all, bits))
 		return;
 	for (uint32_t c = 0; c < CHUNKS; c++)
