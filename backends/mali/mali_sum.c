@@ -5,8 +5,8 @@
  * Adding each 32-bit word into a 64-bit total one at a time costs several
  * copies of the dump.  Instead, the instances of one block type are added a
  * chunk of words at a time in 32-bit vector lanes that stay in registers
- * (GNU vector extensions: SSE2 or AVX2 on x86, NEON on Arm), and each sum is
- * stored once.
+ * (GNU vector extensions: SSE2, AVX2 or AVX-512 on x86, NEON on Arm), and
+ * each sum is stored once.
  *
  * A 32-bit lane can carry out.  k words each below 2^(32 - ceil(log2 k))
  * cannot, so the OR of every word added is kept and checked once per block
