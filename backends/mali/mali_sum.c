@@ -5,8 +5,8 @@
  * Adding each 32-bit word into a 64-bit total one at a time costs several
  * copies of the dump.  Instead, the instances of one block type are added a
  * chunk of words at a time in 32-bit vector lanes that stay in registers
- * (GNU vector extensions: SSE2 or AVX2 on x86, NEON on Arm), and each sum is
- * stored once.
+ * (GNU vector extensions: SSE2, AVX2 or AVX-512 on x86, NEON on Arm), and
+ * each sum is stored once.
  *
  * A 32-bit lane can carry out.  k words each below 2^(32 - ceil(log2 k))
  * cannot, so the OR of every word added is kept and checked once per block
@@ -76,6 +76,30 @@ _Static_assert(OG_MALI_V5_WORDS % CHUNK_WORDS == 0, "blocks are whole chunks");
 		STORE_WIDE2(p, v, zero_);                                    \
 	} while (0)
 
+/* With AVX-512F, one instruction widens 8 lanes to 8 64-bit totals
+ * (VPMOVZXDQ zmm, ymm) where the interleaves above take three shuffles on
+ * one port (issue 29): the AVX-512 copy (block_narrow; `convert`, a
+ * constant per copy, selects it) stores that way and ORs three vectors at a
+ * time (OR3). */
+#if VEC_BYTES == 32 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ /* x86 */
+typedef uint32_t vwide __attribute__((vector_size(2 * VEC_BYTES)));
+/* Each lane then a zero: GCC 12 makes this one VPMOVZXDQ, but splits
+ * __builtin_convertvector in two 256-bit halves and joins them. */
+#define STORE_CONVERT(p, v)                                                  \
+	do {                                                                 \
+		const vec z_ = {0};                                          \
+		vwide w_ = SHUFFLE((v), z_, 0, 8, 1, 8, 2, 8, 3, 8, 4, 8, 5, \
+		                   8, 6, 8, 7, 8);                           \
+		memcpy((p), &w_, sizeof w_);                                 \
+	} while (0)
+/* all |= a | b in one VPTERNLOGD (AVX-512VL): the carry guard's ORs are a
+ * third of the vector work, and GCC 12 fuses only some pairs of them. */
+#define OR3(all, a, b) __asm__("vpternlogd $0xfe, %2, %1, %0" : "+x"(all) : "x"(a), "x"(b))
+#else
+#define STORE_CONVERT(p, v) STORE_WIDE(p, v)
+#define OR3(all, a, b) ((all) |= (a) | (b))
+#endif
+
 static og_mali_sum_fn *pick_sum(void);
 
 bool og_mali_layout_init(const struct og_mali_gpu *gpu, struct og_mali_layout *out)
@@ -129,6 +153,40 @@ static inline void chunk_narrow(const uint32_t *dump, const uint32_t *at, uint32
 	*any = all;
 }
 
+/* The AVX-512 copy's chunk: a whole block (8 vectors) per instance, its
+ * sums in 8 of the 32 registers AVX-512VL has: half the loop's scalar work,
+ * which takes ports the vector work needs.  *any: the OR of every word. */
+__attribute__((always_inline)) static inline void block_narrow(const uint32_t *dump,
+                                                               const uint32_t *at, uint32_t k,
+                                                               uint64_t *out, vec *any)
+{
+	enum { N = OG_MALI_V5_WORDS / LANES };
+	vec s[N], all = {0};
+	const uint32_t *p = dump + at[0];
+#pragma GCC unroll 8
+	for (uint32_t j = 0; j < N; j++)
+		LOAD(s[j], p + j * LANES);
+#pragma GCC unroll 4
+	for (uint32_t j = 0; j < N; j += 2)
+		OR3(all, s[j], s[j + 1]);
+	for (uint32_t i = 1; i < k; i++) {
+		p = dump + at[i];
+		vec x[N];
+#pragma GCC unroll 8
+		for (uint32_t j = 0; j < N; j++) {
+			LOAD(x[j], p + j * LANES);
+			s[j] += x[j];
+		}
+#pragma GCC unroll 4
+		for (uint32_t j = 0; j < N; j += 2)
+			OR3(all, x[j], x[j + 1]);
+	}
+#pragma GCC unroll 8
+	for (uint32_t j = 0; j < N; j++)
+		STORE_CONVERT(out + j * LANES, s[j]);
+	*any = all;
+}
+
 /* True when some lane of `any` is at or above 2^(32 - bits); bits > 0. */
 static inline bool may_carry(const vec *any, uint32_t bits)
 {
@@ -177,9 +235,19 @@ typedef void chunk_exact_fn(const uint32_t *dump, const uint32_t *at, uint32_t k
  * inner loop, and L2 and shader cores get branches of their own. */
 __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
                                                            const uint32_t *at, uint32_t k,
-                                                           uint64_t *out, chunk_exact_fn *exact)
+                                                           uint64_t *out, chunk_exact_fn *exact,
+                                                           bool convert)
 {
 	enum { CHUNKS = OG_MALI_V5_WORDS / CHUNK_WORDS };
+	uint32_t bits = k > 1 ? 32u - (uint32_t)__builtin_clz(k - 1) : 0u;
+	if (convert) { /* the AVX-512 copy: whole blocks, both chunks again if need be */
+		vec block_any;
+		block_narrow(dump, at, k, out, &block_any);
+		if (bits && may_carry(&block_any, bits))
+			for (uint32_t c = 0; c < CHUNKS; c++)
+				exact(dump, at, k, c * CHUNK_WORDS, out);
+		return;
+	}
 	vec any[CHUNKS], all = {0};
 	for (uint32_t c = 0; c < CHUNKS; c++) {
 		chunk_narrow(dump, at, k, c * CHUNK_WORDS, out, &any[c]);
@@ -187,7 +255,6 @@ __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
 	}
 	/* ceil(log2 k): words below 2^(32 - bits) cannot carry out of k adds.
 	 * One test for the block type; a chunk at a time only when it fails. */
-	uint32_t bits = k > 1 ? 32u - (uint32_t)__builtin_clz(k - 1) : 0u;
 	if (!bits || !may_carry(&all, bits))
 		return;
 	for (uint32_t c = 0; c < CHUNKS; c++)
@@ -199,20 +266,21 @@ __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
 __attribute__((always_inline)) static inline void sum_blocks(const struct og_mali_layout *layout,
                                                              const uint32_t *dump,
                                                              struct og_mali_totals *totals,
-                                                             chunk_exact_fn *exact)
+                                                             chunk_exact_fn *exact, bool convert)
 {
 	static const uint32_t fe_at = 0, tiler_at = OG_MALI_V5_WORDS;
 	uint64_t *v = totals->v;
-	sum_type(dump, &fe_at, 1, v + OG_MALI_FE * OG_MALI_MAX_VALUES, exact);
-	sum_type(dump, &tiler_at, 1, v + OG_MALI_TILER * OG_MALI_MAX_VALUES, exact);
-	sum_type(dump, layout->l2_at, layout->l2_count, v + OG_MALI_L2 * OG_MALI_MAX_VALUES, exact);
+	sum_type(dump, &fe_at, 1, v + OG_MALI_FE * OG_MALI_MAX_VALUES, exact, convert);
+	sum_type(dump, &tiler_at, 1, v + OG_MALI_TILER * OG_MALI_MAX_VALUES, exact, convert);
+	sum_type(dump, layout->l2_at, layout->l2_count, v + OG_MALI_L2 * OG_MALI_MAX_VALUES, exact,
+	         convert);
 	sum_type(dump, layout->core_at, layout->core_count, v + OG_MALI_SC * OG_MALI_MAX_VALUES,
-	         exact);
+	         exact, convert);
 }
 
 /* One copy per instruction set: the bodies above are inlined into each, so
  * each is compiled whole for its target. */
-#define SUM_COPY(name, target_attribute)                                                     \
+#define SUM_COPY(name, target_attribute, convert)                                            \
 	target_attribute __attribute__((noinline)) static void name##_exact(                  \
 		const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w, uint64_t *out) \
 	{                                                                                       \
@@ -221,21 +289,37 @@ __attribute__((always_inline)) static inline void sum_blocks(const struct og_mal
 	target_attribute static void name(const struct og_mali_layout *layout,                \
 	                                  const uint32_t *dump, struct og_mali_totals *totals) \
 	{                                                                                       \
-		sum_blocks(layout, dump, totals, name##_exact);                                 \
+		sum_blocks(layout, dump, totals, name##_exact, convert);                        \
 	}
 
-SUM_COPY(sum_default, )
+SUM_COPY(sum_default, , false)
 #if defined(OG_SUM_AVX2_COPY)
-SUM_COPY(sum_avx2, __attribute__((target("avx2"))))
+SUM_COPY(sum_avx2, __attribute__((target("avx2"))), false)
+SUM_COPY(sum_avx512, __attribute__((target("avx512f,avx512vl"))), true)
 #endif
 
+size_t og_mali_sum_copies(struct og_mali_sum_copy *out, size_t max)
+{
+	struct og_mali_sum_copy all[] = {
+#if defined(OG_SUM_AVX2_COPY)
+		{"avx512vl", sum_avx512,
+		 og_cpu_has_avx512f() && __builtin_cpu_supports("avx512vl")},
+		{"avx2", sum_avx2, og_cpu_has_avx2()},
+#endif
+		{"default", sum_default, true},
+	};
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		if (all[i].runs_here && n < max)
+			out[n++] = all[i];
+	return n;
+}
+
+/* The widest copy this CPU runs. */
 static og_mali_sum_fn *pick_sum(void)
 {
-#if defined(OG_SUM_AVX2_COPY)
-	if (og_cpu_has_avx2())
-		return sum_avx2;
-#endif
-	return sum_default;
+	struct og_mali_sum_copy c;
+	return og_mali_sum_copies(&c, 1) ? c.sum : sum_default;
 }
 
 bool og_mali_sum_dump(const struct og_mali_layout *layout, const uint32_t *dump, size_t bytes,

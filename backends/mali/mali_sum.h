@@ -41,4 +41,15 @@ bool og_mali_layout_init(const struct og_mali_gpu *gpu, struct og_mali_layout *o
 bool og_mali_sum_dump(const struct og_mali_layout *layout, const uint32_t *dump, size_t bytes,
                       struct og_mali_totals *totals);
 
+/* The copies of the sum built for this machine, the widest vectors first
+ * (x86-64 with GCC: AVX-512F, AVX2, the baseline; elsewhere the baseline
+ * alone): og_mali_sum_copies fills out with those this CPU runs and returns
+ * how many; a layout uses the first.  Tests check every one. */
+struct og_mali_sum_copy {
+	const char *name;
+	og_mali_sum_fn *sum;
+	bool runs_here;
+};
+size_t og_mali_sum_copies(struct og_mali_sum_copy *out, size_t max);
+
 #endif

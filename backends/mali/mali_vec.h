@@ -6,8 +6,9 @@
  *
  * x86-64: 32-byte vectors, and a second copy of each sum built for AVX2
  * that the layout picks, when it is made, on CPUs that have it; the default
- * copy runs them as pairs of SSE2 registers.  The kinstr_prfcnt sum has a
- * third copy, with 64-byte vectors, for CPUs with AVX-512F.  The choice is
+ * copy runs them as pairs of SSE2 registers.  Both sums have a third copy
+ * for CPUs with AVX-512 (kinstr_prfcnt's with 64-byte vectors; mali_sum.c's
+ * widens with one instruction and needs AVX-512VL too).  The choice is
  * made when a context opens, not by an ifunc (GCC's target_clones): an ifunc
  * resolver runs while the loader relocates, before a sanitizer's runtime is up
  * (ThreadSanitizer crashed there) and not at all on C libraries without

@@ -633,27 +633,23 @@ static GPA_Status get_sample(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint
 GPA_Status GPA_GetSampleUInt64(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint32 counterID,
                                gpa_uint64 *pResult)
 {
-	return og_session_get_sample(sessionID, sampleID, counterID, GPA_TYPE_UINT64, pResult,
-	                             get_sample);
+	return og_session_get_sample_u64(sessionID, sampleID, counterID, pResult, get_sample);
 }
 
 GPA_Status GPA_GetSampleUInt32(gpa_uint32 sessionID, gpa_uint32 sampleID,
                                gpa_uint32 counterIndex, gpa_uint32 *pResult)
 {
-	return og_session_get_sample(sessionID, sampleID, counterIndex, GPA_TYPE_UINT32, pResult,
-	                             get_sample);
+	return og_session_get_sample_u32(sessionID, sampleID, counterIndex, pResult, get_sample);
 }
 
 GPA_Status GPA_GetSampleFloat64(gpa_uint32 sessionID, gpa_uint32 sampleID,
                                 gpa_uint32 counterIndex, gpa_float64 *pResult)
 {
-	return og_session_get_sample(sessionID, sampleID, counterIndex, GPA_TYPE_FLOAT64, pResult,
-	                             get_sample);
+	return og_session_get_sample_f64(sessionID, sampleID, counterIndex, pResult, get_sample);
 }
 
 GPA_Status GPA_GetSampleFloat32(gpa_uint32 sessionID, gpa_uint32 sampleID,
                                 gpa_uint32 counterIndex, gpa_float32 *pResult)
 {
-	return og_session_get_sample(sessionID, sampleID, counterIndex, GPA_TYPE_FLOAT32, pResult,
-	                             get_sample);
+	return og_session_get_sample_f32(sessionID, sampleID, counterIndex, pResult, get_sample);
 }

@@ -105,6 +105,7 @@ struct og_context *og_context_current(void)
 void og_context_make_current(struct og_context *ctx)
 {
 	__atomic_store_n(&og_registry()->current, ctx, __ATOMIC_RELEASE);
+	og_readers_changed();
 }
 
 /* ---- opening ------------------------------------------------------------ */

@@ -370,8 +370,15 @@ bool og_session_kernel_timed(const struct og_session *s);
  * check and answer, with the same arguments. */
 typedef GPA_Status og_get_sample_fn(uint32_t id, uint32_t sample_id, uint32_t counter,
                                     GPA_Type type, void *result);
-GPA_Status og_session_get_sample(uint32_t id, uint32_t sample_id, uint32_t counter,
-                                 GPA_Type type, void *result, og_get_sample_fn *locked);
+/* One function per type: the type is then no test on the read path. */
+GPA_Status og_session_get_sample_f64(uint32_t id, uint32_t sample_id, uint32_t counter,
+                                     void *result, og_get_sample_fn *locked);
+GPA_Status og_session_get_sample_f32(uint32_t id, uint32_t sample_id, uint32_t counter,
+                                     void *result, og_get_sample_fn *locked);
+GPA_Status og_session_get_sample_u64(uint32_t id, uint32_t sample_id, uint32_t counter,
+                                     void *result, og_get_sample_fn *locked);
+GPA_Status og_session_get_sample_u32(uint32_t id, uint32_t sample_id, uint32_t counter,
+                                     void *result, og_get_sample_fn *locked);
 /* OpenGPA_GetSampleResults as og_session_get_sample does GPA_GetSample*:
  * every counter (count at least the session's) without the lock when the
  * answer is there, else `locked`'s, with the same arguments. */

@@ -59,6 +59,7 @@ void og_log_changed(void)
 	if (r->stderr_mask_read)
 		mask |= r->stderr_mask;
 	__atomic_store_n(&og_read_locked, (mask & OG_LOG_TRACE) != 0, __ATOMIC_RELAXED);
+	og_readers_changed(); /* cached reads check og_read_locked only when they miss */
 }
 
 bool og_log_wants(enum og_log_level level)

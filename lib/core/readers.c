@@ -72,18 +72,37 @@ void og_reader_join(void)
 	}
 	if (pthread_setspecific(key, rd) != 0)
 		return;
+	__atomic_store_n(&rd->cache.gen, og_registry()->read_gen - 1, __ATOMIC_RELAXED);
 	rd->in_use = true;
 	og_this_reader = rd;
 }
 
+void og_readers_changed(void)
+{
+	struct og_registry *r = og_registry();
+	__atomic_store_n(&r->read_gen, r->read_gen + 1, __ATOMIC_RELEASE);
+}
+
+/* After the wait: a look-up a reader cached before it is not used again
+ * (whatever read_gen does, even wrapping round). */
+static void empty_caches(void)
+{
+	unsigned long old = og_registry()->read_gen - 1;
+	for (struct og_reader *rd = readers; rd; rd = rd->next)
+		__atomic_store_n(&rd->cache.gen, old, __ATOMIC_RELAXED);
+}
+
 void og_readers_sync(void)
 {
+	og_readers_changed();
 	struct og_reader *self = og_this_reader;
 	bool others = false;
 	for (struct og_reader *rd = readers; rd; rd = rd->next)
 		others |= rd->in_use && rd != self;
-	if (!others)
-		return; /* no other thread reads without the lock */
+	if (!others) {
+		empty_caches(); /* no other thread reads without the lock */
+		return;
+	}
 	/* Every thread of the process passes a full barrier: a reader that
 	 * entered its section after this sees what was unlinked before it, and
 	 * one that entered before shows an odd seq below. */
@@ -96,6 +115,7 @@ void og_readers_sync(void)
 		while ((seq & 1) && __atomic_load_n(&rd->seq, __ATOMIC_ACQUIRE) == seq)
 			sched_yield();
 	}
+	empty_caches();
 }
 
 /* The library goes (dlclose): threads must not call into it when they end. */

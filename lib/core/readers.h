@@ -24,39 +24,82 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct recipe;
+
+/* The thread's last session found by an unlocked read, so that reading
+ * another value of it follows two pointers instead of seven (issue 29).
+ * Valid while gen equals the registry's read_gen: that changes with the
+ * current context and whenever og_readers_sync runs, which also sets every
+ * record's gen to an old value after its wait, so a look-up made before
+ * something was unlinked is never used after it is freed.  Only the
+ * record's thread writes the rest, inside its read sections. */
+struct og_read_cache {
+	unsigned long gen; /* atomic: og_readers_sync writes it too */
+	uint32_t id;       /* the session */
+	uint32_t ncatalog, first_id;
+	size_t nsamples, nslots;
+	const uint8_t *is_enabled; /* its context's, read each time */
+	const struct recipe *const *recipe_of;
+	const uint64_t *values;
+};
+
 struct og_reader {
 	uint32_t seq; /* odd: inside a read section; written by its thread only */
 	bool in_use;  /* a live thread has it (lock held to change) */
 	struct og_reader *next;
-} __attribute__((aligned(64))); /* a line of its own: readers do not share */
+	struct og_read_cache cache;
+} __attribute__((aligned(64))); /* lines of its own: readers do not share */
 
 extern __thread struct og_reader *og_this_reader __attribute__((tls_model("initial-exec")));
 /* Nonzero while every read must take the lock (trace logging is on). */
 extern unsigned og_read_locked;
 
-/* NULL: take the lock. */
-static inline struct og_reader *og_read_enter(void)
+/* NULL: take the lock.  Else *seq is the odd value stored, for
+ * og_read_exit: leaving does not load the record again, so the only chain
+ * from one call's section to the next is this load of the previous exit's
+ * store (one store-to-load forward, not two: issue 29). */
+static inline struct og_reader *og_read_enter(uint32_t *seq)
 {
 	struct og_reader *rd = og_this_reader;
 	if (!rd || __atomic_load_n(&og_read_locked, __ATOMIC_RELAXED))
 		return NULL;
-	__atomic_store_n(&rd->seq, rd->seq + 1, __ATOMIC_RELAXED);
+	/* Only this thread stores it: a relaxed load sees its own last store. */
+	*seq = __atomic_load_n(&rd->seq, __ATOMIC_RELAXED) + 1;
+	__atomic_store_n(&rd->seq, *seq, __ATOMIC_RELAXED);
 	/* The compiler keeps the loads after the store; membarrier does the
 	 * same for the processor when a writer needs it. */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	return rd;
 }
 
-static inline void og_read_exit(struct og_reader *rd)
+/* og_read_enter for a read that uses its record's cache: og_read_locked
+ * changes read_gen (og_log_changed), so a cache that matches it was filled
+ * while it was clear. */
+static inline struct og_reader *og_read_enter_cached(uint32_t *seq)
 {
-	__atomic_store_n(&rd->seq, rd->seq + 1, __ATOMIC_RELEASE);
+	struct og_reader *rd = og_this_reader;
+	if (!rd)
+		return NULL;
+	*seq = __atomic_load_n(&rd->seq, __ATOMIC_RELAXED) + 1;
+	__atomic_store_n(&rd->seq, *seq, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	return rd;
+}
+
+/* seq: what og_read_enter gave. */
+static inline void og_read_exit(struct og_reader *rd, uint32_t seq)
+{
+	__atomic_store_n(&rd->seq, seq + 1, __ATOMIC_RELEASE);
 }
 
 /* Lock held.  Gives this thread a record if it has none (and membarrier
  * works here). */
 void og_reader_join(void);
 /* Lock held.  Returns once no reader can still see what the caller has
- * unlinked: free it after. */
+ * unlinked: free it after.  Empties every record's cache. */
 void og_readers_sync(void);
+/* Lock held.  Something a cached look-up depends on changed (the current
+ * context): caches filled before miss. */
+void og_readers_changed(void);
 
 #endif

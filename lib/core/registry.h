@@ -19,6 +19,9 @@ struct og_registry {
 
 	struct og_context *contexts;
 	struct og_context *current; /* 2.x */
+	/* Changes whenever a read without the lock could find something else:
+	 * another current context, or something unlinked (readers.h's cache). */
+	unsigned long read_gen;
 	uint64_t next_serial;
 
 	enum og_front front; /* whose call holds the lock */

@@ -5,8 +5,9 @@
  * lock or, for an ended session, without it (readers.h); generated code
  * reads a built-in set's block in place, the interpreter the rest.
  *
- * Long (about 340 lines) because the locked and unlocked paths share their
- * inlined helpers, which must stay in one unit to stay inlined.
+ * Long (about 480 lines) because the locked and unlocked paths share their
+ * inlined helpers, which must stay in one unit to stay inlined (the
+ * unlocked single read is built once per type, and a cached copy of it).
  */
 #include "core/session_state.h"
 #include "core/readers.h"
@@ -177,23 +178,17 @@ static inline __attribute__((always_inline)) void store_typed(GPA_Type type, voi
 	}
 }
 
-/* og_session_get_sample's generated code, in a read section it ends: out
- * of line, so that the caller calls nothing but in its tail. */
-static __attribute__((noinline)) GPA_Status native_result(const struct recipe *r,
-                                                          const uint64_t *row, GPA_Type type,
-                                                          void *result)
+/* GPA_GetSample*'s unlocked read, one copy per type (the type a constant in
+ * each, so no copy tests it): the look-up, the checks GPA makes, then a
+ * raw count is one load and a built-in formula one call of its generated
+ * function.  Anything else is `locked`'s. */
+static inline __attribute__((always_inline)) GPA_Status
+get_sample_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type type,
+              void *result, og_get_sample_fn *locked)
 {
-	double d = r->fn(row + r->slot, r->k);
-	og_read_exit(og_this_reader);
-	store_typed(type, result, d, 0, false);
-	return GPA_STATUS_OK;
-}
-
-GPA_Status og_session_get_sample(uint32_t id, uint32_t sample_id, uint32_t counter,
-                                 GPA_Type type, void *result, og_get_sample_fn *locked)
-{
-	struct og_reader *rd = og_read_enter();
-	if (!rd || !result)
+	uint32_t seq = 0;
+	struct og_reader *rd = result ? og_read_enter(&seq) : NULL;
+	if (!rd)
 		goto locked;
 	/* What GPA_GetSample*'s checks look at, in any order: a false answer
 	 * leaves them to the locked path. */
@@ -215,20 +210,145 @@ GPA_Status og_session_get_sample(uint32_t id, uint32_t sample_id, uint32_t count
 	const uint64_t *row = &s->values[index * s->nslots];
 	/* The type is the counter's: an integer type is an integer counter,
 	 * clamped to the type. */
-	if (r->kind == READ_NATIVE)
-		return native_result(r, row, type, result);
+	if (r->kind == READ_NATIVE) {
+		double d = r->fn(row + r->slot, r->k);
+		og_read_exit(rd, seq);
+		store_typed(type, result, d, 0, false);
+		return GPA_STATUS_OK;
+	}
 	if (r->kind == READ_RAW) {
 		uint64_t u = row[r->slot];
-		og_read_exit(rd);
+		og_read_exit(rd, seq);
 		store_typed(type, result, 0.0, u, true);
 		return GPA_STATUS_OK;
 	}
 	/* The interpreter uses the context's scratch: under the lock. */
 out:
-	og_read_exit(rd);
+	og_read_exit(rd, seq);
 locked:
 	return locked(id, sample_id, counter, type, result);
 }
+
+/* A generated formula's value, stored, its read section left.  Only the
+ * result pointer is kept across the call: the record is found again and
+ * its seq loaded again (from the line this thread just wrote) rather than
+ * both saved on the stack around the call. */
+static inline __attribute__((always_inline)) GPA_Status
+native_as(const struct recipe *r, const uint64_t *row, const GPA_Type type, void *result)
+{
+	double d = r->fn(row, r->k);
+	struct og_reader *rd = og_this_reader;
+	og_read_exit(rd, __atomic_load_n(&rd->seq, __ATOMIC_RELAXED));
+	store_typed(type, result, d, 0, false);
+	return GPA_STATUS_OK;
+}
+
+/* The calling thread's cache (readers.h) from a look-up in this read
+ * section, when the session can be read from it: ended with every sample
+ * complete, its ids dense.  gen: read_gen, loaded before the look-up. */
+static inline __attribute__((always_inline)) bool cache_fill(struct og_reader *rd,
+                                                             uint32_t id, unsigned long gen)
+{
+	const struct og_context *ctx;
+	uint8_t how;
+	const struct og_session *s = unlocked_find(id, &ctx, &how);
+	if (!s || how != UNLOCKED_COMPLETE || s->sparse)
+		return false;
+	struct og_read_cache *c = &rd->cache;
+	c->id = id;
+	c->ncatalog = s->ncatalog;
+	c->first_id = s->first_id;
+	c->nsamples = s->nsamples;
+	c->nslots = s->nslots;
+	c->is_enabled = ctx->sel.is_enabled;
+	c->recipe_of = s->recipe_of;
+	c->values = s->values;
+	__atomic_store_n(&c->gen, gen, __ATOMIC_RELAXED);
+	return true;
+}
+
+/* The usual case alone, the rest left to get_sample_as (`general`): the
+ * session the thread read last (its cache), and a raw or built-in counter.
+ * The same checks as get_sample_as, fewer of them, and a chain of two
+ * loads (the recipe, then the row) where the look-up has seven: a call
+ * does not wait for the one before it to find its session again. */
+typedef GPA_Status get_general_fn(uint32_t id, uint32_t sample_id, uint32_t counter,
+                                  void *result, og_get_sample_fn *locked);
+static inline __attribute__((always_inline)) GPA_Status
+get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type type,
+              void *result, og_get_sample_fn *locked, get_general_fn *general,
+              get_general_fn *miss)
+{
+	uint32_t seq = 0;
+	struct og_reader *rd = og_read_enter_cached(&seq);
+	if (!rd || !result)
+		goto general;
+	const struct og_read_cache *c = &rd->cache;
+	if (__atomic_load_n(&c->gen, __ATOMIC_RELAXED) !=
+	            __atomic_load_n(&og_registry()->read_gen, __ATOMIC_RELAXED) ||
+	    c->id != id) {
+		og_read_exit(rd, seq);
+		return miss(id, sample_id, counter, result, locked);
+	}
+	if (counter >= c->ncatalog || !__atomic_load_n(&c->is_enabled[counter], __ATOMIC_RELAXED))
+		goto out;
+	const struct recipe *r = c->recipe_of[counter];
+	size_t index = (uint32_t)(sample_id - c->first_id); /* wraps like the ids */
+	if (!r || r->type != type || index >= c->nsamples)
+		goto out;
+	const uint64_t *row = &c->values[index * c->nslots + r->slot];
+	if (__builtin_expect(r->kind == READ_NATIVE, 1)) /* one path falls through */
+		return native_as(r, row, type, result);
+	if (r->kind == READ_RAW) {
+		uint64_t u = *row;
+		og_read_exit(rd, seq);
+		store_typed(type, result, 0.0, u, true);
+		return GPA_STATUS_OK;
+	}
+out:
+	og_read_exit(rd, seq);
+general:
+	return general(id, sample_id, counter, result, locked);
+}
+
+#define GET_SAMPLE_AS(suffix, TYPE)                                                           \
+	static __attribute__((noinline)) GPA_Status general_##suffix(                        \
+		uint32_t id, uint32_t sample_id, uint32_t counter, void *result,             \
+		og_get_sample_fn *locked)                                                    \
+	{                                                                                    \
+		return get_sample_as(id, sample_id, counter, TYPE, result, locked);          \
+	}                                                                                    \
+	static GPA_Status miss_##suffix(uint32_t id, uint32_t sample_id, uint32_t counter,   \
+	                                void *result, og_get_sample_fn *locked);             \
+	GPA_Status og_session_get_sample_##suffix(uint32_t id, uint32_t sample_id,           \
+	                                          uint32_t counter, void *result,            \
+	                                          og_get_sample_fn *locked)                  \
+	{                                                                                    \
+		return get_cached_as(id, sample_id, counter, TYPE, result, locked,           \
+		                     general_##suffix, miss_##suffix);                       \
+	}                                                                                    \
+	/* Not the cached session: look it up, keep it if it can be, read. */               \
+	static __attribute__((noinline)) GPA_Status miss_##suffix(                           \
+		uint32_t id, uint32_t sample_id, uint32_t counter, void *result,             \
+		og_get_sample_fn *locked)                                                    \
+	{                                                                                    \
+		uint32_t seq = 0;                                                            \
+		struct og_reader *rd = og_read_enter(&seq);                                  \
+		bool kept = rd && cache_fill(rd, id,                                         \
+		                             __atomic_load_n(&og_registry()->read_gen,       \
+		                                             __ATOMIC_ACQUIRE));             \
+		if (rd)                                                                      \
+			og_read_exit(rd, seq);                                               \
+		if (kept)                                                                    \
+			return get_cached_as(id, sample_id, counter, TYPE, result, locked,   \
+			                     general_##suffix, general_##suffix);            \
+		return general_##suffix(id, sample_id, counter, result, locked);             \
+	}
+
+GET_SAMPLE_AS(f64, GPA_TYPE_FLOAT64)
+GET_SAMPLE_AS(f32, GPA_TYPE_FLOAT32)
+GET_SAMPLE_AS(u64, GPA_TYPE_UINT64)
+GET_SAMPLE_AS(u32, GPA_TYPE_UINT32)
 
 /* Every counter from a complete row: the blocks' functions (their outputs
  * in set_out), then the recipes.  ctx only for the interpreter. */
@@ -314,9 +434,12 @@ GPA_Status og_session_read(struct og_context *ctx, struct og_session *s, uint32_
 GPA_Status og_session_get_results(uint32_t id, uint32_t sample_id, uint32_t count,
                                   union og_value *out, og_get_results_fn *locked)
 {
-	struct og_reader *rd = og_read_enter();
-	if (!rd || !out)
+	uint32_t seq = 0;
+	struct og_reader *rd = og_read_enter(&seq);
+	if (!rd)
 		goto locked;
+	if (!out)
+		goto out;
 	const struct og_context *ctx;
 	uint8_t how;
 	const struct og_session *s = unlocked_find(id, &ctx, &how);
@@ -333,10 +456,10 @@ GPA_Status og_session_get_results(uint32_t id, uint32_t sample_id, uint32_t coun
 	}
 	union og_value set_out[UNLOCKED_SET_OUT];
 	read_row(NULL, s, &s->values[index * s->nslots], out, set_out);
-	og_read_exit(rd);
+	og_read_exit(rd, seq);
 	return GPA_STATUS_OK;
 out:
-	og_read_exit(rd);
+	og_read_exit(rd, seq);
 locked:
 	return locked(id, sample_id, count, out);
 }

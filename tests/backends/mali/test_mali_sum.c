@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* test_mali_sum.c — og_mali_sum_dump against a plain 64-bit sum written
  * here, over core masks (sparse, 64 cores), L2 slice counts and word values
- * on both sides of the point where 32-bit lanes could carry out; and its
- * bounds: a short dump is refused and nothing past the dump is ever read. */
+ * on both sides of the point where 32-bit lanes could carry out, with every
+ * copy of the sum this CPU runs (og_mali_sum_copies: AVX-512F, AVX2 and the
+ * baseline on x86-64); and its bounds: a short dump is refused and nothing
+ * past the dump is ever read. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -99,21 +101,29 @@ static void check(const struct og_mali_gpu *gpu, enum fill how, size_t misalign_
 		k_max = gpu->l2_slices;
 	fill(dump, bytes / 4, how, k_max);
 	poison_holes(gpu, dump);
-	struct og_mali_totals t;
-	memset(&t, 0xA5, sizeof t);
-	assert_true(og_mali_sum_dump(&layout, dump, bytes, &t));
-	for (uint32_t type = 0; type < OG_MALI_BLOCK_TYPES; type++)
-		for (uint32_t w = 0; w < OG_MALI_MAX_VALUES; w++) {
-			/* Words past 63 and the kinstr-only blocks are left alone. */
-			uint64_t want = type <= OG_MALI_SC && w < OG_MALI_V5_WORDS
-			                        ? reference(gpu, dump, type, w) : 0xA5A5A5A5A5A5A5A5ull;
-			uint64_t got = og_mali_total(&t, type * OG_MALI_MAX_VALUES + w);
-			if (got != want)
-				fail_msg("mask 0x%llx, %u slices, fill %d: block %u word %u: got %llu, "
-				         "want %llu", (unsigned long long)gpu->core_mask,
-				         (unsigned)gpu->l2_slices, (int)how, (unsigned)type, (unsigned)w,
-				         (unsigned long long)got, (unsigned long long)want);
-		}
+	struct og_mali_sum_copy copies[4];
+	size_t ncopies = og_mali_sum_copies(copies, 4);
+	assert_true(ncopies >= 1);
+	assert_ptr_equal(layout.sum, copies[0].sum); /* the widest is the one used */
+	for (size_t c = 0; c < ncopies; c++) {
+		layout.sum = copies[c].sum;
+		struct og_mali_totals t;
+		memset(&t, 0xA5, sizeof t);
+		assert_true(og_mali_sum_dump(&layout, dump, bytes, &t));
+		for (uint32_t type = 0; type < OG_MALI_BLOCK_TYPES; type++)
+			for (uint32_t w = 0; w < OG_MALI_MAX_VALUES; w++) {
+				/* Words past 63 and the kinstr-only blocks are left alone. */
+				uint64_t want = type <= OG_MALI_SC && w < OG_MALI_V5_WORDS
+				                        ? reference(gpu, dump, type, w) : 0xA5A5A5A5A5A5A5A5ull;
+				uint64_t got = og_mali_total(&t, type * OG_MALI_MAX_VALUES + w);
+				if (got != want)
+					fail_msg("%s copy, mask 0x%llx, %u slices, fill %d, dump at +%zu words: "
+					         "block %u word %u: got %llu, want %llu", copies[c].name,
+					         (unsigned long long)gpu->core_mask, (unsigned)gpu->l2_slices,
+					         (int)how, misalign_words, (unsigned)type, (unsigned)w,
+					         (unsigned long long)got, (unsigned long long)want);
+			}
+	}
 	free(buf);
 }
 
@@ -141,6 +151,8 @@ static void test_unaligned_dump(void **unused)
 	for (size_t off = 0; off < 4; off++) {
 		check(&gpu, FULL, off);
 		check(&gpu, SMALL, off);
+		check(&gpu, ABOVE_GUARD, off);
+		check(&gpu, ALL_ONES, off);
 	}
 }
 
@@ -160,10 +172,15 @@ static void test_never_reads_past_the_dump(void **unused)
 	assert_int_equal(mprotect(map + span, (size_t)page, PROT_NONE), 0);
 	uint32_t *dump = (uint32_t *)(void *)(map + span - bytes);
 	fill(dump, bytes / 4, FULL, 64);
-	struct og_mali_totals t;
-	assert_true(og_mali_sum_dump(&layout, dump, bytes, &t));
-	assert_int_equal(og_mali_total(&t, OG_MALI_SC * OG_MALI_MAX_VALUES + 63),
-	                 reference(&gpu, dump, OG_MALI_SC, 63));
+	struct og_mali_sum_copy copies[4];
+	size_t ncopies = og_mali_sum_copies(copies, 4);
+	for (size_t c = 0; c < ncopies; c++) {
+		layout.sum = copies[c].sum;
+		struct og_mali_totals t;
+		assert_true(og_mali_sum_dump(&layout, dump, bytes, &t));
+		assert_int_equal(og_mali_total(&t, OG_MALI_SC * OG_MALI_MAX_VALUES + 63),
+		                 reference(&gpu, dump, OG_MALI_SC, 63));
+	}
 	munmap(map, span + (size_t)page);
 }
 
