@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * listen.c — `opengpa stat --listen` and `--openmetrics` (listen.h): the
- * document rendered once per interval by the reader thread, published
- * under a lock, and served by one listener thread to at most
- * OM_MAX_CLIENTS clients at a time, each with a bounded request and a
- * deadline.  HTTP/1.1 without keep-alive: one request per connection, the
+ * listen.c — `opengpa stat --listen` and `--openmetrics` (listen.h): each
+ * interval the reader thread copies its values under a lock (and renders
+ * and writes the file, with --openmetrics); the listener thread renders
+ * the document only when a client asks for it and the values changed since
+ * its last rendering, so a run scraped every second renders once a second
+ * whatever its interval.  The listener serves at most OM_MAX_CLIENTS
+ * clients at a time, each with a bounded request and a deadline.  What it
+ * renders from (names, groups, units, device, backend) is its own copy:
+ * the report's rows and the GPA context may be gone before it stops.  HTTP/1.1 without keep-alive: one request per connection, the
  * answer, then close (what Prometheus's scraper and curl expect of a small
  * exporter).
  */
@@ -48,17 +52,52 @@ struct om_export {
 	bool running;
 	struct client *clients; /* OM_MAX_CLIENTS, the listener's alone */
 
-	pthread_mutex_t lock; /* over the published documents */
+	/* Under lock: the latest values, and the documents last rendered. */
+	pthread_mutex_t lock;
+	bool prepared;       /* run, fam, help and the values exist */
+	double *latest, *totals;
+	uint32_t *counted;
+	uint64_t intervals, version, rendered; /* rendered: the version in doc_* */
 	char *doc_om, *doc_text;
 	size_t len_om, len_text;
 
 	const char *file;    /* --openmetrics, or NULL */
 	bool file_failed;
-	const struct tl_run *run;
+	struct tl_run run;   /* a copy: every string below is the export's own */
+	struct tl_series *series;
 	struct om_family *fam;
 	char **help;
+	char *device, *backend;
 	char instance[256];
 };
+
+/* Renders both documents from the values when they changed (under lock).
+ * false: nothing to serve (no run yet, or out of memory). */
+static bool render_latest(struct om_export *e)
+{
+	if (!e->prepared)
+		return false;
+	if (e->doc_om && e->rendered == e->version)
+		return true;
+	struct om_values v = { .instance = e->instance, .help = (const char *const *)e->help,
+		               .latest = e->latest, .totals = e->totals, .counted = e->counted,
+		               .intervals = e->intervals };
+	struct om_text om = { 0 }, text = { 0 };
+	if (om_render(&om, &e->run, e->fam, &v, OM_OPENMETRICS) ||
+	    om_render(&text, &e->run, e->fam, &v, OM_PROMETHEUS)) {
+		om_text_free(&om);
+		om_text_free(&text);
+		return e->doc_om != NULL; /* out of memory: the previous document */
+	}
+	free(e->doc_om);
+	free(e->doc_text);
+	e->doc_om = om.data;
+	e->len_om = om.len;
+	e->doc_text = text.data;
+	e->len_text = text.len;
+	e->rendered = e->version;
+	return true;
+}
 
 static uint64_t now_ms(void)
 {
@@ -111,9 +150,10 @@ static void answer(struct om_export *e, struct client *c, bool too_long)
 					om = om || (hit && (!end || hit < end));
 				}
 			pthread_mutex_lock(&e->lock);
+			bool any = render_latest(e);
 			const char *pub = om ? e->doc_om : e->doc_text;
 			size_t len = om ? e->len_om : e->len_text;
-			if (pub && (doc = malloc(len + 1)) != NULL) {
+			if (any && pub && (doc = malloc(len + 1)) != NULL) {
 				memcpy(doc, pub, len + 1);
 				body_len = len;
 			}
@@ -376,46 +416,32 @@ int om_export_open(struct om_export **out, const char *listen_at, const char *fi
 	return 0;
 }
 
-/* Renders the document and hands it to the listener and the file. */
-static void publish(struct om_export *e, const struct om_values *v)
+/* --openmetrics: the 0.0.4 document to the file, whole (output.h). */
+static void write_file(struct om_export *e, const struct om_values *v)
 {
-	struct om_text om = { 0 }, text = { 0 };
-	int rc = om_render(&text, e->run, e->fam, v, OM_PROMETHEUS);
-	if (e->lfd >= 0 && rc == 0)
-		rc = om_render(&om, e->run, e->fam, v, OM_OPENMETRICS);
-	if (rc != 0) {
-		om_text_free(&om);
+	struct om_text text = { 0 };
+	if (om_render(&text, &e->run, e->fam, v, OM_PROMETHEUS) != 0) {
 		om_text_free(&text);
-		return; /* out of memory: the previous document stays */
+		return; /* out of memory: the previous file stays */
 	}
-	if (e->file && !e->file_failed) {
-		struct cli_output f;
-		bool ok = cli_output_open(&f, e->file, false) == 0;
-		if (ok) {
-			ok = fwrite(text.data, 1, text.len, f.f) == text.len;
-			ok = cli_output_close(&f, ok) == 0 && ok;
-		}
-		if (!ok) {
-			char shown[256];
-			fprintf(stderr, "opengpa stat: --openmetrics %s: not written again in this run "
-			        "(it keeps the last whole document)\n",
-			        cli_escape(e->file, shown, sizeof shown));
-			e->file_failed = true;
-		}
+	struct cli_output f;
+	bool ok = cli_output_open(&f, e->file, false) == 0;
+	if (ok) {
+		ok = fwrite(text.data, 1, text.len, f.f) == text.len;
+		ok = cli_output_close(&f, ok) == 0 && ok;
 	}
-	if (e->lfd < 0) {
-		om_text_free(&text);
-		return;
+	om_text_free(&text);
+	if (!ok) {
+		char shown[256];
+		fprintf(stderr, "opengpa stat: --openmetrics %s: not written again in this run (it "
+		        "keeps the last whole document)\n", cli_escape(e->file, shown, sizeof shown));
+		e->file_failed = true;
 	}
-	pthread_mutex_lock(&e->lock);
-	char *old_om = e->doc_om, *old_text = e->doc_text;
-	e->doc_om = om.data;
-	e->len_om = om.len;
-	e->doc_text = text.data;
-	e->len_text = text.len;
-	pthread_mutex_unlock(&e->lock);
-	free(old_om);
-	free(old_text);
+}
+
+static char *copy(const char *s)
+{
+	return strdup(s ? s : "");
 }
 
 int om_export_prepare(struct om_export *e, const struct tl_run *run, const gpa_uint32 *index)
@@ -423,13 +449,26 @@ int om_export_prepare(struct om_export *e, const struct tl_run *run, const gpa_u
 	if (!e)
 		return 0;
 	size_t n = run->nseries;
-	e->run = run;
+	e->series = calloc(n + 1, sizeof *e->series);
 	e->fam = calloc(n + 1, sizeof *e->fam);
 	e->help = calloc(n + 1, sizeof *e->help);
-	if (!e->fam || !e->help)
+	e->latest = calloc(n + 1, sizeof *e->latest);
+	e->totals = calloc(n + 1, sizeof *e->totals);
+	e->counted = calloc(n + 1, sizeof *e->counted);
+	e->device = copy(run->device);
+	e->backend = copy(run->backend);
+	if (!e->series || !e->fam || !e->help || !e->latest || !e->totals || !e->counted ||
+	    !e->device || !e->backend)
 		return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
-	om_families(run, e->fam);
+	e->run = (struct tl_run){ .device = e->device, .backend = e->backend,
+		                  .series = e->series, .nseries = n };
 	for (size_t i = 0; i < n; i++) {
+		const struct tl_series *s = &run->series[i];
+		/* Only what the writer reads; NULL strings read as "". */
+		e->series[i] = (struct tl_series){ .name = copy(s->name), .group = copy(s->group),
+			                           .unit = copy(s->unit), .usage = copy(s->usage),
+			                           .integer = s->integer };
+		e->latest[i] = NAN;
 		const char *d = NULL;
 		if (GPA_GetCounterDescription(index[i], &d) != GPA_STATUS_OK || !d)
 			continue;
@@ -439,26 +478,36 @@ int om_export_prepare(struct om_export *e, const struct tl_run *run, const gpa_u
 		e->help[i] = strdup(d);
 	}
 	cli_clear_error();
+	om_families(&e->run, e->fam);
 	/* Served from now on: the labels, no value yet. */
-	if (e->lfd >= 0) {
-		struct om_values v = { .instance = e->instance, .help = (const char *const *)e->help };
-		const char *file = e->file;
-		e->file = NULL; /* the file waits for the first interval */
-		publish(e, &v);
-		e->file = file;
-	}
+	pthread_mutex_lock(&e->lock);
+	e->prepared = true;
+	e->version++;
+	pthread_mutex_unlock(&e->lock);
 	return 0;
 }
 
 void om_export_interval(struct om_export *e, const double *latest, const double *sums,
                         const uint32_t *counted, uint64_t intervals)
 {
-	if (!e || !e->fam)
+	if (!e || !e->prepared)
 		return;
-	struct om_values v = { .instance = e->instance, .help = (const char *const *)e->help,
-		               .latest = latest, .totals = sums, .counted = counted,
-		               .intervals = intervals };
-	publish(e, &v);
+	size_t n = e->run.nseries;
+	if (e->lfd >= 0) {
+		pthread_mutex_lock(&e->lock);
+		memcpy(e->latest, latest, n * sizeof *latest);
+		memcpy(e->totals, sums, n * sizeof *sums);
+		memcpy(e->counted, counted, n * sizeof *counted);
+		e->intervals = intervals;
+		e->version++;
+		pthread_mutex_unlock(&e->lock);
+	}
+	if (e->file && !e->file_failed) {
+		struct om_values v = { .instance = e->instance,
+			               .help = (const char *const *)e->help, .latest = latest,
+			               .totals = sums, .counted = counted, .intervals = intervals };
+		write_file(e, &v);
+	}
 }
 
 void om_export_close(struct om_export *e)
@@ -477,11 +526,21 @@ void om_export_close(struct om_export *e)
 		close(e->wake[1]);
 	if (e->lfd >= 0)
 		close(e->lfd);
-	if (e->help)
-		for (size_t i = 0; e->run && i < e->run->nseries; i++)
-			free(e->help[i]);
+	for (size_t i = 0; i < e->run.nseries; i++) {
+		free(e->help[i]);
+		free((char *)e->series[i].name);
+		free((char *)e->series[i].group);
+		free((char *)e->series[i].unit);
+		free((char *)e->series[i].usage);
+	}
 	free(e->help);
+	free(e->series);
 	free(e->fam);
+	free(e->latest);
+	free(e->totals);
+	free(e->counted);
+	free(e->device);
+	free(e->backend);
 	free(e->clients);
 	free(e->doc_om);
 	free(e->doc_text);
