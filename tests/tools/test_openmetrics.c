@@ -3,7 +3,8 @@
  * The OpenMetrics writer (tools/opengpa/output/openmetrics.h) on hostile
  * input: counter names that are not metric names, two counters whose names
  * meet, label values with quotes, backslashes and line breaks, series with
- * no value yet, and the two formats' differences.  test_prometheus.py
+ * no value yet, and the two formats' differences; and --listen's
+ * ADDR:PORT parser.  test_prometheus.py
  * checks the same writer against Prometheus and promtool.
  */
 #include <math.h>
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 
 #include "openmetrics.h"
+#include "stat.h"
 
 static void names_follow_the_python_exporter(void **state)
 {
@@ -124,12 +126,54 @@ static void render_both_formats(void **state)
 	om_text_free(&text);
 }
 
+static void listen_addresses(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text, *host;
+		unsigned port;
+		bool v6;
+	} good[] = {
+		{ "127.0.0.1:0", "127.0.0.1", 0, false },
+		{ "0.0.0.0:65535", "0.0.0.0", 65535, false },
+		{ "[::1]:9464", "::1", 9464, true },
+		{ "[::]:1", "::", 1, true },
+		{ "[fe80::1:2]:80", "fe80::1:2", 80, true },
+	};
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		char host[64];
+		unsigned port = 7;
+		bool v6 = !good[i].v6;
+		assert_true(stat_parse_listen(good[i].text, host, sizeof host, &port, &v6));
+		assert_string_equal(host, good[i].host);
+		assert_int_equal(port, good[i].port);
+		assert_int_equal(v6, good[i].v6);
+	}
+	static const char *const bad[] = {
+		"::1:9464", "localhost:9464", "127.0.0.1:", ":9464", "127.0.0.1:65536",
+		"[::1]", "[]:1", "127.0.0.1:+1", "127.0.0.1: 1", "1.2.3.4.5:1", "[127.0.0.1]:1",
+		"127.0.0.1", "", ":", "[::1:1", "::1]:1", "127.0.0.1:99999999999999999999",
+		"[0000:0000:0000:0000:0000:0000:0000:0000:0000:0000:0000:0000:0000:0001]:1",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char host[64];
+		unsigned port;
+		bool v6;
+		assert_false(stat_parse_listen(bad[i], host, sizeof host, &port, &v6));
+	}
+	char tiny[4];
+	unsigned port;
+	bool v6;
+	assert_false(stat_parse_listen("127.0.0.1:1", tiny, sizeof tiny, &port, &v6));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(names_follow_the_python_exporter),
 		cmocka_unit_test(colliding_names_made_unique),
 		cmocka_unit_test(render_both_formats),
+		cmocka_unit_test(listen_addresses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
