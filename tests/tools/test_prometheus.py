@@ -256,11 +256,13 @@ def listen_run(tmp):
         c.p.kill()
         c.wait()
         return None
-    time.sleep(0.5)  # a few intervals
-    om = formats(c.address)
-    prometheus_scrape(c.address, tmp)
-    bad_clients(c.address, lambda: (ipv6(), textfile(tmp)))
-    os.killpg(c.p.pid, 2)  # ^C from a terminal: the command and opengpa
+    try:
+        time.sleep(0.5)  # a few intervals
+        om = formats(c.address)
+        prometheus_scrape(c.address, tmp)
+        bad_clients(c.address, lambda: (ipv6(), textfile(tmp)))
+    finally:
+        os.killpg(c.p.pid, 2)  # ^C from a terminal: the command and opengpa
     rc = c.wait()
     check("--listen: the run ends cleanly on ^C", rc is not None and rc in (0, 130),
           (rc, "".join(c.lines)[-1500:]))
