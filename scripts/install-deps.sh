@@ -40,6 +40,10 @@ if [ "${1:-}" != demo ]; then
     # NumPy for its optional results_array(); SciPy (tests only) to check
     # opengpa compare's statistics.  Debian's, not PyPI's.
     python3-pytest python3-numpy python3-scipy
+    # The Prometheus server and promtool: tests/tools/test_prometheus.py runs
+    # /usr/bin/prometheus itself (temporary config, storage and port)
+    # against opengpa stat --listen; the package's own service is not used.
+    prometheus
   )
 fi
 

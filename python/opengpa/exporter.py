@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: MIT
 """Counters for Prometheus: `python3 -m opengpa.exporter --listen ADDR:PORT
 -I MS -- COMMAND` runs `opengpa stat -I MS --opengpa-json -- COMMAND` and
-serves its latest interval and running totals in the OpenMetrics text format
-over HTTP (`/metrics`); `--openmetrics FILE` also writes them, atomically
-each interval, for the node exporter's textfile collector.  docs/python.md,
-"Prometheus"."""
+serves its latest interval and running totals over HTTP (`/metrics`): in the
+OpenMetrics text format to clients that ask for it (Prometheus does), in the
+Prometheus text format 0.0.4 to others (promtool, curl); `--openmetrics FILE`
+also writes them in the 0.0.4 format, which node exporter's textfile
+collector reads, atomically each interval.  docs/python.md, "Prometheus";
+`opengpa stat --listen` does the same in the command (docs/farm.md)."""
 from __future__ import annotations
 
 import argparse
@@ -22,6 +24,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 from ._measure import _command
 
 CONTENT_TYPE = "application/openmetrics-text; version=1.0.0; charset=utf-8"
+TEXT_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 # Usages whose values are not summed over intervals (GPA's usage types).
 GAUGE_USAGES = {"percentage", "ratio"}
 
@@ -37,6 +40,14 @@ def metric_name(counter: str) -> str:
 
 def _label(value: str) -> str:
     return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+
+def _help(value: str, openmetrics: bool) -> str:
+    """HELP text: 0.0.4 escapes only backslash and line feed (a `\\"` there
+    is an error to its parser); OpenMetrics the double quote too."""
+    if openmetrics:
+        return _label(value)
+    return value.replace("\\", "\\\\").replace("\n", "\\n")
 
 
 def _number(v: float) -> str:
@@ -78,8 +89,11 @@ class Metrics:
         usage = self.meta.get(name, ("", "", ""))[1]
         return usage in GAUGE_USAGES or (not usage and unit == "%")
 
-    def render(self) -> str:
+    def render(self, openmetrics: bool = True) -> str:
+        """OpenMetrics text, or with openmetrics=False the 0.0.4 text format
+        (a counter's TYPE on its `_total` sample, no UNIT, no `# EOF`)."""
         out = []
+        total = "" if openmetrics else "_total"
         with self.lock:
             for name in self.order:
                 value, unit = self.latest[name]
@@ -87,22 +101,24 @@ class Metrics:
                 labels = dict(self.labels, group=group, counter=name)
                 lab = ",".join('%s="%s"' % (k, _label(v)) for k, v in sorted(labels.items()))
                 base = metric_name(name)
-                help_text = _label((desc or name) + (" (%s)" % unit if unit else ""))
+                help_text = _help((desc or name) + (" (%s)" % unit if unit else ""), openmetrics)
                 if self._is_gauge(name, unit):
                     out += ["# TYPE %s gauge" % base, "# HELP %s %s" % (base, help_text),
                             "%s{%s} %s" % (base, lab, _number(value))]
                 else:
-                    out += ["# TYPE %s counter" % base, "# HELP %s %s" % (base, help_text),
+                    out += ["# TYPE %s%s counter" % (base, total),
+                            "# HELP %s%s %s" % (base, total, help_text),
                             "%s_total{%s} %s" % (base, lab, _number(self.totals[name]))]
                     last = base + "_last_interval"
                     out += ["# TYPE %s gauge" % last,
                             "# HELP %s %s over the latest interval" % (last, help_text),
                             "%s{%s} %s" % (last, lab, _number(value))]
             lab = ",".join('%s="%s"' % (k, _label(v)) for k, v in sorted(self.labels.items()))
-            out += ["# TYPE opengpa_intervals counter",
-                    "# HELP opengpa_intervals intervals counted since the start",
+            out += ["# TYPE opengpa_intervals%s counter" % total,
+                    "# HELP opengpa_intervals%s intervals counted since the start" % total,
                     "opengpa_intervals_total{%s} %d" % (lab, self.intervals)]
-        out.append("# EOF")
+        if openmetrics:
+            out.append("# EOF")
         return "\n".join(out) + "\n"
 
 
@@ -126,9 +142,10 @@ def serve(metrics: Metrics, host: str, port: int) -> http.server.ThreadingHTTPSe
             if self.path.split("?")[0] not in ("/metrics", "/"):
                 self.send_error(404, "only /metrics is served")
                 return
-            body = metrics.render().encode("utf-8")
+            om = "application/openmetrics-text" in (self.headers.get("Accept") or "")
+            body = metrics.render(openmetrics=om).encode("utf-8")
             self.send_response(200)
-            self.send_header("Content-Type", CONTENT_TYPE)
+            self.send_header("Content-Type", CONTENT_TYPE if om else TEXT_CONTENT_TYPE)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
@@ -203,7 +220,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             if line.startswith('{"interval"'):
                 metrics.add_interval(json.loads(line))
                 if a.openmetrics:
-                    write_textfile(a.openmetrics, metrics.render())
+                    write_textfile(a.openmetrics, metrics.render(openmetrics=False))
             elif line.startswith('{"command"'):
                 total = json.loads(line)  # the totals: the labels the run had
                 with metrics.lock:

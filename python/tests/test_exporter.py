@@ -15,6 +15,7 @@ import pytest
 
 from conftest import COUNTERS
 
+OM_ACCEPT = "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5"
 SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{([a-z_]+="(\\.|[^"\\])*",?)*\})? '
                     r'(-?[0-9.e+-]+|NaN|[+-]Inf)$')
 
@@ -63,6 +64,10 @@ def test_metric_names_and_rendering():
     assert s["opengpa_cycles_last_interval"] == [5.0]
     assert s["opengpa_intervals_total"] == [2.0]
     assert 'instance="a\\"b\\\\c\\nd"' in text
+    plain = m.render(openmetrics=False)
+    assert "# EOF" not in plain and "# TYPE opengpa_cycles_total counter" in plain
+    assert "# TYPE opengpa_busy gauge" in plain
+    assert plain.startswith(text[:text.index("# TYPE opengpa_cycles")])  # gauges alike
 
 
 def test_textfile_is_replaced_atomically(tmp_path):
@@ -89,7 +94,8 @@ def test_scrape_while_counting(tmp_path, backend):
         url = "http://127.0.0.1:%s/metrics" % m.group(1)
         deadline, samples, text = time.monotonic() + 20, {}, ""
         while time.monotonic() < deadline:
-            with urllib.request.urlopen(url, timeout=5) as r:
+            req = urllib.request.Request(url, headers={"Accept": OM_ACCEPT})
+            with urllib.request.urlopen(req, timeout=5) as r:
                 assert r.headers["Content-Type"].startswith("application/openmetrics-text")
                 text = r.read().decode()
             samples = check_openmetrics(text)
@@ -104,12 +110,24 @@ def test_scrape_while_counting(tmp_path, backend):
         assert 'backend="%s"' % backend in text
         with pytest.raises(urllib.error.HTTPError):
             urllib.request.urlopen(url.replace("/metrics", "/nothing"), timeout=5)
-        promtool = shutil.which("promtool")
-        if promtool:
-            r = subprocess.run([promtool, "check", "metrics"], input=text, text=True,
-                               capture_output=True)
-            assert r.returncode == 0, r.stdout + r.stderr
+        # Without Accept: the 0.0.4 text format, which promtool reads.
+        with urllib.request.urlopen(url, timeout=5) as r:
+            assert r.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+            plain = r.read().decode()
+        assert "# EOF" not in plain and "opengpa_intervals_total counter" in plain
+        promtool(plain)
     finally:
         rest = p.communicate(timeout=30)[1]
     assert p.returncode == 0, rest
-    check_openmetrics(prom.read_text())
+    textfile = prom.read_text()
+    assert "# EOF" not in textfile and "opengpa_intervals_total{" in textfile
+    promtool(textfile)
+
+
+def promtool(text):
+    """promtool check metrics, where Debian's prometheus is installed."""
+    tool = shutil.which("promtool")
+    if tool:
+        r = subprocess.run([tool, "check", "metrics"], input=text, text=True,
+                           capture_output=True)
+        assert r.returncode == 0, r.stdout + r.stderr

@@ -262,6 +262,7 @@ static int check_outputs(const struct stat_options *o)
 	const struct cli_output_name names[] = {
 		{ "-o", o->output }, { "--trace", o->trace }, { "--csv", o->csv },
 		{ "--html", o->html }, { "--perfetto", o->perfetto },
+		{ "--openmetrics", o->openmetrics },
 	};
 	return cli_outputs_distinct("stat", names, sizeof names / sizeof names[0]);
 }

@@ -35,6 +35,8 @@ struct stat_options {
 	unsigned interval_ms;            /* -I: print every interval; 0 = not asked */
 	const char *trace, *csv, *html;  /* timeline files (--trace, --csv, --html) */
 	const char *perfetto;            /* --perfetto */
+	const char *listen;              /* --listen ADDR:PORT (checked: a literal) */
+	const char *openmetrics;         /* --openmetrics FILE */
 	bool target;                     /* --target: the cycle budget of target_of */
 	double target_of[3];             /* width, height, frames per second */
 	struct {
@@ -70,6 +72,11 @@ int stat_budget_check(const struct stat_options *o);
  * why. */
 struct report;
 int stat_add_instance_rows(struct report *r);
+
+/* --listen's ADDR:PORT: an IPv4 literal, or an IPv6 literal in brackets,
+ * and a port 0 to 65535.  host gets the address without brackets; *v6
+ * whether it is IPv6.  Returns false with nothing promised otherwise. */
+bool stat_parse_listen(const char *text, char *host, size_t hostlen, unsigned *port, bool *v6);
 
 /* The sampling period of a periodic run in ms: -I's, or 100 when only a
  * timeline file asks for intervals; 0 when nothing does. */

@@ -3,6 +3,7 @@
  * stat_options.c — `opengpa stat`'s options: one case per option of
  * docs/man/opengpa-stat.1.txt (see options.h for adding one).
  */
+#include <arpa/inet.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -148,6 +149,22 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 		*slot = value;
 		return CLI_OK;
 	}
+	case STAT_OPT_LISTEN: {
+		char host[64];
+		unsigned port;
+		bool v6;
+		if (!stat_parse_listen(value, host, sizeof host, &port, &v6))
+			return cli_refuse(err, errlen, "not ADDR:PORT with an address literal and a port "
+			                  "0 to 65535 (127.0.0.1:9464, [::1]:9464; 0.0.0.0 or [::] for "
+			                  "every address; port 0 for any free one)");
+		o->listen = value;
+		return CLI_OK;
+	}
+	case STAT_OPT_OPENMETRICS:
+		if (!*value)
+			return cli_refuse(err, errlen, "no file named");
+		o->openmetrics = value;
+		return CLI_OK;
 	case STAT_OPT_TARGET: return stat_parse_target(o, value, err, errlen);
 	case STAT_OPT_CONSTANT: return stat_parse_constant(o, value, err, errlen);
 	case STAT_OPT_HELP: o->help = true; return CLI_OK;
@@ -196,6 +213,11 @@ int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t 
 	}
 	if (o->summary && !o->interval_ms) {
 		cli_refuse(err, errlen, "--summary is for -I: the totals after the intervals");
+		return 2;
+	}
+	if ((o->listen || o->openmetrics) && !o->interval_ms) {
+		cli_refuse(err, errlen, "%s exports -I's intervals: give -I MS too (-I 1000 for a "
+		           "scrape every few seconds)", o->listen ? "--listen" : "--openmetrics");
 		return 2;
 	}
 	if (o->append && !o->output) {
@@ -254,6 +276,34 @@ int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t 
 	}
 	o->command = operand < argc ? &argv[operand] : NULL;
 	return 0;
+}
+
+bool stat_parse_listen(const char *text, char *host, size_t hostlen, unsigned *port, bool *v6)
+{
+	const char *colon = strrchr(text, ':');
+	if (!colon || colon == text || hostlen == 0)
+		return false;
+	const char *h = text;
+	size_t n = (size_t)(colon - text);
+	*v6 = h[0] == '[';
+	if (*v6) {
+		if (n < 3 || h[n - 1] != ']')
+			return false;
+		h++;
+		n -= 2;
+	}
+	if (n >= hostlen)
+		return false;
+	memcpy(host, h, n);
+	host[n] = '\0';
+	unsigned char addr[16];
+	if (inet_pton(*v6 ? AF_INET6 : AF_INET, host, addr) != 1)
+		return false;
+	uint64_t p;
+	if (!cli_parse_uint(colon + 1, 0, 65535, &p))
+		return false;
+	*port = (unsigned)p;
+	return true;
 }
 
 unsigned stat_period_ms(const struct stat_options *o)

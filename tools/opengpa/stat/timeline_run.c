@@ -106,6 +106,10 @@ int timeline_open(struct timeline *tl, const struct stat_options *o, FILE *repor
 		}
 		add_output(tl, files[i].format, file->f, NULL);
 	}
+	if (om_export_open(&tl->om, o->listen, o->openmetrics)) {
+		timeline_close(tl, false);
+		return 1;
+	}
 	return open_frames(tl);
 }
 
@@ -185,7 +189,7 @@ int timeline_prepare(struct timeline *tl, struct report *r)
 	/* The report's values: each counter over the whole run. */
 	r->sample = OPENGPA_SAMPLES_TOTAL;
 	r->one_line = true;
-	return 0;
+	return om_export_prepare(tl->om, &tl->run, tl->index);
 }
 
 void timeline_session(struct timeline *tl, gpa_uint32 session)
@@ -293,6 +297,7 @@ static void write_interval(struct timeline *tl, uint32_t k)
 	}
 	for (size_t o = 0; o < tl->nout; o++)
 		tl_sample(&tl->out[o], &tl->run, &s);
+	om_export_interval(tl->om, tl->values, tl->sum, tl->nvalues, (uint64_t)k + 1);
 }
 
 /* Follows the session until its pass has ended and every interval is out. */
@@ -426,6 +431,8 @@ int timeline_close(struct timeline *tl, bool commit)
 			rc = 1;
 	}
 	tl->nout = 0;
+	om_export_close(tl->om); /* the listener stops with the run */
+	tl->om = NULL;
 	frame_marks_close(&tl->marks);
 	free(tl->series);
 	free(tl->row);

@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "frame_marks.h"
+#include "listen.h"
 #include "opengpa.h"
 #include "output.h"
 #include "report.h"
@@ -65,6 +66,7 @@ struct timeline {
 	struct frame_marks marks; /* closed when no output shows frames */
 	uint64_t mark_ns;         /* the latest mark; 0 before the first */
 	uint32_t frames;          /* frames written */
+	struct om_export *om;     /* --listen, --openmetrics (listen.h); NULL: neither */
 };
 
 /* Opens --trace, --csv and --html (output.h: each a temporary file until
