@@ -68,7 +68,10 @@ void tl_frame(struct tl_output *o, const struct tl_run *run, const struct tl_fra
 	struct record r;
 	record_begin(o, &r);
 	o->format->frame(o, run, f);
-	o->frames++;
+	if (f->sample)
+		o->samples++;
+	else
+		o->frames++;
 	record_end(o, &r);
 }
 

@@ -63,10 +63,20 @@ struct tl_end {
 	const double *min, *mean, *max;
 };
 
-/* One frame of the workload: from one OpenGPA_MarkFrame() to the next. */
+/* One frame of the workload: from one OpenGPA_MarkFrame() to the next;
+ * or one GPA sample of the workload's (a GL/GLES/CL or plain context's,
+ * sent by the library through the same pipe: frame_marks.h). */
 struct tl_frame {
-	uint32_t index;            /* 0 for the span after the first mark */
-	uint64_t begin_ns, end_ns; /* CLOCK_MONOTONIC, the two marks */
+	bool sample;               /* a GPA sample; else a marked frame */
+	uint32_t index;            /* a frame: 0 for the span after the first
+	                            * mark; a sample: its GPA sample ID */
+	uint64_t begin_ns, end_ns; /* CLOCK_MONOTONIC: the two marks, or the
+	                            * sample's boundaries */
+	/* --per-frame (perframe.c): per series, what was counted in the span,
+	 * apportioned from the intervals; NULL without.  flags: the
+	 * OPENGPA_SAMPLE_* of the intervals it overlaps. */
+	const double *values;
+	uint32_t flags;
 };
 
 struct tl_output;
@@ -88,7 +98,10 @@ struct tl_output {
 	uint64_t count;  /* what the writer wrote so far (events, rows) */
 	uint64_t last_ns; /* the Perfetto writer's latest timestamp (kept monotonic) */
 	uint64_t frame_ns; /* the same on its frames' sequence */
+	uint64_t sample_ns; /* the same on its samples' sequence */
 	uint32_t frames;   /* the frames written so far */
+	uint32_t samples;  /* the GPA samples written so far */
+	bool per_frame;    /* the CSV: a leading "row" column, --per-frame's rows */
 };
 
 extern const struct tl_format tl_trace;            /* trace.c */

@@ -16,7 +16,9 @@
  *   the viewers show on selecting it) and its flags;
  *   an instant event ("i") where an interval is late, merged or failed;
  *   each frame the workload marked (OpenGPA_MarkFrame) as a complete
- *   slice "frame N" on a thread of its own named "frames".
+ *   slice "frame N" on a thread of its own named "frames", and each GPA
+ *   sample of the workload's as a slice "sample ID" of a thread "GPA
+ *   samples"; with --per-frame, their apportioned counts as arguments.
  *
  * Timestamps are the samples' CLOCK_MONOTONIC times in µs.  Events are
  * separated by a comma written before each, so a file cut short (opengpa
@@ -37,8 +39,9 @@ static double micros(uint64_t ns)
 /* The opening of the next event: its separator and its common fields. */
 /* The thread the intervals' slices are on: no thread of the workload's. */
 #define INTERVALS_TID (-1L)
-/* The thread the frames' slices are on. */
+/* The threads the frames' and the GPA samples' slices are on. */
 #define FRAMES_TID (-2L)
+#define SAMPLES_TID (-3L)
 
 static void event(struct tl_output *o, const char *ph, const char *name, const char *cat,
                   long pid, bool tid)
@@ -141,16 +144,26 @@ static void trace_end(struct tl_output *o, const struct tl_run *run, const struc
 static void trace_frame(struct tl_output *o, const struct tl_run *run, const struct tl_frame *f)
 {
 	char name[64];
-	if (!o->frames) {
+	long tid = f->sample ? SAMPLES_TID : FRAMES_TID;
+	if (!(f->sample ? o->samples : o->frames)) {
 		event(o, "M", "thread_name", NULL, run->pid, false);
-		fprintf(o->f, ",\"tid\":%ld,\"args\":{\"name\":\"frames\"}}", FRAMES_TID);
+		fprintf(o->f, ",\"tid\":%ld,\"args\":{\"name\":\"%s\"}}", tid,
+		        f->sample ? "GPA samples" : "frames");
 	}
-	snprintf(name, sizeof name, "frame %u", (unsigned)f->index);
-	event(o, "X", name, "frame", run->pid, false);
-	fprintf(o->f, ",\"tid\":%ld,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"ms\":%.6f}}",
-	        FRAMES_TID, micros(f->begin_ns),
-	        micros(f->end_ns > f->begin_ns ? f->end_ns - f->begin_ns : 0),
+	snprintf(name, sizeof name, "%s %u", f->sample ? "sample" : "frame", (unsigned)f->index);
+	event(o, "X", name, f->sample ? "sample" : "frame", run->pid, false);
+	fprintf(o->f, ",\"tid\":%ld,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"ms\":%.6f", tid,
+	        micros(f->begin_ns), micros(f->end_ns > f->begin_ns ? f->end_ns - f->begin_ns : 0),
 	        f->end_ns > f->begin_ns ? (double)(f->end_ns - f->begin_ns) / 1e6 : 0.0);
+	for (size_t i = 0; f->values && i < run->nseries; i++) {
+		double v = f->values[i];
+		if (isnan(v) || isinf(v))
+			continue;
+		fputc(',', o->f);
+		fmt_json_string(o->f, run->series[i].name);
+		fprintf(o->f, run->series[i].integer ? ":%.0f" : ":%.10g", v);
+	}
+	fputs("}}", o->f);
 }
 
 const struct tl_format tl_trace = {

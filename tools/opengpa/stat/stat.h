@@ -31,6 +31,7 @@ struct stat_options {
 	unsigned interval_ms;            /* -I: print every interval; 0 = not asked */
 	const char *trace, *csv, *html;  /* timeline files (--trace, --csv, --html) */
 	const char *perfetto;            /* --perfetto */
+	bool per_frame;                  /* --per-frame: frames' and samples' rows in --csv */
 	bool target;                     /* --target: the cycle budget of target_of */
 	double target_of[3];             /* width, height, frames per second */
 	struct {

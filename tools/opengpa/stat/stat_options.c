@@ -146,6 +146,7 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 		*slot = value;
 		return CLI_OK;
 	}
+	case STAT_OPT_PER_FRAME: o->per_frame = true; return CLI_OK;
 	case STAT_OPT_TARGET: return stat_parse_target(o, value, err, errlen);
 	case STAT_OPT_CONSTANT: return stat_parse_constant(o, value, err, errlen);
 	case STAT_OPT_HELP: o->help = true; return CLI_OK;
@@ -173,6 +174,10 @@ int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t 
 	}
 	if (o->summary && !o->interval_ms) {
 		cli_refuse(err, errlen, "--summary is for -I: the totals after the intervals");
+		return 2;
+	}
+	if (o->per_frame && !o->csv) {
+		cli_refuse(err, errlen, "--per-frame adds rows to --csv FILE: name one");
 		return 2;
 	}
 	if (o->append && !o->output) {

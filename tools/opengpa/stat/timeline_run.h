@@ -26,6 +26,7 @@
 #include "output.h"
 #include "report.h"
 #include "stat.h"
+#include "perframe.h"
 #include "timeline.h"
 
 #define TIMELINE_MAX_OUTPUTS 5
@@ -57,6 +58,8 @@ struct timeline {
 	struct frame_marks marks; /* closed when no output shows frames */
 	uint64_t mark_ns;         /* the latest mark; 0 before the first */
 	uint32_t frames;          /* frames written */
+	bool per_frame;           /* --per-frame: frames wait for their counts */
+	struct tl_perframe *perframe;
 };
 
 /* Opens --trace, --csv and --html (output.h: each a temporary file until
