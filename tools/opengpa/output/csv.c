@@ -59,7 +59,7 @@ static void row(struct tl_output *o, const struct tl_run *run, const char *what,
 		fputc(',', o->f);
 		if (isnan(v) || isinf(v))
 			continue;
-		fprintf(o->f, run->series[i].integer ? "%.0f" : "%.10g", v);
+		tl_put_number(o->f, v, run->series[i].integer ? TL_INTEGER : TL_G10);
 	}
 	fputs("\r\n", o->f);
 	o->count++;

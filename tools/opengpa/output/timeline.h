@@ -149,6 +149,19 @@ void tl_frame(struct tl_output *o, const struct tl_run *run, const struct tl_fra
 /* Whether the format shows frames. */
 bool tl_shows_frames(const struct tl_output *o);
 
+/* How tl_number() prints: as printf's "%.0f", "%.10g" or "%.17g". */
+enum tl_digits { TL_INTEGER, TL_G10, TL_G17 };
+#define TL_NUMBER_LEN 352 /* "%.0f" of the largest double, and its sign */
+/* v as printf would print it, into buf (TL_NUMBER_LEN bytes); an integral
+ * value (most counters are counts) without printf, the same digits several
+ * times faster.  Returns buf. */
+const char *tl_number(char *buf, double v, enum tl_digits digits);
+/* tl_number() written to f. */
+void tl_put_number(FILE *f, double v, enum tl_digits digits);
+/* s as a JSON string, as fmt_json_string() writes it; a plain ASCII name
+ * (every counter's) in one piece instead of a character at a time. */
+void tl_put_json_string(FILE *f, const char *s);
+
 /* Seconds of t since the run's start (negative before it). */
 double tl_seconds(const struct tl_run *run, uint64_t t);
 /* The command as one line ("sleep 1"), cut to fit buf. */

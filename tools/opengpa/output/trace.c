@@ -48,10 +48,10 @@ static void event(struct tl_output *o, const char *ph, const char *name, const c
 {
 	fputs(o->count++ ? ",\n{" : "\n{", o->f);
 	fputs("\"name\":", o->f);
-	fmt_json_string(o->f, name);
+	tl_put_json_string(o->f, name);
 	if (cat) {
 		fputs(",\"cat\":", o->f);
-		fmt_json_string(o->f, cat);
+		tl_put_json_string(o->f, cat);
 	}
 	fprintf(o->f, ",\"ph\":\"%s\",\"pid\":%ld", ph, pid);
 	if (tid)
@@ -100,8 +100,10 @@ static void trace_sample(struct tl_output *o, const struct tl_run *run, const st
 			continue;
 		event(o, "C", c->name, c->group, run->pid, false);
 		fprintf(o->f, ",\"ts\":%.3f,\"args\":{", ts);
-		fmt_json_string(o->f, tl_shown_unit(c, unit, sizeof unit));
-		fprintf(o->f, ":%.17g}}", v);
+		tl_put_json_string(o->f, tl_shown_unit(c, unit, sizeof unit));
+		fputc(':', o->f);
+		tl_put_number(o->f, v, TL_G17);
+		fputs("}}", o->f);
 	}
 	/* The interval itself, its counts as arguments. */
 	snprintf(name, sizeof name, "interval %u", (unsigned)s->index);
@@ -115,8 +117,9 @@ static void trace_sample(struct tl_output *o, const struct tl_run *run, const st
 			continue;
 		snprintf(unit, sizeof unit, "%s (%s)", c->name, tl_unit_or_usage(c));
 		fputc(',', o->f);
-		fmt_json_string(o->f, unit);
-		fprintf(o->f, c->integer ? ":%.0f" : ":%.17g", s->values[i]);
+		tl_put_json_string(o->f, unit);
+		fputc(':', o->f);
+		tl_put_number(o->f, s->values[i], c->integer ? TL_INTEGER : TL_G17);
 	}
 	fputs("}}", o->f);
 	uint32_t notable = s->flags & (OPENGPA_SAMPLE_LATE | OPENGPA_SAMPLE_OVERFLOW |
@@ -160,8 +163,9 @@ static void trace_frame(struct tl_output *o, const struct tl_run *run, const str
 		if (isnan(v) || isinf(v))
 			continue;
 		fputc(',', o->f);
-		fmt_json_string(o->f, run->series[i].name);
-		fprintf(o->f, run->series[i].integer ? ":%.0f" : ":%.10g", v);
+		tl_put_json_string(o->f, run->series[i].name);
+		fputc(':', o->f);
+		tl_put_number(o->f, v, run->series[i].integer ? TL_INTEGER : TL_G10);
 	}
 	fputs("}}", o->f);
 }
