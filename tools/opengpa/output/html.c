@@ -74,7 +74,7 @@ static void number(FILE *f, double v, bool integer)
 	if (isnan(v) || isinf(v))
 		fputs("null", f);
 	else
-		tl_put_number(f, v, integer ? TL_INTEGER : TL_G17);
+		tl_put_number(f, v, integer ? TL_INTEGER : TL_G10);
 }
 
 static void html_begin(struct tl_output *o, const struct tl_run *run)

@@ -486,7 +486,9 @@ function selftest() {
       clientX: r.left + r.width * fx, clientY: r.top + r.height / 2 }));
   }
   var span = view.t1 - view.t0;
+  var t = performance.now();
   mouse("mousedown", 0.3); mouse("mousemove", 0.5); mouse("mouseup", 0.5);
+  document.documentElement.dataset.zoomMs = Math.round(performance.now() - t);
   out.push("zoom " + (view.t1 - view.t0 < span * 0.5 ? "ok" : "failed"));
   out.push("charts follow " + (charts.every(function (x) {
     return !x.drawn || x.svg.querySelector("text[text-anchor=middle]") !== null; }) ? "ok" : "failed"));
@@ -505,7 +507,9 @@ function selftest() {
   search.value = "";
   search.dispatchEvent(new Event("input"));
   setView(view.all0, view.all1);
+  t = performance.now();
   document.getElementById("og-open-all").click();
+  document.documentElement.dataset.openAllMs = Math.round(performance.now() - t);
   out.push("open all " + (charts.every(function (x) { return x.drawn; }) ? "ok" : "failed"));
   return out.join("; ");
 }
@@ -513,6 +517,8 @@ function selftest() {
 document.addEventListener("DOMContentLoaded", function () {
   try {
     var t = performance.now();
+    // From navigation to here: reading the page and its intervals' scripts.
+    document.documentElement.dataset.loadMs = Math.round(t);
     render();
     document.documentElement.dataset.renderMs = Math.round(performance.now() - t);
     if (location.hash === "#selftest") document.documentElement.dataset.selftest = selftest();
