@@ -10,7 +10,10 @@ reach the timeline through the library: slices, bands in --html, and
 --per-frame's CSV rows, each frame's and sample's count checked against
 the intervals' apportioned here by time overlap.
 
-usage: test_frames.py OPENGPA FRAME_MARKS"""
+A GLES program on Mesa (examples/gl-frame-timing, when given) shows its
+GPA samples the same way: the library's hook on a GL context.
+
+usage: test_frames.py OPENGPA FRAME_MARKS [GL_FRAME_TIMING GLES_LIBRARY]"""
 import json
 import os
 import shlex
@@ -127,6 +130,23 @@ if r.returncode == 0:
     check("html: a band per frame and per GPA sample",
           page.count("<script>F(0,") == NSAMPLES - 1 and
           page.count("<script>F(1,") == NSAMPLES, page.count("<script>F("))
+
+# A GLES context's samples (gl-frame-timing: one sample per frame).
+if len(sys.argv) > 4:
+    GL_FRAMES = 3
+    gl_csv = os.path.join(tmp, "gl.csv")
+    wrapper = shlex.split(os.environ.get("MESON_EXE_WRAPPER", ""))
+    g = run(["stat", "-I", "20", "-e", "TaskClock", "--per-frame", "--csv", gl_csv, "--"] + wrapper +
+            [sys.argv[3], "--library", sys.argv[4], "--frames", str(GL_FRAMES)])
+    check("stat exits 0 with a GLES program taking GPA samples", g.returncode == 0,
+          g.stderr[-2000:])
+    if g.returncode == 0:
+        import csv
+        with open(gl_csv, newline="") as f:
+            gl_rows = [row for row in csv.DictReader(f) if row["row"] == "sample"]
+        check("GLES context: a row per frame's GPA sample, with its count",
+              len(gl_rows) >= GL_FRAMES and all(row["TaskClock (ms)"] for row in gl_rows) and
+              all(int(row["end_ns"]) > int(row["begin_ns"]) for row in gl_rows), gl_rows)
 
 # Perfetto: the same frames as slices of a "frames" track, on a sequence of
 # their own whose timestamps never go back.
