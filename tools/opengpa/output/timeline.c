@@ -78,7 +78,8 @@ void tl_frame(struct tl_output *o, const struct tl_run *run, const struct tl_fra
 
 bool tl_shows_frames(const struct tl_output *o)
 {
-	return o->format && o->format->frame;
+	/* The CSV has rows for them only with --per-frame. */
+	return o->format && o->format->frame && (o->format != &tl_csv || o->per_frame);
 }
 
 void tl_end(struct tl_output *o, const struct tl_run *run, const struct tl_end *e)
