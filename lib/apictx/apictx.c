@@ -16,10 +16,14 @@
  * under four names is what the packages already ship.)
  */
 #include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "apictx/impl.h"
 #include "core/core.h"
@@ -334,4 +338,39 @@ void og_apictx_mark_disjoint(struct og_apictx *a)
 	for (uint32_t i = 0; i < a->ntimings; i++)
 		if (a->timings[i].state != TIMING_FREE)
 			a->timings[i].disjoint = true;
+}
+
+/* ---- samples on opengpa stat's timeline ----------------------------------- */
+
+void og_apictx_send_sample(const struct og_apictx *a, uint32_t id, uint64_t begin_ns,
+                           uint64_t end_ns)
+{
+	if (a && a->api == OG_API_VK)
+		return;
+	const char *v = getenv("OPENGPA_FRAME_FD");
+	if (!v || !*v)
+		return;
+	char *end;
+	errno = 0;
+	long fd = strtol(v, &end, 10);
+	struct stat st;
+	/* Only ever a pipe (as OpenGPA_MarkFrame): a number the program reused
+	 * for a file of its own must not get our bytes. */
+	if (*end || errno || fd < 0 || fd > INT_MAX || fstat((int)fd, &st) != 0 ||
+	    !S_ISFIFO(st.st_mode)) {
+		og_log(OG_LOG_MESSAGE, "EndSample(%u): OPENGPA_FRAME_FD='%s' is not an open pipe: "
+		       "the sample is not on opengpa stat's timeline; unset OPENGPA_FRAME_FD", id, v);
+		return;
+	}
+	/* tools/opengpa/frame_marks.h: the begin with the top bit set, the end,
+	 * the ID, in one write (24 bytes, under PIPE_BUF: whole). */
+	uint64_t rec[3] = { (begin_ns & ~(UINT64_C(1) << 63)) | UINT64_C(1) << 63, end_ns, id };
+	ssize_t n;
+	while ((n = write((int)fd, rec, sizeof rec)) < 0 && errno == EINTR)
+		;
+	if (n != (ssize_t)sizeof rec)
+		og_log(OG_LOG_MESSAGE, "EndSample(%u): the sample is not on opengpa stat's timeline: "
+		       "%s", id, n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+		                  ? "its reader is behind (the pipe is full)"
+		                  : n < 0 ? strerror(errno) : "short write");
 }

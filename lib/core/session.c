@@ -404,6 +404,7 @@ GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
 	}
 	scatter(s, s->cur, s->pass_index, s->deltas);
 	smp->passes |= 1ull << s->pass_index;
+	og_apictx_send_sample(s->api, s->cur_id, s->cur_begin_ns, end_ns); /* opengpa stat's timeline */
 	if (n && ctx->ops->sample_coverage) {
 		double c = ctx->ops->sample_coverage(ctx->state);
 		if (c < smp->coverage)

@@ -5,6 +5,12 @@
  * test_frames.py under `opengpa stat -I`.
  *
  *   frame_marks COUNT MS   marks; exits 1 if a mark fails
+ *   frame_marks samples COUNT MS
+ *                          COUNT GPA samples (IDs 100, 101, ...) of MS
+ *                          milliseconds each, MS apart, on a plain context
+ *                          of the perf backend, with a frame mark after
+ *                          each: the library sends each sample to opengpa
+ *                          stat's timeline (og_apictx_send_sample)
  *   frame_marks refusals   the call's answers without opengpa stat: OK
  *                          with no OPENGPA_FRAME_FD, an error for a value
  *                          that is no number or no pipe; exits 1 otherwise
@@ -69,12 +75,60 @@ static int refusals(void)
 	return bad;
 }
 
+static void spin_ms(double ms)
+{
+	double until = now_ms() + ms;
+	while (now_ms() < until)
+		;
+}
+
+static int samples(int count, double ms)
+{
+	static int key; /* a plain context: the pointer is a key */
+	gpa_uint32 session, index;
+	GPA_Status st = GPA_Initialize();
+	if (st == GPA_STATUS_OK)
+		st = OpenGPA_SetBackend("perf", NULL);
+	if (st == GPA_STATUS_OK)
+		st = GPA_OpenContext(&key);
+	if (st == GPA_STATUS_OK)
+		st = GPA_GetCounterIndex("TaskClock", &index);
+	if (st == GPA_STATUS_OK)
+		st = GPA_EnableCounter(index);
+	if (st == GPA_STATUS_OK)
+		st = GPA_BeginSession(&session);
+	if (st == GPA_STATUS_OK)
+		st = GPA_BeginPass();
+	for (int i = 0; i < count && st == GPA_STATUS_OK; i++) {
+		spin_ms(ms); /* between samples */
+		st = GPA_BeginSample((gpa_uint32)(100 + i));
+		if (st == GPA_STATUS_OK) {
+			spin_ms(ms);
+			st = GPA_EndSample();
+		}
+		if (st == GPA_STATUS_OK)
+			st = OpenGPA_MarkFrame();
+	}
+	if (st == GPA_STATUS_OK)
+		st = GPA_EndPass();
+	if (st == GPA_STATUS_OK)
+		st = GPA_EndSession();
+	if (st != GPA_STATUS_OK)
+		fprintf(stderr, "frame_marks: samples: %s\n", GPA_GetStatusAsStr(st));
+	GPA_CloseContext();
+	GPA_Destroy();
+	return st == GPA_STATUS_OK ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "refusals") == 0)
 		return refusals();
+	if (argc == 4 && strcmp(argv[1], "samples") == 0)
+		return samples(atoi(argv[2]), atof(argv[3]));
 	if (argc != 3) {
-		fprintf(stderr, "usage: frame_marks COUNT MS | frame_marks refusals\n");
+		fprintf(stderr, "usage: frame_marks COUNT MS | frame_marks samples COUNT MS | "
+		        "frame_marks refusals\n");
 		return 2;
 	}
 	int count = atoi(argv[1]);

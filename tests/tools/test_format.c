@@ -294,6 +294,34 @@ static void test_group_digits(void **state)
 	struct fmt_numeric n;
 	fmt_numeric_from_env(true, &n);
 	assert_true(n.point[0] != '\0');
+/* tl_number's fast path for integral values prints what printf prints,
+ * at the edges where %.10g and %.17g turn to exponents too. */
+static void test_numbers(void **state)
+{
+	(void)state;
+	static const double values[] = {
+		0.0, -0.0, 1.0, -1.0, 7.0, 10.0, 99.0, 12345.0, 4294967296.0, 9999999999.0,
+		10000000000.0, 12345678901.0, 99999999999999984.0, 1e17, 123456789012345678.0,
+		9007199254740993.0, 9.2e18, 1.8e19, -123456789.0, 0.5, 2.25, 1.0 / 3.0, 1e-7,
+		-2.5, 1e300, 3.0e10,
+	};
+	static const char *const fmts[] = { "%.0f", "%.10g", "%.17g" };
+	static const enum tl_digits digits[] = { TL_INTEGER, TL_G10, TL_G17 };
+	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+		for (size_t k = 0; k < 3; k++) {
+			char want[TL_NUMBER_LEN], got[TL_NUMBER_LEN];
+			if (k == 0)
+				snprintf(want, sizeof want, "%.0f", values[i]);
+			else if (k == 1)
+				snprintf(want, sizeof want, "%.10g", values[i]);
+			else
+				snprintf(want, sizeof want, "%.17g", values[i]);
+			tl_number(got, values[i], digits[k]);
+			if (strcmp(want, got) != 0)
+				fail_msg("tl_number(%.17g, %s) gave %s, printf %s", values[i], fmts[k], got,
+				         want);
+		}
+	}
 }
 
 int main(void)
@@ -304,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_timeline_writers),
 		cmocka_unit_test(test_perf_rate),
 		cmocka_unit_test(test_group_digits),
+		cmocka_unit_test(test_numbers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,9 +5,15 @@ calls OpenGPA_MarkFrame() (frame_marks.c) under `opengpa stat -I`, its
 frames as slices in --trace (Chrome JSON) and --perfetto (decoded with
 protoc against Perfetto's schema where both are here), one slice from each
 mark to the next, lined up with the marks' spacing; and the call's answers
-without opengpa stat.
+without opengpa stat.  Then a workload whose GPA samples (a plain context)
+reach the timeline through the library: slices, bands in --html, and
+--per-frame's CSV rows, each frame's and sample's count checked against
+the intervals' apportioned here by time overlap.
 
-usage: test_frames.py OPENGPA FRAME_MARKS"""
+A GLES program on Mesa (examples/gl-frame-timing, when given) shows its
+GPA samples the same way: the library's hook on a GL context.
+
+usage: test_frames.py OPENGPA FRAME_MARKS [GL_FRAME_TIMING GLES_LIBRARY]"""
 import json
 import os
 import shlex
@@ -69,12 +75,101 @@ check("trace: frames lie within the workload's run", run_begin and run_end and f
       (run_begin[:1], run_end[:1], frames[-1:]))
 
 
+
+# GPA samples of the workload's own and --per-frame.
+NSAMPLES, SAMPLE_MS = 5, 15
+csv_path, html = os.path.join(tmp, "s.csv"), os.path.join(tmp, "s.html")
+strace, spf = os.path.join(tmp, "s.json"), os.path.join(tmp, "s.pftrace")
+r = run(["stat", "-I", "20", "-e", "TaskClock", "--per-frame", "--csv", csv_path, "--html", html,
+         "--trace", strace, "--perfetto", spf, "--"] + FRAME_MARKS +
+        ["samples", str(NSAMPLES), str(SAMPLE_MS)])
+check("stat exits 0 with a workload taking GPA samples", r.returncode == 0, r.stderr[-2000:])
+if r.returncode == 0:
+    import csv
+    with open(csv_path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    kinds = [row["row"] for row in rows]
+    intervals = [row for row in rows if row["row"] == "interval"]
+    spans = [row for row in rows if row["row"] != "interval"]
+    check("per-frame CSV: a first column 'row', interval, frame and sample rows",
+          set(kinds) == {"interval", "frame", "sample"}, sorted(set(kinds)))
+    check("per-frame CSV: a row per GPA sample, by its ID",
+          sorted(int(row["sample"]) for row in spans if row["row"] == "sample") ==
+          list(range(100, 100 + NSAMPLES)), spans)
+    check("per-frame CSV: a row per frame",
+          sorted(int(row["sample"]) for row in spans if row["row"] == "frame") ==
+          list(range(NSAMPLES - 1)), spans)
+
+    def apportioned(b, e):
+        total = 0.0
+        for iv in intervals:
+            ib, ie = int(iv["begin_ns"]), int(iv["end_ns"])
+            over = min(e, ie) - max(b, ib)
+            if over > 0 and ie > ib and iv["TaskClock (ms)"]:
+                total += float(iv["TaskClock (ms)"]) * over / (ie - ib)
+        return total
+    wrong = []
+    for row in spans:
+        want = apportioned(int(row["begin_ns"]), int(row["end_ns"]))
+        got = float(row["TaskClock (ms)"])
+        if abs(got - want) > 1e-6 * max(1.0, want):
+            wrong.append((row["row"], row["sample"], got, want))
+    check("per-frame CSV: each span's count is the intervals' apportioned by overlap",
+          not wrong and spans, wrong[:3])
+    lens = sorted((int(row["end_ns"]) - int(row["begin_ns"])) / 1e6 for row in spans
+                  if row["row"] == "sample")
+    check("per-frame CSV: a sample spans its GPA_BeginSample..GPA_EndSample",
+          lens and lens[0] >= SAMPLE_MS * 0.99 and lens[len(lens) // 2] < SAMPLE_MS * 3, lens)
+    with open(strace) as f:
+        events = json.load(f)
+    gs = [e for e in events if e.get("cat") == "sample"]
+    check("trace: a slice per GPA sample, its apportioned count as an argument",
+          sorted(e["name"] for e in gs) == ["sample %d" % i for i in range(100, 100 + NSAMPLES)]
+          and all("TaskClock" in e["args"] for e in gs), gs[:2])
+    page = open(html).read()
+    check("html: a band per frame and per GPA sample",
+          page.count("<script>F(0,") == NSAMPLES - 1 and
+          page.count("<script>F(1,") == NSAMPLES, page.count("<script>F("))
+
+# A GLES context's samples (gl-frame-timing: one sample per frame).
+if len(sys.argv) > 4:
+    GL_FRAMES = 3
+    gl_csv = os.path.join(tmp, "gl.csv")
+    wrapper = shlex.split(os.environ.get("MESON_EXE_WRAPPER", ""))
+    g = run(["stat", "-I", "20", "-e", "TaskClock", "--per-frame", "--csv", gl_csv, "--"] + wrapper +
+            [sys.argv[3], "--library", sys.argv[4], "--frames", str(GL_FRAMES)])
+    check("stat exits 0 with a GLES program taking GPA samples", g.returncode == 0,
+          g.stderr[-2000:])
+    if g.returncode == 0:
+        import csv
+        with open(gl_csv, newline="") as f:
+            gl_rows = [row for row in csv.DictReader(f) if row["row"] == "sample"]
+        check("GLES context: a row per frame's GPA sample, with its count",
+              len(gl_rows) >= GL_FRAMES and all(row["TaskClock (ms)"] for row in gl_rows) and
+              all(int(row["end_ns"]) > int(row["begin_ns"]) for row in gl_rows), gl_rows)
+
 # Perfetto: the same frames as slices of a "frames" track, on a sequence of
 # their own whose timestamps never go back.
 why = perfetto_text.unavailable()
 if why:
     print("SKIP: Perfetto file not decoded: %s" % why)
     finish()
+
+if r.returncode == 0:
+    rc, text, err, unknown = perfetto_text.decode(spf)
+    check("perfetto (samples): protoc decodes the file, no unknown field", rc == 0 and not unknown,
+          (err[-500:], unknown[:3]))
+    sample_tracks, names = set(), []
+    for p in fields(parse_text_format(text), "packet") if rc == 0 else []:
+        for td in fields(p, "track_descriptor"):
+            if fields(td, "name") == ["GPA samples"]:
+                sample_tracks.add(fields(td, "uuid")[0])
+        for te in fields(p, "track_event"):
+            if fields(te, "track_uuid")[0] in sample_tracks and fields(te, "name"):
+                names += fields(te, "name")
+    check("perfetto: a track of GPA samples, a slice per sample",
+          len(sample_tracks) == 1 and sorted(names) ==
+          ["sample %d" % i for i in range(100, 100 + NSAMPLES)], (sample_tracks, names))
 
 rc, text, err, unknown = perfetto_text.decode(pf)
 check("perfetto: protoc decodes the file", rc == 0, err[-500:])

@@ -5,7 +5,8 @@
  * from the intervals in the page), and the totals as a table.
  *
  * The page is written as the run goes: the head (style, script, the run),
- * then one small <script> per interval, then at the end the totals table.
+ * then one small <script> per interval (and per frame or GPA sample of
+ * the workload's, drawn as bands), then at the end the totals table.
  * A browser draws whatever the file holds when it has loaded it, so a
  * report cut short still shows every interval written.  Nothing is fetched:
  * no font, no script, no image from anywhere else.
@@ -74,7 +75,7 @@ static void number(FILE *f, double v, bool integer)
 	if (isnan(v) || isinf(v))
 		fputs("null", f);
 	else
-		fprintf(f, integer ? "%.0f" : "%.17g", v);
+		tl_put_number(f, v, integer ? TL_INTEGER : TL_G10);
 }
 
 static void html_begin(struct tl_output *o, const struct tl_run *run)
@@ -188,9 +189,17 @@ static void html_end(struct tl_output *o, const struct tl_run *run, const struct
 	fputs("]});</script>\n</body>\n</html>\n", f);
 }
 
+/* A frame or GPA sample of the workload's: a band behind the charts. */
+static void html_frame(struct tl_output *o, const struct tl_run *run, const struct tl_frame *f)
+{
+	fprintf(o->f, "<script>F(%d,%u,%.9f,%.9f)</script>\n", f->sample ? 1 : 0,
+	        (unsigned)f->index, tl_seconds(run, f->begin_ns), tl_seconds(run, f->end_ns));
+}
+
 const struct tl_format tl_html = {
 	.name = "html",
 	.begin = html_begin,
 	.sample = html_sample,
 	.end = html_end,
+	.frame = html_frame,
 };

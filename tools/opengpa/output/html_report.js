@@ -13,11 +13,13 @@
 // says "same as X".  A search box filters by counter or group name; a
 // legend entry toggles its line; dragging across a chart zooms every chart
 // to that span, shift-drag (or the arrows) pans, a double click or Reset
-// shows the whole run.  Late, overflowed and partial intervals are shaded.
+// shows the whole run.  Late, overflowed and partial intervals are shaded;
+// the workload's frames (every other one tinted, an edge at each mark) and
+// its GPA samples are bands behind the lines, following zoom and pan.
 // Only the open groups' charts are drawn, and a line holds at most two
 // points per pixel column, so a whole GPU's counters stay quick.
 "use strict";
-var OG = { run: null, samples: [], end: null };
+var OG = { run: null, samples: [], end: null, frames: [], gpasamples: [] };
 window.addEventListener("error", function (ev) {
   var root = document.documentElement;
   root.dataset.errors = (root.dataset.errors ? root.dataset.errors + "\n" : "") + ev.message;
@@ -25,6 +27,8 @@ window.addEventListener("error", function (ev) {
 function begin(run) { OG.run = run; }
 function S(k, b, e, flags, values) { OG.samples.push({ k: k, b: b, e: e, f: flags, v: values }); }
 function end(info) { OG.end = info; }
+// A frame the workload marked (kind 0) or a GPA sample of its own (kind 1).
+function F(kind, k, b, e) { (kind ? OG.gpasamples : OG.frames).push({ k: k, b: b, e: e }); }
 
 var COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
               "#17becf"];
@@ -160,6 +164,43 @@ function pathOf(m, y) {
   return d;
 }
 
+// The spans of list (sorted by begin) that show in the view; past one per
+// pixel column, one per column (a band of the first there).
+function visibleSpans(list) {
+  var out = [], lastCol = -1;
+  var lo = 0, hi = list.length;
+  while (lo < hi) { var mid = (lo + hi) >> 1; if (list[mid].e <= view.t0) lo = mid + 1; else hi = mid; }
+  for (var i = lo; i < list.length && list[i].b < view.t1; i++) {
+    var col = Math.floor(xOf(list[i].b));
+    if (col === lastCol && list.length > W) continue;
+    lastCol = col;
+    out.push(list[i]);
+  }
+  return out;
+}
+
+// Frames and GPA samples behind the lines.
+function bands(parent) {
+  visibleSpans(OG.frames).forEach(function (f) {
+    var x0 = xOf(f.b), x1 = xOf(f.e);
+    if (f.k % 2)
+      el("rect", { x: x0, y: T, width: Math.max(1, x1 - x0), height: H - T - B, class: "frame" }, parent);
+    if (x1 - x0 > 3)
+      el("line", { x1: x0, x2: x0, y1: T, y2: H - B, class: "frameedge" }, parent);
+  });
+  visibleSpans(OG.gpasamples).forEach(function (g) {
+    el("rect", { x: xOf(g.b), y: T, width: Math.max(1, xOf(g.e) - xOf(g.b)), height: 8,
+                 class: "gpasample" }, parent);
+  });
+}
+
+// The frame or sample of list at t, or null.
+function spanAt(list, t) {
+  var lo = 0, hi = list.length;
+  while (lo < hi) { var mid = (lo + hi) >> 1; if (list[mid].e <= t) lo = mid + 1; else hi = mid; }
+  return lo < list.length && list[lo].b <= t ? list[lo] : null;
+}
+
 function drawChart(c) {
   c.drawn = true;
   var svg = c.svg;
@@ -191,6 +232,7 @@ function drawChart(c) {
       el("rect", { x: xOf(s.b), y: T, width: Math.max(1, xOf(s.e) - xOf(s.b)),
                    height: H - T - B, class: kind }, shades);
   }
+  bands(shades);
   var label = tickFormat(ystep, Math.max(Math.abs(lo), Math.abs(hi)));
   for (var v = lo; v <= hi + ystep / 2; v += ystep) {
     el("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }, svg);
@@ -278,8 +320,10 @@ function makeChart(parent, title, unit, members) {
     if (!s || x < L || x > W - R) return;
     c.cursor.setAttribute("x1", x); c.cursor.setAttribute("x2", x);
     c.cursor.setAttribute("visibility", "visible");
+    var t = tOf(x), fr = spanAt(OG.frames, t), gs = spanAt(OG.gpasamples, t);
     readout.textContent = "interval " + s.k + ", " + s.b.toFixed(3) + "\u2013" + s.e.toFixed(3) +
-      " s: " + members.filter(function (mm) { return !mm.off; }).map(function (mm) {
+      " s" + (fr ? ", frame " + fr.k + " (" + ((fr.e - fr.b) * 1e3).toFixed(2) + " ms)" : "") +
+      (gs ? ", GPA sample " + gs.k + " (" + ((gs.e - gs.b) * 1e3).toFixed(2) + " ms)" : "") + ": " + members.filter(function (mm) { return !mm.off; }).map(function (mm) {
         var r = shown(s, mm.i);
         return mm.s.name + " " + (mm.s.count ? rateText(r) + " " + shownUnit(mm.s) + " (" +
           full(s.v[mm.i], mm.s) + " " + unitOf(mm.s) + ")" : full(s.v[mm.i], mm.s));
@@ -359,8 +403,19 @@ function toolbar(nseries) {
 function legendOfShades(parent) {
   var seen = 0;
   OG.samples.forEach(function (s) { seen |= s.f; });
-  if (!(seen & (FLAG_LATE | FLAG_OVERFLOW | FLAG_FINAL))) return;
+  if (!(seen & (FLAG_LATE | FLAG_OVERFLOW | FLAG_FINAL)) && !OG.frames.length &&
+      !OG.gpasamples.length) return;
   var note = html("div", "shades", "Shaded:", parent);
+  if (OG.frames.length) {
+    html("i", "", undefined, note).style.background = "var(--frame)";
+    note.appendChild(document.createTextNode(OG.frames.length + " frames the command marked " +
+      "(every other one)"));
+  }
+  if (OG.gpasamples.length) {
+    html("i", "", undefined, note).style.background = "var(--gpasample)";
+    note.appendChild(document.createTextNode(OG.gpasamples.length + " GPA samples of the " +
+      "command's (the strip at the top)"));
+  }
   [[FLAG_OVERFLOW, "overflow", "the kernel's buffer was full; the interval holds several periods"],
    [FLAG_LATE, "late", "read late; the interval spans over a period"],
    [FLAG_FINAL, "partial", "the last interval, cut short by the end of the command"]]
@@ -379,6 +434,8 @@ function render() {
     document.documentElement.dataset.rendered = "0";
     return;
   }
+  [OG.frames, OG.gpasamples].forEach(function (l) { l.sort(function (a, b) { return a.b - b.b; }); });
+  document.documentElement.dataset.frames = OG.frames.length + " " + OG.gpasamples.length;
   view.all0 = view.t0 = Math.min(0, OG.samples[0].b);
   view.all1 = view.t1 = Math.max(OG.samples[OG.samples.length - 1].e, view.all0 + 1e-3);
   // Groups in the order the counters come; in each, a chart per unit of at
@@ -429,7 +486,9 @@ function selftest() {
       clientX: r.left + r.width * fx, clientY: r.top + r.height / 2 }));
   }
   var span = view.t1 - view.t0;
+  var t = performance.now();
   mouse("mousedown", 0.3); mouse("mousemove", 0.5); mouse("mouseup", 0.5);
+  document.documentElement.dataset.zoomMs = Math.round(performance.now() - t);
   out.push("zoom " + (view.t1 - view.t0 < span * 0.5 ? "ok" : "failed"));
   out.push("charts follow " + (charts.every(function (x) {
     return !x.drawn || x.svg.querySelector("text[text-anchor=middle]") !== null; }) ? "ok" : "failed"));
@@ -448,7 +507,9 @@ function selftest() {
   search.value = "";
   search.dispatchEvent(new Event("input"));
   setView(view.all0, view.all1);
+  t = performance.now();
   document.getElementById("og-open-all").click();
+  document.documentElement.dataset.openAllMs = Math.round(performance.now() - t);
   out.push("open all " + (charts.every(function (x) { return x.drawn; }) ? "ok" : "failed"));
   return out.join("; ");
 }
@@ -456,6 +517,8 @@ function selftest() {
 document.addEventListener("DOMContentLoaded", function () {
   try {
     var t = performance.now();
+    // From navigation to here: reading the page and its intervals' scripts.
+    document.documentElement.dataset.loadMs = Math.round(t);
     render();
     document.documentElement.dataset.renderMs = Math.round(performance.now() - t);
     if (location.hash === "#selftest") document.documentElement.dataset.selftest = selftest();

@@ -117,20 +117,20 @@ void tl_perf_json(FILE *f, const struct tl_perf_line *l)
 	if (l->counted) {
 		char v[64];
 		snprintf(v, sizeof v, "%f", l->number);
-		fmt_json_string(f, v);
+		tl_put_json_string(f, v);
 	} else {
-		fmt_json_string(f, l->value);
+		tl_put_json_string(f, l->value);
 	}
 	fputs(", \"unit\" : ", f);
-	fmt_json_string(f, l->unit);
+	tl_put_json_string(f, l->unit);
 	fputs(", \"event\" : ", f);
-	fmt_json_string(f, l->event);
+	tl_put_json_string(f, l->event);
 	if (l->variance)
 		fprintf(f, ", \"variance\" : %.2f", l->variance_pct);
 	fprintf(f, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, \"metric-value\" : %f, "
 	        "\"metric-unit\" : ", (unsigned long long)l->runtime_ns, l->pcnt_running,
 	        l->has_metric ? l->metric : 0.0);
-	fmt_json_string(f, l->has_metric ? l->metric_unit : "");
+	tl_put_json_string(f, l->has_metric ? l->metric_unit : "");
 	fputs("}\n", f);
 }
 
@@ -242,16 +242,17 @@ static void json_sample(struct tl_output *o, const struct tl_run *run, const str
 	for (size_t i = 0; i < run->nseries; i++) {
 		const struct tl_series *c = &run->series[i];
 		fputs(i ? ", {\"name\": " : "{\"name\": ", o->f);
-		fmt_json_string(o->f, c->name);
+		tl_put_json_string(o->f, c->name);
 		fputs(", \"unit\": ", o->f);
-		fmt_json_string(o->f, c->unit);
+		tl_put_json_string(o->f, c->unit);
 		double v = s->values[i];
 		if (isnan(v) || isinf(v))
 			fputs(", \"value\": null}", o->f);
-		else if (c->integer)
-			fprintf(o->f, ", \"value\": %.0f}", v);
-		else
-			fprintf(o->f, ", \"value\": %.17g}", v);
+		else {
+			fputs(", \"value\": ", o->f);
+			tl_put_number(o->f, v, c->integer ? TL_INTEGER : TL_G17);
+			fputc('}', o->f);
+		}
 	}
 	fputs("]}\n", o->f);
 	o->count++;

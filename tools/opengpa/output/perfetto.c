@@ -19,9 +19,11 @@
  *   TrackEvent counter per CPU counter, and the interval as a slice;
  *   the workload's run as a slice of its process;
  *   and on a second sequence of its own, each frame the workload marked
- *   (OpenGPA_MarkFrame) as a slice "frame N" of a track "frames": a frame
- *   is known only at its second mark, after the intervals it spans were
- *   written, and a sequence's timestamps must not go back.
+ *   (OpenGPA_MarkFrame) as a slice "frame N" of a track "frames", and on a
+ *   third each GPA sample of the workload's as a slice "sample ID" of a
+ *   track "GPA samples": a frame is known only at its second mark (a
+ *   sample at its end), after the intervals it spans were written, and a
+ *   sequence's timestamps must not go back.
  * Values are shown as the HTML and the JSON trace show them (tl_shown): a
  * count per second over the interval, percentages and ratios as they are.
  *
@@ -108,9 +110,11 @@ enum {
 #define UUID_PROCESS 1u
 #define UUID_INTERVALS 2u
 #define UUID_FRAMES 3u
+#define UUID_SAMPLES 4u
 #define UUID_COUNTER0 16u
 #define SEQUENCE_ID 1u
 #define FRAME_SEQUENCE_ID 2u
+#define SAMPLE_SEQUENCE_ID 3u
 
 /* A message being encoded, in memory. */
 struct pb {
@@ -449,19 +453,24 @@ static void perfetto_end(struct tl_output *o, const struct tl_run *run, const st
 	slice(o, e->end_ns > o->last_ns ? e->end_ns : o->last_ns, UUID_PROCESS, TE_SLICE_END, NULL);
 }
 
-static void frame_slice(struct tl_output *o, uint64_t ts, unsigned type, const char *name)
+/* Frames and samples each on a sequence of their own: a frame or sample
+ * comes when it has ended, after the intervals it spans, and the two may
+ * overlap, while a sequence's timestamps must not go back. */
+static void frame_slice(struct tl_output *o, bool sample, uint64_t ts, unsigned type,
+                        const char *name)
 {
 	struct pb p, ev = { 0 };
-	if (ts < o->frame_ns)
-		ts = o->frame_ns;
-	packet_on(&p, ts, FRAME_SEQUENCE_ID);
+	uint64_t *last = sample ? &o->sample_ns : &o->frame_ns;
+	if (ts < *last)
+		ts = *last;
+	packet_on(&p, ts, sample ? SAMPLE_SEQUENCE_ID : FRAME_SEQUENCE_ID);
 	pb_uint(&ev, TE_TYPE, type);
-	pb_uint(&ev, TE_TRACK_UUID, UUID_FRAMES);
+	pb_uint(&ev, TE_TRACK_UUID, sample ? UUID_SAMPLES : UUID_FRAMES);
 	if (name)
 		pb_string(&ev, TE_NAME, name);
 	pb_message(&p, PKT_TRACK_EVENT, &ev);
 	packet_end(o, &p);
-	o->frame_ns = ts;
+	*last = ts;
 }
 
 static void perfetto_frame(struct tl_output *o, const struct tl_run *run,
@@ -469,22 +478,25 @@ static void perfetto_frame(struct tl_output *o, const struct tl_run *run,
 {
 	(void)run;
 	char name[64];
-	if (!o->frames) {
-		/* The frames' sequence starts clear, with its track. */
+	if (!(f->sample ? o->samples : o->frames)) {
+		/* The sequence starts clear, with its track. */
 		struct pb p, td = { 0 };
-		packet_on(&p, 0, FRAME_SEQUENCE_ID);
+		packet_on(&p, 0, f->sample ? SAMPLE_SEQUENCE_ID : FRAME_SEQUENCE_ID);
 		pb_uint(&p, PKT_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
-		pb_uint(&td, TD_UUID, UUID_FRAMES);
+		pb_uint(&td, TD_UUID, f->sample ? UUID_SAMPLES : UUID_FRAMES);
 		pb_uint(&td, TD_PARENT_UUID, UUID_PROCESS);
-		pb_string(&td, TD_NAME, "frames");
-		pb_string(&td, TD_DESCRIPTION, "the workload's frames, from one OpenGPA_MarkFrame() "
-		                               "to the next");
+		pb_string(&td, TD_NAME, f->sample ? "GPA samples" : "frames");
+		pb_string(&td, TD_DESCRIPTION,
+		          f->sample ? "the workload's GPA samples, from GPA_BeginSample to "
+		                      "GPA_EndSample (GL, GLES, OpenCL and plain contexts)"
+		                    : "the workload's frames, from one OpenGPA_MarkFrame() to the "
+		                      "next");
 		pb_message(&p, PKT_TRACK_DESCRIPTOR, &td);
 		packet_end(o, &p);
 	}
-	snprintf(name, sizeof name, "frame %u", (unsigned)f->index);
-	frame_slice(o, f->begin_ns, TE_SLICE_BEGIN, name);
-	frame_slice(o, f->end_ns, TE_SLICE_END, NULL);
+	snprintf(name, sizeof name, "%s %u", f->sample ? "sample" : "frame", (unsigned)f->index);
+	frame_slice(o, f->sample, f->begin_ns, TE_SLICE_BEGIN, name);
+	frame_slice(o, f->sample, f->end_ns, TE_SLICE_END, NULL);
 }
 
 const struct tl_format tl_perfetto = {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "opengpa.h"
 
 /*
@@ -68,13 +69,17 @@ void tl_frame(struct tl_output *o, const struct tl_run *run, const struct tl_fra
 	struct record r;
 	record_begin(o, &r);
 	o->format->frame(o, run, f);
-	o->frames++;
+	if (f->sample)
+		o->samples++;
+	else
+		o->frames++;
 	record_end(o, &r);
 }
 
 bool tl_shows_frames(const struct tl_output *o)
 {
-	return o->format && o->format->frame;
+	/* The CSV has rows for them only with --per-frame. */
+	return o->format && o->format->frame && (o->format != &tl_csv || o->per_frame);
 }
 
 void tl_end(struct tl_output *o, const struct tl_run *run, const struct tl_end *e)
@@ -127,6 +132,8 @@ const char *tl_value(const struct tl_series *s, double v, char *buf, size_t len)
 {
 	if (isnan(v))
 		snprintf(buf, len, "%s", "");
+	else if (s->integer && len >= 24 && fabs(v) < 9.2e18 && v == floor(v) && !signbit(v))
+		tl_number(buf, v, TL_INTEGER); /* its fast path: at most 20 digits */
 	else if (s->integer)
 		snprintf(buf, len, "%.0f", v);
 	else if (s->unit && strcmp(s->unit, "%") == 0)
@@ -185,4 +192,56 @@ const char *tl_flag_words(uint32_t flags, const char *sep, char *buf, size_t len
 			used += (size_t)n;
 	}
 	return buf;
+}
+
+const char *tl_number(char *buf, double v, enum tl_digits digits)
+{
+	/* Below these, an integral double prints the same under each format
+	 * as its integer: "%.0f" always, "%.17g" and "%.10g" while it has no
+	 * more digits than the precision (past it they switch to an
+	 * exponent). */
+	double below = digits == TL_INTEGER ? 9.2e18 : digits == TL_G17 ? 1e17 : 1e10;
+	double a = fabs(v);
+	/* -0.0 prints "-0": printf keeps it. */
+	if (a < below && v == floor(v) && !(v == 0.0 && signbit(v))) {
+		char rev[24];
+		size_t n = 0, k = 0;
+		uint64_t u = (uint64_t)a;
+		do {
+			rev[n++] = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (v < 0)
+			buf[k++] = '-';
+		while (n)
+			buf[k++] = rev[--n];
+		buf[k] = '\0';
+	} else if (digits == TL_INTEGER) {
+		snprintf(buf, TL_NUMBER_LEN, "%.0f", v);
+	} else if (digits == TL_G17) {
+		snprintf(buf, TL_NUMBER_LEN, "%.17g", v);
+	} else {
+		snprintf(buf, TL_NUMBER_LEN, "%.10g", v);
+	}
+	return buf;
+}
+
+void tl_put_number(FILE *f, double v, enum tl_digits digits)
+{
+	char buf[TL_NUMBER_LEN];
+	fputs(tl_number(buf, v, digits), f);
+}
+
+void tl_put_json_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\')
+		p++;
+	if (*p) { /* something to escape */
+		fmt_json_string(f, s);
+		return;
+	}
+	fputc('"', f);
+	fputs(s, f);
+	fputc('"', f);
 }

@@ -68,10 +68,20 @@ struct tl_end {
 	const double *min, *mean, *max;
 };
 
-/* One frame of the workload: from one OpenGPA_MarkFrame() to the next. */
+/* One frame of the workload: from one OpenGPA_MarkFrame() to the next;
+ * or one GPA sample of the workload's (a GL/GLES/CL or plain context's,
+ * sent by the library through the same pipe: frame_marks.h). */
 struct tl_frame {
-	uint32_t index;            /* 0 for the span after the first mark */
-	uint64_t begin_ns, end_ns; /* CLOCK_MONOTONIC, the two marks */
+	bool sample;               /* a GPA sample; else a marked frame */
+	uint32_t index;            /* a frame: 0 for the span after the first
+	                            * mark; a sample: its GPA sample ID */
+	uint64_t begin_ns, end_ns; /* CLOCK_MONOTONIC: the two marks, or the
+	                            * sample's boundaries */
+	/* --per-frame (perframe.c): per series, what was counted in the span,
+	 * apportioned from the intervals; NULL without.  flags: the
+	 * OPENGPA_SAMPLE_* of the intervals it overlaps. */
+	const double *values;
+	uint32_t flags;
 };
 
 struct tl_output;
@@ -93,7 +103,10 @@ struct tl_output {
 	uint64_t count;  /* what the writer wrote so far (events, rows) */
 	uint64_t last_ns; /* the Perfetto writer's latest timestamp (kept monotonic) */
 	uint64_t frame_ns; /* the same on its frames' sequence */
+	uint64_t sample_ns; /* the same on its samples' sequence */
 	uint32_t frames;   /* the frames written so far */
+	uint32_t samples;  /* the GPA samples written so far */
+	bool per_frame;    /* the CSV: a leading "row" column, --per-frame's rows */
 };
 
 extern const struct tl_format tl_trace;            /* trace.c */
@@ -141,6 +154,19 @@ void tl_end(struct tl_output *o, const struct tl_run *run, const struct tl_end *
 void tl_frame(struct tl_output *o, const struct tl_run *run, const struct tl_frame *f);
 /* Whether the format shows frames. */
 bool tl_shows_frames(const struct tl_output *o);
+
+/* How tl_number() prints: as printf's "%.0f", "%.10g" or "%.17g". */
+enum tl_digits { TL_INTEGER, TL_G10, TL_G17 };
+#define TL_NUMBER_LEN 352 /* "%.0f" of the largest double, and its sign */
+/* v as printf would print it, into buf (TL_NUMBER_LEN bytes); an integral
+ * value (most counters are counts) without printf, the same digits several
+ * times faster.  Returns buf. */
+const char *tl_number(char *buf, double v, enum tl_digits digits);
+/* tl_number() written to f. */
+void tl_put_number(FILE *f, double v, enum tl_digits digits);
+/* s as a JSON string, as fmt_json_string() writes it; a plain ASCII name
+ * (every counter's) in one piece instead of a character at a time. */
+void tl_put_json_string(FILE *f, const char *s);
 
 /* Seconds of t since the run's start (negative before it). */
 double tl_seconds(const struct tl_run *run, uint64_t t);

@@ -16,7 +16,9 @@
  *   the viewers show on selecting it) and its flags;
  *   an instant event ("i") where an interval is late, merged or failed;
  *   each frame the workload marked (OpenGPA_MarkFrame) as a complete
- *   slice "frame N" on a thread of its own named "frames".
+ *   slice "frame N" on a thread of its own named "frames", and each GPA
+ *   sample of the workload's as a slice "sample ID" of a thread "GPA
+ *   samples"; with --per-frame, their apportioned counts as arguments.
  *
  * Timestamps are the samples' CLOCK_MONOTONIC times in µs.  Events are
  * separated by a comma written before each, so a file cut short (opengpa
@@ -37,18 +39,19 @@ static double micros(uint64_t ns)
 /* The opening of the next event: its separator and its common fields. */
 /* The thread the intervals' slices are on: no thread of the workload's. */
 #define INTERVALS_TID (-1L)
-/* The thread the frames' slices are on. */
+/* The threads the frames' and the GPA samples' slices are on. */
 #define FRAMES_TID (-2L)
+#define SAMPLES_TID (-3L)
 
 static void event(struct tl_output *o, const char *ph, const char *name, const char *cat,
                   long pid, bool tid)
 {
 	fputs(o->count++ ? ",\n{" : "\n{", o->f);
 	fputs("\"name\":", o->f);
-	fmt_json_string(o->f, name);
+	tl_put_json_string(o->f, name);
 	if (cat) {
 		fputs(",\"cat\":", o->f);
-		fmt_json_string(o->f, cat);
+		tl_put_json_string(o->f, cat);
 	}
 	fprintf(o->f, ",\"ph\":\"%s\",\"pid\":%ld", ph, pid);
 	if (tid)
@@ -97,8 +100,10 @@ static void trace_sample(struct tl_output *o, const struct tl_run *run, const st
 			continue;
 		event(o, "C", c->name, c->group, run->pid, false);
 		fprintf(o->f, ",\"ts\":%.3f,\"args\":{", ts);
-		fmt_json_string(o->f, tl_shown_unit(c, unit, sizeof unit));
-		fprintf(o->f, ":%.17g}}", v);
+		tl_put_json_string(o->f, tl_shown_unit(c, unit, sizeof unit));
+		fputc(':', o->f);
+		tl_put_number(o->f, v, TL_G17);
+		fputs("}}", o->f);
 	}
 	/* The interval itself, its counts as arguments. */
 	snprintf(name, sizeof name, "interval %u", (unsigned)s->index);
@@ -112,8 +117,9 @@ static void trace_sample(struct tl_output *o, const struct tl_run *run, const st
 			continue;
 		snprintf(unit, sizeof unit, "%s (%s)", c->name, tl_unit_or_usage(c));
 		fputc(',', o->f);
-		fmt_json_string(o->f, unit);
-		fprintf(o->f, c->integer ? ":%.0f" : ":%.17g", s->values[i]);
+		tl_put_json_string(o->f, unit);
+		fputc(':', o->f);
+		tl_put_number(o->f, s->values[i], c->integer ? TL_INTEGER : TL_G17);
 	}
 	fputs("}}", o->f);
 	uint32_t notable = s->flags & (OPENGPA_SAMPLE_LATE | OPENGPA_SAMPLE_OVERFLOW |
@@ -141,16 +147,27 @@ static void trace_end(struct tl_output *o, const struct tl_run *run, const struc
 static void trace_frame(struct tl_output *o, const struct tl_run *run, const struct tl_frame *f)
 {
 	char name[64];
-	if (!o->frames) {
+	long tid = f->sample ? SAMPLES_TID : FRAMES_TID;
+	if (!(f->sample ? o->samples : o->frames)) {
 		event(o, "M", "thread_name", NULL, run->pid, false);
-		fprintf(o->f, ",\"tid\":%ld,\"args\":{\"name\":\"frames\"}}", FRAMES_TID);
+		fprintf(o->f, ",\"tid\":%ld,\"args\":{\"name\":\"%s\"}}", tid,
+		        f->sample ? "GPA samples" : "frames");
 	}
-	snprintf(name, sizeof name, "frame %u", (unsigned)f->index);
-	event(o, "X", name, "frame", run->pid, false);
-	fprintf(o->f, ",\"tid\":%ld,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"ms\":%.6f}}",
-	        FRAMES_TID, micros(f->begin_ns),
-	        micros(f->end_ns > f->begin_ns ? f->end_ns - f->begin_ns : 0),
+	snprintf(name, sizeof name, "%s %u", f->sample ? "sample" : "frame", (unsigned)f->index);
+	event(o, "X", name, f->sample ? "sample" : "frame", run->pid, false);
+	fprintf(o->f, ",\"tid\":%ld,\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"ms\":%.6f", tid,
+	        micros(f->begin_ns), micros(f->end_ns > f->begin_ns ? f->end_ns - f->begin_ns : 0),
 	        f->end_ns > f->begin_ns ? (double)(f->end_ns - f->begin_ns) / 1e6 : 0.0);
+	for (size_t i = 0; f->values && i < run->nseries; i++) {
+		double v = f->values[i];
+		if (isnan(v) || isinf(v))
+			continue;
+		fputc(',', o->f);
+		tl_put_json_string(o->f, run->series[i].name);
+		fputc(':', o->f);
+		tl_put_number(o->f, v, run->series[i].integer ? TL_INTEGER : TL_G10);
+	}
+	fputs("}}", o->f);
 }
 
 const struct tl_format tl_trace = {

@@ -37,6 +37,7 @@ struct stat_options {
 	const char *perfetto;            /* --perfetto */
 	const char *listen;              /* --listen ADDR:PORT (checked: a literal) */
 	const char *openmetrics;         /* --openmetrics FILE */
+	bool per_frame;                  /* --per-frame: frames' and samples' rows in --csv */
 	bool target;                     /* --target: the cycle budget of target_of */
 	double target_of[3];             /* width, height, frames per second */
 	struct {

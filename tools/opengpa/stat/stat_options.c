@@ -165,6 +165,7 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 			return cli_refuse(err, errlen, "no file named");
 		o->openmetrics = value;
 		return CLI_OK;
+	case STAT_OPT_PER_FRAME: o->per_frame = true; return CLI_OK;
 	case STAT_OPT_TARGET: return stat_parse_target(o, value, err, errlen);
 	case STAT_OPT_CONSTANT: return stat_parse_constant(o, value, err, errlen);
 	case STAT_OPT_HELP: o->help = true; return CLI_OK;
@@ -218,6 +219,10 @@ int stat_parse(int argc, char **argv, struct stat_options *o, char *err, size_t 
 	if ((o->listen || o->openmetrics) && !o->interval_ms) {
 		cli_refuse(err, errlen, "%s exports -I's intervals: give -I MS too (-I 1000 for a "
 		           "scrape every few seconds)", o->listen ? "--listen" : "--openmetrics");
+		return 2;
+	}
+	if (o->per_frame && !o->csv) {
+		cli_refuse(err, errlen, "--per-frame adds rows to --csv FILE: name one");
 		return 2;
 	}
 	if (o->append && !o->output) {

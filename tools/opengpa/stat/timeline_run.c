@@ -59,23 +59,47 @@ static int open_frames(struct timeline *tl)
 	return 0;
 }
 
-/* The marks the workload sent so far: each one ends the frame the one
- * before began. */
+/* A frame or sample to every output (perframe.c's emit). */
+static void emit_frame(void *arg, const struct tl_frame *f)
+{
+	struct timeline *tl = arg;
+	for (size_t o = 0; o < tl->nout; o++)
+		tl_frame(&tl->out[o], &tl->run, f);
+}
+
+static void add_span(struct timeline *tl, const struct tl_frame *f)
+{
+	if (tl->perframe)
+		tl_perframe_span(tl->perframe, f, emit_frame, tl);
+	else
+		emit_frame(tl, f);
+}
+
+/* The marks and samples the workload sent so far: each mark ends the frame
+ * the one before began. */
 static void read_marks(struct timeline *tl)
 {
 	if (!tl->begun)
 		return;
-	uint64_t marks[64];
+	struct frame_mark marks[64];
 	size_t n;
-	while ((n = frame_marks_read(&tl->marks, marks, sizeof marks / sizeof marks[0])) > 0) {
+	while ((n = frame_marks_read_all(&tl->marks, marks, sizeof marks / sizeof marks[0])) > 0) {
 		for (size_t i = 0; i < n; i++) {
+			const struct frame_mark *m = &marks[i];
+			if (m->sample) {
+				struct tl_frame f = { .sample = true, .index = m->id,
+					              .begin_ns = m->begin_ns, .end_ns = m->end_ns };
+				add_span(tl, &f);
+				continue;
+			}
 			if (tl->mark_ns) {
 				struct tl_frame f = { .index = tl->frames++, .begin_ns = tl->mark_ns,
-					              .end_ns = marks[i] };
-				for (size_t o = 0; o < tl->nout; o++)
-					tl_frame(&tl->out[o], &tl->run, &f);
+					              .end_ns = m->end_ns };
+				add_span(tl, &f);
 			}
-			tl->mark_ns = marks[i];
+			tl->mark_ns = m->end_ns;
+			if (tl->perframe)
+				tl_perframe_mark(tl->perframe, m->end_ns);
 		}
 	}
 }
@@ -86,6 +110,7 @@ int timeline_open(struct timeline *tl, const struct stat_options *o, FILE *repor
 	frame_marks_init(&tl->marks);
 	tl->period_ms = stat_period_ms(o);
 	tl->exit_status = -1;
+	tl->per_frame = o->per_frame;
 	if (o->interval_ms)
 		add_output(tl, o->opengpa_json ? &tl_interval_opengpa_json
 		               : o->json ? &tl_interval_json
@@ -105,6 +130,7 @@ int timeline_open(struct timeline *tl, const struct stat_options *o, FILE *repor
 			return 1;
 		}
 		add_output(tl, files[i].format, file->f, NULL);
+		tl->out[tl->nout - 1].per_frame = o->per_frame && files[i].format == &tl_csv;
 	}
 	if (om_export_open(&tl->om, o->listen, o->openmetrics)) {
 		timeline_close(tl, false);
@@ -186,6 +212,8 @@ int timeline_prepare(struct timeline *tl, struct report *r)
 	tl->run.period_ns = (uint64_t)tl->period_ms * 1000000u;
 	tl->has_running = r->has_running;
 	tl->running_index = r->running_index;
+	if (tl->per_frame && !(tl->perframe = tl_perframe_new(&tl->run)))
+		return cli_fail("out of memory", GPA_STATUS_ERROR_FAILED);
 	/* The report's values: each counter over the whole run. */
 	r->sample = OPENGPA_SAMPLES_TOTAL;
 	r->one_line = true;
@@ -298,6 +326,8 @@ static void write_interval(struct timeline *tl, uint32_t k)
 	for (size_t o = 0; o < tl->nout; o++)
 		tl_sample(&tl->out[o], &tl->run, &s);
 	om_export_interval(tl->om, tl->values, tl->sum, tl->nvalues, (uint64_t)k + 1);
+	if (tl->perframe)
+		tl_perframe_interval(tl->perframe, &s, emit_frame, tl);
 }
 
 /* Follows the session until its pass has ended and every interval is out. */
@@ -387,6 +417,8 @@ void timeline_finish(struct timeline *tl, const struct report *r)
 	size_t n = tl->run.nseries;
 	double *totals = calloc(n + 1, sizeof *totals), *mean = calloc(n + 1, sizeof *mean);
 	double *min = calloc(n + 1, sizeof *min), *max = calloc(n + 1, sizeof *max);
+	if (tl->perframe) /* the frames and samples the last intervals end */
+		tl_perframe_flush(tl->perframe, emit_frame, tl);
 	if (totals && mean && min && max) {
 		for (size_t i = 0; i < n; i++) {
 			const struct report_row *row = &r->rows[tl->row[i]];
@@ -434,6 +466,8 @@ int timeline_close(struct timeline *tl, bool commit)
 	om_export_close(tl->om); /* the listener stops with the run */
 	tl->om = NULL;
 	frame_marks_close(&tl->marks);
+	tl_perframe_free(tl->perframe);
+	tl->perframe = NULL;
 	free(tl->series);
 	free(tl->row);
 	free(tl->type);

@@ -27,6 +27,7 @@
 #include "output.h"
 #include "report.h"
 #include "stat.h"
+#include "perframe.h"
 #include "timeline.h"
 
 #define TIMELINE_MAX_OUTPUTS 5
@@ -67,6 +68,8 @@ struct timeline {
 	uint64_t mark_ns;         /* the latest mark; 0 before the first */
 	uint32_t frames;          /* frames written */
 	struct om_export *om;     /* --listen, --openmetrics (listen.h); NULL: neither */
+	bool per_frame;           /* --per-frame: frames wait for their counts */
+	struct tl_perframe *perframe;
 };
 
 /* Opens --trace, --csv and --html (output.h: each a temporary file until
