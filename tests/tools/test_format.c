@@ -294,6 +294,8 @@ static void test_group_digits(void **state)
 	struct fmt_numeric n;
 	fmt_numeric_from_env(true, &n);
 	assert_true(n.point[0] != '\0');
+}
+
 /* tl_number's fast path for integral values prints what printf prints,
  * at the edges where %.10g and %.17g turn to exponents too. */
 static void test_numbers(void **state)
