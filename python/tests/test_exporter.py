@@ -26,7 +26,8 @@ def check_openmetrics(text):
     samples well formed, `# EOF` last.  Returns {sample name: [values]}."""
     lines = text.split("\n")
     assert lines[-1] == "" and lines[-2] == "# EOF", text[-200:]
-    types, samples = {}, {}
+    types, samples, done = {}, {}, set()
+    current = None
     for line in lines[:-2]:
         if line.startswith("# TYPE "):
             _, _, name, kind = line.split(" ")
@@ -40,6 +41,10 @@ def check_openmetrics(text):
             name = m.group(1)
             family = name[:-len("_total")] if name.endswith("_total") else name
             assert family in types, "sample %s before its TYPE" % name
+            if family != current:  # a family's samples together
+                assert family not in done, "family %s's samples apart" % family
+                done.add(family)
+                current = family
             if types[family] == "counter":
                 assert name.endswith("_total")
             samples.setdefault(name, []).append(float(m.group(5)))
@@ -68,6 +73,35 @@ def test_metric_names_and_rendering():
     assert "# EOF" not in plain and "# TYPE opengpa_cycles_total counter" in plain
     assert "# TYPE opengpa_busy gauge" in plain
     assert plain.startswith(text[:text.index("# TYPE opengpa_cycles")])  # gauges alike
+
+
+def test_per_core_copies_are_labels():
+    """`--per-core`'s "ShaderCore1:X" is a sample of X's family labelled
+    block="ShaderCore1", as opengpa stat --listen serves it."""
+    from opengpa.exporter import Metrics, split_instance
+    assert split_instance("ShaderCore3:FragmentActiveCycles") == (
+        "ShaderCore3", "FragmentActiveCycles")
+    assert split_instance("cycles:u") == ("", "cycles:u")
+    m = Metrics({"backend": "mali"}, {"Cycles": ("G", "cycles", "c"),
+                                      "Busy": ("G", "percentage", "b")})
+    for k in (1, 2):
+        m.add_interval({"counters": [
+            {"name": "ShaderCore1:Cycles", "unit": "cycles", "value": 1 * k},
+            {"name": "Busy", "unit": "%", "value": 50.0},
+            {"name": "Cycles", "unit": "cycles", "value": 10 * k},
+            {"name": "ShaderCore1:Busy", "unit": "%", "value": 40.0},
+            {"name": "ShaderCore0:Cycles", "unit": "cycles", "value": 2 * k}]})
+    text = m.render()
+    s = check_openmetrics(text)
+    assert s["opengpa_cycles_total"] == [3.0, 30.0, 6.0]
+    assert s["opengpa_busy"] == [50.0, 40.0]
+    assert text.count("# TYPE opengpa_cycles counter") == 1
+    assert ('opengpa_cycles_total{backend="mali",block="ShaderCore1",counter="Cycles",'
+            'group="G"} 3') in text
+    assert 'opengpa_cycles_total{backend="mali",counter="Cycles",group="G"} 30' in text
+    assert "shader_core" not in text
+    assert "# HELP opengpa_cycles c (cycles)" in text  # the counter's own, not a copy's
+    promtool(m.render(openmetrics=False))
 
 
 def test_textfile_is_replaced_atomically(tmp_path):
