@@ -240,9 +240,12 @@ def test_400_counters(tmp_path):
     shared machine."""
     import random
     rnd = random.Random(27)
-    ca = {"C%03d" % i: (rnd.uniform(1, 1e9), rnd.uniform(0.01, 5)) for i in range(400)}
-    cb = {k: (m * rnd.uniform(0.95, 1.05), r) for k, (m, r) in ca.items()}
-    a, b = write(tmp_path, "a.json", doc(ca, 30)), write(tmp_path, "b.json", doc(cb, 30))
+    # Each counter's 30 runs in run_values, as opengpa stat -r 30 writes them.
+    ra = {"C%03d" % i: [rnd.gauss(m, m * 0.02) for _ in range(30)]
+          for i, m in enumerate(rnd.uniform(1, 1e9) for _ in range(400))}
+    rb = {k: [x * 1.01 for x in v] for k, v in ra.items()}
+    a = write(tmp_path, "a.json", with_runs(doc({k: (0, 0) for k in ra}), ra))
+    b = write(tmp_path, "b.json", with_runs(doc({k: (0, 0) for k in rb}), rb))
     best = math.inf
     for _ in range(5):
         t0 = time.perf_counter()
