@@ -115,11 +115,15 @@ def test_textfile_is_replaced_atomically(tmp_path):
 
 def test_scrape_while_counting(tmp_path, backend):
     counters = COUNTERS[backend][0]
+    # On the Mali, a counter of the shader cores too, with --per-core.
+    per_core = ["--per-core"] if backend == "mali" else []
+    if per_core:
+        counters = counters + ["FragmentActiveCycles"]
     prom = tmp_path / "opengpa.prom"
     work = "import time\ne=time.monotonic()+3\nwhile time.monotonic()<e: pass"
     p = subprocess.Popen([sys.executable, "-m", "opengpa.exporter", "--listen", "127.0.0.1:0",
                           "--openmetrics", str(prom), "-I", "100", "-e", ",".join(counters),
-                          "--backend", backend, "--", sys.executable, "-c", work],
+                          "--backend", backend] + per_core + ["--", sys.executable, "-c", work],
                          stderr=subprocess.PIPE, text=True)
     try:
         first = p.stderr.readline()
@@ -142,6 +146,10 @@ def test_scrape_while_counting(tmp_path, backend):
             base = metric_name(c)
             assert base + "_total" in samples or base in samples, (c, text)
         assert 'backend="%s"' % backend in text
+        if per_core:
+            assert re.search(r'^opengpa_fragment_active_cycles_total\{backend="mali",'
+                             r'block="ShaderCore0",counter="FragmentActiveCycles"', text,
+                             re.M), text
         with pytest.raises(urllib.error.HTTPError):
             urllib.request.urlopen(url.replace("/metrics", "/nothing"), timeout=5)
         # Without Accept: the 0.0.4 text format, which promtool reads.
