@@ -113,11 +113,15 @@ class Context:
         """Holds the library's lock with this context current."""
         lib = self._lib
         with lib.lock:
-            if self._closed:
-                raise OpenGPAError(2, "this opengpa context is closed; open another with "
-                                      "opengpa.open()")
-            lib.check("GPA_SelectContext", self._key)
+            self._select(lib)
             yield lib
+
+    def _select(self, lib: Library) -> None:
+        """Makes this context current; the caller holds lib.lock."""
+        if self._closed:
+            raise OpenGPAError(2, "this opengpa context is closed; open another with "
+                                  "opengpa.open()")
+        lib.check("GPA_SelectContext", self._key)
 
     def close(self) -> None:
         """Closes the context (ending a session left open)."""
@@ -199,6 +203,44 @@ class Context:
         if not (isinstance(period_ms, (int, float)) and period_ms > 0):
             raise OpenGPAError(None, "period_ms must be a number above 0, not %r" % (period_ms,))
         return Session(self, counters, multiplex, period_ns=int(period_ms * 1e6), window=window)
+
+
+class _Sample:
+    """What `with session.sample():` enters: a class, not a generator
+    context manager, and the lock taken directly rather than through
+    Context._selected(), because this is the one call a harness makes in
+    its loop (docs/performance.md, "Python: one sample() against C")."""
+    __slots__ = ("_session", "_id")
+
+    def __init__(self, session: "Session", sample_id: int) -> None:
+        self._session = session
+        self._id = sample_id
+
+    def __enter__(self) -> int:
+        s = self._session
+        ctx = s._ctx
+        lib = ctx._lib
+        with lib.lock:
+            ctx._select(lib)
+            if not s._open:
+                raise OpenGPAError(9, "the session is not open: sample inside `with "
+                                      "ctx.session(...)`")
+            lib.check("GPA_BeginSample", self._id)
+            s._sample_open = True
+        return self._id
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        s = self._session
+        ctx = s._ctx
+        lib = ctx._lib
+        with lib.lock:
+            ctx._select(lib)
+            if s._sample_open:
+                s._sample_open = False
+                lib.check("GPA_EndSample")
+        if exc_type is None:
+            s._sample_ids.append(self._id)
+            s._next_sample = max(s._next_sample, self._id + 1)
 
 
 class Session:
@@ -305,8 +347,7 @@ class Session:
 
     # ---- client samples -----------------------------------------------------
 
-    @contextlib.contextmanager
-    def sample(self, sample_id: Optional[int] = None) -> Iterator[int]:
+    def sample(self, sample_id: Optional[int] = None) -> "_Sample":
         """Counts the block it wraps as one sample; gives its ID (0, 1, ...
         unless `sample_id` names one)."""
         if self._period_ns:
@@ -316,21 +357,7 @@ class Session:
         if not (isinstance(sample_id, int) and 0 <= sample_id < SAMPLES_TOTAL):
             raise OpenGPAError(None, "sample_id must be an int from 0 to 2^32-2, not %r"
                                % (sample_id,))
-        with self._ctx._selected() as lib:
-            if not self._open:
-                raise OpenGPAError(9, "the session is not open: sample inside `with "
-                                      "ctx.session(...)`")
-            lib.check("GPA_BeginSample", sample_id)
-            self._sample_open = True
-        try:
-            yield sample_id
-        finally:
-            with self._ctx._selected() as lib:
-                if self._sample_open:
-                    self._sample_open = False
-                    lib.check("GPA_EndSample")
-        self._sample_ids.append(sample_id)
-        self._next_sample = max(self._next_sample, sample_id + 1)
+        return _Sample(self, sample_id)
 
     # ---- results ------------------------------------------------------------
 

@@ -23,6 +23,13 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ._measure import _command
 
+# A counter's per-instance copy (`opengpa stat --per-core`):
+# "ShaderCore3:FragmentActiveCycles" is served as a sample of
+# opengpa_fragment_active_cycles labelled block="ShaderCore3" (`instance` is
+# Prometheus's own label; docs/farm.md, "Per core and per slice").
+BLOCK_LABEL = "block"
+_INSTANCE = re.compile(r"^([A-Za-z0-9]*[0-9]):(.+)$")
+
 CONTENT_TYPE = "application/openmetrics-text; version=1.0.0; charset=utf-8"
 TEXT_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 # Usages whose values are not summed over intervals (GPA's usage types).
@@ -36,6 +43,13 @@ def metric_name(counter: str) -> str:
     s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
     s = re.sub(r"[^A-Za-z0-9_]+", "_", s).strip("_").lower()
     return "opengpa_" + (s or "counter")
+
+
+def split_instance(name: str) -> Tuple[str, str]:
+    """("ShaderCore3", "FragmentActiveCycles") for an instance's copy,
+    ("", name) for any other counter (perf's "cycles:u" included)."""
+    m = _INSTANCE.match(name)
+    return (m.group(1), m.group(2)) if m else ("", name)
 
 
 def _label(value: str) -> str:
@@ -85,34 +99,58 @@ class Metrics:
                 self.latest[name] = (float(value), c.get("unit") or "")
                 self.totals[name] = self.totals.get(name, 0.0) + float(value)
 
+    def _meta_of(self, name: str) -> Tuple[str, str, str]:
+        """A copy's metadata is its counter's (the context the exporter
+        asks is opened without the per-instance copies)."""
+        return self.meta.get(name) or self.meta.get(split_instance(name)[1], ("", "", ""))
+
     def _is_gauge(self, name: str, unit: str) -> bool:
-        usage = self.meta.get(name, ("", "", ""))[1]
+        usage = self._meta_of(name)[1]
         return usage in GAUGE_USAGES or (not usage and unit == "%")
 
     def render(self, openmetrics: bool = True) -> str:
         """OpenMetrics text, or with openmetrics=False the 0.0.4 text format
-        (a counter's TYPE on its `_total` sample, no UNIT, no `# EOF`)."""
+        (a counter's TYPE on its `_total` sample, no UNIT, no `# EOF`).
+        A family's samples are written together: the counter's own, then
+        its copies' (block="ShaderCore3"), in the order they came."""
         out = []
         total = "" if openmetrics else "_total"
         with self.lock:
+            families: Dict[Tuple[str, bool], List[str]] = {}
             for name in self.order:
                 value, unit = self.latest[name]
-                group, _usage, desc = self.meta.get(name, ("", "", ""))
-                labels = dict(self.labels, group=group, counter=name)
-                lab = ",".join('%s="%s"' % (k, _label(v)) for k, v in sorted(labels.items()))
-                base = metric_name(name)
-                help_text = _help((desc or name) + (" (%s)" % unit if unit else ""), openmetrics)
-                if self._is_gauge(name, unit):
-                    out += ["# TYPE %s gauge" % base, "# HELP %s %s" % (base, help_text),
-                            "%s{%s} %s" % (base, lab, _number(value))]
-                else:
-                    out += ["# TYPE %s%s counter" % (base, total),
-                            "# HELP %s%s %s" % (base, total, help_text),
-                            "%s_total{%s} %s" % (base, lab, _number(self.totals[name]))]
-                    last = base + "_last_interval"
-                    out += ["# TYPE %s gauge" % last,
-                            "# HELP %s %s over the latest interval" % (last, help_text),
-                            "%s{%s} %s" % (last, lab, _number(value))]
+                key = (metric_name(split_instance(name)[1]), self._is_gauge(name, unit))
+                families.setdefault(key, []).append(name)
+            for (base, gauge), members in families.items():
+                # Metadata from the counter itself where it came, else a copy.
+                lead = next((n for n in members if not split_instance(n)[0]), members[0])
+                _, unit = self.latest[lead]
+                counter = split_instance(lead)[1]
+                desc = self._meta_of(lead)[2]
+                help_text = _help((desc or counter) + (" (%s)" % unit if unit else ""),
+                                  openmetrics)
+                labs = []
+                for name in members:
+                    block, counter = split_instance(name)
+                    labels = dict(self.labels, group=self._meta_of(name)[0], counter=counter)
+                    if block:
+                        labels[BLOCK_LABEL] = block
+                    labs.append((name, ",".join('%s="%s"' % (k, _label(v))
+                                                for k, v in sorted(labels.items()))))
+                if gauge:
+                    out += ["# TYPE %s gauge" % base, "# HELP %s %s" % (base, help_text)]
+                    out += ["%s{%s} %s" % (base, lab, _number(self.latest[n][0]))
+                            for n, lab in labs]
+                    continue
+                out += ["# TYPE %s%s counter" % (base, total),
+                        "# HELP %s%s %s" % (base, total, help_text)]
+                out += ["%s_total{%s} %s" % (base, lab, _number(self.totals[n]))
+                        for n, lab in labs]
+                last = base + "_last_interval"
+                out += ["# TYPE %s gauge" % last,
+                        "# HELP %s %s over the latest interval" % (last, help_text)]
+                out += ["%s{%s} %s" % (last, lab, _number(self.latest[n][0]))
+                        for n, lab in labs]
             lab = ",".join('%s="%s"' % (k, _label(v)) for k, v in sorted(self.labels.items()))
             out += ["# TYPE opengpa_intervals%s counter" % total,
                     "# HELP opengpa_intervals%s intervals counted since the start" % total,
@@ -189,6 +227,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                    "atomically each interval (node exporter's textfile collector)")
     p.add_argument("-I", "--interval", type=int, default=1000, metavar="MS")
     p.add_argument("-e", "--events", help="counters, comma-separated (as opengpa stat -e)")
+    p.add_argument("--per-core", action="store_true",
+                   help="each counter's per-core and per-slice values too, labelled "
+                   "block=\"ShaderCore3\" (as opengpa stat --per-core)")
     p.add_argument("--backend")
     p.add_argument("--options")
     p.add_argument("--instance", default=socket.gethostname(),
@@ -204,6 +245,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for opt, val in (("-e", a.events), ("--backend", a.backend), ("--options", a.options)):
         if val:
             args += [opt, val]
+    if a.per_core:
+        args.append("--per-core")
     args += ["--"] + cmd
     meta, backend, device = _meta(a.backend, a.options)
     proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

@@ -135,6 +135,63 @@ def test_single_runs_are_untested_and_gate_on_the_change(tmp_path):
     assert c["verdict"] == "untested" and c["p"] is None
 
 
+def with_runs(d, runs):
+    """d with each counter's run_values (runs: {name: [values]}), its value
+    and spread made from them as opengpa stat makes them."""
+    for c in d["counters"]:
+        v = runs[c["name"]]
+        n = len(v)
+        m = sum(v) / n
+        se = (sum((x - m) ** 2 for x in v) / (n - 1) / n) ** 0.5
+        c.update(value=m, rel_stddev_percent=round(100 * se / abs(m), 2), run_values=v)
+    d["repeats"] = d["runs"] = len(next(iter(runs.values())))
+    return d
+
+
+RUN_CASES = [
+    ([100.0, 103.0, 98.0, 101.0, 99.5], [104.0, 106.5, 103.0, 108.0, 105.0, 104.5]),
+    ([1e6, 1e6 + 1, 1e6 + 2, 1e6 + 1], [1e6 + 3, 1e6 + 4, 1e6 + 3, 1e6 + 5]),
+    ([7.0, 9.0, 8.0], [8.5, 7.5, 9.5]),
+]
+
+
+@pytest.mark.parametrize("a,b", RUN_CASES)
+def test_run_values_match_scipy_ttest_ind(a, b):
+    """With run_values, the test is SciPy's ttest_ind on the runs themselves."""
+    stats = scipy_stats()
+    res = opengpa.compare(with_runs(doc({"C": (0, 0)}), {"C": a}),
+                          with_runs(doc({"C": (0, 0)}), {"C": b}))
+    (c,) = res["counters"]
+    t, p = stats.ttest_ind(a, b, equal_var=False)
+    assert c["t"] == pytest.approx(-t, rel=1e-9)
+    assert c["p"] == pytest.approx(p, rel=1e-8, abs=1e-14)
+    assert c["a"] == pytest.approx(sum(a) / len(a), rel=1e-15)
+
+
+def test_run_values_beat_the_rounded_spread(tmp_path):
+    """A counter of 10^6 moving by 3 (0.0003 %): its spread prints as 0.00 %,
+    which the summary must take as 0.005 % (50 counts, n.s.); the runs show
+    the move is far above their spread."""
+    a = [1e6, 1e6 + 1, 1e6 + 2, 1e6 + 1]
+    b = [1e6 + 3, 1e6 + 4, 1e6 + 3, 1e6 + 5]
+    da = with_runs(doc({"C": (0, 0)}), {"C": a})
+    db = with_runs(doc({"C": (0, 0)}), {"C": b})
+    assert da["counters"][0]["rel_stddev_percent"] == 0.0
+    assert opengpa.compare(da, db)["counters"][0]["verdict"] == "higher"
+    for d in (da, db):
+        del d["counters"][0]["run_values"]
+    assert opengpa.compare(da, db)["counters"][0]["verdict"] == "n.s."
+    # One run per side in run_values: untested, as a single-run profile.
+    one = with_runs(doc({"C": (0, 0)}), {"C": [5.0, 6.0]})
+    one["counters"][0]["run_values"] = [5.0]
+    assert opengpa.compare(one, one)["counters"][0]["verdict"] == "untested"
+    bad = doc({"C": (1.0, 1.0)})
+    for runs in ("x", [1, "2"], [1, None]):
+        bad["counters"][0]["run_values"] = runs
+        r = run(write(tmp_path, "bad.json", bad), write(tmp_path, "good.json", da))
+        assert r.returncode == 1 and "run_values" in r.stderr, (runs, r.stderr)
+
+
 def test_bad_input(tmp_path):
     good = write(tmp_path, "good.json", doc({"C": (1.0, 1.0)}))
     for text, what in (("not json", "not JSON"), ('{"event": "x"}', "--opengpa-json"),
@@ -183,9 +240,12 @@ def test_400_counters(tmp_path):
     shared machine."""
     import random
     rnd = random.Random(27)
-    ca = {"C%03d" % i: (rnd.uniform(1, 1e9), rnd.uniform(0.01, 5)) for i in range(400)}
-    cb = {k: (m * rnd.uniform(0.95, 1.05), r) for k, (m, r) in ca.items()}
-    a, b = write(tmp_path, "a.json", doc(ca, 30)), write(tmp_path, "b.json", doc(cb, 30))
+    # Each counter's 30 runs in run_values, as opengpa stat -r 30 writes them.
+    ra = {"C%03d" % i: [rnd.gauss(m, m * 0.02) for _ in range(30)]
+          for i, m in enumerate(rnd.uniform(1, 1e9) for _ in range(400))}
+    rb = {k: [x * 1.01 for x in v] for k, v in ra.items()}
+    a = write(tmp_path, "a.json", with_runs(doc({k: (0, 0) for k in ra}), ra))
+    b = write(tmp_path, "b.json", with_runs(doc({k: (0, 0) for k in rb}), rb))
     best = math.inf
     for _ in range(5):
         t0 = time.perf_counter()

@@ -26,7 +26,8 @@ def check_openmetrics(text):
     samples well formed, `# EOF` last.  Returns {sample name: [values]}."""
     lines = text.split("\n")
     assert lines[-1] == "" and lines[-2] == "# EOF", text[-200:]
-    types, samples = {}, {}
+    types, samples, done = {}, {}, set()
+    current = None
     for line in lines[:-2]:
         if line.startswith("# TYPE "):
             _, _, name, kind = line.split(" ")
@@ -40,6 +41,10 @@ def check_openmetrics(text):
             name = m.group(1)
             family = name[:-len("_total")] if name.endswith("_total") else name
             assert family in types, "sample %s before its TYPE" % name
+            if family != current:  # a family's samples together
+                assert family not in done, "family %s's samples apart" % family
+                done.add(family)
+                current = family
             if types[family] == "counter":
                 assert name.endswith("_total")
             samples.setdefault(name, []).append(float(m.group(5)))
@@ -70,6 +75,35 @@ def test_metric_names_and_rendering():
     assert plain.startswith(text[:text.index("# TYPE opengpa_cycles")])  # gauges alike
 
 
+def test_per_core_copies_are_labels():
+    """`--per-core`'s "ShaderCore1:X" is a sample of X's family labelled
+    block="ShaderCore1", as opengpa stat --listen serves it."""
+    from opengpa.exporter import Metrics, split_instance
+    assert split_instance("ShaderCore3:FragmentActiveCycles") == (
+        "ShaderCore3", "FragmentActiveCycles")
+    assert split_instance("cycles:u") == ("", "cycles:u")
+    m = Metrics({"backend": "mali"}, {"Cycles": ("G", "cycles", "c"),
+                                      "Busy": ("G", "percentage", "b")})
+    for k in (1, 2):
+        m.add_interval({"counters": [
+            {"name": "ShaderCore1:Cycles", "unit": "cycles", "value": 1 * k},
+            {"name": "Busy", "unit": "%", "value": 50.0},
+            {"name": "Cycles", "unit": "cycles", "value": 10 * k},
+            {"name": "ShaderCore1:Busy", "unit": "%", "value": 40.0},
+            {"name": "ShaderCore0:Cycles", "unit": "cycles", "value": 2 * k}]})
+    text = m.render()
+    s = check_openmetrics(text)
+    assert s["opengpa_cycles_total"] == [3.0, 30.0, 6.0]
+    assert s["opengpa_busy"] == [50.0, 40.0]
+    assert text.count("# TYPE opengpa_cycles counter") == 1
+    assert ('opengpa_cycles_total{backend="mali",block="ShaderCore1",counter="Cycles",'
+            'group="G"} 3') in text
+    assert 'opengpa_cycles_total{backend="mali",counter="Cycles",group="G"} 30' in text
+    assert "shader_core" not in text
+    assert "# HELP opengpa_cycles c (cycles)" in text  # the counter's own, not a copy's
+    promtool(m.render(openmetrics=False))
+
+
 def test_textfile_is_replaced_atomically(tmp_path):
     from opengpa.exporter import write_textfile
     p = tmp_path / "opengpa.prom"
@@ -81,11 +115,15 @@ def test_textfile_is_replaced_atomically(tmp_path):
 
 def test_scrape_while_counting(tmp_path, backend):
     counters = COUNTERS[backend][0]
+    # On the Mali, a counter of the shader cores too, with --per-core.
+    per_core = ["--per-core"] if backend == "mali" else []
+    if per_core:
+        counters = counters + ["FragmentActiveCycles"]
     prom = tmp_path / "opengpa.prom"
     work = "import time\ne=time.monotonic()+3\nwhile time.monotonic()<e: pass"
     p = subprocess.Popen([sys.executable, "-m", "opengpa.exporter", "--listen", "127.0.0.1:0",
                           "--openmetrics", str(prom), "-I", "100", "-e", ",".join(counters),
-                          "--backend", backend, "--", sys.executable, "-c", work],
+                          "--backend", backend] + per_core + ["--", sys.executable, "-c", work],
                          stderr=subprocess.PIPE, text=True)
     try:
         first = p.stderr.readline()
@@ -108,6 +146,10 @@ def test_scrape_while_counting(tmp_path, backend):
             base = metric_name(c)
             assert base + "_total" in samples or base in samples, (c, text)
         assert 'backend="%s"' % backend in text
+        if per_core:
+            assert re.search(r'^opengpa_fragment_active_cycles_total\{backend="mali",'
+                             r'block="ShaderCore0",counter="FragmentActiveCycles"', text,
+                             re.M), text
         with pytest.raises(urllib.error.HTTPError):
             urllib.request.urlopen(url.replace("/metrics", "/nothing"), timeout=5)
         # Without Accept: the 0.0.4 text format, which promtool reads.

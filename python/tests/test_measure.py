@@ -25,7 +25,12 @@ def test_measure_gives_the_json_document(backend, two_counters):
 def test_measure_repeats_with_deviation(backend, two_counters):
     doc = opengpa.measure(["true"], counters=two_counters[:1], repeat=3, backend=backend)
     assert doc["repeats"] == 3 or doc["runs"] == 3, doc
-    assert "rel_stddev_percent" in doc["counters"][0]
+    c = doc["counters"][0]
+    assert "rel_stddev_percent" in c
+    # Each run's value, whose mean is the document's (opengpa compare tests them).
+    runs = c["run_values"]
+    assert len(runs) == 3 and all(isinstance(v, (int, float)) for v in runs), c
+    assert sum(runs) / 3 == pytest.approx(c["value"], rel=1e-12), c
 
 
 def test_measure_reports_the_commands_exit_status(backend, two_counters):

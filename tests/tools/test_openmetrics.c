@@ -126,6 +126,72 @@ static void render_both_formats(void **state)
 	om_text_free(&text);
 }
 
+/* --per-core's copies join their counter's family with a block label; a
+ * copy listed before its counter, copies without their counter in the run,
+ * and perf's "cycles:u" (no instance number before the colon). */
+static void instances_are_labels(void **state)
+{
+	(void)state;
+	static const struct tl_series c[] = {
+		{ .name = "ShaderCore1:FragmentActiveCycles", .usage = "cycles" },
+		{ .name = "FragmentActiveCycles", .usage = "cycles" },
+		{ .name = "Busy", .usage = "percentage" },
+		{ .name = "ShaderCore0:FragmentActiveCycles", .usage = "cycles" },
+		{ .name = "L2Slice1:ReadLookups", .usage = "items" },
+		{ .name = "L2Slice0:ReadLookups", .usage = "items" },
+		{ .name = "cycles:u", .usage = "cycles" },
+		{ .name = "ShaderCore1:Busy", .usage = "percentage" },
+	};
+	struct tl_run r = { .backend = "mali", .series = c, .nseries = 8 };
+	struct om_family f[8];
+	om_families(&r, f);
+	for (size_t i = 0; i < 4; i += 3) {
+		assert_string_equal(f[i].name, "opengpa_fragment_active_cycles");
+		assert_string_equal(f[i].counter, "FragmentActiveCycles");
+		assert_int_equal(f[i].first, 0);
+	}
+	assert_string_equal(f[0].block, "ShaderCore1");
+	assert_string_equal(f[1].block, "");
+	assert_int_equal(f[0].next, 1);
+	assert_int_equal(f[1].next, 3);
+	assert_int_equal(f[3].next, SIZE_MAX);
+	assert_string_equal(f[4].name, "opengpa_read_lookups");
+	assert_string_equal(f[5].name, "opengpa_read_lookups");
+	assert_int_equal(f[5].first, 4);
+	assert_string_equal(f[6].name, "opengpa_cycles_u");
+	assert_string_equal(f[6].block, "");
+	assert_string_equal(f[7].name, "opengpa_busy");
+	assert_true(f[7].gauge);
+	assert_int_equal(f[7].first, 2);
+
+	const double latest[] = { 1, 2, 50, 3, 4, 5, 6, NAN };
+	const double totals[] = { 10, 20, 0, 30, 40, 50, 60, 0 };
+	const uint32_t counted[] = { 1, 1, 1, 1, 1, 0, 1, 1 };
+	struct om_values v = { .latest = latest, .totals = totals, .counted = counted,
+		               .intervals = 1 };
+	struct om_text t = { 0 };
+	assert_int_equal(om_render(&t, &r, f, &v, OM_PROMETHEUS), 0);
+	assert_non_null(strstr(t.data,
+		"# TYPE opengpa_fragment_active_cycles_total counter\n"
+		"# HELP opengpa_fragment_active_cycles_total FragmentActiveCycles\n"
+		"opengpa_fragment_active_cycles_total{backend=\"mali\",block=\"ShaderCore1\","
+		"counter=\"FragmentActiveCycles\"} 10\n"
+		"opengpa_fragment_active_cycles_total{backend=\"mali\",counter="
+		"\"FragmentActiveCycles\"} 20\n"
+		"opengpa_fragment_active_cycles_total{backend=\"mali\",block=\"ShaderCore0\","
+		"counter=\"FragmentActiveCycles\"} 30\n"
+		"# TYPE opengpa_fragment_active_cycles_last_interval gauge\n"));
+	/* One TYPE a family; a copy without a value yet left out. */
+	const char *type = strstr(t.data, "# TYPE opengpa_read_lookups_total");
+	assert_non_null(type);
+	assert_null(strstr(type + 1, "# TYPE opengpa_read_lookups_total"));
+	assert_null(strstr(t.data, "block=\"L2Slice0\",counter=\"ReadLookups\"} 50"));
+	assert_null(strstr(t.data, "block=\"ShaderCore1\",counter=\"Busy\""));
+	assert_non_null(strstr(t.data, "opengpa_cycles_u_total{backend=\"mali\",counter="
+	                               "\"cycles:u\"} 60\n"));
+	om_text_free(&t);
+}
+
 static void listen_addresses(void **state)
 {
 	(void)state;
@@ -173,6 +239,7 @@ int main(void)
 		cmocka_unit_test(names_follow_the_python_exporter),
 		cmocka_unit_test(colliding_names_made_unique),
 		cmocka_unit_test(render_both_formats),
+		cmocka_unit_test(instances_are_labels),
 		cmocka_unit_test(listen_addresses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

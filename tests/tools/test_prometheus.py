@@ -156,6 +156,7 @@ def formats(address):
           "# TYPE opengpa_gpu_active_cycles_total counter\n" in text, text[:400])
     check("0.0.4: no # EOF, no UNIT", "# EOF" not in text and "# UNIT" not in text)
     promtool(text, "--listen")
+    per_core(om, text)
     st, ctype, body = http_get(address, "/other")
     check("another path: 404", st == 404, st)
     got = raw(address, b"HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -164,6 +165,34 @@ def formats(address):
     got = raw(address, b"POST /metrics HTTP/1.1\r\nContent-Length: 0\r\n\r\n")
     check("POST: 405", got.startswith("HTTP/1.1 405"), got[:100])
     return om
+
+
+def per_core(om, text):
+    """--per-core: a counter's per-instance copies are samples of its own
+    family, told apart by block="ShaderCore3" (docs/farm.md), the whole GPU's
+    value beside them without the label; one TYPE line a family in both
+    formats (promtool checks 0.0.4, Prometheus' scrape OpenMetrics)."""
+    for fmt, doc in (("OpenMetrics", om), ("0.0.4", text)):
+        types = re.findall(r"^# TYPE (\S+) ", doc, re.M)
+        check("--per-core, %s: one TYPE a family" % fmt, len(types) == len(set(types)),
+              sorted(t for t in types if types.count(t) > 1))
+        check("--per-core, %s: no family named after an instance" % fmt,
+              not re.search(r"^opengpa_(shader_core|l2_slice)\d", doc, re.M), doc[:300])
+    family = "opengpa_arithmetic_unit_utilization"
+    values = re.findall(r'^%s\{([^}]*)\} \S+$' % family, om, re.M)
+    blocks = [re.search(r'block="([^"]*)"', v) for v in values]
+    check("--per-core: the whole GPU's value without a block label",
+          sum(b is None for b in blocks) == 1, values)
+    check("--per-core: one sample per shader core, labelled",
+          sorted(b.group(1) for b in blocks if b) == ["ShaderCore%d" % i for i in range(8)],
+          values)
+    check("--per-core: a copy's counter label is the counter's", all(
+        'counter="ArithmeticUnitUtilization"' in v for v in values), values)
+    # A family's samples together: no other family between them.
+    lines = [l.split("{")[0] for l in om.splitlines() if not l.startswith("#")]
+    runs = [n for i, n in enumerate(lines) if i == 0 or lines[i - 1] != n]
+    check("--per-core: each family's samples together", len(runs) == len(set(runs)),
+          [n for n in runs if runs.count(n) > 1][:5])
 
 
 def bad_clients(address, meanwhile):
@@ -228,6 +257,11 @@ def prometheus_scrape(address, tmp):
         check("Prometheus: up is 1 (the OpenMetrics scrape parsed)",
               up and up[0]["value"][1] == "1", up)
         check("Prometheus: the Mali counter answered", bool(result), result)
+        _, _, body = http_get(api, "/api/v1/query?query=opengpa_arithmetic_unit_utilization"
+                              "%7Bblock%3D%22ShaderCore3%22%7D", timeout=2)
+        core = json.loads(body).get("data", {}).get("result", [])
+        check("Prometheus: one shader core's series (--per-core)", len(core) == 1 and
+              core[0]["metric"].get("counter") == "ArithmeticUnitUtilization", core)
         if result:
             m, value = result[0]["metric"], float(result[0]["value"][1])
             check("Prometheus: a count above 0", value > 0, value)
@@ -249,8 +283,8 @@ def prometheus_scrape(address, tmp):
 
 
 def listen_run(tmp):
-    c = Command(["stat", "-I", "100", "--listen", "127.0.0.1:0", "--backend", "mali", "--",
-                 "sleep", "30"])
+    c = Command(["stat", "-I", "100", "--listen", "127.0.0.1:0", "--backend", "mali",
+                 "--per-core", "--", "sleep", "30"])
     check("--listen: the address printed", c.address is not None, "".join(c.lines)[-2000:])
     if not c.address:
         c.p.kill()

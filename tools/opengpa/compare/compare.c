@@ -24,6 +24,11 @@ struct side_counter {
 	const char *name, *group, *usage, *aliases; /* into the parsed document */
 	bool counted;
 	double mean, rel; /* rel: the standard error of the mean, % of it (<0: not given) */
+	/* From run_values, where the document has them: the runs' count and
+	 * the standard error of their mean (mean then is theirs); nruns 0: the
+	 * summary (mean, rel) is all there is. */
+	unsigned nruns;
+	double se;
 };
 
 struct doc {
@@ -52,6 +57,36 @@ static const char *str_member(const struct og_json *o, const char *key)
 {
 	const struct og_json *v = og_json_get(o, key);
 	return v && v->type == OG_JSON_STRING ? v->string : NULL;
+}
+
+/* A counter's run_values (`opengpa stat -r N --opengpa-json`), where it has
+ * them: their mean and its standard error (the sample standard deviation
+ * over sqrt(n), two passes for accuracy) replace the document's summary,
+ * whose spread is rounded to two decimals.  False when present but not an
+ * array of finite numbers. */
+static bool run_values(const struct og_json *c, struct side_counter *s)
+{
+	const struct og_json *runs = og_json_get(c, "run_values");
+	if (!runs)
+		return true;
+	if (runs->type != OG_JSON_ARRAY || runs->n > (size_t)1000000000)
+		return false;
+	double sum = 0.0;
+	for (size_t k = 0; k < runs->n; k++) {
+		const struct og_json *x = &runs->items[k];
+		if (x->type != OG_JSON_NUMBER || !isfinite(x->number))
+			return false;
+		sum += x->number;
+	}
+	if (runs->n == 0 || !s->counted)
+		return true; /* nothing to test on: the summary stands */
+	double n = (double)runs->n, mean = sum / n, m2 = 0.0;
+	for (size_t k = 0; k < runs->n; k++)
+		m2 += (runs->items[k].number - mean) * (runs->items[k].number - mean);
+	s->nruns = (unsigned)runs->n;
+	s->mean = mean;
+	s->se = runs->n >= 2 ? sqrt(m2 / (n - 1.0) / n) : 0.0;
+	return true;
 }
 
 /* Reads and checks one document; on failure a line on standard error and
@@ -112,6 +147,12 @@ static bool load(struct doc *d, const char *path)
 		s->counted = v->type == OG_JSON_NUMBER && isfinite(v->number);
 		s->mean = s->counted ? v->number : 0.0;
 		s->rel = rel && rel->number >= 0.0 ? rel->number : -1.0;
+		if (!run_values(c, s)) {
+			fprintf(stderr, "opengpa compare: %s: counter %zu's \"run_values\" is not an "
+			        "array of finite numbers; write the file with `opengpa stat -r N "
+			        "--opengpa-json`\n", shown, i + 1);
+			return false;
+		}
 		d->count++;
 	}
 	return true;
@@ -137,6 +178,12 @@ static const struct side_counter *find(const struct doc *d, const char *name)
 static struct stats_side side(const struct side_counter *c, unsigned repeats)
 {
 	struct stats_side s = { c->mean, 0.0, repeats };
+	if (c->nruns) {
+		/* The runs themselves: no rounding, and the runs that counted. */
+		s.se = c->se;
+		s.n = c->nruns;
+		return s;
+	}
 	if (repeats < 2)
 		return s;
 	double rel = c->rel;

@@ -200,24 +200,94 @@ static bool taken(const struct om_family *f, size_t n, const char *name)
 	return false;
 }
 
+/* The counter an instance's copy is of, "<letters and digits ending in a
+ * digit>:<counter>" ("ShaderCore3:FragmentActiveCycles"; not perf's
+ * "cycles:u"), with the instance's length; NULL for any other name. */
+static const char *instance_base(const char *name, size_t *len)
+{
+	const char *colon = strchr(name, ':');
+	if (!colon || colon == name || !colon[1] || colon[-1] < '0' || colon[-1] > '9')
+		return NULL;
+	for (const char *p = name; p < colon; p++)
+		if (!is_upper(*p) && !is_lower_or_digit(*p))
+			return NULL;
+	*len = (size_t)(colon - name);
+	return colon + 1;
+}
+
+/* A new family for series i, named after `counter`. */
+static void new_family(const struct tl_run *run, struct om_family *f, size_t i,
+                       const char *counter)
+{
+	/* Room after it for "_100000" or "_last_interval". */
+	char base[OM_NAME_MAX - 24];
+	om_metric_name(counter, base, sizeof base);
+	char name[OM_NAME_MAX];
+	snprintf(name, sizeof name, "%s", base);
+	for (unsigned k = 2; taken(f, run->nseries, name) && k < 100000; k++)
+		snprintf(name, sizeof name, "%s_%u", base, k);
+	memcpy(f[i].name, name, sizeof name);
+	f[i].gauge = is_gauge(&run->series[i]);
+	f[i].unit = NULL;
+	if (!f[i].gauge) {
+		static const char *const units[] = { "cycles", "bytes", "seconds" };
+		for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
+			if (ends_with(f[i].name, units[u]))
+				f[i].unit = units[u];
+	}
+	f[i].first = i;
+}
+
 void om_families(const struct tl_run *run, struct om_family *f)
 {
-	for (size_t i = 0; i < run->nseries; i++) {
-		const struct tl_series *s = &run->series[i];
-		/* Room after it for "_100000" or "_last_interval". */
-		char base[OM_NAME_MAX - 24];
-		om_metric_name(s->name ? s->name : "", base, sizeof base);
-		snprintf(f[i].name, sizeof f[i].name, "%s", base);
-		for (unsigned k = 2; taken(f, i, f[i].name) && k < 100000; k++)
-			snprintf(f[i].name, sizeof f[i].name, "%s_%u", base, k);
-		f[i].gauge = is_gauge(s);
-		f[i].unit = NULL;
-		if (!f[i].gauge) {
-			static const char *const units[] = { "cycles", "bytes", "seconds" };
-			for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
-				if (ends_with(f[i].name, units[u]))
-					f[i].unit = units[u];
+	size_t n = run->nseries;
+	/* Unnamed ("") until placed: taken() never matches them. */
+	for (size_t i = 0; i < n; i++) {
+		memset(&f[i], 0, sizeof f[i]);
+		f[i].counter = run->series[i].name ? run->series[i].name : "";
+		f[i].first = i;
+		f[i].next = SIZE_MAX;
+	}
+	/* The counters themselves first, in the run's order, so that their
+	 * names are the plain ones; then each copy joins its counter's family,
+	 * or an earlier copy's of the same counter, or starts one. */
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+		if (!instance_base(f[i].counter, &len))
+			new_family(run, f, i, f[i].counter);
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+		const char *base = instance_base(f[i].counter, &len);
+		if (!base)
+			continue;
+		snprintf(f[i].block, sizeof f[i].block, "%.*s", (int)len, f[i].counter);
+		f[i].counter = base;
+		size_t owner = SIZE_MAX;
+		for (size_t j = 0; j < n && owner == SIZE_MAX; j++)
+			if (j != i && f[j].name[0] && strcmp(f[j].counter, base) == 0 &&
+			    f[j].gauge == is_gauge(&run->series[i]))
+				owner = j;
+		if (owner == SIZE_MAX) {
+			new_family(run, f, i, base);
+			continue;
 		}
+		memcpy(f[i].name, f[owner].name, sizeof f[i].name);
+		f[i].gauge = f[owner].gauge;
+		f[i].unit = f[owner].unit;
+	}
+	/* Each family's first series, and the chain of its members in the
+	 * run's order (families are few beside the series: one pass each). */
+	for (size_t i = 0; i < n; i++) {
+		if (f[i].first != i)
+			continue;
+		size_t last = i;
+		for (size_t j = i + 1; j < n; j++)
+			if (f[j].first == j && strcmp(f[j].name, f[i].name) == 0) {
+				f[j].first = i;
+				f[last].next = j;
+				last = j;
+			}
 	}
 }
 
@@ -249,13 +319,16 @@ static void label(struct om_text *t, bool *first, const char *key, const char *v
 	*first = false;
 }
 
-/* {backend="mali",counter="GPUActiveCycles",device="...",group="...",instance="..."} */
+/* {backend="mali",block="ShaderCore3",counter="GPUActiveCycles",device="...",
+ *  group="...",instance="..."}: in the order of their names, as the Python
+ * exporter writes them. */
 static void labels(struct om_text *t, const struct tl_run *run, const struct tl_series *s,
-                   const struct om_values *v)
+                   const struct om_family *f, const struct om_values *v)
 {
 	bool first = true;
 	label(t, &first, "backend", run->backend);
-	label(t, &first, "counter", s ? s->name : NULL);
+	label(t, &first, OM_BLOCK_LABEL, f ? f->block : NULL);
+	label(t, &first, "counter", f ? f->counter : NULL);
 	label(t, &first, "device", run->device);
 	label(t, &first, "group", s ? s->group : NULL);
 	label(t, &first, "instance", v->instance);
@@ -263,12 +336,13 @@ static void labels(struct om_text *t, const struct tl_run *run, const struct tl_
 		puts_(t, "}");
 }
 
-/* "# HELP name text", the text as the Python exporter words it. */
+/* "# HELP name text", the text as the Python exporter words it: the
+ * description (or the counter's name) and the unit. */
 static void help(struct om_text *t, const char *name, const struct tl_series *s,
                  const char *described, const char *after, bool om)
 {
 	printf_(t, "# HELP %s ", name);
-	escaped(t, described && *described ? described : s->name, om);
+	escaped(t, described, om);
 	if (s->unit && s->unit[0]) {
 		puts_(t, " (");
 		escaped(t, s->unit, om);
@@ -282,24 +356,47 @@ int om_render(struct om_text *t, const struct tl_run *run, const struct om_famil
               const struct om_values *v, enum om_flavour flavour)
 {
 	bool om = flavour == OM_OPENMETRICS;
+	/* Family by family, from its first series: its metadata once, then the
+	 * sample of each member that has a value (OpenMetrics wants a family's
+	 * samples together, and 0.0.4 one TYPE line a name). */
 	for (size_t i = 0; i < run->nseries; i++) {
-		const struct tl_series *s = &run->series[i];
-		const char *described = v->help ? v->help[i] : NULL;
+		if (f[i].first != i)
+			continue;
+		/* The metadata from the counter itself where it is in the run,
+		 * not from a core's copy of it. */
+		size_t lead = i;
+		for (size_t k = i; k != SIZE_MAX; k = f[k].next)
+			if (!f[k].block[0]) {
+				lead = k;
+				break;
+			}
+		const struct tl_series *s = &run->series[lead];
+		const char *described = v->help ? v->help[lead] : NULL;
+		if (!described || !*described)
+			described = f[lead].counter;
 		const char *name = f[i].name;
-		double latest = v->latest ? v->latest[i] : NAN;
+		bool any_latest = false, any_counted = false;
+		for (size_t k = i; k != SIZE_MAX; k = f[k].next) {
+			any_latest |= v->latest && !isnan(v->latest[k]);
+			any_counted |= v->counted && v->counted[k];
+		}
 		if (f[i].gauge) {
-			if (isnan(latest))
+			if (!any_latest)
 				continue;
 			printf_(t, "# TYPE %s gauge\n", name);
 			help(t, name, s, described, "", om);
-			puts_(t, name);
-			labels(t, run, s, v);
-			puts_(t, " ");
-			number(t, latest);
-			puts_(t, "\n");
+			for (size_t k = i; k != SIZE_MAX; k = f[k].next) {
+				if (isnan(v->latest[k]))
+					continue;
+				puts_(t, name);
+				labels(t, run, &run->series[k], &f[k], v);
+				puts_(t, " ");
+				number(t, v->latest[k]);
+				puts_(t, "\n");
+			}
 			continue;
 		}
-		if (!v->counted || !v->counted[i])
+		if (!any_counted)
 			continue;
 		if (om) {
 			printf_(t, "# TYPE %s counter\n", name);
@@ -312,28 +409,36 @@ int om_render(struct om_text *t, const struct tl_run *run, const struct om_famil
 			snprintf(total, sizeof total, "%s_total", name);
 			help(t, total, s, described, "", om);
 		}
-		printf_(t, "%s_total", name);
-		labels(t, run, s, v);
-		puts_(t, " ");
-		number(t, v->totals[i]);
-		puts_(t, "\n");
-		if (isnan(latest))
+		for (size_t k = i; k != SIZE_MAX; k = f[k].next) {
+			if (!v->counted[k])
+				continue;
+			printf_(t, "%s_total", name);
+			labels(t, run, &run->series[k], &f[k], v);
+			puts_(t, " ");
+			number(t, v->totals[k]);
+			puts_(t, "\n");
+		}
+		if (!any_latest)
 			continue;
 		char last[OM_NAME_MAX + 16];
 		snprintf(last, sizeof last, "%s_last_interval", name);
 		printf_(t, "# TYPE %s gauge\n", last);
 		help(t, last, s, described, " over the latest interval", om);
-		puts_(t, last);
-		labels(t, run, s, v);
-		puts_(t, " ");
-		number(t, latest);
-		puts_(t, "\n");
+		for (size_t k = i; k != SIZE_MAX; k = f[k].next) {
+			if (isnan(v->latest[k]))
+				continue;
+			puts_(t, last);
+			labels(t, run, &run->series[k], &f[k], v);
+			puts_(t, " ");
+			number(t, v->latest[k]);
+			puts_(t, "\n");
+		}
 	}
 	printf_(t, "# TYPE opengpa_intervals%s counter\n", om ? "" : "_total");
 	printf_(t, "# HELP opengpa_intervals%s intervals counted since the start\n",
 	        om ? "" : "_total");
 	puts_(t, "opengpa_intervals_total");
-	labels(t, run, NULL, v);
+	labels(t, run, NULL, NULL, v);
 	printf_(t, " %llu\n", (unsigned long long)v->intervals);
 	if (om)
 		puts_(t, "# EOF\n");

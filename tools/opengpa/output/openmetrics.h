@@ -39,11 +39,21 @@ struct om_text {
 };
 void om_text_free(struct om_text *t);
 
-/* One family per series, worked out once per run. */
+/* A series' place in the families, worked out once per run.  A counter's
+ * per-instance copies (`opengpa stat --per-core`: "ShaderCore3:X") are
+ * samples of the counter's own family, told apart by the label
+ * OM_BLOCK_LABEL="ShaderCore3" (docs/farm.md, "Per core and per slice"). */
+#define OM_BLOCK_LABEL "block"
+#define OM_BLOCK_MAX 64
 struct om_family {
-	char name[OM_NAME_MAX]; /* opengpa_gpu_active_cycles (unique in the run) */
+	char name[OM_NAME_MAX]; /* opengpa_gpu_active_cycles (one family per counter) */
 	bool gauge;             /* a percentage or a ratio: the latest value alone */
 	const char *unit;       /* OpenMetrics UNIT, where the name ends with it; or NULL */
+	const char *counter;    /* the `counter` label: the name, less an instance's prefix */
+	char block[OM_BLOCK_MAX]; /* the instance ("ShaderCore3"); "" for the whole GPU's */
+	size_t first;           /* the family's first series in the run: it writes the
+	                         * metadata, then the samples of every member */
+	size_t next;            /* the family's next series, or SIZE_MAX */
 };
 
 /* `counter` as a metric name: "opengpa_" and its words in snake case,
@@ -51,7 +61,8 @@ struct om_family {
 void om_metric_name(const char *counter, char *out, size_t len);
 
 /* The families of run's series (nseries entries in f): names made unique
- * with a suffix (_2, _3) where two counters' names meet. */
+ * with a suffix (_2, _3) where two counters' names meet; an instance's copy
+ * joins its counter's family (or, without it in the run, the first copy's). */
 void om_families(const struct tl_run *run, struct om_family *f);
 
 /* What to render: one interval's values and the sums so far. */

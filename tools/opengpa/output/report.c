@@ -94,10 +94,21 @@ int report_add_session(struct report *r, gpa_uint32 session)
 			return cli_fail("cannot read the results", st);
 		if (st == GPA_STATUS_OK && running == 0)
 			continue; /* the counters never ran: perf's <not counted> */
-		if (st == GPA_STATUS_OK)
+		if (st == GPA_STATUS_OK) {
+			if (row->values.n == row->runs_cap) {
+				unsigned cap = row->runs_cap ? 2 * row->runs_cap : 8;
+				double *runs = realloc(row->runs, cap * sizeof(*runs));
+				if (!runs)
+					return cli_fail("out of memory keeping each run's values",
+					                GPA_STATUS_ERROR_FAILED);
+				row->runs = runs;
+				row->runs_cap = cap;
+			}
+			row->runs[row->values.n] = v;
 			report_stats_add(&row->values, v);
-		else
+		} else {
 			row->failed++;
+		}
 	}
 	/* Share of the run the counters were really counting (1 when the
 	 * backend time-shared nothing): the least over the repeats. */
@@ -327,8 +338,21 @@ static void print_json_aliases(FILE *f, const struct report_row *row)
 	fputc(']', f);
 }
 
+/* The shortest of %.15g, %.16g, %.17g that reads back as v (finite v;
+ * a run's value never is NaN: it was read). */
+static const char *shortest(double v, char *buf, size_t len)
+{
+	for (int digits = 15; digits <= 17; digits++) {
+		snprintf(buf, len, "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
 static void print_json(FILE *f, const struct report *r)
 {
+	char buf[40];
 	const char *device = "", *backend = "";
 	GPA_GetDeviceDesc(&device);
 	OpenGPA_GetBackend(&backend);
@@ -368,11 +392,28 @@ static void print_json(FILE *f, const struct report *r)
 			fprintf(f, ", \"value\": %" PRIu64, row->count);
 		else
 			fprintf(f, ", \"value\": %.17g", row->values.mean);
-		if (has_spread(r, row))
+		if (has_spread(r, row)) {
 			fprintf(f, ", \"rel_stddev_percent\": %.2f", report_stats_rel(&row->values));
+			/* What `opengpa compare` tests (Welch's t on the runs
+			 * themselves, not on the rounded spread). */
+			fprintf(f, ", \"run_values\": [");
+			for (unsigned k = 0; row->runs && k < row->values.n; k++)
+				fprintf(f, "%s%s", k ? ", " : "", shortest(row->runs[k], buf,
+				                                           sizeof buf));
+			fprintf(f, "]");
+		}
 		fprintf(f, "}");
 	}
 	fputs(r->one_line ? "]}\n" : "\n]}\n", f);
+}
+
+void report_free(struct report *r)
+{
+	for (size_t i = 0; r->rows && i < r->nrows; i++)
+		free(r->rows[i].runs);
+	free(r->rows);
+	r->rows = NULL;
+	r->nrows = 0;
 }
 
 /* The report is one record: written into memory, then to f in one piece,

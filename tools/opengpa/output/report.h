@@ -42,6 +42,9 @@ struct report_row {
 	bool per_sec;          /* perf's rate per task-clock second ("K/sec") */
 	uint64_t count;        /* an integer counter's exact value in the last run */
 	struct report_stats values;
+	double *runs;          /* each counted run's value, in order (values.n of them;
+	                        * --opengpa-json's run_values); report_free() frees it */
+	unsigned runs_cap;
 	unsigned failed;       /* runs whose value could not be read */
 };
 
@@ -76,5 +79,7 @@ const char *report_perf_unit(const struct report_row *row);
 int report_add_session(struct report *r, gpa_uint32 session);
 
 void report_print(FILE *f, const struct report *r, enum report_format format, const char *sep);
+/* Frees the rows, with each row's run values. */
+void report_free(struct report *r);
 
 #endif

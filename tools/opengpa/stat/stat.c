@@ -640,7 +640,7 @@ static int count(const struct stat_options *o, FILE *out, struct run_state *rs,
 			timeline_finish(tl, &r);
 	}
 	per_thread_free(&pt);
-	free(r.rows);
+	report_free(&r);
 	free(joined);
 	free(perf_joined);
 	cli_close();
