@@ -194,19 +194,23 @@ static bool plan_gathers(struct og_session *s, const struct og_catalog *cat)
 }
 
 /* A batch read of a gathered block's counters: one call of each counter's
- * own function, or the set's function over the whole scratch block (its
+ * own function, or the set's function for the parts of the set that hold
+ * them (native.h, og_native_parts_fn) over the whole scratch block (its
  * absent leaves zero) and the outputs wanted copied out.  The set's
  * function inlines every counter and shares their loads and common
  * subexpressions; a counter's own function is an indirect call, its
  * arguments and its loads on their own.  Measured on x86-64 (release build,
- * the G71 set of 321 counters): the set's function 96 ns, 0.3 ns a counter;
- * each counter's function called from the read loop 3.4 ns.  So the set's
- * function pays from about one counter in 11 of the set; one in 8 leaves
- * room for CPUs whose indirect calls are cheaper.  Memory is the same
- * either way (the scratch is on the reader's stack). */
-static bool block_runs_whole(const struct og_native_binding *set, size_t used)
+ * the G71 set of 321 counters): the set's function 96 ns, 0.3 ns a counter
+ * computed; each counter's function called from the read loop 3.4 ns.  So
+ * running parts pays once about one counter in 11 of those they compute is
+ * wanted; one in 8 leaves room for CPUs whose indirect calls are cheaper.
+ * Memory is the same either way (the scratch is on the reader's stack). */
+static bool block_runs_parts(const struct og_native_binding *set, size_t used, uint64_t parts)
 {
-	return 8 * used >= set->ncounters;
+	uint64_t computed = (uint64_t)__builtin_popcountll(parts) * set->part_size;
+	if (computed > set->ncounters)
+		computed = set->ncounters;
+	return set->parts && 8 * (uint64_t)used >= computed;
 }
 
 static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
@@ -220,9 +224,16 @@ static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
 	for (size_t b = 0; b < s->nblocks; b++) {
 		struct block *bl = &s->blocks[b];
 		size_t used = 0;
-		for (size_t k = 0; bl->gathered && k < s->ncounters; k++)
-			used += cat->counters[s->counters[k]].native == bl->set;
-		bl->whole = bl->gathered && block_runs_whole(bl->set, used);
+		bl->parts = 0;
+		for (size_t k = 0; bl->gathered && k < s->ncounters; k++) {
+			const struct og_counter *c = &cat->counters[s->counters[k]];
+			if (c->native != bl->set)
+				continue;
+			used++;
+			if (bl->set->part_size)
+				bl->parts |= UINT64_C(1) << (c->native_pos / bl->set->part_size % 64);
+		}
+		bl->whole = bl->gathered && block_runs_parts(bl->set, used, bl->parts);
 	}
 	for (size_t b = 0; b < s->nblocks; b++)
 		if ((!s->blocks[b].gathered || s->blocks[b].whole) &&

@@ -328,12 +328,6 @@ get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 		store_typed(type, result, 0.0, u, true);
 		return GPA_STATUS_OK;
 	}
-	if (r->kind == READ_GATHER) { /* r->slot is 0: row is the row's start */
-		double d = gather_one(r, row);
-		og_read_exit(rd, seq);
-		store_typed(type, result, d, 0, false);
-		return GPA_STATUS_OK;
-	}
 out:
 	og_read_exit(rd, seq);
 general:
@@ -408,8 +402,9 @@ static __attribute__((noinline)) void read_gathered(const struct og_session *s,
 
 /* A gathered block run whole (struct block): every leaf of its set in a
  * scratch block on this stack, the ones the session has copied from the
- * row and the rest zero (so that no counter of the set computes from
- * garbage: the outputs of those are not used), then the set's function. */
+ * row and the rest zero (so that no counter of the parts run computes from
+ * garbage: the outputs of those the session lacks are not used), then the
+ * set's function for the parts holding the session's counters. */
 static __attribute__((noinline)) void run_gathered(const struct block *bl, const uint64_t *row,
                                                    union og_value *set_out)
 {
@@ -417,7 +412,7 @@ static __attribute__((noinline)) void run_gathered(const struct block *bl, const
 	memset(leaf, 0, bl->set->nraw * sizeof(*leaf));
 	for (uint32_t i = 0; i < bl->nleaves; i++)
 		leaf[bl->leaves[i].leaf] = row[bl->leaves[i].slot];
-	og_native_run(bl->set, leaf, set_out);
+	bl->set->parts(leaf, bl->set->k, set_out, bl->parts);
 }
 
 /* Every counter from a complete row: the blocks' functions (their outputs

@@ -77,10 +77,12 @@ struct block {
 	const struct og_native_binding *set;
 	uint32_t base;
 	bool gathered;
-	/* Gathered, and a batch read runs the set's function over the scratch
-	 * (the leaves the session lacks zero) rather than each counter's: the
-	 * session reads enough of the set (block_runs_whole). */
+	/* Gathered, and a batch read runs the set's function for the parts
+	 * holding the session's counters (`parts`, native.h) over the scratch,
+	 * the leaves the session lacks zero, rather than each counter's
+	 * function: the session reads enough of those parts (block_runs_parts). */
 	bool whole;
+	uint64_t parts;
 	const struct leaf_pair *leaves;
 	uint32_t nleaves;
 };
