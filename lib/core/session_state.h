@@ -88,8 +88,9 @@ struct block {
 };
 
 /* The largest set a gathered block may be of: its scratch block (8 bytes a
- * leaf) is on the reading thread's stack.  A larger set is interpreted. */
-#define GATHER_MAX_LEAVES 1024
+ * leaf, 4 KiB) is on the reading thread's stack.  A larger set is
+ * interpreted; the largest built-in set has 215 leaves (Mali-G1). */
+#define GATHER_MAX_LEAVES 512
 
 /* The most block outputs an unlocked batch read keeps on its stack. */
 #define UNLOCKED_SET_OUT 512
