@@ -10,8 +10,8 @@
  *   - a sample stores only what the counters read (one counter: its two
  *     raw values, not the set's 147);
  *   - the counters are read by generated code, none by the interpreter;
- *   - every value, read alone (each getter's cached and general paths) and
- *     in a batch (the set's function over the whole scratch, or each
+ *   - every value, read alone (twice: the second past this thread's read
+ *     cache) and in a batch (the set's function over the whole scratch, or each
  *     counter's function), is the interpreter's bit for bit;
  *   - two threads reading the same session at once get the same bits
  *     (each read's scratch is its own: run under ThreadSanitizer in CI).
