@@ -3,9 +3,10 @@
  * session_results.c — reading results: a counter's value for a sample or
  * over every sample (totals), one at a time or a batch, under the registry
  * lock or, for an ended session, without it (readers.h); generated code
- * reads a built-in set's block in place, the interpreter the rest.
+ * reads a built-in set's block in place, or a scratch block gathered from
+ * the row (session_state.h, struct block), the interpreter the rest.
  *
- * Long (about 480 lines) because the locked and unlocked paths share their
+ * Long (about 580 lines) because the locked and unlocked paths share their
  * inlined helpers, which must stay in one unit to stay inlined (the
  * unlocked single read is built once per type, and a cached copy of it).
  */
