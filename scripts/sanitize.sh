@@ -27,7 +27,7 @@ cxx_for() { # C compiler
 
 # The tests that start threads of their own, or drive the library from
 # several: what ThreadSanitizer has something to say about.
-threaded_tests=(core-threads core-thread-stress core-periodic api-sessions perf-real)
+threaded_tests=(core-threads core-thread-stress core-periodic api-sessions perf-real core-gathered-reads)
 
 # Every sanitizer error stops the test that hit it, with a stack.  The tests
 # put the runtime before a preload library in LD_PRELOAD (docs/testing.md);

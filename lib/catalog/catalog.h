@@ -50,6 +50,8 @@ struct og_constant {
  * for one no counter offered here reads), and each constant slot's value. */
 struct og_native_binding {
 	og_native_set_fn *fn;
+	og_native_parts_fn *parts; /* fn for some parts of the set (native.h) */
+	uint32_t part_size;
 	uint32_t *at_raw;   /* raw slot -> catalogue raw index, or UINT32_MAX */
 	uint32_t nraw;
 	uint32_t *at_const; /* constant slot -> catalogue constant index */

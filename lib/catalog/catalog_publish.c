@@ -67,7 +67,8 @@ static struct og_native_binding *binding_for(struct og_catalog *cat, uint32_t se
 			return &cat->native[i];
 	/* cat->native has room for one binding per built-in file. */
 	struct og_native_binding b = {
-		.fn = ns->fn, .nraw = ns->nraw_slots, .nconst = ns->nconst_slots,
+		.fn = ns->fn, .parts = ns->parts, .part_size = ns->part_size,
+		.nraw = ns->nraw_slots, .nconst = ns->nconst_slots,
 		.ncounters = ns->ncounters, .index = (uint32_t)cat->nnative,
 		.at_raw = malloc((ns->nraw_slots + 1) * sizeof(uint32_t)),
 		.at_const = malloc((ns->nconst_slots + 1) * sizeof(uint32_t)),

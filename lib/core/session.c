@@ -66,6 +66,7 @@ void og_session_free(struct og_session *s)
 	free(s->deltas);
 	free(s->set_out);
 	free(s->runs);
+	free(s->pairs);
 	og_periodic_free(s->periodic);
 	free(s);
 }

@@ -42,5 +42,8 @@ size_t og_session_complete(const struct og_session *s);
 GPA_Status og_session_sample_raws(const struct og_context *ctx, const struct og_session *s,
                                   uint32_t sample_id, uint64_t *by_backend_id, size_t n);
 size_t og_session_raw_count(const struct og_session *s);
+/* How many of its counters a read computes each way (testing.h). */
+void og_session_read_kinds(const struct og_session *s, size_t *raw, size_t *in_place,
+                           size_t *gathered, size_t *interpreted);
 
 #endif

@@ -3,9 +3,10 @@
  * session_results.c — reading results: a counter's value for a sample or
  * over every sample (totals), one at a time or a batch, under the registry
  * lock or, for an ended session, without it (readers.h); generated code
- * reads a built-in set's block in place, the interpreter the rest.
+ * reads a built-in set's block in place, or a scratch block gathered from
+ * the row (session_state.h, struct block), the interpreter the rest.
  *
- * Long (about 480 lines) because the locked and unlocked paths share their
+ * Long (about 580 lines) because the locked and unlocked paths share their
  * inlined helpers, which must stay in one unit to stay inlined (the
  * unlocked single read is built once per type, and a cached copy of it).
  */
@@ -102,6 +103,20 @@ static double interpret(struct og_context *ctx, const struct og_session *s, cons
 	return og_expr_eval(c->expr, ctx->scratch, ctx->cat.const_values);
 }
 
+/* A gathered counter's value (struct block): the leaves its function reads
+ * copied from the row into a scratch block on this thread's stack, then its
+ * function.  The rest of the scratch is never written, and never read: the
+ * function reads only the leaves its raw inputs stand for, which are these
+ * (og_native_matches checked its every operation).  Out of line, so that
+ * the callers' frames do not grow by the scratch. */
+static __attribute__((noinline)) double gather_one(const struct recipe *r, const uint64_t *row)
+{
+	uint64_t leaf[GATHER_MAX_LEAVES];
+	for (uint32_t i = 0; i < r->nleaves; i++)
+		leaf[r->leaves[i].leaf] = row[r->leaves[i].slot];
+	return r->fn(leaf, r->k);
+}
+
 GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
                              uint32_t counter, double *value, uint64_t *exact, bool *is_exact)
 {
@@ -128,6 +143,9 @@ GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint3
 		break;
 	case READ_NATIVE:
 		*value = r->fn(row + r->slot, r->k);
+		break;
+	case READ_GATHER:
+		*value = gather_one(r, row);
 		break;
 	default:
 		*value = interpret(ctx, s, row, &ctx->cat.counters[counter]);
@@ -220,6 +238,12 @@ get_sample_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 		uint64_t u = row[r->slot];
 		og_read_exit(rd, seq);
 		store_typed(type, result, 0.0, u, true);
+		return GPA_STATUS_OK;
+	}
+	if (r->kind == READ_GATHER) {
+		double d = gather_one(r, row);
+		og_read_exit(rd, seq);
+		store_typed(type, result, d, 0, false);
 		return GPA_STATUS_OK;
 	}
 	/* The interpreter uses the context's scratch: under the lock. */
@@ -350,6 +374,48 @@ GET_SAMPLE_AS(f32, GPA_TYPE_FLOAT32)
 GET_SAMPLE_AS(u64, GPA_TYPE_UINT64)
 GET_SAMPLE_AS(u32, GPA_TYPE_UINT32)
 
+/* The gathered counters of a complete row (struct block): per gathered
+ * block, its leaves the session has copied once into a scratch block on
+ * this stack, then each of its counters' functions over it (each reads
+ * only leaves copied: gather_one says why). */
+static __attribute__((noinline)) void read_gathered(const struct og_session *s,
+                                                    const uint64_t *row, union og_value *out)
+{
+	uint64_t leaf[GATHER_MAX_LEAVES];
+	for (size_t b = 0; b < s->nblocks; b++) {
+		const struct block *bl = &s->blocks[b];
+		if (!bl->gathered || bl->whole)
+			continue;
+		for (uint32_t i = 0; i < bl->nleaves; i++)
+			leaf[bl->leaves[i].leaf] = row[bl->leaves[i].slot];
+		for (size_t k = 0; k < s->ncounters; k++) {
+			const struct recipe *r = &s->recipes[k];
+			if (r->kind != READ_GATHER || r->block != b)
+				continue;
+			double v = r->fn(leaf, r->k);
+			if (r->integer)
+				out[k].u = og_arith_to_u64(v, r->max);
+			else
+				out[k].d = v;
+		}
+	}
+}
+
+/* A gathered block run whole (struct block): every leaf of its set in a
+ * scratch block on this stack, the ones the session has copied from the
+ * row and the rest zero (so that no counter of the parts run computes from
+ * garbage: the outputs of those the session lacks are not used), then the
+ * set's function for the parts holding the session's counters. */
+static __attribute__((noinline)) void run_gathered(const struct block *bl, const uint64_t *row,
+                                                   union og_value *set_out)
+{
+	uint64_t leaf[GATHER_MAX_LEAVES];
+	memset(leaf, 0, bl->set->nraw * sizeof(*leaf));
+	for (uint32_t i = 0; i < bl->nleaves; i++)
+		leaf[bl->leaves[i].leaf] = row[bl->leaves[i].slot];
+	bl->set->parts(leaf, bl->set->k, set_out, bl->parts);
+}
+
 /* Every counter from a complete row: the blocks' functions (their outputs
  * in set_out), then the recipes.  ctx only for the interpreter. */
 static void read_row(struct og_context *ctx, const struct og_session *s, const uint64_t *row,
@@ -360,14 +426,24 @@ static void read_row(struct og_context *ctx, const struct og_session *s, const u
 		s->blocks[0].set->fn(row + s->blocks[0].base, s->blocks[0].set->k, out);
 		return;
 	}
-	for (size_t b = 0; b < s->nblocks; b++)
-		og_native_run(s->blocks[b].set, row + s->blocks[b].base, &set_out[b * s->set_stride]);
+	bool called = false; /* a gathered block's counters are called one by one */
+	for (size_t b = 0; b < s->nblocks; b++) {
+		const struct block *bl = &s->blocks[b];
+		if (!bl->gathered)
+			og_native_run(bl->set, row + bl->base, &set_out[b * s->set_stride]);
+		else if (bl->whole)
+			run_gathered(bl, row, &set_out[b * s->set_stride]);
+		else
+			called = true;
+	}
 	if (s->nruns) {
 		for (size_t i = 0; i < s->nruns; i++)
 			memcpy(&out[s->runs[i].to], &set_out[s->runs[i].from],
 			       s->runs[i].n * sizeof(*out));
 		return;
 	}
+	if (called)
+		read_gathered(s, row, out);
 	for (size_t k = 0; k < s->ncounters; k++) {
 		const struct recipe *r = &s->recipes[k];
 		double v;
@@ -380,6 +456,10 @@ static void read_row(struct og_context *ctx, const struct og_session *s, const u
 			continue;
 		case READ_NATIVE:
 			out[k] = set_out[r->block * s->set_stride + r->position];
+			continue;
+		case READ_GATHER: /* run whole, or read_gathered's */
+			if (s->blocks[r->block].whole)
+				out[k] = set_out[r->block * s->set_stride + r->position];
 			continue;
 		default:
 			v = interpret(ctx, s, row, &ctx->cat.counters[s->counters[k]]);
@@ -481,4 +561,15 @@ GPA_Status og_session_sample_raws(const struct og_context *ctx, const struct og_
 size_t og_session_raw_count(const struct og_session *s)
 {
 	return s->nslots;
+}
+
+void og_session_read_kinds(const struct og_session *s, size_t *raw, size_t *in_place,
+                           size_t *gathered, size_t *interpreted)
+{
+	*raw = *in_place = *gathered = *interpreted = 0;
+	for (size_t k = 0; k < s->ncounters; k++) {
+		uint8_t kind = s->recipes[k].kind;
+		*(kind == READ_RAW ? raw : kind == READ_NATIVE ? in_place
+		  : kind == READ_GATHER ? gathered : interpreted) += 1;
+	}
 }

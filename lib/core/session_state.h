@@ -41,6 +41,13 @@ enum recipe_kind {
 	READ_RAW,    /* a raw count: slot */
 	READ_NATIVE, /* generated code: block, position in its set */
 	READ_EXPR,   /* the interpreter */
+	READ_GATHER, /* generated code over a scratch block: its leaves copied from the row */
+};
+
+/* A leaf of a set's block a gathered counter reads: scratch[leaf] =
+ * row[slot] (session_layout.c, struct block). */
+struct leaf_pair {
+	uint32_t slot, leaf;
 };
 
 struct recipe {
@@ -49,18 +56,41 @@ struct recipe {
 	bool integer;  /* an integer counter: og_value.u, at most max */
 	bool api;      /* reads a raw counter the application's API measures */
 	uint8_t type;  /* GPA_Type */
-	uint32_t slot; /* READ_RAW: the raw's slot; READ_NATIVE: the block's base */
-	uint32_t block, position; /* READ_NATIVE: in blocks[], in its set */
+	uint32_t slot; /* READ_RAW: the raw's slot; READ_NATIVE: the block's base;
+	                  READ_GATHER: 0 (the row's start) */
+	uint32_t block, position; /* READ_NATIVE, READ_GATHER: in blocks[], in its set */
 	uint64_t max;
-	og_native_counter_fn *fn; /* READ_NATIVE: the counter's own function */
+	og_native_counter_fn *fn; /* READ_NATIVE, READ_GATHER: the counter's own function */
 	const double *k;         /* and the set's constants */
+	/* READ_GATHER: the leaves its function reads, where the row has them
+	 * (a read of it alone copies just these). */
+	const struct leaf_pair *leaves;
+	uint32_t nleaves;
 };
 
-/* A built-in set's raw leaves in its own order at row[base ...]. */
+/* A built-in set's raw leaves in its own order at row[base ...]; or, when
+ * the session needs too few of them for the block to pay (gathered, see
+ * block_pays), only the leaves it needs, each in its compact slot: a read
+ * copies them (leaves[0 .. nleaves)) into a scratch block on its own stack
+ * and runs each counter's function over that. */
 struct block {
 	const struct og_native_binding *set;
 	uint32_t base;
+	bool gathered;
+	/* Gathered, and a batch read runs the set's function for the parts
+	 * holding the session's counters (`parts`, native.h) over the scratch,
+	 * the leaves the session lacks zero, rather than each counter's
+	 * function: the session reads enough of those parts (block_runs_parts). */
+	bool whole;
+	uint64_t parts;
+	const struct leaf_pair *leaves;
+	uint32_t nleaves;
 };
+
+/* The largest set a gathered block may be of: its scratch block (8 bytes a
+ * leaf, 4 KiB) is on the reading thread's stack.  A larger set is
+ * interpreted; the largest built-in set has 215 leaves (Mali-G1). */
+#define GATHER_MAX_LEAVES 512
 
 /* The most block outputs an unlocked batch read keeps on its stack. */
 #define UNLOCKED_SET_OUT 512
@@ -126,6 +156,10 @@ struct og_session {
 	union og_value *set_out; /* the blocks' outputs, one set's width each */
 	size_t set_stride;
 	bool interpreted; /* a counter is read by the interpreter */
+	bool gathers;     /* a counter is READ_GATHER */
+	/* Every gathered block's pairs, then every READ_GATHER recipe's. */
+	struct leaf_pair *pairs;
+	size_t npairs;
 
 	/* Progress. */
 	bool pass_open;

@@ -67,6 +67,17 @@ size_t og_testing_session_raw_count(uint32_t id)
 	return n;
 }
 
+GPA_Status og_testing_session_read_kinds(uint32_t id, size_t out[4])
+{
+	og_lock();
+	struct og_context *ctx = og_context_current();
+	struct og_session *s = ctx ? og_session_find(ctx, id) : NULL;
+	if (s)
+		og_session_read_kinds(s, &out[0], &out[1], &out[2], &out[3]);
+	og_unlock();
+	return s ? GPA_STATUS_OK : GPA_STATUS_ERROR_SESSION_NOT_FOUND;
+}
+
 bool og_testing_reads_unlocked(void)
 {
 	return og_this_reader && !__atomic_load_n(&og_read_locked, __ATOMIC_RELAXED);

@@ -28,6 +28,11 @@ void og_testing_reset(void);
  * its samples stores. */
 GPA_Status og_testing_sample_raws(uint32_t id, uint32_t sample, uint64_t *by_backend_id, size_t n);
 size_t og_testing_session_raw_count(uint32_t id);
+/* How many of session `id`'s counters a read computes each way: a raw
+ * count, a generated function over its set's block in the row, one over a
+ * scratch block gathered from the row, the interpreter (out[0 .. 4) in that
+ * order).  SESSION_NOT_FOUND without such a session. */
+GPA_Status og_testing_session_read_kinds(uint32_t id, size_t out[4]);
 
 /* Whether this thread's GPA_GetSample* calls now read without the lock
  * (core/readers.h): false before its first read, with trace logging on, or

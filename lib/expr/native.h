@@ -38,6 +38,12 @@ union og_value {
  * k[0 .. nconst_slots). */
 typedef void og_native_set_fn(const uint64_t *restrict leaf, const double *restrict k,
                               union og_value *restrict out);
+/* The same for the counters of the parts whose bits are set in `parts`:
+ * part p is the counters at positions [p * part_size, (p + 1) * part_size)
+ * (og_native_set); out[] of the others is not written.  A part reads only
+ * the leaves its counters read. */
+typedef void og_native_parts_fn(const uint64_t *restrict leaf, const double *restrict k,
+                                union og_value *restrict out, uint64_t parts);
 /* One counter's value (the arithmetic policy applied), from the same. */
 typedef double og_native_counter_fn(const uint64_t *restrict leaf, const double *restrict k);
 
@@ -58,6 +64,8 @@ struct og_native_set {
 	 * UINT32_MAX (not a counter, or one left to the interpreter). */
 	const uint32_t *counter_of_entry;
 	uint32_t nentries;
+	og_native_parts_fn *parts; /* fn for some parts of the set: a session of part of it */
+	uint32_t part_size;        /* counters a part (at most 64 parts) */
 };
 
 /* One generated counter.  Offsets and indices rather than pointers (there

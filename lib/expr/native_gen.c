@@ -371,6 +371,14 @@ static char *typed_value(const struct record *r, struct slots *slots)
 	return concat(".u = og_arith_to_u64(c_%zu(leaf, k), %s)", r->number, max);
 }
 
+/* How many counters of a set of n make one part (og_native_parts_fn): 32,
+ * or as many as keep the parts to 64. */
+static uint32_t part_size(size_t n)
+{
+	size_t size = (n + 63) / 64;
+	return size > 32 ? (uint32_t)size : 32;
+}
+
 /* Writes set number `set`: a function per counter of records[0 .. n) (one
  * file, in file order), the set's function, and their shapes.  Returns the
  * slots used. */
@@ -409,16 +417,27 @@ static struct slots write_set(FILE *out, uint32_t set, struct record *records, s
 	for (size_t i = 0; i < n; i++)
 		fprintf(out, "\tcase %zu: return c_%zu;\n", i, records[i].number);
 	fprintf(out, "\tdefault: return NULL;\n\t}\n}\n\n");
+	/* The set's counters in parts of part_size(n), each run when its bit
+	 * of `parts` is set (a session reading part of the set runs only the
+	 * parts that hold its counters); the set's function runs them all. */
+	uint32_t psize = part_size(n);
+	fprintf(out, "og_native_parts_fn og_native_parts_%u;\n"
+	             "void og_native_parts_%u(const uint64_t *restrict leaf, const double *restrict k,\n"
+	             "                   union og_value *restrict out, uint64_t parts)\n{\n"
+	             "\t(void)leaf;\n\t(void)k;\n", set, set);
+	for (size_t i = 0; i < n; i++) {
+		if (i % psize == 0)
+			fprintf(out, "%s\tif (parts & UINT64_C(1) << %zu) {\n", i ? "\t}\n" : "",
+			        i / psize);
+		char *value = typed_value(&records[i], &slots);
+		fprintf(out, "\t\tout[%zu]%s;\n", i, value);
+		free(value);
+	}
+	fprintf(out, "\t}\n}\n\n");
 	fprintf(out, "og_native_set_fn og_native_set_%u;\n"
 	             "void og_native_set_%u(const uint64_t *restrict leaf, const double *restrict k,\n"
 	             "                   union og_value *restrict out)\n{\n"
-	             "\t(void)leaf;\n\t(void)k;\n", set, set);
-	for (size_t i = 0; i < n; i++) {
-		char *value = typed_value(&records[i], &slots);
-		fprintf(out, "\tout[%zu]%s;\n", i, value);
-		free(value);
-	}
-	fprintf(out, "}\n\n");
+	             "\tog_native_parts_%u(leaf, k, out, ~UINT64_C(0));\n}\n\n", set, set, set);
 	/* Shapes after the functions: slot numbers are theirs.  One array per
 	 * set, each counter an offset into it, so that the counters table holds
 	 * no pointer to a shape (a relocation per counter at every load). */
@@ -516,8 +535,9 @@ int main(int argc, char **argv)
 	fprintf(out, "#include \"expr/native.h\"\n\n/* The parts' code. */\n");
 	for (uint32_t k = 0; k < nsets; k++)
 		fprintf(out, "og_native_set_fn og_native_set_%u;\n"
+		             "og_native_parts_fn og_native_parts_%u;\n"
 		             "og_native_counter_at og_native_counter_%u;\n"
-		             "extern const struct og_expr_op og_native_shapes_%u[];\n", k, k, k);
+		             "extern const struct og_expr_op og_native_shapes_%u[];\n", k, k, k, k);
 	fprintf(out, "\n");
 
 	/* Shape k belongs to records[k] (file order); the table is sorted. */
@@ -545,9 +565,10 @@ int main(int argc, char **argv)
 	}
 	fprintf(out, "\nconst struct og_native_set og_native_sets[] = {\n");
 	for (uint32_t k = 0; k < nsets; k++)
-		fprintf(out, "\t{ \"%s\", og_native_set_%u, og_native_counter_%u, og_native_shapes_%u, %zu, %u, %u, entries_%u, %zu },\n",
+		fprintf(out, "\t{ \"%s\", og_native_set_%u, og_native_counter_%u, og_native_shapes_%u, %zu, %u, %u, entries_%u, %zu, og_native_parts_%u, %u },\n",
 		        inputs[set_input[k]].origin, k, k, k, set_first[k + 1] - set_first[k],
-		        set_slots[k].nraw, set_slots[k].nconst, k, inputs[set_input[k]].file.count);
+		        set_slots[k].nraw, set_slots[k].nconst, k, inputs[set_input[k]].file.count, k,
+		        part_size(set_first[k + 1] - set_first[k]));
 	fprintf(out, "\t{ 0 },\n};\nconst size_t og_native_set_count = %u;\n\n", nsets);
 
 	/* The names: one blob, each distinct name once (the Mali sets share

@@ -211,9 +211,10 @@ static void test_every_counter_in_any_order(void **state)
 	og_catalog_free(&ref.cat);
 }
 
-/* A session of two of the set's 19 counters interprets them (keeping the
- * set's block would cost more, session.c): same values, and the others stay
- * NOT_ENABLED. */
+/* A session of two of the set's 19 counters keeps only their raw values
+ * and reads them by copying those into a scratch block for the generated
+ * code (keeping the set's block would cost more, session_layout.c): same
+ * values, and the others stay NOT_ENABLED. */
 static void test_some_counters(void **state)
 {
 	(void)state;

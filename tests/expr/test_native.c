@@ -300,6 +300,51 @@ static void test_find(void **state)
 	}
 }
 
+/* Each set's parts function writes, for the parts whose bits are set, what
+ * the set's function writes at those positions, and nothing anywhere else
+ * (a session of part of a set runs only its parts: lib/core/session_state.h,
+ * struct block). */
+static void test_parts_write_their_counters_only(void **state)
+{
+	(void)state;
+	uint64_t seed = 0x9e3779b97f4a7c15u;
+	for (size_t i = 0; i < og_native_set_count; i++) {
+		const struct og_native_set *set = &og_native_sets[i];
+		assert_non_null(set->parts);
+		assert_true(set->part_size >= 1);
+		assert_true(((uint64_t)set->ncounters + set->part_size - 1) / set->part_size <= 64);
+		uint64_t *leaf = calloc(set->nraw_slots + 1, sizeof(*leaf));
+		double *k = calloc(set->nconst_slots + 1, sizeof(*k));
+		union og_value *all = calloc(set->ncounters + 1, sizeof(*all));
+		union og_value *some = calloc(set->ncounters + 1, sizeof(*some));
+		assert_true(leaf && k && all && some);
+		for (uint32_t j = 0; j < set->nraw_slots; j++)
+			leaf[j] = random_count(&seed);
+		for (uint32_t j = 0; j < set->nconst_slots; j++)
+			k[j] = random_constant(&seed);
+		set->fn(leaf, k, all);
+		for (int round = 0; round < 4; round++) {
+			uint64_t parts = round == 0 ? 1 : round == 1 ? ~UINT64_C(0) : next_random(&seed);
+			memset(some, 0xA5, (set->ncounters + 1) * sizeof(*some));
+			set->parts(leaf, k, some, parts);
+			for (uint32_t c = 0; c < set->ncounters; c++) {
+				union og_value untouched;
+				memset(&untouched, 0xA5, sizeof(untouched));
+				bool in = parts >> (c / set->part_size) & 1;
+				if (memcmp(&some[c], in ? &all[c] : &untouched, sizeof(some[c])) != 0)
+					fail_msg("%s, counter %u, parts %#llx: %#llx", set->origin, c,
+					         (unsigned long long)parts, (unsigned long long)some[c].u);
+			}
+			assert_memory_equal(&some[set->ncounters], &(union og_value){ .u = 0xA5A5A5A5A5A5A5A5u },
+			                    sizeof(*some));
+		}
+		free(leaf);
+		free(k);
+		free(all);
+		free(some);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_matches_only_its_own_postfix),
 		cmocka_unit_test(test_slots_are_shared_by_the_set),
 		cmocka_unit_test(test_find),
+		cmocka_unit_test(test_parts_write_their_counters_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
