@@ -141,21 +141,8 @@ GPA_Status og_datafile_find(const unsigned char *bytes, size_t size, const char 
 	return GPA_STATUS_ERROR_NOT_FOUND;
 }
 
-/* ---- the process's data file ---------------------------------------------
- *
- * Looked for and mapped once, on the first set the build lacks, and kept
- * for the process: parsed files point at nothing in it (og_cf_parse copies),
- * but another context may need another set. */
+/* ---- the process's data file (struct og_datafile, owned by the registry) -- */
 
-static pthread_mutex_t file_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct {
-	bool tried;
-	GPA_Status status; /* of finding, mapping and checking it */
-	const unsigned char *bytes;
-	size_t size;
-	char path[1024];
-	char err[1200];
-} file;
 
 static const struct og_file_kind datafile_kind = {
 	.what = "counter-set data file",
@@ -201,68 +188,68 @@ static void find_path(char *out, size_t outlen, char *looked, size_t lookedlen)
 #endif
 }
 
-static void map_file(void)
+static void map_file(struct og_datafile *df)
 {
 	char looked[1200], why[512], q[256];
-	find_path(file.path, sizeof(file.path), looked, sizeof(looked));
+	find_path(df->path, sizeof(df->path), looked, sizeof(looked));
 	struct stat st;
-	int fd = file.path[0] ? og_open_regular(file.path, &datafile_kind, &st, why, sizeof(why))
+	int fd = df->path[0] ? og_open_regular(df->path, &datafile_kind, &st, why, sizeof(why))
 	                      : -1;
 	if (fd < 0) {
-		bool absent = !file.path[0] || errno == ENOENT;
-		file.status = absent ? GPA_STATUS_ERROR_NOT_FOUND : GPA_STATUS_ERROR_FAILED;
+		bool absent = !df->path[0] || errno == ENOENT;
+		df->status = absent ? GPA_STATUS_ERROR_NOT_FOUND : GPA_STATUS_ERROR_FAILED;
 		if (absent)
-			snprintf(file.err, sizeof(file.err), "no counter-set data file (looked for %s)",
+			snprintf(df->err, sizeof(df->err), "no counter-set data file (looked for %s)",
 			         looked);
 		else
-			snprintf(file.err, sizeof(file.err), "%s", why);
+			snprintf(df->err, sizeof(df->err), "%s", why);
 		return;
 	}
 	size_t size = (size_t)st.st_size;
 	void *map = size ? mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
 	int mapped_errno = errno;
 	close(fd);
-	og_quote(file.path, q, sizeof(q));
+	og_quote(df->path, q, sizeof(q));
 	if (map == MAP_FAILED) {
-		file.status = GPA_STATUS_ERROR_FAILED;
-		snprintf(file.err, sizeof(file.err), "%s: %s; %s", q,
+		df->status = GPA_STATUS_ERROR_FAILED;
+		snprintf(df->err, sizeof(df->err), "%s: %s; %s", q,
 		         size ? strerror(mapped_errno) : "empty (truncated)", datafile_kind.fix);
 		return;
 	}
 	if (!og_datafile_check(map, size, why, sizeof(why))) {
 		munmap(map, size);
-		file.status = GPA_STATUS_ERROR_FAILED;
-		snprintf(file.err, sizeof(file.err), "%s: %s; %s", q, why, datafile_kind.fix);
+		df->status = GPA_STATUS_ERROR_FAILED;
+		snprintf(df->err, sizeof(df->err), "%s: %s; %s", q, why, datafile_kind.fix);
 		return;
 	}
-	file.bytes = map;
-	file.size = size;
-	file.status = GPA_STATUS_OK;
+	df->bytes = map;
+	df->size = size;
+	df->status = GPA_STATUS_OK;
 }
 
-GPA_Status og_datafile_text(const char *name, const char **text, size_t *len,
+GPA_Status og_datafile_text(struct og_datafile *df, const char *name, const char **text, size_t *len,
                             const char **path, char *err, size_t errlen)
 {
-	pthread_mutex_lock(&file_lock);
-	if (!file.tried) {
-		file.tried = true;
-		map_file();
+	pthread_mutex_lock(&df->lock);
+	if (!df->tried) {
+		df->tried = true;
+		map_file(df);
 	}
-	GPA_Status st = file.status;
-	*path = file.path;
+	GPA_Status st = df->status;
+	*path = df->path;
 	if (st != GPA_STATUS_OK) {
-		snprintf(err, errlen, "%s", file.err);
+		snprintf(err, errlen, "%s", df->err);
 	} else {
 		char why[512], q[256];
-		st = og_datafile_find(file.bytes, file.size, name, text, len, why, sizeof(why));
+		st = og_datafile_find(df->bytes, df->size, name, text, len, why, sizeof(why));
 		if (st != GPA_STATUS_OK)
-			snprintf(err, errlen, "%s: %s%s", og_quote(file.path, q, sizeof(q)), why,
+			snprintf(err, errlen, "%s: %s%s", og_quote(df->path, q, sizeof(q)), why,
 			         st == GPA_STATUS_ERROR_FAILED ? "; " : "");
 		if (st == GPA_STATUS_ERROR_FAILED) {
 			size_t n = strlen(err);
 			snprintf(err + n, errlen - n, "%s", datafile_kind.fix);
 		}
 	}
-	pthread_mutex_unlock(&file_lock);
+	pthread_mutex_unlock(&df->lock);
 	return st;
 }

@@ -29,6 +29,7 @@
 #ifndef OPENGPA_CATALOG_DATAFILE_H
 #define OPENGPA_CATALOG_DATAFILE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -49,11 +50,26 @@ bool og_datafile_check(const unsigned char *bytes, size_t size, char *err, size_
 GPA_Status og_datafile_find(const unsigned char *bytes, size_t size, const char *name,
                             const char **text, size_t *len, char *err, size_t errlen);
 
-/* The set's text from the process's data file (mapped on first use, kept
- * for the process).  NOT_FOUND: no data file, or none holding the set (err
- * names where it looked); FAILED: a damaged file or text (err says which
- * and how).  *path: the file's path, for messages (valid for the process). */
-GPA_Status og_datafile_text(const char *name, const char **text, size_t *len,
+/* The process's data file: looked for and mapped on the first set a build
+ * lacks, then kept (parsed files point at nothing in it, og_cf_parse
+ * copies; another context may need another set).  The registry owns the
+ * one instance (core/registry.h); OG_DATAFILE_INIT initialises it. */
+struct og_datafile {
+	pthread_mutex_t lock;
+	bool tried;
+	GPA_Status status; /* of finding, mapping and checking it */
+	const unsigned char *bytes;
+	size_t size;
+	char path[1024];
+	char err[1400];
+};
+#define OG_DATAFILE_INIT { .lock = PTHREAD_MUTEX_INITIALIZER }
+
+/* The set's text from df (mapped on first use, kept for the process).
+ * NOT_FOUND: no data file, or none holding the set (err names where it
+ * looked); FAILED: a damaged file or text (err says which and how).
+ * *path: the file's path, for messages (valid as long as df). */
+GPA_Status og_datafile_text(struct og_datafile *df, const char *name, const char **text, size_t *len,
                             const char **path, char *err, size_t errlen);
 
 #endif

@@ -57,7 +57,8 @@ static bool embedded_exists(const char *name)
 	size_t len;
 	char err[64];
 	/* A damaged file says so when add_embedded reads a set the build lacks. */
-	return og_datafile_text(name, &text, &len, &path, err, sizeof(err)) == GPA_STATUS_OK;
+	return og_datafile_text(&og_registry()->datafile, name, &text, &len, &path, err,
+	                        sizeof(err)) == GPA_STATUS_OK;
 }
 
 /* A set the build does not carry (-Dcounter_sets), from the data file
@@ -68,7 +69,8 @@ static GPA_Status add_from_datafile(struct og_file_list *fl, const char *name)
 	const char *text, *path;
 	size_t len;
 	char err[1400];
-	GPA_Status st = og_datafile_text(name, &text, &len, &path, err, sizeof(err));
+	GPA_Status st =
+	        og_datafile_text(&og_registry()->datafile, name, &text, &len, &path, err, sizeof(err));
 	if (st == GPA_STATUS_ERROR_NOT_FOUND)
 		return og_error(GPA_STATUS_ERROR_FAILED,
 		                "the backend asked for counter set '%s', which this build does not "

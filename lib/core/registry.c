@@ -7,6 +7,7 @@ struct og_registry og_registry_instance = {
 	.changed = PTHREAD_COND_INITIALIZER,
 	.next_serial = 1,
 	.settings = { .hardware_counters = -1, .instance_counters = -1 },
+	.datafile = OG_DATAFILE_INIT,
 };
 
 struct og_settings *og_settings(void)

@@ -8,6 +8,7 @@
 #define OPENGPA_CORE_REGISTRY_H
 
 #include "catalog/catalog_cache.h"
+#include "catalog/datafile.h"
 #include "core/core.h"
 
 #define OG_LOG_QUEUE 32
@@ -58,6 +59,7 @@ struct og_registry {
 
 	/* Catalogues kept between opens (catalog_cache.h). */
 	struct og_catalog_cache catalogs;
+	struct og_datafile datafile; /* -Dcounter_sets: the sets a build lacks */
 
 	struct og_settings settings;
 };

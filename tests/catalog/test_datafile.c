@@ -212,20 +212,21 @@ static void test_random_damage(void **unused)
 	}
 }
 
-/* The process's file, named by OPENGPA_COUNTER_SETS (read once: this is
- * the only test here that asks for it). */
+/* The process's file, named by OPENGPA_COUNTER_SETS (a data-file handle of
+ * the test's own: the library's is the registry's). */
 static void test_process_file(void **unused)
 {
 	(void)unused;
+	static struct og_datafile df = OG_DATAFILE_INIT;
 	assert_int_equal(setenv("OPENGPA_COUNTER_SETS", OG_TEST_DATAFILE, 1), 0);
 	const char *text, *path;
 	size_t len;
 	char err[1400];
-	assert_int_equal(og_datafile_text("perf-generic", &text, &len, &path, err, sizeof(err)),
+	assert_int_equal(og_datafile_text(&df, "perf-generic", &text, &len, &path, err, sizeof(err)),
 	                 GPA_STATUS_OK);
 	assert_string_equal(path, OG_TEST_DATAFILE);
 	assert_memory_equal(text, embedded_text("perf-generic"), len);
-	assert_int_equal(og_datafile_text("adreno-a6xx", &text, &len, &path, err, sizeof(err)),
+	assert_int_equal(og_datafile_text(&df, "adreno-a6xx", &text, &len, &path, err, sizeof(err)),
 	                 GPA_STATUS_ERROR_NOT_FOUND);
 	assert_non_null(strstr(err, "adreno-a6xx"));
 	assert_non_null(strstr(err, "counter-sets"));
