@@ -34,6 +34,10 @@ struct og_registry {
 	unsigned debug_mask;
 	unsigned stderr_mask;
 	bool stderr_mask_read;
+	/* Per front, every level someone listens to (og_log_changed keeps it):
+	 * og_log_wants, asked on every call, is one load.  OG_LOG_WANTS_UNREAD
+	 * while OPENGPA_LOG has not been read yet. */
+	unsigned log_wants[OG_FRONT_COUNT];
 	/* Each message goes to the callbacks registered when it was raised
 	 * (GpaDestroy drops its front's callback after logging). */
 	struct og_log_entry {
@@ -61,6 +65,8 @@ struct og_registry {
 
 	struct og_settings settings;
 };
+
+#define OG_LOG_WANTS_UNREAD 0x80000000u
 
 extern struct og_registry og_registry_instance;
 

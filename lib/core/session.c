@@ -306,24 +306,39 @@ GPA_Status og_session_deliver(struct og_session *s, uint32_t id, uint32_t pass,
 	return GPA_STATUS_OK;
 }
 
-GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_t id)
+/* CLOCK_MONOTONIC ns, read in place: a sample reads it twice. */
+static inline uint64_t sample_clock_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static GPA_Status refuse_periodic(struct og_session *s, uint32_t id)
+{
+	return og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
+	                "GPA_BeginSample(%u): session %u samples every %.3f ms by itself "
+	                "between GPA_BeginPass and GPA_EndPass; read its samples 0, 1, ... "
+	                "instead of beginning your own", id, s->id, (double)s->period_ns / 1e6);
+}
+
+static GPA_Status begin_extra(struct og_session *s, uint32_t id)
+{
+	if (!og_session_map_put(&s->extra, id, 0))
+		return og_error(GPA_STATUS_ERROR_FAILED, "beginning sample %u: out of memory", id);
+	s->extra_samples++;
+	s->sample_open = true;
+	s->cur_id = id;
+	return GPA_STATUS_OK;
+}
+
+/* Sample `id` of a planned pass, not begun in it; `found`: its index is
+ * already known (an id seen in an earlier pass). */
+static GPA_Status begin_planned(struct og_context *ctx, struct og_session *s, uint32_t id,
+                                bool found, size_t index)
 {
 	uint32_t pass = s->pass_index;
-	if (s->period_ns && pass < s->npasses)
-		return og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
-		                "GPA_BeginSample(%u): session %u samples every %.3f ms by itself "
-		                "between GPA_BeginPass and GPA_EndPass; read its samples 0, 1, ... "
-		                "instead of beginning your own", id, s->id, (double)s->period_ns / 1e6);
-	if (pass >= s->npasses) {
-		if (!og_session_map_put(&s->extra, id, 0))
-			return og_error(GPA_STATUS_ERROR_FAILED, "beginning sample %u: out of memory", id);
-		s->extra_samples++;
-		s->sample_open = true;
-		s->cur_id = id;
-		return GPA_STATUS_OK;
-	}
-	size_t index;
-	if (!index_find(s, id, &index) && !og_session_add_sample(s, id, &index))
+	if (!found && !og_session_add_sample(s, id, &index))
 		return og_error(GPA_STATUS_ERROR_FAILED, "beginning sample %u: out of memory", id);
 	/* On an application's API: results of earlier samples the GPU has
 	 * finished come in, then its queue drains (or is flushed) so the
@@ -354,8 +369,53 @@ GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_
 	s->sample_open = true;
 	s->cur = index;
 	s->cur_id = id;
-	s->cur_begin_ns = og_clock_monotonic_ns();
+	s->cur_begin_ns = sample_clock_ns();
 	return GPA_STATUS_OK;
+}
+
+GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_t id)
+{
+	if (s->period_ns && s->pass_index < s->npasses)
+		return refuse_periodic(s, id);
+	if (s->pass_index >= s->npasses)
+		return begin_extra(s, id);
+	size_t index = 0;
+	bool found = index_find(s, id, &index);
+	return begin_planned(ctx, s, id, found, index);
+}
+
+enum og_begin_refusal og_sample_begin_checked(struct og_context *ctx, struct og_session *s,
+                                              uint32_t id, uint32_t *pass, uint32_t *open,
+                                              GPA_Status *status)
+{
+	if (!s->pass_open)
+		return OG_BEGIN_NO_PASS;
+	*pass = s->pass_index;
+	if (s->sample_open) {
+		*open = s->cur_id;
+		return OG_BEGIN_NESTED;
+	}
+	if (s->pass_index >= s->npasses) {
+		size_t unused;
+		if (map_find(&s->extra, id, &unused))
+			return OG_BEGIN_DUPLICATE;
+		*status = begin_extra(s, id);
+		return OG_BEGIN_TAKEN;
+	}
+	/* A session sampling by itself refuses before the id is looked at:
+	 * its own samples 0, 1... may already have taken it. */
+	if (s->period_ns) {
+		*status = refuse_periodic(s, id);
+		return OG_BEGIN_TAKEN;
+	}
+	/* One lookup answers both "used in this pass?" and "where is it?";
+	 * ids in a row (the usual case) are one subtraction and a compare. */
+	size_t index = 0;
+	bool found = index_find(s, id, &index);
+	if (found && (s->samples[index].begun >> s->pass_index & 1))
+		return OG_BEGIN_DUPLICATE;
+	*status = begin_planned(ctx, s, id, found, index);
+	return OG_BEGIN_TAKEN;
 }
 
 GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
@@ -379,7 +439,7 @@ GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
 	}
 	if (s->api)
 		api = og_apictx_boundary(s->api, "EndSample");
-	uint64_t end_ns = og_clock_monotonic_ns();
+	uint64_t end_ns = sample_clock_ns();
 	GPA_Status st = n ? ctx->ops->end_sample(ctx->state, s->deltas) : GPA_STATUS_OK;
 	if (!smp->passes && !smp->end_ns) {
 		/* The first pass that gets this far gives the sample its times. */
