@@ -474,10 +474,11 @@ GPA_Status GPA_EndSample(void)
 {
 	ENTER_CONTEXT(ctx);
 	struct og_session *s = ctx->open_session;
-	if (!s || !og_session_sample_open(s, NULL))
+	GPA_Status st = GPA_STATUS_OK;
+	if (!s || !og_sample_end_open(ctx, s, &st))
 		return leave(og_error(GPA_STATUS_ERROR_SAMPLE_NOT_STARTED,
 		                      "GPA_EndSample: no sample is open; call GPA_BeginSample first"));
-	return leave(og_sample_end(ctx, s));
+	return leave(st);
 }
 
 /* ---- results ------------------------------------------------------------- */

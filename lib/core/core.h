@@ -288,6 +288,9 @@ enum og_begin_refusal og_sample_begin_checked(struct og_context *ctx, struct og_
                                               GPA_Status *status);
 /* A sample is open. */
 GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s);
+/* GPA_EndSample's one check and og_sample_end in one call: false, and
+ * nothing done, when no sample is open. */
+bool og_sample_end_open(struct og_context *ctx, struct og_session *s, GPA_Status *status);
 
 /* Device counts that come after recording (a Vulkan command buffer runs
  * after it was recorded, lib/apictx/vk_dev.c).  Once deferred, a sample

@@ -64,14 +64,20 @@ void og_log_changed(void)
 	og_readers_changed(); /* cached reads check og_read_locked only when they miss */
 }
 
+/* OPENGPA_LOG not read yet: once per process.  Out of line, so the test
+ * below sets up no frame. */
+static __attribute__((noinline, cold)) unsigned log_wants_first(struct og_registry *r)
+{
+	stderr_mask(r); /* reads OPENGPA_LOG, then og_log_changed */
+	return r->log_wants[r->front];
+}
+
 bool og_log_wants(enum og_log_level level)
 {
 	struct og_registry *r = og_registry();
 	unsigned mask = r->log_wants[r->front];
-	if (__builtin_expect(mask & OG_LOG_WANTS_UNREAD, 0)) {
-		stderr_mask(r); /* reads OPENGPA_LOG once, then og_log_changed */
-		mask = r->log_wants[r->front];
-	}
+	if (__builtin_expect(mask & OG_LOG_WANTS_UNREAD, 0))
+		mask = log_wants_first(r);
 	return mask & (unsigned)level;
 }
 

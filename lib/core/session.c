@@ -418,7 +418,10 @@ enum og_begin_refusal og_sample_begin_checked(struct og_context *ctx, struct og_
 	return OG_BEGIN_TAKEN;
 }
 
-GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
+/* og_sample_end's body, inlined into og_sample_end_open too: the API's
+ * EndSample makes one call. */
+static inline __attribute__((always_inline)) GPA_Status sample_end(struct og_context *ctx,
+                                                                 struct og_session *s)
 {
 	s->sample_open = false;
 	if (s->pass_index >= s->npasses)
@@ -474,6 +477,19 @@ GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
 	if (smp->api_token && og_apictx_sync(s->api) == OG_SYNC_FINISH && og_session_collect(s, s->cur, false))
 		check_api_span(s, s->cur, end_ns - s->cur_begin_ns);
 	return timer;
+}
+
+GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
+{
+	return sample_end(ctx, s);
+}
+
+bool og_sample_end_open(struct og_context *ctx, struct og_session *s, GPA_Status *status)
+{
+	if (!s->sample_open)
+		return false;
+	*status = sample_end(ctx, s);
+	return true;
 }
 
 /* ---- periodic samples (session_periodic.c drives these) --------------- */
