@@ -23,11 +23,13 @@
 #include "GPUPerfAPI.h"
 #include "core/core.h"
 #include "core/readers.h"
+#include "core/registry.h"
 #include "expr/arith.h"
 
+/* Every entry point, lock held: one load when nobody traces. */
 #define TRACE() \
 	do { \
-		if (og_log_wants(OG_LOG_TRACE)) \
+		if (og_trace_maybe_wanted(OG_FRONT_GPA2)) \
 			og_log(OG_LOG_TRACE, "%s", __func__); \
 	} while (0)
 
@@ -79,7 +81,7 @@ static GPA_Status not_found(const char *func, const char *name)
 #define ENTER_CONTEXT(ctx) \
 	og_lock(); \
 	TRACE(); \
-	struct og_context *ctx = og_context_current(); \
+	struct og_context *ctx = og_registry()->current; \
 	if (!ctx) \
 		return leave(no_context(__func__))
 

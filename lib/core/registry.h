@@ -76,4 +76,12 @@ static inline struct og_registry *og_registry(void)
 	return &og_registry_instance;
 }
 
+/* Whether a TRACE message of `front` (the front holding the lock) may be
+ * wanted: one load, for the entry points' traces.  True also before
+ * OPENGPA_LOG is read; og_log then asks og_log_wants, which reads it. */
+static inline bool og_trace_maybe_wanted(enum og_front front)
+{
+	return og_registry_instance.log_wants[front] & (OG_LOG_TRACE | OG_LOG_WANTS_UNREAD);
+}
+
 #endif
