@@ -55,10 +55,12 @@ void og_log_changed(void)
 {
 	struct og_registry *r = og_registry();
 	unsigned err = r->stderr_mask_read ? r->stderr_mask : OG_LOG_WANTS_UNREAD;
+	/* A caller's mask is any unsigned: its top bit must not read as "unread". */
 	for (int f = 0; f < OG_FRONT_COUNT; f++)
-		r->log_wants[f] = (r->callback[f].fn ? r->callback[f].mask : 0) | err;
+		r->log_wants[f] = ((r->callback[f].fn ? r->callback[f].mask : 0) &
+		                   ~OG_LOG_WANTS_UNREAD) | err;
 	if (r->debug_callback)
-		r->log_wants[OG_FRONT_GPA2] |= r->debug_mask;
+		r->log_wants[OG_FRONT_GPA2] |= r->debug_mask & ~OG_LOG_WANTS_UNREAD;
 	__atomic_store_n(&og_read_locked, (r->log_wants[OG_FRONT_GPA2] & OG_LOG_TRACE) != 0,
 	                 __ATOMIC_RELAXED);
 	og_readers_changed(); /* cached reads check og_read_locked only when they miss */

@@ -332,13 +332,33 @@ static GPA_Status begin_extra(struct og_session *s, uint32_t id)
 	return GPA_STATUS_OK;
 }
 
+/* A new sample `id` at the end of the books: its index, or false when out
+ * of memory.  The usual case, the next of ids in a row with room left, is
+ * stored here (what og_session_add_sample does for it, without the call,
+ * the dense check twice and a memset call for a few slots); the rest,
+ * the first sample, a full array or an id out of line, goes there. */
+static inline bool store_sample(struct og_session *s, uint32_t id, size_t *index)
+{
+	size_t n = s->nsamples;
+	if (s->sparse || n == 0 || n == s->cap || id != s->first_id + (uint32_t)n)
+		return og_session_add_sample(s, id, index);
+	s->samples[n] = (struct sample){ .id = id, .coverage = 1.0f };
+	uint64_t *row = &s->values[n * s->nslots];
+	for (size_t k = 0; k < s->nslots; k++)
+		row[k] = 0;
+	s->nsamples = n + 1;
+	*index = n;
+	return true;
+}
+
 /* Sample `id` of a planned pass, not begun in it; `found`: its index is
- * already known (an id seen in an earlier pass). */
-static GPA_Status begin_planned(struct og_context *ctx, struct og_session *s, uint32_t id,
-                                bool found, size_t index)
+ * already known (an id seen in an earlier pass).  Inlined into both
+ * callers: every sample begins here. */
+static inline __attribute__((always_inline)) GPA_Status
+begin_planned(struct og_context *ctx, struct og_session *s, uint32_t id, bool found, size_t index)
 {
 	uint32_t pass = s->pass_index;
-	if (!found && !og_session_add_sample(s, id, &index))
+	if (!found && !store_sample(s, id, &index))
 		return og_error(GPA_STATUS_ERROR_FAILED, "beginning sample %u: out of memory", id);
 	/* On an application's API: results of earlier samples the GPU has
 	 * finished come in, then its queue drains (or is flushed) so the
