@@ -23,11 +23,13 @@
 #include "GPUPerfAPI.h"
 #include "core/core.h"
 #include "core/readers.h"
+#include "core/registry.h"
 #include "expr/arith.h"
 
+/* Every entry point, lock held: one load when nobody traces. */
 #define TRACE() \
 	do { \
-		if (og_log_wants(OG_LOG_TRACE)) \
+		if (og_trace_maybe_wanted(OG_FRONT_GPA2)) \
 			og_log(OG_LOG_TRACE, "%s", __func__); \
 	} while (0)
 
@@ -79,7 +81,7 @@ static GPA_Status not_found(const char *func, const char *name)
 #define ENTER_CONTEXT(ctx) \
 	og_lock(); \
 	TRACE(); \
-	struct og_context *ctx = og_context_current(); \
+	struct og_context *ctx = og_registry()->current; \
 	if (!ctx) \
 		return leave(no_context(__func__))
 
@@ -446,23 +448,26 @@ GPA_Status GPA_BeginSample(gpa_uint32 sampleID)
 	struct og_session *s = ctx->open_session;
 	if (!s)
 		return leave(no_session(__func__));
-	uint32_t pass, open;
-	if (!og_session_pass_open(s, &pass))
+	/* The session's checks and the sample in one core call (the order is
+	 * og_sample_begin_checked's); the messages are the API's. */
+	uint32_t pass = 0, open = 0;
+	GPA_Status st = GPA_STATUS_OK;
+	switch (og_sample_begin_checked(ctx, s, sampleID, &pass, &open, &st)) {
+	case OG_BEGIN_TAKEN:
+		return leave(st);
+	case OG_BEGIN_NO_PASS:
 		return leave(og_error(GPA_STATUS_ERROR_PASS_NOT_STARTED,
 		                      "GPA_BeginSample: no pass is open; call GPA_BeginPass first"));
-	if (og_session_sample_open(s, &open))
+	case OG_BEGIN_NESTED:
 		return leave(og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
 		                      "GPA_BeginSample(%u): sample %u is still open; samples cannot "
 		                      "nest, call GPA_EndSample first", sampleID, open));
-	/* A session sampling by itself refuses first (og_sample_begin): its
-	 * own samples 0, 1... may already have taken the ID, which would give
-	 * the caller a reason that depends on how fast the machine is. */
-	bool periodic = og_session_period(s) && pass < og_session_npasses(s);
-	if (!periodic && og_session_in_pass(s, sampleID, pass))
-		return leave(og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
-		                      "GPA_BeginSample(%u): this sample ID was already used in pass %u; "
-		                      "IDs must be unique within a pass", sampleID, pass));
-	return leave(og_sample_begin(ctx, s, sampleID));
+	case OG_BEGIN_DUPLICATE:
+		break;
+	}
+	return leave(og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
+	                      "GPA_BeginSample(%u): this sample ID was already used in pass %u; "
+	                      "IDs must be unique within a pass", sampleID, pass));
 }
 
 /* GPA checks only for an open sample: with no session or no pass there is
@@ -471,10 +476,11 @@ GPA_Status GPA_EndSample(void)
 {
 	ENTER_CONTEXT(ctx);
 	struct og_session *s = ctx->open_session;
-	if (!s || !og_session_sample_open(s, NULL))
+	GPA_Status st = GPA_STATUS_OK;
+	if (!s || !og_sample_end_open(ctx, s, &st))
 		return leave(og_error(GPA_STATUS_ERROR_SAMPLE_NOT_STARTED,
 		                      "GPA_EndSample: no sample is open; call GPA_BeginSample first"));
-	return leave(og_sample_end(ctx, s));
+	return leave(st);
 }
 
 /* ---- results ------------------------------------------------------------- */

@@ -15,6 +15,7 @@ int ot_register_logging(unsigned type, GPA_LoggingCallbackPtrType callback)
 void ot_drop_logging(void)
 {
 	og_registry()->callback[OG_FRONT_TABLE] = (struct og_log_callback){ 0 };
+	og_log_changed();
 }
 
 #define OPEN_HIDE_DERIVED 0x01u

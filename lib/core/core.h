@@ -270,8 +270,27 @@ GPA_Status og_pass_begin(struct og_context *ctx, struct og_session *s, uint32_t 
 GPA_Status og_pass_end(struct og_context *ctx, struct og_session *s);
 /* A pass is open, no sample is, and `id` was not begun in this pass. */
 GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_t id);
+/* GPA_BeginSample's checks of the session in GPA 2.23.1's order (a pass is
+ * open, no sample is, `id` is new in the pass, unless the session samples by
+ * itself, which og_sample_begin refuses first) and then og_sample_begin,
+ * in one call and one id lookup: every sample pays for it.  A refusal
+ * changes nothing and says which check failed (*pass: the open pass, from
+ * NESTED on; *open: the open sample, for NESTED); OG_BEGIN_TAKEN: *status
+ * is og_sample_begin's. */
+enum og_begin_refusal {
+	OG_BEGIN_TAKEN,
+	OG_BEGIN_NO_PASS,
+	OG_BEGIN_NESTED,
+	OG_BEGIN_DUPLICATE,
+};
+enum og_begin_refusal og_sample_begin_checked(struct og_context *ctx, struct og_session *s,
+                                              uint32_t id, uint32_t *pass, uint32_t *open,
+                                              GPA_Status *status);
 /* A sample is open. */
 GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s);
+/* GPA_EndSample's one check and og_sample_end in one call: false, and
+ * nothing done, when no sample is open. */
+bool og_sample_end_open(struct og_context *ctx, struct og_session *s, GPA_Status *status);
 
 /* Device counts that come after recording (a Vulkan command buffer runs
  * after it was recorded, lib/apictx/vk_dev.c).  Once deferred, a sample

@@ -49,26 +49,38 @@ static unsigned stderr_mask(struct og_registry *r)
 	return r->stderr_mask;
 }
 
-/* A 2.x call traced must take the lock, where messages are made. */
+/* The callbacks or the stderr mask changed: the cached masks follow, and
+ * a 2.x call traced must take the lock, where messages are made. */
 void og_log_changed(void)
 {
 	struct og_registry *r = og_registry();
-	unsigned mask = r->callback[OG_FRONT_GPA2].fn ? r->callback[OG_FRONT_GPA2].mask : 0;
+	unsigned err = r->stderr_mask_read ? r->stderr_mask : OG_LOG_WANTS_UNREAD;
+	/* A caller's mask is any unsigned: its top bit must not read as "unread". */
+	for (int f = 0; f < OG_FRONT_COUNT; f++)
+		r->log_wants[f] = ((r->callback[f].fn ? r->callback[f].mask : 0) &
+		                   ~OG_LOG_WANTS_UNREAD) | err;
 	if (r->debug_callback)
-		mask |= r->debug_mask;
-	if (r->stderr_mask_read)
-		mask |= r->stderr_mask;
-	__atomic_store_n(&og_read_locked, (mask & OG_LOG_TRACE) != 0, __ATOMIC_RELAXED);
+		r->log_wants[OG_FRONT_GPA2] |= r->debug_mask & ~OG_LOG_WANTS_UNREAD;
+	__atomic_store_n(&og_read_locked, (r->log_wants[OG_FRONT_GPA2] & OG_LOG_TRACE) != 0,
+	                 __ATOMIC_RELAXED);
 	og_readers_changed(); /* cached reads check og_read_locked only when they miss */
+}
+
+/* OPENGPA_LOG not read yet: once per process.  Out of line, so the test
+ * below sets up no frame. */
+static __attribute__((noinline, cold)) unsigned log_wants_first(struct og_registry *r)
+{
+	stderr_mask(r); /* reads OPENGPA_LOG, then og_log_changed */
+	return r->log_wants[r->front];
 }
 
 bool og_log_wants(enum og_log_level level)
 {
 	struct og_registry *r = og_registry();
-	unsigned mask = r->callback[r->front].fn ? r->callback[r->front].mask : 0;
-	if (r->front == OG_FRONT_GPA2 && r->debug_callback)
-		mask |= r->debug_mask;
-	return (mask | stderr_mask(r)) & (unsigned)level;
+	unsigned mask = r->log_wants[r->front];
+	if (__builtin_expect(mask & OG_LOG_WANTS_UNREAD, 0))
+		mask = log_wants_first(r);
+	return mask & (unsigned)level;
 }
 
 /* A message may quote what a backend read, a file held or a caller passed:

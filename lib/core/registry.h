@@ -35,6 +35,10 @@ struct og_registry {
 	unsigned debug_mask;
 	unsigned stderr_mask;
 	bool stderr_mask_read;
+	/* Per front, every level someone listens to (og_log_changed keeps it):
+	 * og_log_wants, asked on every call, is one load.  OG_LOG_WANTS_UNREAD
+	 * while OPENGPA_LOG has not been read yet. */
+	unsigned log_wants[OG_FRONT_COUNT];
 	/* Each message goes to the callbacks registered when it was raised
 	 * (GpaDestroy drops its front's callback after logging). */
 	struct og_log_entry {
@@ -64,12 +68,22 @@ struct og_registry {
 	struct og_settings settings;
 };
 
+#define OG_LOG_WANTS_UNREAD 0x80000000u
+
 extern struct og_registry og_registry_instance;
 
 /* Lock held (but for readers.h's read sections). */
 static inline struct og_registry *og_registry(void)
 {
 	return &og_registry_instance;
+}
+
+/* Whether a TRACE message of `front` (the front holding the lock) may be
+ * wanted: one load, for the entry points' traces.  True also before
+ * OPENGPA_LOG is read; og_log then asks og_log_wants, which reads it. */
+static inline bool og_trace_maybe_wanted(enum og_front front)
+{
+	return og_registry_instance.log_wants[front] & (OG_LOG_TRACE | OG_LOG_WANTS_UNREAD);
 }
 
 #endif

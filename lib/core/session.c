@@ -307,24 +307,59 @@ GPA_Status og_session_deliver(struct og_session *s, uint32_t id, uint32_t pass,
 	return GPA_STATUS_OK;
 }
 
-GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_t id)
+/* CLOCK_MONOTONIC ns, read in place: a sample reads it twice. */
+static inline uint64_t sample_clock_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static GPA_Status refuse_periodic(struct og_session *s, uint32_t id)
+{
+	return og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
+	                "GPA_BeginSample(%u): session %u samples every %.3f ms by itself "
+	                "between GPA_BeginPass and GPA_EndPass; read its samples 0, 1, ... "
+	                "instead of beginning your own", id, s->id, (double)s->period_ns / 1e6);
+}
+
+static GPA_Status begin_extra(struct og_session *s, uint32_t id)
+{
+	if (!og_session_map_put(&s->extra, id, 0))
+		return og_error(GPA_STATUS_ERROR_FAILED, "beginning sample %u: out of memory", id);
+	s->extra_samples++;
+	s->sample_open = true;
+	s->cur_id = id;
+	return GPA_STATUS_OK;
+}
+
+/* A new sample `id` at the end of the books: its index, or false when out
+ * of memory.  The usual case, the next of ids in a row with room left, is
+ * stored here (what og_session_add_sample does for it, without the call,
+ * the dense check twice and a memset call for a few slots); the rest,
+ * the first sample, a full array or an id out of line, goes there. */
+static inline bool store_sample(struct og_session *s, uint32_t id, size_t *index)
+{
+	size_t n = s->nsamples;
+	if (s->sparse || n == 0 || n == s->cap || id != s->first_id + (uint32_t)n)
+		return og_session_add_sample(s, id, index);
+	s->samples[n] = (struct sample){ .id = id, .coverage = 1.0f };
+	uint64_t *row = &s->values[n * s->nslots];
+	for (size_t k = 0; k < s->nslots; k++)
+		row[k] = 0;
+	s->nsamples = n + 1;
+	*index = n;
+	return true;
+}
+
+/* Sample `id` of a planned pass, not begun in it; `found`: its index is
+ * already known (an id seen in an earlier pass).  Inlined into both
+ * callers: every sample begins here. */
+static inline __attribute__((always_inline)) GPA_Status
+begin_planned(struct og_context *ctx, struct og_session *s, uint32_t id, bool found, size_t index)
 {
 	uint32_t pass = s->pass_index;
-	if (s->period_ns && pass < s->npasses)
-		return og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
-		                "GPA_BeginSample(%u): session %u samples every %.3f ms by itself "
-		                "between GPA_BeginPass and GPA_EndPass; read its samples 0, 1, ... "
-		                "instead of beginning your own", id, s->id, (double)s->period_ns / 1e6);
-	if (pass >= s->npasses) {
-		if (!og_session_map_put(&s->extra, id, 0))
-			return og_error(GPA_STATUS_ERROR_FAILED, "beginning sample %u: out of memory", id);
-		s->extra_samples++;
-		s->sample_open = true;
-		s->cur_id = id;
-		return GPA_STATUS_OK;
-	}
-	size_t index;
-	if (!index_find(s, id, &index) && !og_session_add_sample(s, id, &index))
+	if (!found && !store_sample(s, id, &index))
 		return og_error(GPA_STATUS_ERROR_FAILED, "beginning sample %u: out of memory", id);
 	/* On an application's API: results of earlier samples the GPU has
 	 * finished come in, then its queue drains (or is flushed) so the
@@ -355,11 +390,59 @@ GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_
 	s->sample_open = true;
 	s->cur = index;
 	s->cur_id = id;
-	s->cur_begin_ns = og_clock_monotonic_ns();
+	s->cur_begin_ns = sample_clock_ns();
 	return GPA_STATUS_OK;
 }
 
-GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
+GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_t id)
+{
+	if (s->period_ns && s->pass_index < s->npasses)
+		return refuse_periodic(s, id);
+	if (s->pass_index >= s->npasses)
+		return begin_extra(s, id);
+	size_t index = 0;
+	bool found = index_find(s, id, &index);
+	return begin_planned(ctx, s, id, found, index);
+}
+
+enum og_begin_refusal og_sample_begin_checked(struct og_context *ctx, struct og_session *s,
+                                              uint32_t id, uint32_t *pass, uint32_t *open,
+                                              GPA_Status *status)
+{
+	if (!s->pass_open)
+		return OG_BEGIN_NO_PASS;
+	*pass = s->pass_index;
+	if (s->sample_open) {
+		*open = s->cur_id;
+		return OG_BEGIN_NESTED;
+	}
+	if (s->pass_index >= s->npasses) {
+		size_t unused;
+		if (map_find(&s->extra, id, &unused))
+			return OG_BEGIN_DUPLICATE;
+		*status = begin_extra(s, id);
+		return OG_BEGIN_TAKEN;
+	}
+	/* A session sampling by itself refuses before the id is looked at:
+	 * its own samples 0, 1... may already have taken it. */
+	if (s->period_ns) {
+		*status = refuse_periodic(s, id);
+		return OG_BEGIN_TAKEN;
+	}
+	/* One lookup answers both "used in this pass?" and "where is it?";
+	 * ids in a row (the usual case) are one subtraction and a compare. */
+	size_t index = 0;
+	bool found = index_find(s, id, &index);
+	if (found && (s->samples[index].begun >> s->pass_index & 1))
+		return OG_BEGIN_DUPLICATE;
+	*status = begin_planned(ctx, s, id, found, index);
+	return OG_BEGIN_TAKEN;
+}
+
+/* og_sample_end's body, inlined into og_sample_end_open too: the API's
+ * EndSample makes one call. */
+static inline __attribute__((always_inline)) GPA_Status sample_end(struct og_context *ctx,
+                                                                 struct og_session *s)
 {
 	s->sample_open = false;
 	if (s->pass_index >= s->npasses)
@@ -380,7 +463,7 @@ GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
 	}
 	if (s->api)
 		api = og_apictx_boundary(s->api, "EndSample");
-	uint64_t end_ns = og_clock_monotonic_ns();
+	uint64_t end_ns = sample_clock_ns();
 	GPA_Status st = n ? ctx->ops->end_sample(ctx->state, s->deltas) : GPA_STATUS_OK;
 	if (!smp->passes && !smp->end_ns) {
 		/* The first pass that gets this far gives the sample its times. */
@@ -416,6 +499,19 @@ GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
 	if (smp->api_token && og_apictx_sync(s->api) == OG_SYNC_FINISH && og_session_collect(s, s->cur, false))
 		check_api_span(s, s->cur, end_ns - s->cur_begin_ns);
 	return timer;
+}
+
+GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s)
+{
+	return sample_end(ctx, s);
+}
+
+bool og_sample_end_open(struct og_context *ctx, struct og_session *s, GPA_Status *status)
+{
+	if (!s->sample_open)
+		return false;
+	*status = sample_end(ctx, s);
+	return true;
 }
 
 /* ---- periodic samples (session_periodic.c drives these) --------------- */

@@ -254,9 +254,13 @@ static void test_sample_id_lookup(void **state)
 	assert_int_equal(GPA_EnableCounter(FC_C5), GPA_STATUS_OK);
 	const unsigned in_line[] = { 0xFFFFFFFEu, 0xFFFFFFFFu, 0, 1, 2 };
 	const unsigned mixed[] = { 100, 101, 102, 7, 103, 0x80000000u, 104 };
-	const unsigned *sets[] = { in_line, mixed };
-	const size_t sizes[] = { 5, 7 };
-	for (size_t k = 0; k < 2; k++) {
+	/* In line past the first rooms (16, 32, 64 samples), then one out. */
+	unsigned grown[80];
+	for (unsigned i = 0; i < 80; i++)
+		grown[i] = i < 70 ? 200 + i : i == 70 ? 1000 : 200 + i - 1;
+	const unsigned *sets[] = { in_line, mixed, grown };
+	const size_t sizes[] = { 5, 7, 80 };
+	for (size_t k = 0; k < 3; k++) {
 		gpa_uint32 s = tu_run_session(sets[k], sizes[k]);
 		gpa_uint32 count = 0;
 		assert_int_equal(GPA_GetSampleCount(s, &count), GPA_STATUS_OK);
