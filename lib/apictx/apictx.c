@@ -342,24 +342,36 @@ void og_apictx_mark_disjoint(struct og_apictx *a)
 
 /* ---- samples on opengpa stat's timeline ----------------------------------- */
 
-void og_apictx_send_sample(const struct og_apictx *a, uint32_t id, uint64_t begin_ns,
-                           uint64_t end_ns)
+int og_apictx_frame_fd(void)
 {
-	if (a && a->api == OG_API_VK)
-		return;
 	const char *v = getenv("OPENGPA_FRAME_FD");
 	if (!v || !*v)
-		return;
+		return -1;
 	char *end;
 	errno = 0;
 	long fd = strtol(v, &end, 10);
+	if (*end || errno || fd < 0 || fd > INT_MAX) {
+		og_log(OG_LOG_MESSAGE, "OPENGPA_FRAME_FD='%s' is not a descriptor: this context's "
+		       "samples are not on opengpa stat's timeline; unset OPENGPA_FRAME_FD", v);
+		return -1;
+	}
+	return (int)fd;
+}
+
+void og_apictx_send_sample(const struct og_apictx *a, int frame_fd, uint32_t id,
+                           uint64_t begin_ns, uint64_t end_ns)
+{
+	if (frame_fd < 0 || (a && a->api == OG_API_VK))
+		return;
+	int fd = frame_fd;
 	struct stat st;
-	/* Only ever a pipe (as OpenGPA_MarkFrame): a number the program reused
-	 * for a file of its own must not get our bytes. */
-	if (*end || errno || fd < 0 || fd > INT_MAX || fstat((int)fd, &st) != 0 ||
-	    !S_ISFIFO(st.st_mode)) {
-		og_log(OG_LOG_MESSAGE, "EndSample(%u): OPENGPA_FRAME_FD='%s' is not an open pipe: "
-		       "the sample is not on opengpa stat's timeline; unset OPENGPA_FRAME_FD", id, v);
+	/* Only ever a pipe (as OpenGPA_MarkFrame), checked at each sample: a
+	 * number the program closed and reused for a file of its own since the
+	 * context opened must not get our bytes.  Only a program under
+	 * opengpa stat pays for the check. */
+	if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode)) {
+		og_log(OG_LOG_MESSAGE, "EndSample(%u): OPENGPA_FRAME_FD=%d is not an open pipe: "
+		       "the sample is not on opengpa stat's timeline; unset OPENGPA_FRAME_FD", id, fd);
 		return;
 	}
 	/* tools/opengpa/frame_marks.h: the begin with the top bit set, the end,

@@ -123,13 +123,18 @@ enum og_api_read og_apictx_read(struct og_apictx *a, uint32_t token, bool wait, 
 /* Forgets the timing (its API objects are released or reused). */
 void og_apictx_release(struct og_apictx *a, uint32_t token);
 
-/* Under `opengpa stat` (OPENGPA_FRAME_FD names its pipe), sends a sample
- * that ended, sample `id` from begin_ns to end_ns (CLOCK_MONOTONIC, the
- * boundaries after their sync), so the command's timeline shows it; `a`
- * is the context's API, NULL for a plain context.  Nothing on Vulkan, whose
- * samples are recorded, not run, between the calls.  Never fails the
- * sample: a record that cannot be sent is logged. */
-void og_apictx_send_sample(const struct og_apictx *a, uint32_t id, uint64_t begin_ns,
-                           uint64_t end_ns);
+/* The descriptor OPENGPA_FRAME_FD names (`opengpa stat`'s pipe), or -1
+ * when it names none: read once per context when it opens, so that a
+ * sample of a program not under opengpa stat pays no environment lookup. */
+int og_apictx_frame_fd(void);
+
+/* Under `opengpa stat` (frame_fd from og_apictx_frame_fd, else -1: nothing
+ * to do), sends a sample that ended, sample `id` from begin_ns to end_ns
+ * (CLOCK_MONOTONIC, the boundaries after their sync), so the command's
+ * timeline shows it; `a` is the context's API, NULL for a plain context.
+ * Nothing on Vulkan, whose samples are recorded, not run, between the
+ * calls.  Never fails the sample: a record that cannot be sent is logged. */
+void og_apictx_send_sample(const struct og_apictx *a, int frame_fd, uint32_t id,
+                           uint64_t begin_ns, uint64_t end_ns);
 
 #endif

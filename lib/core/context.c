@@ -355,6 +355,7 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 	ctx->front = front;
 	ctx->next_session_id = 1;
 	ctx->plan_epoch = 1;
+	ctx->frame_fd = -1;
 
 	/* The application's API first: its context must be there whatever
 	 * the backend finds. */
@@ -381,6 +382,7 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 	if (st == GPA_STATUS_OK) {
 		unsigned ring_size = ring_size_from_env();
 		ctx->multiplex = env_true("OPENGPA_MULTIPLEX");
+		ctx->frame_fd = og_apictx_frame_fd();
 		if (ctx->multiplex && !ctx->ops->begin_multiplexed_pass) {
 			og_log(OG_LOG_MESSAGE, "OPENGPA_MULTIPLEX: the %s backend cannot time-share "
 			       "counters; they take the passes GPA_GetPassCount says", ctx->ops->name);

@@ -182,6 +182,7 @@ struct og_context {
 	/* The application's GL/GLES context or OpenCL queue the key stands
 	 * for (apictx.h); NULL for a plain context, whose key is only a key. */
 	struct og_apictx *api;
+	int frame_fd; /* OPENGPA_FRAME_FD as the context opened; -1: none */
 	struct og_backend_host host;
 	struct og_device_info info;
 	struct og_catalog cat;

@@ -488,7 +488,8 @@ static inline __attribute__((always_inline)) GPA_Status sample_end(struct og_con
 	}
 	scatter(s, s->cur, s->pass_index, s->deltas);
 	smp->passes |= 1ull << s->pass_index;
-	og_apictx_send_sample(s->api, s->cur_id, s->cur_begin_ns, end_ns); /* opengpa stat's timeline */
+	og_apictx_send_sample(s->api, s->frame_fd, s->cur_id, s->cur_begin_ns,
+	                      end_ns); /* opengpa stat's timeline */
 	if (n && ctx->ops->sample_coverage) {
 		double c = ctx->ops->sample_coverage(ctx->state);
 		if (c < smp->coverage)

@@ -328,6 +328,7 @@ struct og_session *og_session_create(struct og_context *ctx, const struct og_sel
 	 * multiplexed pass's groups shrink by the ones they held. */
 	size_t maxn = 0;
 	s->api = ctx->api;
+	s->frame_fd = ctx->frame_fd;
 	s->api_pass = -1;
 	for (size_t p = 0; p < plan->npasses; p++) {
 		const struct og_pass *pp = &plan->passes[p];

@@ -209,6 +209,7 @@ struct og_session {
 	 * enum og_api_value) when a sample's timer result is in; they are all
 	 * in api_pass.  Samples before api_scan have their results in. */
 	struct og_apictx *api;
+	int frame_fd; /* the context's (opengpa stat's timeline); -1: none */
 	bool uses_api;    /* a counter reads an API raw */
 	int32_t api_pass; /* -1: no pass has API raws */
 	uint32_t *api_slot, *api_value;
