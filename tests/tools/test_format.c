@@ -423,8 +423,9 @@ static void test_seconds_text(void **state)
 
 /* -I's table: what perf's "%15.9f %18s %-6s  %-32s # %s" lines spell,
  * byte for byte, for short and long names, units and groups, a value
- * wider than its column, <not counted>, and a line longer than the
- * writer's own buffer. */
+ * wider than its column, <not counted>, a line longer than the
+ * writer's own buffer, and a record shorter than the one before (the
+ * record memory is reused: only its own bytes go out). */
 static void test_interval_table(void **state)
 {
 	(void)state;
@@ -453,14 +454,17 @@ static void test_interval_table(void **state)
 		s.end_ns += (uint64_t)pass * 1000000007u;
 		tl_sample(&o, &run, &s);
 		tl_sample(&o, &run, &s); /* the record's memory, reused */
+		run.nseries = 1;
+		tl_sample(&o, &run, &s); /* a shorter record after longer ones */
+		run.nseries = 5;
 		tl_close(&o);
 		fclose(m);
 		char *want = NULL;
 		size_t wlen = 0;
 		FILE *w = open_memstream(&want, &wlen);
 		assert_non_null(w);
-		for (int twice = 0; twice < 2; twice++)
-			for (size_t i = 0; i < 5; i++) {
+		for (int rec = 0; rec < 3; rec++)
+			for (size_t i = 0; i < (rec < 2 ? 5u : 1u); i++) {
 				char value[64] = "";
 				double v = pass == 2 ? NAN : values[i];
 				if (!isnan(v))
