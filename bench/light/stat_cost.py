@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """What `opengpa stat` costs beside `perf stat`, in CPU time (issue 29).
 
-usage: bench/light/stat_cost.py [--interval] BUILD_DIR [BUILD_DIR...] [ROUNDS]
+usage: bench/light/stat_cost.py [--interval[=S]] BUILD_DIR [BUILD_DIR...] [ROUNDS]
 
 Every side runs once per round, the sides alternating, so a baseline build
 and this one (and perf stat) see the same machine; CPU time is user + system
@@ -14,7 +14,8 @@ of the command and everything it waits for, from wait4's rusage.
   * with --interval, `stat -I 10 -- sleep S`, both tools: the CPU time of a
     3 s run less that of a 1 s run, over the 200 intervals between them, so
     starting and ending the tool cancel out and what is left is the cost of
-    an interval; per round, then median and range.
+    an interval; per round, then median and range.  --interval=S makes the
+    long run S seconds (more intervals, less noise from a busy machine).
 
 light.py runs the first part as its `stat` section; this file runs either
 alone.
@@ -73,9 +74,9 @@ def stat_true(builds, rounds, perf):
         print(f"    per-round ratios: {' '.join(f'{r:.2f}' for r in ratios)}")
 
 
-def interval(builds, rounds, perf):
-    """stat -I 10: CPU time per interval, the 3 s run less the 1 s run."""
-    short, long = 1, 3
+def interval(builds, rounds, perf, long=3):
+    """stat -I 10: CPU time per interval, the long run less the 1 s run."""
+    short = 1
     n = (long - short) * 100  # 10 ms intervals between the two runs
     sides = {"perf": [perf, "stat", "-I", "10", "--"]}
     for b in builds:
@@ -98,8 +99,16 @@ def interval(builds, rounds, perf):
 
 def main():
     args = sys.argv[1:]
-    with_interval = "--interval" in args
-    args = [a for a in args if a != "--interval"]
+    with_interval = False
+    long = 3
+    for a in args:
+        if a == "--interval" or a.startswith("--interval="):
+            with_interval = True
+            if "=" in a:
+                long = int(a.split("=", 1)[1])
+                if long < 2:
+                    sys.exit("stat_cost.py: --interval=S needs S of 2 s or more")
+    args = [a for a in args if not a.startswith("--interval")]
     rounds = 30
     if args and args[-1].isdigit():
         rounds = int(args.pop())
@@ -111,7 +120,7 @@ def main():
         return
     stat_true(args, rounds, perf)
     if with_interval:
-        interval(args, max(3, rounds // 6), perf)
+        interval(args, max(3, rounds // 6), perf, long)
 
 
 if __name__ == "__main__":

@@ -165,6 +165,7 @@ static int bench(const char *dir, int rounds)
 		printf("%-16s %9zu %12.2f %12.2f %6.2fx\n", formats[i].name, len, w / 1e3, raw / 1e3,
 		       w / raw);
 		free(buf);
+		tl_close(&o); /* no end record here: the record memory kept since tl_begin */
 		fflush(f);
 		lseek(fd, 0, SEEK_SET);
 	}

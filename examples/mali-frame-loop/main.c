@@ -148,6 +148,7 @@ static int timeline_close(struct timeline *tl, unsigned frames, uint64_t end_ns)
 	for (size_t o = 0; o < tl->nout; o++) {
 		if (tl->run.start_ns)
 			tl_end(&tl->out[o], &tl->run, &e);
+		tl_close(&tl->out[o]); /* what tl_end frees, where there was no end */
 		if (fclose(tl->out[o].f) != 0)
 			rc = 1;
 	}

@@ -6,6 +6,7 @@
  * quotes by commas instead of by SEP, or does not double a quote inside a
  * field, fails here.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -198,6 +199,7 @@ static void test_timeline_writers(void **state)
 	struct tl_output o = { .format = &tl_csv, .f = m };
 	tl_begin(&o, &run);
 	tl_sample(&o, &run, &s);
+	tl_close(&o);
 	fclose(m);
 	char *f[MAX_FIELDS];
 	const char *p = buf, *end;
@@ -224,6 +226,7 @@ static void test_timeline_writers(void **state)
 		o = (struct tl_output){ .format = &tl_interval_separated, .f = m, .sep = sep };
 		tl_begin(&o, &run);
 		tl_sample(&o, &run, &s);
+		tl_close(&o);
 		fclose(m);
 		p = buf;
 		for (size_t i = 0; i < 2; i++) {
@@ -326,6 +329,159 @@ static void test_numbers(void **state)
 	}
 }
 
+/* xorshift64: the same values every run. */
+static uint64_t next_random(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* tl_fixed() spells what printf's "%.Nf" spells: at ties (exact halves,
+ * to even), beside them (the decimal halves a double only comes near),
+ * at carries, signs and zeros, on either side of its bounds, and at many
+ * values of every size. */
+static void test_fixed(void **state)
+{
+	(void)state;
+	static const double edges[] = {
+		0.0, -0.0, 0.125, 0.375, 1.0625, 2.675, 1.005, 0.0005, 0.0015, 0.0025, -0.0004,
+		-0.0005, 999.9995, 9.9995, 0.9999999, 99.995, 1e-7, 1e-200, 1e-201, 1e-300,
+		999999999999.9, 1e12, 4503599627370.4961, 1e15, 1e300, -2.5, 0.745, 0.0049999999,
+		123456.7895, 5e-324, -1e-320,
+	};
+	static const char *const fmts[] = { "", "%.1f", "%.2f", "%.3f" };
+	char want[400], got[400];
+	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+		for (int d = 1; d <= 3; d++) {
+			snprintf(want, sizeof want, "%.*f", d, edges[i]);
+			tl_fixed(got, sizeof got, edges[i], d);
+			if (strcmp(want, got) != 0)
+				fail_msg("tl_fixed(%.17g, %s) gave %s, printf %s", edges[i], fmts[d], got,
+				         want);
+		}
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	for (int k = 0; k < 20000; k++) {
+		uint64_t r = next_random(&x);
+		double v;
+		switch (k % 4) {
+		case 0: /* near a decimal half of three places */
+			v = ((double)(r % 100000000u) + 0.5) / 1000.0;
+			break;
+		case 1: /* near one of two places, and its neighbours */
+			v = nextafter(((double)(r % 1000000u) + 0.5) / 100.0, (r & 1) ? 1e300 : -1e300);
+			break;
+		case 2: /* any size the fast path takes, and past it */
+			v = ldexp((double)(r >> 11) / 9007199254740992.0, (int)(r % 100) - 60);
+			break;
+		default: /* a task clock in ms */
+			v = (double)(r % 100000000000u) / 1e6;
+			break;
+		}
+		if (r & 2)
+			v = -v;
+		int d = 1 + (int)((r >> 3) % 3);
+		snprintf(want, sizeof want, "%.*f", d, v);
+		tl_fixed(got, sizeof got, v, d);
+		if (strcmp(want, got) != 0)
+			fail_msg("tl_fixed(%.17g, %s) gave %s, printf %s", v, fmts[d], got, want);
+	}
+	/* Cut short, still what snprintf leaves. */
+	tl_fixed(got, 4, 12.345, 3);
+	assert_string_equal(got, "12.");
+}
+
+/* tl_seconds_text() spells "%*.9f" of tl_seconds(): near the start, at
+ * whole seconds, far into a run and past its bound, before the start. */
+static void test_seconds_text(void **state)
+{
+	(void)state;
+	struct tl_run run = { .start_ns = 5000000000ull };
+	static const uint64_t after[] = {
+		0, 1, 999999999, 1000000000, 1000000001, 100218498, 86400000000000ull,
+		3999999999999999999ull / 1000, 4000000000000000ull - 1, 4000000000000000ull,
+		9000000000000000ull, 123456789012345678ull,
+	};
+	char want[64], got[64];
+	uint64_t x = 88172645463325252ull;
+	for (size_t i = 0; i < sizeof after / sizeof after[0] + 5000; i++) {
+		uint64_t d = i < sizeof after / sizeof after[0] ? after[i]
+		                                                 : next_random(&x) % 5000000000000000ull;
+		uint64_t t = run.start_ns + d;
+		for (int w = 0; w <= 15; w += 15) {
+			snprintf(want, sizeof want, "%*.9f", w, tl_seconds(&run, t));
+			tl_seconds_text(&run, t, w, got, sizeof got);
+			if (strcmp(want, got) != 0)
+				fail_msg("tl_seconds_text(%llu ns, width %d) gave '%s', printf '%s'",
+				         (unsigned long long)d, w, got, want);
+		}
+	}
+	snprintf(want, sizeof want, "%15.9f", tl_seconds(&run, 1000));
+	assert_string_equal(tl_seconds_text(&run, 1000, 15, got, sizeof got), want);
+}
+
+/* -I's table: what perf's "%15.9f %18s %-6s  %-32s # %s" lines spell,
+ * byte for byte, for short and long names, units and groups, a value
+ * wider than its column, <not counted>, a line longer than the
+ * writer's own buffer, and a record shorter than the one before (the
+ * record memory is reused: only its own bytes go out). */
+static void test_interval_table(void **state)
+{
+	(void)state;
+	char longname[300];
+	memset(longname, 'n', sizeof longname - 1);
+	longname[sizeof longname - 1] = '\0';
+	struct tl_series series[] = {
+		{ .name = "TaskClock", .group = "CPU", .unit = "ms", .usage = "milliseconds" },
+		{ .name = "PageFaults", .group = "Memory", .unit = "", .usage = "items", .integer = true },
+		{ .name = "Busy", .group = NULL, .unit = "%", .usage = "percentage" },
+		{ .name = "AVeryLongCounterNameThatIsWiderThanItsColumn", .group = "A long group name",
+		  .unit = "cycles/s", .usage = "cycles", .integer = true },
+		{ .name = longname, .group = "G", .unit = "ms", .usage = "milliseconds" },
+	};
+	double values[] = { 0.7445, 75, 12.125, 1.8e19, NAN };
+	struct tl_run run = { .start_ns = 1000, .series = series, .nseries = 5 };
+	struct tl_sample s = { .index = 3, .begin_ns = 1000, .end_ns = 14852214, .values = values };
+	for (int pass = 0; pass < 3; pass++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		assert_non_null(m);
+		struct tl_output o = { .format = &tl_interval_table, .f = m };
+		s.has_running = pass == 2;
+		s.running_ns = 0; /* pass 2: the counters never ran */
+		s.end_ns += (uint64_t)pass * 1000000007u;
+		tl_sample(&o, &run, &s);
+		tl_sample(&o, &run, &s); /* the record's memory, reused */
+		run.nseries = 1;
+		tl_sample(&o, &run, &s); /* a shorter record after longer ones */
+		run.nseries = 5;
+		tl_close(&o);
+		fclose(m);
+		char *want = NULL;
+		size_t wlen = 0;
+		FILE *w = open_memstream(&want, &wlen);
+		assert_non_null(w);
+		for (int rec = 0; rec < 3; rec++)
+			for (size_t i = 0; i < (rec < 2 ? 5u : 1u); i++) {
+				char value[64] = "";
+				double v = pass == 2 ? NAN : values[i];
+				if (!isnan(v))
+					snprintf(value, sizeof value,
+					         series[i].integer ? "%.0f"
+					         : strcmp(series[i].unit, "%") == 0 ? "%.2f" : "%.3f", v);
+				fprintf(w, "%15.9f %18s %-6s  %-32s # %s\n", tl_seconds(&run, s.end_ns),
+				        value[0] ? value : "<not counted>", series[i].unit, series[i].name,
+				        series[i].group ? series[i].group : "");
+			}
+		fclose(w);
+		assert_string_equal(buf, want);
+		free(buf);
+		free(want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +491,9 @@ int main(void)
 		cmocka_unit_test(test_perf_rate),
 		cmocka_unit_test(test_group_digits),
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_fixed),
+		cmocka_unit_test(test_seconds_text),
+		cmocka_unit_test(test_interval_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,31 +17,72 @@
  * read live (where the command's outputs are written in place, output.h)
  * then never holds half an interval, even when a record is larger than
  * stdio's buffer, which would otherwise be written out partway through it.
+ *
+ * The memory stream is opened at the first record and rewound for each
+ * next one, not opened per record: a new open_memstream() allocates and
+ * zeroes a buffer of BUFSIZ, about a quarter of what an -I 10 interval cost
+ * (issue 29).  It lives on the heap, not in the tl_output, because glibc
+ * writes the buffer's address and length back through the pointers given
+ * at the open, and a tl_output may be copied.
  */
-struct record {
-	FILE *dest;
+struct tl_record {
+	FILE *m;
 	char *buf;
 	size_t len;
+};
+
+void tl_close(struct tl_output *o)
+{
+	struct tl_record *rec = o->record;
+	if (!rec)
+		return;
+	o->record = NULL;
+	if (rec->m)
+		fclose(rec->m);
+	free(rec->buf);
+	free(rec);
+}
+
+static struct tl_record *record_stream(struct tl_output *o)
+{
+	struct tl_record *rec = o->record;
+	if (rec)
+		return fseeko(rec->m, 0, SEEK_SET) == 0 ? rec : NULL;
+	rec = calloc(1, sizeof *rec);
+	if (!rec)
+		return NULL;
+	rec->m = open_memstream(&rec->buf, &rec->len);
+	if (!rec->m) {
+		free(rec);
+		return NULL;
+	}
+	o->record = rec;
+	return rec;
+}
+
+struct record {
+	FILE *dest;
 };
 
 static void record_begin(struct tl_output *o, struct record *r)
 {
 	r->dest = o->f;
-	r->buf = NULL;
-	r->len = 0;
-	FILE *m = open_memstream(&r->buf, &r->len);
-	if (m)
-		o->f = m; /* else (out of memory) straight to the stream, as before */
+	struct tl_record *rec = record_stream(o);
+	if (rec)
+		o->f = rec->m; /* else (out of memory) straight to the stream, as before */
 }
 
 static void record_end(struct tl_output *o, struct record *r)
 {
 	if (o->f != r->dest) {
-		bool ok = fclose(o->f) == 0;
+		struct tl_record *rec = o->record;
+		/* fflush sets buf and len: the bytes up to the position */
+		bool ok = fflush(rec->m) == 0 && !ferror(rec->m);
 		o->f = r->dest;
-		if (ok && r->buf && r->len)
-			fwrite(r->buf, 1, r->len, o->f);
-		free(r->buf);
+		if (ok && rec->buf && rec->len)
+			fwrite(rec->buf, 1, rec->len, o->f);
+		if (!ok)
+			tl_close(o); /* a new stream for the next record */
 	}
 	fflush(o->f);
 }
@@ -88,6 +129,7 @@ void tl_end(struct tl_output *o, const struct tl_run *run, const struct tl_end *
 	record_begin(o, &r);
 	o->format->end(o, run, e);
 	record_end(o, &r);
+	tl_close(o); /* nothing follows the end */
 }
 
 double tl_seconds(const struct tl_run *run, uint64_t t)
@@ -137,9 +179,94 @@ const char *tl_value(const struct tl_series *s, double v, char *buf, size_t len)
 	else if (s->integer)
 		snprintf(buf, len, "%.0f", v);
 	else if (s->unit && strcmp(s->unit, "%") == 0)
-		snprintf(buf, len, "%.2f", v);
+		tl_fixed(buf, len, v, 2);
 	else
-		snprintf(buf, len, "%.3f", v);
+		tl_fixed(buf, len, v, 3);
+	return buf;
+}
+
+/* The digits of u into buf, at least min of them (leading zeros); returns
+ * how many. */
+static size_t put_digits(char *buf, uint64_t u, size_t min)
+{
+	char rev[24];
+	size_t n = 0, k = 0;
+	do {
+		rev[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u || n < min);
+	while (n)
+		buf[k++] = rev[--n];
+	return k;
+}
+
+/* whole.frac as "%.Nf" spells it (N = decimals), sign first, right-aligned
+ * in width; the length, or 0 where len is too small. */
+static size_t put_fixed(char *buf, size_t len, bool negative, uint64_t whole, uint64_t frac,
+                        int decimals, int width)
+{
+	char text[48];
+	size_t n = 0;
+	if (negative)
+		text[n++] = '-';
+	n += put_digits(text + n, whole, 1);
+	text[n++] = '.';
+	n += put_digits(text + n, frac, (size_t)decimals);
+	size_t pad = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
+	if (pad + n + 1 > len)
+		return 0;
+	memset(buf, ' ', pad);
+	memcpy(buf + pad, text, n);
+	buf[pad + n] = '\0';
+	return pad + n;
+}
+
+const char *tl_fixed(char *buf, size_t len, double v, int decimals)
+{
+	static const double scale[] = { 1.0, 10.0, 100.0, 1000.0 };
+	double a = fabs(v);
+	/*
+	 * printf rounds the exact binary value to the nearest, a tie to even.
+	 * p = a * 10^N is rounded once; fma() gives its error e exactly, so
+	 * a * 10^N is p + e.  Where p is not a tie (half way between two
+	 * integers) the integer nearest p is the one nearest p + e: p, the
+	 * double nearest p + e, cannot be on the other side of a half, which
+	 * is a double too.  At a tie, e's sign decides, and without one it is
+	 * a tie indeed, to even.  The bounds keep p + e exact (no underflow)
+	 * and p's integers and halves exact (p < 2^52); the rest: printf.
+	 */
+	if (decimals >= 0 && decimals <= 3 && (a == 0.0 || (a > 1e-200 && a < 1e12))) {
+		double p = a * scale[decimals];
+		double e = fma(a, scale[decimals], -p);
+		double n = nearbyint(p); /* ties to even, the default rounding */
+		double d = p - n;        /* exact: at most a half */
+		if (d == 0.5 && e > 0)
+			n += 1.0;
+		else if (d == -0.5 && e < 0)
+			n -= 1.0;
+		uint64_t u = (uint64_t)n, div = (uint64_t)scale[decimals];
+		if (decimals && put_fixed(buf, len, signbit(v) != 0, u / div, u % div, decimals, 0))
+			return buf;
+	}
+	snprintf(buf, len, "%.*f", decimals, v);
+	return buf;
+}
+
+const char *tl_seconds_text(const struct tl_run *run, uint64_t t, int width, char *buf,
+                            size_t len)
+{
+	/*
+	 * "%.9f" of tl_seconds(): the double nearest d / 1e9 lies within half
+	 * its ulp of it, under 0.5e-9 below 2^23 s, so printf's nine decimals
+	 * are d's own digits; the integer's are spelled here.  Past 46 days,
+	 * or before the start, printf.
+	 */
+	if (t >= run->start_ns && t - run->start_ns < 4000000ull * 1000000000u) {
+		uint64_t d = t - run->start_ns;
+		if (put_fixed(buf, len, false, d / 1000000000u, d % 1000000000u, 9, width))
+			return buf;
+	}
+	snprintf(buf, len, "%*.9f", width, tl_seconds(run, t));
 	return buf;
 }
 

@@ -107,6 +107,9 @@ struct tl_output {
 	uint32_t frames;   /* the frames written so far */
 	uint32_t samples;  /* the GPA samples written so far */
 	bool per_frame;    /* the CSV: a leading "row" column, --per-frame's rows */
+	struct tl_record *record; /* the memory each record is written into first,
+	                           * kept from one record to the next (timeline.c);
+	                           * NULL until the first, and after tl_close() */
 };
 
 extern const struct tl_format tl_trace;            /* trace.c */
@@ -149,6 +152,10 @@ const char *tl_perf_time(const struct tl_run *run, uint64_t t, char *buf, size_t
 void tl_begin(struct tl_output *o, const struct tl_run *run);
 void tl_sample(struct tl_output *o, const struct tl_run *run, const struct tl_sample *s);
 void tl_end(struct tl_output *o, const struct tl_run *run, const struct tl_end *e);
+/* Frees what the output kept between records: tl_end() does, as the end
+ * is the last record; call it where an output stops before its end.  The
+ * FILE stays open (it is the caller's).  Safe to call twice. */
+void tl_close(struct tl_output *o);
 /* A frame, between begin and end (or samples), on a format that has a
  * place for it; nothing on the others. */
 void tl_frame(struct tl_output *o, const struct tl_run *run, const struct tl_frame *f);
@@ -170,6 +177,16 @@ void tl_put_json_string(FILE *f, const char *s);
 
 /* Seconds of t since the run's start (negative before it). */
 double tl_seconds(const struct tl_run *run, uint64_t t);
+/* printf's "%*.9f" of tl_seconds(), width given, into buf; the same bytes
+ * from the integer nanoseconds, without printf's float conversion.
+ * Returns buf. */
+const char *tl_seconds_text(const struct tl_run *run, uint64_t t, int width, char *buf,
+                            size_t len);
+/* printf's "%.*f" of v, decimals 1 to 3 (the values' 2 and 3), into buf:
+ * the same bytes, rounded as printf rounds (the exact value to the
+ * nearest, a tie to even), without its float conversion where v is
+ * between 1e-200 and 1e12.  Returns buf. */
+const char *tl_fixed(char *buf, size_t len, double v, int decimals);
 /* The command as one line ("sleep 1"), cut to fit buf. */
 const char *tl_command_line(const struct tl_run *run, char *buf, size_t len);
 /* The short unit of a GPA usage type: "ms", "%", "B", "KB", "cycles", or

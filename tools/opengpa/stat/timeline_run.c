@@ -449,6 +449,7 @@ int timeline_close(struct timeline *tl, bool commit)
 	timeline_pass_ended(tl);
 	int rc = 0;
 	for (size_t o = 0; o < tl->nout; o++) {
+		tl_close(&tl->out[o]); /* a run that never reached its end record */
 		struct cli_output *file = &tl->file[o];
 		if (!file->f)
 			continue;
