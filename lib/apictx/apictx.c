@@ -345,8 +345,12 @@ void og_apictx_mark_disjoint(struct og_apictx *a)
 void og_apictx_send_sample(const struct og_apictx *a, uint32_t id, uint64_t begin_ns,
                            uint64_t end_ns)
 {
-	if (a && a->api == OG_API_VK)
-		return;
+	if (!a || a->api != OG_API_VK)
+		og_apictx_send_span("EndSample", id, begin_ns, end_ns);
+}
+
+void og_apictx_send_span(const char *what, uint32_t id, uint64_t begin_ns, uint64_t end_ns)
+{
 	const char *v = getenv("OPENGPA_FRAME_FD");
 	if (!v || !*v)
 		return;
@@ -358,8 +362,9 @@ void og_apictx_send_sample(const struct og_apictx *a, uint32_t id, uint64_t begi
 	 * for a file of its own must not get our bytes. */
 	if (*end || errno || fd < 0 || fd > INT_MAX || fstat((int)fd, &st) != 0 ||
 	    !S_ISFIFO(st.st_mode)) {
-		og_log(OG_LOG_MESSAGE, "EndSample(%u): OPENGPA_FRAME_FD='%s' is not an open pipe: "
-		       "the sample is not on opengpa stat's timeline; unset OPENGPA_FRAME_FD", id, v);
+		og_log(OG_LOG_MESSAGE, "%s(%u): OPENGPA_FRAME_FD='%s' is not an open pipe: "
+		       "the sample is not on opengpa stat's timeline; unset OPENGPA_FRAME_FD", what,
+		       id, v);
 		return;
 	}
 	/* tools/opengpa/frame_marks.h: the begin with the top bit set, the end,
@@ -369,8 +374,8 @@ void og_apictx_send_sample(const struct og_apictx *a, uint32_t id, uint64_t begi
 	while ((n = write((int)fd, rec, sizeof rec)) < 0 && errno == EINTR)
 		;
 	if (n != (ssize_t)sizeof rec)
-		og_log(OG_LOG_MESSAGE, "EndSample(%u): the sample is not on opengpa stat's timeline: "
-		       "%s", id, n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+		og_log(OG_LOG_MESSAGE, "%s(%u): the sample is not on opengpa stat's timeline: "
+		       "%s", what, id, n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
 		                  ? "its reader is behind (the pipe is full)"
 		                  : n < 0 ? strerror(errno) : "short write");
 }
