@@ -54,6 +54,9 @@ struct vk {
 	uint32_t wait_ms; /* GpaGetSampleResult's wait for the command buffers */
 	struct og_vk_cal *cal; /* NULL: no calibrated timestamps */
 	bool timeline;         /* under opengpa stat: samples' spans go to its timeline */
+	/* Spans read, not yet sent: one write per batch, not per sample. */
+	uint64_t spans[3 * OG_APICTX_SPANS_MAX];
+	uint32_t nspans;
 	vk_result (*CreateQueryPool)(void *, const struct vk_query_pool_info *, const void *,
 	                            vk_handle *);
 	void (*DestroyQueryPool)(void *, vk_handle, const void *);
@@ -109,6 +112,15 @@ static struct vk_timing *timing_of(struct og_apictx *a, uint32_t token)
 	if (!token || token > a->ntimings)
 		return NULL;
 	return (struct vk_timing *)(uintptr_t)a->timings[token - 1].obj[0];
+}
+
+/* The spans read so far, to opengpa stat: at the next command list's
+ * begin, end or read, when the batch is full, and at GpaCloseContext. */
+static void spans_flush(struct vk *vk)
+{
+	if (vk->nspans)
+		og_apictx_send_spans("GpaGetSampleResult", vk->spans, vk->nspans);
+	vk->nspans = 0;
 }
 
 static void list_unref(struct og_vk_list *l)
@@ -253,8 +265,10 @@ static void vk_close(struct og_apictx *a)
 	struct vk *vk = a->priv;
 	if (vk && vk->lib)
 		dlclose(vk->lib);
-	if (vk)
+	if (vk) {
+		spans_flush(vk);
 		og_vk_cal_close(vk->cal);
+	}
 	free(vk);
 }
 
@@ -320,8 +334,10 @@ static enum og_api_read fetch(struct vk *vk, struct og_vk_list *l)
 {
 	if (l->results)
 		return OG_API_DONE;
-	if (vk->timeline)
+	if (vk->timeline) {
+		spans_flush(vk);
 		og_vk_cal_refresh(vk->cal); /* per command list, when its timestamps are read */
+	}
 	if (!(l->results = malloc(2 * sizeof(uint64_t) * (l->used ? l->used : 1)))) {
 		og_log(OG_LOG_ERROR, "out of memory reading command buffer %p's timestamps; the "
 		       "sample has no GPUTime", l->cb);
@@ -381,10 +397,14 @@ static enum og_api_read vk_time_read(struct og_apictx *a, struct og_api_timing *
 	}
 	*ns = (uint64_t)(sum + 0.5);
 	/* Read once (the core releases the timing once it is DONE): the sample
-	 * goes to opengpa stat's timeline once, never blocking (the pipe is
-	 * non-blocking). */
-	if (vk->timeline && vt->n)
-		og_apictx_send_span("GpaGetSampleResult", vt->id, first, last > first ? last : first);
+	 * goes to opengpa stat's timeline once, in a batch, never blocking (the
+	 * pipe is non-blocking). */
+	if (vk->timeline && vt->n) {
+		if (vk->nspans == OG_APICTX_SPANS_MAX)
+			spans_flush(vk);
+		og_apictx_span_record(vk->spans + 3 * vk->nspans++, vt->id, first,
+		                      last > first ? last : first);
+	}
 	return OG_API_DONE;
 }
 
@@ -458,6 +478,8 @@ GPA_Status og_vk_list_begin(struct og_apictx *a, const char *fn, void *cb, bool 
 		                "lower OPENGPA_VK_QUERIES", fn, vk->queries, vk->device, r);
 	}
 	vk->CmdResetQueryPool(cb, l->pool, 0, vk->queries);
+	if (vk->timeline)
+		spans_flush(vk);
 	*out = l;
 	return GPA_STATUS_OK;
 }
@@ -496,8 +518,10 @@ GPA_Status og_vk_list_end(struct og_apictx *a, const char *fn, struct og_vk_list
 	if (l->event)
 		vk->CmdSetEvent(l->cb, l->event, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
 	l->ended = true;
-	if (vk->timeline)
+	if (vk->timeline) {
+		spans_flush(vk);
 		og_vk_cal_refresh(vk->cal); /* near when the list will run; at most every 50 ms */
+	}
 	return GPA_STATUS_OK;
 }
 
