@@ -41,11 +41,11 @@ MARKS, SPACING_MS = 12, 40
 def vulkan_case(client):
     """A Vulkan GPA client's samples on the timeline (docs/timelines.md)."""
     tmp = tempfile.mkdtemp()
-    trace = os.path.join(tmp, "vk.json")
+    trace, csv_path = os.path.join(tmp, "vk.json"), os.path.join(tmp, "vk.csv")
     cmd = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [client]
     env = {"OPENGPA_BACKEND": "perf"}
-    r = run(["stat", "-I", "10", "-e", "TaskClock", "--trace", trace, "--"] + cmd, env=env,
-            timeout=120)
+    r = run(["stat", "-I", "10", "-e", "TaskClock", "--trace", trace, "--per-frame", "--csv",
+             csv_path, "--"] + cmd, env=env, timeout=120)
     if r.returncode == 77 or (r.returncode and "ENOSYS" in r.stderr):
         print("SKIP: no Vulkan device, validation layer or perf_event_open here: %s" %
               r.stderr[-500:])
@@ -81,6 +81,14 @@ def vulkan_case(client):
         if (abs(dur_ns - gputime) > tol) if sid != 2 else (dur_ns < gputime - tol):
             wrong.append((sid, dur_ns, gputime))
     check("trace: each slice lasts the sample's GPUTime", slices and not wrong, wrong)
+    import csv
+    with open(csv_path, newline="") as f:
+        rows = [row for row in csv.DictReader(f) if row["row"] == "sample"]
+    check("per-frame CSV: a row per Vulkan sample over its GPU span, with its count",
+          [int(row["sample"]) for row in rows] == [i for i, _ in printed] and
+          all(row["TaskClock (ms)"] for row in rows) and
+          all(abs(int(row["end_ns"]) - int(row["begin_ns"]) - e["dur"] * 1000.0) < 2.0
+              for row, e in zip(rows, slices)), rows[:4])
 
     r = run(["stat", "-I", "10", "-e", "TaskClock", "--trace", trace, "--"] + cmd,
             env=dict(env, TEST_VK_NO_CALIBRATION="1"), timeout=120)
