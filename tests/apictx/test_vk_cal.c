@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -120,6 +121,31 @@ static void test_wrap(void **state)
 	og_vk_cal_refresh(NULL);
 }
 
+/* A second calibration (the first is older than 50 ms after the nap: no
+ * timing is asserted, only that the clock moved on): each timestamp is
+ * converted from the calibration nearest it in device time, and the
+ * precision is the worst kept. */
+static void test_nearest(void **state)
+{
+	(void)state;
+	fake = (struct fake_device){ .ext = true, .ndomains = 2, .dev = 1000,
+		                     .mono = 1000000000u, .deviation = 3 };
+	struct og_vk_cal *c = open_fake(UINT64_MAX, 1.0);
+	assert_non_null(c);
+	struct timespec nap = { 0, 60000000 };
+	nanosleep(&nap, NULL);
+	/* a clock that drifted: 1e6 ticks later, a whole second later */
+	fake.dev = 1000000;
+	fake.mono = 2000000000u;
+	fake.deviation = 9;
+	og_vk_cal_refresh(c);
+	assert_int_equal(og_vk_cal_deviation_ns(c), 9);
+	assert_int_equal(og_vk_cal_ns(c, 1100), 1000000100u);
+	assert_int_equal(og_vk_cal_ns(c, 999900), 2000000000u - 100);
+	assert_int_equal(og_vk_cal_ns(c, 2000000), 2001000000u);
+	og_vk_cal_close(c);
+}
+
 static void test_khr_first(void **state)
 {
 	(void)state;
@@ -147,6 +173,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_nearest),
 		cmocka_unit_test(test_khr_first),
 		cmocka_unit_test(test_no_calibration),
 	};
