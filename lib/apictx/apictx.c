@@ -345,31 +345,8 @@ void og_apictx_mark_disjoint(struct og_apictx *a)
 void og_apictx_send_sample(const struct og_apictx *a, uint32_t id, uint64_t begin_ns,
                            uint64_t end_ns)
 {
-	if (!a || a->api != OG_API_VK)
-		og_apictx_send_span("EndSample", id, begin_ns, end_ns);
-}
-
-void og_apictx_send_span(const char *what, uint32_t id, uint64_t begin_ns, uint64_t end_ns)
-{
-	uint64_t rec[3];
-	og_apictx_span_record(rec, id, begin_ns, end_ns);
-	og_apictx_send_spans(what, rec, 1);
-}
-
-void og_apictx_span_record(uint64_t rec[3], uint32_t id, uint64_t begin_ns, uint64_t end_ns)
-{
-	/* tools/opengpa/frame_marks.h: the begin with the top bit set, the end,
-	 * the ID. */
-	rec[0] = (begin_ns & ~(UINT64_C(1) << 63)) | UINT64_C(1) << 63;
-	rec[1] = end_ns;
-	rec[2] = id;
-}
-
-void og_apictx_send_spans(const char *what, const uint64_t *recs, uint32_t n)
-{
-	if (!n || n > OG_APICTX_SPANS_MAX)
+	if (a && a->api == OG_API_VK)
 		return;
-	uint32_t id = (uint32_t)recs[2];
 	const char *v = getenv("OPENGPA_FRAME_FD");
 	if (!v || !*v)
 		return;
@@ -381,21 +358,19 @@ void og_apictx_send_spans(const char *what, const uint64_t *recs, uint32_t n)
 	 * for a file of its own must not get our bytes. */
 	if (*end || errno || fd < 0 || fd > INT_MAX || fstat((int)fd, &st) != 0 ||
 	    !S_ISFIFO(st.st_mode)) {
-		og_log(OG_LOG_MESSAGE, "%s(%u): OPENGPA_FRAME_FD='%s' is not an open pipe: "
-		       "the sample is not on opengpa stat's timeline; unset OPENGPA_FRAME_FD", what,
-		       id, v);
+		og_log(OG_LOG_MESSAGE, "EndSample(%u): OPENGPA_FRAME_FD='%s' is not an open pipe: "
+		       "the sample is not on opengpa stat's timeline; unset OPENGPA_FRAME_FD", id, v);
 		return;
 	}
-	/* One write of whole records, at most PIPE_BUF (4096) bytes: whole or
-	 * not at all. */
-	size_t bytes = (size_t)n * 3 * sizeof(uint64_t);
-	ssize_t w;
-	while ((w = write((int)fd, recs, bytes)) < 0 && errno == EINTR)
+	/* tools/opengpa/frame_marks.h: the begin with the top bit set, the end,
+	 * the ID, in one write (24 bytes, under PIPE_BUF: whole). */
+	uint64_t rec[3] = { (begin_ns & ~(UINT64_C(1) << 63)) | UINT64_C(1) << 63, end_ns, id };
+	ssize_t n;
+	while ((n = write((int)fd, rec, sizeof rec)) < 0 && errno == EINTR)
 		;
-	if (w != (ssize_t)bytes)
-		og_log(OG_LOG_MESSAGE, "%s(%u%s): the sample%s not on opengpa stat's timeline: "
-		       "%s", what, id, n > 1 ? " and later ones" : "", n > 1 ? "s are" : " is",
-		       w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+	if (n != (ssize_t)sizeof rec)
+		og_log(OG_LOG_MESSAGE, "EndSample(%u): the sample is not on opengpa stat's timeline: "
+		       "%s", id, n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
 		                  ? "its reader is behind (the pipe is full)"
-		                  : w < 0 ? strerror(errno) : "short write");
+		                  : n < 0 ? strerror(errno) : "short write");
 }

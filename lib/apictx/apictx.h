@@ -127,19 +127,9 @@ void og_apictx_release(struct og_apictx *a, uint32_t token);
  * that ended, sample `id` from begin_ns to end_ns (CLOCK_MONOTONIC, the
  * boundaries after their sync), so the command's timeline shows it; `a`
  * is the context's API, NULL for a plain context.  Nothing on Vulkan, whose
- * samples are recorded, not run, between the calls (vk.c sends their GPU
- * spans through og_apictx_send_span when it reads them).  Never fails the
+ * samples are recorded, not run, between the calls.  Never fails the
  * sample: a record that cannot be sent is logged. */
 void og_apictx_send_sample(const struct og_apictx *a, uint32_t id, uint64_t begin_ns,
                            uint64_t end_ns);
-/* The same for any API, `what` naming the call for the log: a Vulkan
- * sample's GPU span, placed on CLOCK_MONOTONIC (vk_cal.c), once its
- * timestamps are read. */
-void og_apictx_send_span(const char *what, uint32_t id, uint64_t begin_ns, uint64_t end_ns);
-/* Several at once (Vulkan reads a frame's samples together): n records
- * that og_apictx_span_record wrote, in one write of at most PIPE_BUF. */
-#define OG_APICTX_SPANS_MAX 170u
-void og_apictx_span_record(uint64_t rec[3], uint32_t id, uint64_t begin_ns, uint64_t end_ns);
-void og_apictx_send_spans(const char *what, const uint64_t *recs, uint32_t n);
 
 #endif

@@ -54,8 +54,9 @@ struct vk {
 	uint32_t wait_ms; /* GpaGetSampleResult's wait for the command buffers */
 	struct og_vk_cal *cal; /* NULL: no calibrated timestamps */
 	bool timeline;         /* under opengpa stat: samples' spans go to its timeline */
+	int timeline_fd;       /* its pipe */
 	/* Spans read, not yet sent: one write per batch, not per sample. */
-	uint64_t spans[3 * OG_APICTX_SPANS_MAX];
+	uint64_t spans[3 * OG_VK_SPANS_MAX];
 	uint32_t nspans;
 	vk_result (*CreateQueryPool)(void *, const struct vk_query_pool_info *, const void *,
 	                            vk_handle *);
@@ -119,7 +120,7 @@ static struct vk_timing *timing_of(struct og_apictx *a, uint32_t token)
 static void spans_flush(struct vk *vk)
 {
 	if (vk->nspans)
-		og_apictx_send_spans("GpaGetSampleResult", vk->spans, vk->nspans);
+		og_vk_send_spans(vk->timeline_fd, vk->spans, vk->nspans);
 	vk->nspans = 0;
 }
 
@@ -255,8 +256,8 @@ static GPA_Status vk_open(struct og_apictx *a, void *key)
 	else
 		vk->cal = og_vk_cal_open(vk->instance, vk->physical, vk->device, gipa, gdpa, vk->mask,
 		                         vk->period_ns);
-	const char *fd = getenv("OPENGPA_FRAME_FD");
-	vk->timeline = vk->cal && fd && *fd;
+	vk->timeline_fd = vk->cal ? og_vk_timeline_fd() : -1;
+	vk->timeline = vk->timeline_fd >= 0;
 	return GPA_STATUS_OK;
 }
 
@@ -400,10 +401,10 @@ static enum og_api_read vk_time_read(struct og_apictx *a, struct og_api_timing *
 	 * goes to opengpa stat's timeline once, in a batch, never blocking (the
 	 * pipe is non-blocking). */
 	if (vk->timeline && vt->n) {
-		if (vk->nspans == OG_APICTX_SPANS_MAX)
+		if (vk->nspans == OG_VK_SPANS_MAX)
 			spans_flush(vk);
-		og_apictx_span_record(vk->spans + 3 * vk->nspans++, vt->id, first,
-		                      last > first ? last : first);
+		og_vk_span_record(vk->spans + 3 * vk->nspans++, vt->id, first,
+		                  last > first ? last : first);
 	}
 	return OG_API_DONE;
 }

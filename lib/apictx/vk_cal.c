@@ -17,6 +17,9 @@
  * CAL_EVERY_NS at GpaEndCommandList and when a command list's timestamps are
  * read, the last CAL_RING kept: never per sample.
  *
+ * The spans go to opengpa stat's pipe from here too, in batches (vk.c
+ * gathers them as it reads samples).
+ *
  * The extension must be enabled on the client's VkDevice (the header's
  * AMD_GPA_OPTIONAL_DEVICE_EXTENSION_NAME_LIST names it);
  * vkGetDeviceProcAddr gives its command only then, and without it there is
@@ -24,9 +27,13 @@
  *
  * Lock held throughout (the registry's).
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "apictx/vk.h"
 #include "apictx/vk_abi.h"
@@ -197,4 +204,60 @@ uint64_t og_vk_cal_ns(const struct og_vk_cal *c, uint64_t ticks)
 uint64_t og_vk_cal_deviation_ns(const struct og_vk_cal *c)
 {
 	return c->worst_ns;
+}
+
+/* ---- the spans to opengpa stat ------------------------------------------- */
+
+int og_vk_timeline_fd(void)
+{
+	const char *v = getenv("OPENGPA_FRAME_FD");
+	if (!v || !*v)
+		return -1;
+	char *end;
+	errno = 0;
+	long fd = strtol(v, &end, 10);
+	if (*end || errno || fd < 0 || fd > INT_MAX) {
+		og_log(OG_LOG_MESSAGE, "OPENGPA_FRAME_FD='%s' is not a descriptor: this Vulkan "
+		       "context's samples are not on opengpa stat's timeline; unset "
+		       "OPENGPA_FRAME_FD", v);
+		return -1;
+	}
+	return (int)fd;
+}
+
+void og_vk_span_record(uint64_t rec[3], uint32_t id, uint64_t begin_ns, uint64_t end_ns)
+{
+	/* tools/opengpa/frame_marks.h: the begin with the top bit set, the end,
+	 * the ID (what og_apictx_send_sample writes for one GL sample). */
+	rec[0] = (begin_ns & ~(UINT64_C(1) << 63)) | UINT64_C(1) << 63;
+	rec[1] = end_ns;
+	rec[2] = id;
+}
+
+void og_vk_send_spans(int fd, const uint64_t *recs, uint32_t n)
+{
+	if (fd < 0 || !n || n > OG_VK_SPANS_MAX)
+		return;
+	uint32_t id = (uint32_t)recs[2];
+	struct stat st;
+	/* Only ever a pipe, checked at each batch: a number the program closed
+	 * and reused for a file of its own must not get our bytes. */
+	if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode)) {
+		og_log(OG_LOG_MESSAGE, "Vulkan sample %u%s: OPENGPA_FRAME_FD=%d is not an open "
+		       "pipe: not on opengpa stat's timeline; unset OPENGPA_FRAME_FD", id,
+		       n > 1 ? " and later ones" : "", fd);
+		return;
+	}
+	size_t bytes = (size_t)n * 3 * sizeof(uint64_t);
+	ssize_t w;
+	while ((w = write(fd, recs, bytes)) < 0 && errno == EINTR)
+		;
+	if (w != (ssize_t)bytes) {
+		int e = errno;
+		og_log(OG_LOG_MESSAGE, "Vulkan sample %u%s: not on opengpa stat's timeline: %s", id,
+		       n > 1 ? " and later ones" : "",
+		       w < 0 && (e == EAGAIN || e == EWOULDBLOCK)
+		               ? "its reader is behind (the pipe is full)"
+		               : w < 0 ? strerror(e) : "short write");
+	}
 }

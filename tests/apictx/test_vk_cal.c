@@ -3,15 +3,20 @@
  * test_vk_cal.c — lib/apictx/vk_cal.c without a Vulkan driver: a fake
  * loader that gives (or withholds) vkGetCalibratedTimestamps* and the time
  * domains, then GPU timestamps placed on CLOCK_MONOTONIC across a wrap of
- * a 32-bit timestamp counter, the KHR name preferred to the EXT one, and
- * every way a device cannot calibrate answered with no calibration.
+ * a 32-bit timestamp counter, the KHR name preferred to the EXT one,
+ * every way a device cannot calibrate answered with no calibration, and
+ * the batches of spans written to opengpa stat's pipe.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -169,6 +174,40 @@ static void test_no_calibration(void **state)
 	assert_string_equal(fake.called, "EXT");
 }
 
+/* Spans to opengpa stat's pipe: a batch in one write, as frame_marks.h
+ * reads it; nothing to a descriptor that is not a pipe, or to none. */
+static void test_spans(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe2(p, O_NONBLOCK | O_CLOEXEC), 0);
+	uint64_t recs[6], got[8] = { 0 };
+	og_vk_span_record(recs, 7, 1000, 2500);
+	og_vk_span_record(recs + 3, 8, 3000, 3000);
+	og_vk_send_spans(p[1], recs, 2);
+	assert_int_equal(read(p[0], got, sizeof got), 48);
+	assert_true(got[0] == (1000 | UINT64_C(1) << 63) && got[1] == 2500 && got[2] == 7);
+	assert_true(got[3] == (3000 | UINT64_C(1) << 63) && got[4] == 3000 && got[5] == 8);
+	og_vk_send_spans(-1, recs, 2);
+	og_vk_send_spans(p[1], recs, OG_VK_SPANS_MAX + 1); /* more than PIPE_BUF: refused */
+	assert_int_equal(read(p[0], got, sizeof got), -1);
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	og_vk_send_spans(fileno(f), recs, 1);
+	assert_int_equal(ftell(f), 0);
+	assert_int_equal(lseek(fileno(f), 0, SEEK_END), 0);
+	fclose(f);
+	/* OPENGPA_FRAME_FD: a number, or nothing */
+	setenv("OPENGPA_FRAME_FD", "12", 1);
+	assert_int_equal(og_vk_timeline_fd(), 12);
+	setenv("OPENGPA_FRAME_FD", "12x", 1);
+	assert_int_equal(og_vk_timeline_fd(), -1);
+	unsetenv("OPENGPA_FRAME_FD");
+	assert_int_equal(og_vk_timeline_fd(), -1);
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_nearest),
 		cmocka_unit_test(test_khr_first),
 		cmocka_unit_test(test_no_calibration),
+		cmocka_unit_test(test_spans),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
