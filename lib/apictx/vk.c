@@ -17,7 +17,13 @@
  * the GPU is invalid).  A sample is a list of segments, each two
  * BOTTOM_OF_PIPE timestamps in one command buffer; its GPU time is the sum
  * over segments of (end - begin) masked to timestampValidBits, times
- * timestampPeriod.
+ * timestampPeriod.  Where the client enabled VK_KHR/EXT_calibrated_timestamps
+ * on its device, vk_cal.c places those timestamps on CLOCK_MONOTONIC and a
+ * sample's GPU span goes to opengpa stat's timeline when it is read.
+ *
+ * Past 600 lines: the context, its command lists and its samples' timings
+ * share these private structures; vk_gpa.c, vk_dev.c and vk_cal.c hold what
+ * does not need them.
  */
 #include <dlfcn.h>
 #include <stddef.h>
@@ -46,6 +52,12 @@ struct vk {
 	double period_ns;
 	uint32_t queries; /* per list */
 	uint32_t wait_ms; /* GpaGetSampleResult's wait for the command buffers */
+	struct og_vk_cal *cal; /* NULL: no calibrated timestamps */
+	bool timeline;         /* under opengpa stat: samples' spans go to its timeline */
+	int timeline_fd;       /* its pipe */
+	/* Spans read, not yet sent: one write per batch, not per sample. */
+	uint64_t spans[3 * OG_VK_SPANS_MAX];
+	uint32_t nspans;
 	vk_result (*CreateQueryPool)(void *, const struct vk_query_pool_info *, const void *,
 	                            vk_handle *);
 	void (*DestroyQueryPool)(void *, vk_handle, const void *);
@@ -93,6 +105,7 @@ struct vk_timing {
 	struct seg *segs;
 	uint32_t n, cap;
 	bool origin; /* a secondary's own sample: never read (its copies are) */
+	uint32_t id; /* the sample's, for the timeline */
 };
 
 static struct vk_timing *timing_of(struct og_apictx *a, uint32_t token)
@@ -100,6 +113,15 @@ static struct vk_timing *timing_of(struct og_apictx *a, uint32_t token)
 	if (!token || token > a->ntimings)
 		return NULL;
 	return (struct vk_timing *)(uintptr_t)a->timings[token - 1].obj[0];
+}
+
+/* The spans read so far, to opengpa stat: at the next command list's
+ * begin, end or read, when the batch is full, and at GpaCloseContext. */
+static void spans_flush(struct vk *vk)
+{
+	if (vk->nspans)
+		og_vk_send_spans(vk->timeline_fd, vk->spans, vk->nspans);
+	vk->nspans = 0;
 }
 
 static void list_unref(struct og_vk_list *l)
@@ -231,6 +253,11 @@ static GPA_Status vk_open(struct og_apictx *a, void *key)
 	if (!any || !(period > 0.0f))
 		a->timer_why = "no queue family of this Vulkan device writes timestamps "
 		               "(timestampValidBits 0 or timestampPeriod 0)";
+	else
+		vk->cal = og_vk_cal_open(vk->instance, vk->physical, vk->device, gipa, gdpa, vk->mask,
+		                         vk->period_ns);
+	vk->timeline_fd = vk->cal ? og_vk_timeline_fd() : -1;
+	vk->timeline = vk->timeline_fd >= 0;
 	return GPA_STATUS_OK;
 }
 
@@ -239,6 +266,10 @@ static void vk_close(struct og_apictx *a)
 	struct vk *vk = a->priv;
 	if (vk && vk->lib)
 		dlclose(vk->lib);
+	if (vk) {
+		spans_flush(vk);
+		og_vk_cal_close(vk->cal);
+	}
 	free(vk);
 }
 
@@ -304,6 +335,10 @@ static enum og_api_read fetch(struct vk *vk, struct og_vk_list *l)
 {
 	if (l->results)
 		return OG_API_DONE;
+	if (vk->timeline) {
+		spans_flush(vk);
+		og_vk_cal_refresh(vk->cal); /* per command list, when its timestamps are read */
+	}
 	if (!(l->results = malloc(2 * sizeof(uint64_t) * (l->used ? l->used : 1)))) {
 		og_log(OG_LOG_ERROR, "out of memory reading command buffer %p's timestamps; the "
 		       "sample has no GPUTime", l->cb);
@@ -334,6 +369,7 @@ static enum og_api_read vk_time_read(struct og_apictx *a, struct og_api_timing *
 		return OG_API_DONE;
 	}
 	double sum = 0.0;
+	uint64_t first = UINT64_MAX, last = 0; /* the GPU span, CLOCK_MONOTONIC */
 	for (uint32_t i = 0; i < vt->n; i++) {
 		struct seg *s = &vt->segs[i];
 		enum og_api_read r = ran(vk, s->via);
@@ -354,8 +390,22 @@ static enum og_api_read vk_time_read(struct og_apictx *a, struct og_api_timing *
 			return OG_API_PENDING;
 		}
 		sum += (double)((v[2] - v[0]) & vk->mask) * vk->period_ns;
+		if (vk->timeline) {
+			uint64_t b = og_vk_cal_ns(vk->cal, v[0]), e = og_vk_cal_ns(vk->cal, v[2]);
+			first = b < first ? b : first;
+			last = e > last ? e : last;
+		}
 	}
 	*ns = (uint64_t)(sum + 0.5);
+	/* Read once (the core releases the timing once it is DONE): the sample
+	 * goes to opengpa stat's timeline once, in a batch, never blocking (the
+	 * pipe is non-blocking). */
+	if (vk->timeline && vt->n) {
+		if (vk->nspans == OG_VK_SPANS_MAX)
+			spans_flush(vk);
+		og_vk_span_record(vk->spans + 3 * vk->nspans++, vt->id, first,
+		                  last > first ? last : first);
+	}
 	return OG_API_DONE;
 }
 
@@ -429,6 +479,8 @@ GPA_Status og_vk_list_begin(struct og_apictx *a, const char *fn, void *cb, bool 
 		                "lower OPENGPA_VK_QUERIES", fn, vk->queries, vk->device, r);
 	}
 	vk->CmdResetQueryPool(cb, l->pool, 0, vk->queries);
+	if (vk->timeline)
+		spans_flush(vk);
 	*out = l;
 	return GPA_STATUS_OK;
 }
@@ -467,6 +519,10 @@ GPA_Status og_vk_list_end(struct og_apictx *a, const char *fn, struct og_vk_list
 	if (l->event)
 		vk->CmdSetEvent(l->cb, l->event, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
 	l->ended = true;
+	if (vk->timeline) {
+		spans_flush(vk);
+		og_vk_cal_refresh(vk->cal); /* near when the list will run; at most every 50 ms */
+	}
 	return GPA_STATUS_OK;
 }
 
@@ -516,6 +572,7 @@ GPA_Status og_vk_sample_begin(struct og_apictx *a, const char *fn, struct og_vk_
 		vt->segs[vt->n++] = (struct seg){ l, l->secondary ? NULL : l, q, false };
 		l->refs += l->secondary ? 1 : 2;
 		vt->origin = l->secondary;
+		vt->id = id;
 	}
 	if (l->secondary) {
 		l->samples[l->nsamples].id = id;
@@ -582,11 +639,12 @@ bool og_vk_list_has(const struct og_vk_list *l, uint32_t id)
 }
 
 GPA_Status og_vk_copy(struct og_apictx *a, const char *fn, struct og_vk_list *secondary,
-                      uint32_t k, struct og_vk_list *via, uint32_t token)
+                      uint32_t k, struct og_vk_list *via, uint32_t id, uint32_t token)
 {
 	struct vk_timing *vt = timing_of(a, token);
 	if (!vt)
 		return GPA_STATUS_OK; /* nothing timed */
+	vt->id = id;
 	struct seg *p = realloc(vt->segs, (vt->n + 1) * sizeof(*p));
 	if (!p)
 		return og_error(GPA_STATUS_ERROR_FAILED, "%s: out of memory", fn);

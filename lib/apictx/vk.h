@@ -56,10 +56,10 @@ void og_vk_list_continued(struct og_vk_list *l, uint32_t id);
 uint32_t og_vk_list_samples(const struct og_vk_list *l, uint32_t k, bool *exists);
 uint32_t og_vk_list_nsamples(const struct og_vk_list *l);
 bool og_vk_list_has(const struct og_vk_list *l, uint32_t id);
-/* The secondary's k-th sample becomes timing `token`'s, read once the
- * primary `via` has run. */
+/* The secondary's k-th sample becomes sample `id`'s (timing `token`), read
+ * once the primary `via` has run. */
 GPA_Status og_vk_copy(struct og_apictx *a, const char *fn, struct og_vk_list *secondary,
-                      uint32_t k, struct og_vk_list *via, uint32_t token);
+                      uint32_t k, struct og_vk_list *via, uint32_t id, uint32_t token);
 
 /* vkDeviceWaitIdle: every command submitted so far has run (the
  * synchronised device counts, vk_dev.c).  FAILED, logged. */
@@ -67,6 +67,37 @@ GPA_Status og_vk_drain(struct og_apictx *a, const char *fn);
 /* Whether a primary list has run (its event is set); never waits.  A
  * secondary: PENDING (it runs inside its primary). */
 enum og_api_read og_vk_list_ran(struct og_apictx *a, struct og_vk_list *l);
+
+/* ---- the device's timestamps on CLOCK_MONOTONIC (vk_cal.c) --------------- */
+
+struct og_vk_cal;
+/* A calibration of the device's timestamps (masked to `mask`, `period_ns`
+ * each) against CLOCK_MONOTONIC through VK_KHR/EXT_calibrated_timestamps;
+ * NULL, logged as a message saying why, when the client did not enable
+ * either on `device`, or the device cannot calibrate against
+ * CLOCK_MONOTONIC. */
+struct og_vk_cal *og_vk_cal_open(void *instance, void *physical, void *device,
+                                 void *(*gipa)(void *, const char *),
+                                 void *(*gdpa)(void *, const char *), uint64_t mask,
+                                 double period_ns);
+void og_vk_cal_close(struct og_vk_cal *c);
+/* A new calibration when the last is older than 50 ms (c may be NULL). */
+void og_vk_cal_refresh(struct og_vk_cal *c);
+/* A GPU timestamp as CLOCK_MONOTONIC ns, from the calibration nearest it. */
+uint64_t og_vk_cal_ns(const struct og_vk_cal *c, uint64_t ticks);
+/* The largest maxDeviation of the calibrations kept (ns): the precision. */
+uint64_t og_vk_cal_deviation_ns(const struct og_vk_cal *c);
+
+/* opengpa stat's pipe (OPENGPA_FRAME_FD, read once when the context opens),
+ * or -1: nothing is sent. */
+int og_vk_timeline_fd(void);
+/* Batches of sample spans for it: up to OG_VK_SPANS_MAX records of
+ * tools/opengpa/frame_marks.h (24 bytes each) in one write, at most
+ * PIPE_BUF, so whole or not at all; never blocks (the pipe is
+ * non-blocking), never fails a sample (a batch not sent is logged). */
+#define OG_VK_SPANS_MAX 170u
+void og_vk_span_record(uint64_t rec[3], uint32_t id, uint64_t begin_ns, uint64_t end_ns);
+void og_vk_send_spans(int fd, const uint64_t *recs, uint32_t n);
 
 /* ---- device counters per sample, synchronised (vk_dev.c) ---------------- */
 

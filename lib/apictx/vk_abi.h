@@ -4,7 +4,8 @@
  * declared here so that the library has no build- or link-time Vulkan
  * dependency: values, the create-info layouts it passes, and the offsets it
  * reads VkPhysicalDeviceProperties at, each checked against
- * <vulkan/vulkan_core.h> wherever the build has it.  Only vk.c includes it.
+ * <vulkan/vulkan_core.h> wherever the build has it.  Only vk.c and vk_cal.c
+ * include it.
  */
 #ifndef OPENGPA_APICTX_VK_ABI_H
 #define OPENGPA_APICTX_VK_ABI_H
@@ -27,6 +28,18 @@ typedef uint64_t vk_handle; /* non-dispatchable: vk_handle, vk_handle */
 #define OGVK_QUERY_RESULT_64_BIT 0x1
 #define OGVK_QUERY_RESULT_WITH_AVAILABILITY_BIT 0x4
 #define OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT 0x2000
+
+/* VK_EXT_calibrated_timestamps / VK_KHR_calibrated_timestamps (the same
+ * values under both names). */
+#define OGVK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO 1000184000
+#define OGVK_TIME_DOMAIN_DEVICE 0
+#define OGVK_TIME_DOMAIN_CLOCK_MONOTONIC 1
+#define OGVK_INCOMPLETE 5
+struct vk_calibrated_timestamp_info {
+	int32_t sType;
+	const void *pNext;
+	int32_t timeDomain;
+};
 
 struct vk_query_pool_info {
 	int32_t sType;
@@ -78,6 +91,14 @@ _Static_assert(sizeof(VkPhysicalDeviceProperties) == PROPS_SIZE &&
                "VkPhysicalDeviceProperties layout");
 _Static_assert(sizeof(VkQueueFamilyProperties) == sizeof(struct vk_queue_family) &&
                offsetof(VkQueueFamilyProperties, timestampValidBits) == 8, "queue family");
+_Static_assert(sizeof(VkCalibratedTimestampInfoEXT) == sizeof(struct vk_calibrated_timestamp_info) &&
+               offsetof(VkCalibratedTimestampInfoEXT, timeDomain) ==
+               offsetof(struct vk_calibrated_timestamp_info, timeDomain) &&
+               VK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO_EXT ==
+               OGVK_STRUCTURE_TYPE_CALIBRATED_TIMESTAMP_INFO &&
+               VK_TIME_DOMAIN_DEVICE_EXT == OGVK_TIME_DOMAIN_DEVICE &&
+               VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT == OGVK_TIME_DOMAIN_CLOCK_MONOTONIC &&
+               VK_INCOMPLETE == OGVK_INCOMPLETE, "calibrated timestamps");
 _Static_assert(sizeof(VkQueryPoolCreateInfo) == sizeof(struct vk_query_pool_info) &&
                sizeof(VkEventCreateInfo) == sizeof(struct vk_event_info), "create infos");
 #endif

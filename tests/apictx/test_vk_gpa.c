@@ -122,8 +122,24 @@ static int vk_setup(struct vk *vk)
 	VkDeviceQueueCreateInfo qi = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
 	                               .queueFamilyIndex = 0, .queueCount = 1,
 	                               .pQueuePriorities = &prio };
+	/* The header's optional device extensions (calibrated timestamps: the
+	 * samples on opengpa stat's timeline), enabled where the device lists
+	 * them all, as AMD's sample does; not with TEST_VK_NO_CALIBRATION. */
+	const char *opt[] = { AMD_GPA_OPTIONAL_DEVICE_EXTENSION_NAME_LIST };
+	uint32_t nopt = sizeof(opt) / sizeof(opt[0]), next = 0, listed = 0;
+	vkEnumerateDeviceExtensionProperties(vk->physical, NULL, &next, NULL);
+	VkExtensionProperties *dexts = calloc(next + 1, sizeof(*dexts));
+	vkEnumerateDeviceExtensionProperties(vk->physical, NULL, &next, dexts);
+	for (uint32_t k = 0; k < nopt; k++)
+		for (uint32_t i = 0; i < next; i++)
+			listed += strcmp(dexts[i].extensionName, opt[k]) == 0;
+	free(dexts);
+	const char *no_cal = getenv("TEST_VK_NO_CALIBRATION");
+	bool enable = listed == nopt && !(no_cal && *no_cal);
 	VkDeviceCreateInfo di = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-	                          .queueCreateInfoCount = 1, .pQueueCreateInfos = &qi };
+	                          .queueCreateInfoCount = 1, .pQueueCreateInfos = &qi,
+	                          .enabledExtensionCount = enable ? nopt : 0,
+	                          .ppEnabledExtensionNames = enable ? opt : NULL };
 	VKOK(vkCreateDevice(vk->physical, &di, NULL, &vk->device));
 	vkGetDeviceQueue(vk->device, 0, 0, &vk->queue);
 	VkCommandPoolCreateInfo pi = { .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,

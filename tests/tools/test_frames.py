@@ -13,7 +13,14 @@ the intervals' apportioned here by time overlap.
 A GLES program on Mesa (examples/gl-frame-timing, when given) shows its
 GPA samples the same way: the library's hook on a GL context.
 
-usage: test_frames.py OPENGPA FRAME_MARKS [GL_FRAME_TIMING GLES_LIBRARY]"""
+With "vk" and a Vulkan GPA client (tests/apictx/test_vk_gpa.c, on lavapipe
+under the validation layer) instead, only the Vulkan case: its samples'
+GPU spans, placed on CLOCK_MONOTONIC by calibrated timestamps, are slices
+inside the run, in order, each as long as the GPUTime the client printed;
+with the extension not enabled, none (and the client still passes).
+
+usage: test_frames.py OPENGPA FRAME_MARKS [GL_FRAME_TIMING GLES_LIBRARY]
+       test_frames.py OPENGPA vk VK_GPA_CLIENT"""
 import json
 import os
 import shlex
@@ -29,6 +36,74 @@ from perfetto_text import fields, parse_text_format
 # the workload too: opengpa execs the wrapper, which runs frame-marks.
 FRAME_MARKS = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [sys.argv[2]]
 MARKS, SPACING_MS = 12, 40
+
+
+def vulkan_case(client):
+    """A Vulkan GPA client's samples on the timeline (docs/timelines.md)."""
+    tmp = tempfile.mkdtemp()
+    trace, csv_path = os.path.join(tmp, "vk.json"), os.path.join(tmp, "vk.csv")
+    cmd = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [client]
+    env = {"OPENGPA_BACKEND": "perf"}
+    r = run(["stat", "-I", "10", "-e", "TaskClock", "--trace", trace, "--per-frame", "--csv",
+             csv_path, "--"] + cmd, env=env, timeout=120)
+    if r.returncode == 77 or (r.returncode and "ENOSYS" in r.stderr):
+        print("SKIP: no Vulkan device, validation layer or perf_event_open here: %s" %
+              r.stderr[-500:])
+        sys.exit(77)
+    check("stat exits 0 with a Vulkan GPA client (zero validation messages)",
+          r.returncode == 0, r.stderr[-2000:])
+    if r.returncode:
+        finish()
+    printed = [(int(line.split()[1].rstrip(":")), float(line.split()[3]))
+               for line in r.stdout.splitlines() if line.startswith("sample ")]
+    with open(trace) as f:
+        events = json.load(f)
+    slices = [e for e in events if e.get("cat") == "sample"]
+    check("trace: a slice per Vulkan sample read, in the order read",
+          len(printed) >= 4 and [e["name"] for e in slices] ==
+          ["sample %d" % i for i, _ in printed], ([e["name"] for e in slices], printed))
+    begin = [e["ts"] for e in events if e.get("ph") == "B"]
+    end = [e["ts"] for e in events if e.get("ph") == "E"]
+    check("trace: the samples lie inside the run", begin and end and slices and
+          all(begin[0] <= e["ts"] and e["ts"] + e["dur"] <= end[0] for e in slices),
+          (begin, end, [(e["ts"], e["dur"]) for e in slices[:4]]))
+    # Submitted in one batch and run in order on the GPU: each sample ends
+    # before the next begins (bottom-of-pipe timestamps).
+    ordered = all(a["ts"] + a["dur"] <= b["ts"] + 0.002
+                  for a, b in zip(slices, slices[1:]) if b["name"] != "sample 0")
+    check("trace: a submission's samples follow each other on the GPU", ordered,
+          [(e["name"], e["ts"], e["dur"]) for e in slices[:4]])
+    # Sample 2 is continued over two command buffers: its span holds both
+    # pieces (and the gap); the others' span is their GPUTime (ns vs us).
+    wrong = []
+    for e, (sid, gputime) in zip(slices, printed):
+        dur_ns, tol = e["dur"] * 1000.0, gputime * 1e-5 + 2.0
+        if (abs(dur_ns - gputime) > tol) if sid != 2 else (dur_ns < gputime - tol):
+            wrong.append((sid, dur_ns, gputime))
+    check("trace: each slice lasts the sample's GPUTime", slices and not wrong, wrong)
+    import csv
+    with open(csv_path, newline="") as f:
+        rows = [row for row in csv.DictReader(f) if row["row"] == "sample"]
+    check("per-frame CSV: a row per Vulkan sample over its GPU span, with its count",
+          [int(row["sample"]) for row in rows] == [i for i, _ in printed] and
+          all(row["TaskClock (ms)"] for row in rows) and
+          all(abs(int(row["end_ns"]) - int(row["begin_ns"]) - e["dur"] * 1000.0) < 2.0
+              for row, e in zip(rows, slices)), rows[:4])
+
+    r = run(["stat", "-I", "10", "-e", "TaskClock", "--trace", trace, "--"] + cmd,
+            env=dict(env, TEST_VK_NO_CALIBRATION="1"), timeout=120)
+    check("without VK_EXT_calibrated_timestamps the client still passes",
+          r.returncode == 0, r.stderr[-2000:])
+    if r.returncode == 0:
+        with open(trace) as f:
+            events = json.load(f)
+        check("... and its samples are not on the timeline",
+              not [e for e in events if e.get("cat") == "sample"], events[:3])
+    finish()
+
+
+if sys.argv[2] == "vk":
+    vulkan_case(sys.argv[3])
 
 r = subprocess.run(FRAME_MARKS + ["refusals"], capture_output=True, text=True, timeout=30)
 check("OpenGPA_MarkFrame: OK alone, refuses a bad OPENGPA_FRAME_FD, writes 8 bytes to a pipe",

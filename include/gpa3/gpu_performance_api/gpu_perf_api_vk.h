@@ -5,12 +5,16 @@
  * extensions a client enables for it.
  *
  * The extension lists hold only standard Vulkan extensions, what opengpa
- * uses: none on the device (timestamp queries, events and query pools are
- * Vulkan 1.0 core), VK_KHR_get_physical_device_properties2 on the
+ * uses: none required on the device (timestamp queries, events and query
+ * pools are Vulkan 1.0 core), VK_KHR_get_physical_device_properties2 on the
  * instance (core since Vulkan 1.1).  AMD's lists name VK_AMD_gpa_interface,
- * which no other driver has.  The device lists are empty: paste them after
- * another name ({ VK_KHR_SWAPCHAIN_EXTENSION_NAME,
- * AMD_GPA_REQUIRED_DEVICE_EXTENSION_NAME_LIST }), not alone (docs/api-gpa3.md).
+ * which no other driver has.  The required device list is empty: paste it
+ * after another name ({ VK_KHR_SWAPCHAIN_EXTENSION_NAME,
+ * AMD_GPA_REQUIRED_DEVICE_EXTENSION_NAME_LIST }), not alone.  The optional
+ * one names VK_EXT_calibrated_timestamps: enable it where
+ * vkEnumerateDeviceExtensionProperties lists it, and samples are placed on
+ * CLOCK_MONOTONIC (opengpa stat's timeline); without it nothing else
+ * changes (docs/api-gpa3.md).
  */
 #ifndef GPU_PERFORMANCE_API_GPU_PERF_API_VK_H_
 #define GPU_PERFORMANCE_API_GPU_PERF_API_VK_H_
@@ -26,7 +30,7 @@
 
 #define AMD_GPA_REQUIRED_INSTANCE_EXTENSION_NAME_LIST VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME
 #define AMD_GPA_REQUIRED_DEVICE_EXTENSION_NAME_LIST
-#define AMD_GPA_OPTIONAL_DEVICE_EXTENSION_NAME_LIST
+#define AMD_GPA_OPTIONAL_DEVICE_EXTENSION_NAME_LIST VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME
 
 /* GpaOpenContext's api_context on Vulkan: the application's handles.  The
  * context is keyed by the physical device (one per VkPhysicalDevice). */
