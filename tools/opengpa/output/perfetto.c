@@ -488,7 +488,8 @@ static void perfetto_frame(struct tl_output *o, const struct tl_run *run,
 		pb_string(&td, TD_NAME, f->sample ? "GPA samples" : "frames");
 		pb_string(&td, TD_DESCRIPTION,
 		          f->sample ? "the workload's GPA samples, from GPA_BeginSample to "
-		                      "GPA_EndSample (GL, GLES, OpenCL and plain contexts)"
+		                      "GPA_EndSample (GL, GLES, OpenCL and plain contexts; on "
+		                      "Vulkan the GPU's span, when the sample is read)"
 		                    : "the workload's frames, from one OpenGPA_MarkFrame() to the "
 		                      "next");
 		pb_message(&p, PKT_TRACK_DESCRIPTOR, &td);
