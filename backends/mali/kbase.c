@@ -31,6 +31,7 @@
 #include "backend.h"
 #include "kbase_internal.h"
 #include "mali_common.h"
+#include "mali_instances.h"
 #include "mali_uapi.h"
 
 #define DEFAULT_DEVICE "/dev/mali0"
@@ -42,9 +43,9 @@ struct kbase {
 	void *reader;
 	uint32_t *pass_ids;
 	size_t pass_n;
-	/* The pass's per-instance ids and their values (dev.picks points here). */
-	uint32_t *pick_ids;
-	uint64_t *pick_values;
+	/* The pass's per-instance ids and their values (owned here; dev.picks
+	 * is a copy of the pointers for the readers). */
+	struct og_mali_picks picks;
 	struct og_mali_totals totals;
 	struct og_mali_sample_info info;
 	/* Times: the last sample's, and the kernel (raw) and CLOCK_MONOTONIC
@@ -73,11 +74,8 @@ static void release(struct kbase *k)
 	og_kbase_device_close(&k->dev);
 	free(k->pass_ids);
 	k->pass_ids = NULL;
-	free(k->pick_ids);
-	free(k->pick_values);
-	k->pick_ids = NULL;
-	k->pick_values = NULL;
-	k->dev.picks = (struct og_mali_picks){0, NULL, NULL};
+	og_mali_picks_free(&k->picks);
+	k->dev.picks = k->picks;
 }
 
 static const struct og_kbase_reader_ops *ops_of(enum og_kbase_iface iface)
@@ -326,36 +324,24 @@ static GPA_Status kbase_begin_pass(void *state, const uint32_t *raw_ids, size_t 
 		}
 		memcpy(ids, raw_ids, n * sizeof *ids);
 	}
-	size_t npick = 0;
-	for (size_t i = 0; i < n; i++)
-		npick += og_mali_raw_is_instance(raw_ids[i]);
-	uint32_t *pick_ids = npick ? malloc(npick * sizeof *pick_ids) : NULL;
-	uint64_t *pick_values = npick ? calloc(npick, sizeof *pick_values) : NULL;
-	if (npick && (!pick_ids || !pick_values)) {
+	struct og_mali_picks picks;
+	if (!og_mali_picks_new(raw_ids, n, &picks)) {
 		free(ids);
-		free(pick_ids);
-		free(pick_values);
-		LOG(k, "mali: out of memory for a pass of %zu per-instance counters", npick);
+		LOG(k, "mali: out of memory for a pass's per-instance counters");
 		return GPA_STATUS_ERROR_FAILED;
 	}
-	for (size_t i = 0, j = 0; i < n; i++)
-		if (og_mali_raw_is_instance(raw_ids[i]))
-			pick_ids[j++] = raw_ids[i];
 	st = k->rops->start(k->reader);
 	if (st != GPA_STATUS_OK) {
 		free(ids);
-		free(pick_ids);
-		free(pick_values);
+		og_mali_picks_free(&picks);
 		return st;
 	}
 	free(k->pass_ids);
 	k->pass_ids = ids;
 	k->pass_n = n;
-	free(k->pick_ids);
-	free(k->pick_values);
-	k->pick_ids = pick_ids;
-	k->pick_values = pick_values;
-	k->dev.picks = (struct og_mali_picks){npick, pick_ids, pick_values};
+	og_mali_picks_free(&k->picks);
+	k->picks = picks;
+	k->dev.picks = picks;
 	k->said_off = k->said_protected = false;
 	return GPA_STATUS_OK;
 }
@@ -368,11 +354,8 @@ static GPA_Status kbase_end_pass(void *state)
 	free(k->pass_ids);
 	k->pass_ids = NULL;
 	k->pass_n = 0;
-	free(k->pick_ids);
-	free(k->pick_values);
-	k->pick_ids = NULL;
-	k->pick_values = NULL;
-	k->dev.picks = (struct og_mali_picks){0, NULL, NULL};
+	og_mali_picks_free(&k->picks);
+	k->dev.picks = k->picks;
 	if (k->dev.gone)
 		return GPA_STATUS_OK;
 	if (k->periodic_on) /* the core never got to end_periodic */

@@ -9,6 +9,8 @@
  */
 #include "mali_instances.h"
 
+#include <stdlib.h>
+
 #include <string.h>
 
 /* Rank of core `bit` among the present cores (the dense block index). */
@@ -63,4 +65,33 @@ void og_kinstr_pick(const struct og_kinstr_layout *l, const uint8_t *map,
 		}
 		p->value[i] = v;
 	}
+}
+
+bool og_mali_picks_new(const uint32_t *raw_ids, size_t n, struct og_mali_picks *out)
+{
+	*out = (struct og_mali_picks){ 0, NULL, NULL };
+	size_t npick = 0;
+	for (size_t i = 0; i < n; i++)
+		npick += og_mali_raw_is_instance(raw_ids[i]);
+	if (!npick)
+		return true;
+	uint32_t *ids = malloc(npick * sizeof *ids);
+	uint64_t *values = calloc(npick, sizeof *values);
+	if (!ids || !values) {
+		free(ids);
+		free(values);
+		return false;
+	}
+	for (size_t i = 0, j = 0; i < n; i++)
+		if (og_mali_raw_is_instance(raw_ids[i]))
+			ids[j++] = raw_ids[i];
+	*out = (struct og_mali_picks){ npick, ids, values };
+	return true;
+}
+
+void og_mali_picks_free(struct og_mali_picks *p)
+{
+	free((void *)p->raw);
+	free(p->value);
+	*p = (struct og_mali_picks){ 0, NULL, NULL };
 }

@@ -6,11 +6,19 @@
 #ifndef OPENGPA_MALI_INSTANCES_H
 #define OPENGPA_MALI_INSTANCES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "kinstr_parse.h"
 #include "mali_common.h"
+
+/* The picks of a pass of raw_ids[0..n): an entry per per-instance raw
+ * counter, in pass order, values zeroed (out->n 0 and nothing allocated
+ * when there is none).  false without memory, *out left empty.  Shared by
+ * the kbase and panfrost backends; og_mali_picks_free frees. */
+bool og_mali_picks_new(const uint32_t *raw_ids, size_t n, struct og_mali_picks *out);
+void og_mali_picks_free(struct og_mali_picks *p);
 
 /* From a v5 dump of `bytes` bytes: each value asked for, 0 for one the
  * dump does not hold.  Nothing past `bytes` is read. */

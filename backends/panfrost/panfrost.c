@@ -241,9 +241,7 @@ static void release(struct panfrost *p)
 	p->dump = NULL;
 	free(p->pass_ids);
 	p->pass_ids = NULL;
-	free((void *)p->picks.raw);
-	free(p->picks.value);
-	p->picks = (struct og_mali_picks){0, NULL, NULL};
+	og_mali_picks_free(&p->picks);
 }
 
 static GPA_Status pf_open(const struct og_backend_host *host, const char *options, void **state,
@@ -442,27 +440,17 @@ static GPA_Status pf_begin_pass(void *state, const uint32_t *raw_ids, size_t n)
 		}
 		memcpy(ids, raw_ids, n * sizeof *ids);
 	}
-	size_t npick = 0;
-	for (size_t i = 0; i < n; i++)
-		npick += og_mali_raw_is_instance(raw_ids[i]);
-	uint32_t *pick_ids = npick ? malloc(npick * sizeof *pick_ids) : NULL;
-	uint64_t *pick_values = npick ? calloc(npick, sizeof *pick_values) : NULL;
-	if (npick && (!pick_ids || !pick_values)) {
+	struct og_mali_picks picks;
+	if (!og_mali_picks_new(raw_ids, n, &picks)) {
 		free(ids);
-		free(pick_ids);
-		free(pick_values);
-		LOG(p, "panfrost: out of memory for a pass of %zu per-instance counters", npick);
+		LOG(p, "panfrost: out of memory for a pass's per-instance counters");
 		return GPA_STATUS_ERROR_FAILED;
 	}
-	for (size_t i = 0, j = 0; i < n; i++)
-		if (og_mali_raw_is_instance(raw_ids[i]))
-			pick_ids[j++] = raw_ids[i];
 	free(p->pass_ids);
 	p->pass_ids = ids;
 	p->pass_n = n;
-	free((void *)p->picks.raw);
-	free(p->picks.value);
-	p->picks = (struct og_mali_picks){npick, pick_ids, pick_values};
+	og_mali_picks_free(&p->picks);
+	p->picks = picks;
 	return GPA_STATUS_OK;
 }
 
@@ -472,9 +460,7 @@ static GPA_Status pf_end_pass(void *state)
 	free(p->pass_ids);
 	p->pass_ids = NULL;
 	p->pass_n = 0;
-	free((void *)p->picks.raw);
-	free(p->picks.value);
-	p->picks = (struct og_mali_picks){0, NULL, NULL};
+	og_mali_picks_free(&p->picks);
 	return GPA_STATUS_OK;
 }
 
