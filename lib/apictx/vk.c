@@ -256,7 +256,7 @@ static GPA_Status vk_open(struct og_apictx *a, void *key)
 	else
 		vk->cal = og_vk_cal_open(vk->instance, vk->physical, vk->device, gipa, gdpa, vk->mask,
 		                         vk->period_ns);
-	vk->timeline_fd = vk->cal ? og_vk_timeline_fd() : -1;
+	vk->timeline_fd = vk->cal ? og_apictx_frame_fd() /* read once, as the context opens */ : -1;
 	vk->timeline = vk->timeline_fd >= 0;
 	return GPA_STATUS_OK;
 }

@@ -88,9 +88,6 @@ uint64_t og_vk_cal_ns(const struct og_vk_cal *c, uint64_t ticks);
 /* The largest maxDeviation of the calibrations kept (ns): the precision. */
 uint64_t og_vk_cal_deviation_ns(const struct og_vk_cal *c);
 
-/* opengpa stat's pipe (OPENGPA_FRAME_FD, read once when the context opens),
- * or -1: nothing is sent. */
-int og_vk_timeline_fd(void);
 /* Batches of sample spans for it: up to OG_VK_SPANS_MAX records of
  * tools/opengpa/frame_marks.h (24 bytes each) in one write, at most
  * PIPE_BUF, so whole or not at all; never blocks (the pipe is

@@ -208,23 +208,6 @@ uint64_t og_vk_cal_deviation_ns(const struct og_vk_cal *c)
 
 /* ---- the spans to opengpa stat ------------------------------------------- */
 
-int og_vk_timeline_fd(void)
-{
-	const char *v = getenv("OPENGPA_FRAME_FD");
-	if (!v || !*v)
-		return -1;
-	char *end;
-	errno = 0;
-	long fd = strtol(v, &end, 10);
-	if (*end || errno || fd < 0 || fd > INT_MAX) {
-		og_log(OG_LOG_MESSAGE, "OPENGPA_FRAME_FD='%s' is not a descriptor: this Vulkan "
-		       "context's samples are not on opengpa stat's timeline; unset "
-		       "OPENGPA_FRAME_FD", v);
-		return -1;
-	}
-	return (int)fd;
-}
-
 void og_vk_span_record(uint64_t rec[3], uint32_t id, uint64_t begin_ns, uint64_t end_ns)
 {
 	/* tools/opengpa/frame_marks.h: the begin with the top bit set, the end,

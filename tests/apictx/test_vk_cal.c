@@ -199,11 +199,11 @@ static void test_spans(void **state)
 	fclose(f);
 	/* OPENGPA_FRAME_FD: a number, or nothing */
 	setenv("OPENGPA_FRAME_FD", "12", 1);
-	assert_int_equal(og_vk_timeline_fd(), 12);
+	assert_int_equal(og_apictx_frame_fd(), 12);
 	setenv("OPENGPA_FRAME_FD", "12x", 1);
-	assert_int_equal(og_vk_timeline_fd(), -1);
+	assert_int_equal(og_apictx_frame_fd(), -1);
 	unsetenv("OPENGPA_FRAME_FD");
-	assert_int_equal(og_vk_timeline_fd(), -1);
+	assert_int_equal(og_apictx_frame_fd(), -1);
 	close(p[0]);
 	close(p[1]);
 }
