@@ -303,7 +303,7 @@ size_t og_mali_sum_copies(struct og_mali_sum_copy *out, size_t max)
 	struct og_mali_sum_copy all[] = {
 #if defined(OG_SUM_AVX2_COPY)
 		{"avx512vl", sum_avx512,
-		 og_cpu_has_avx512f() && __builtin_cpu_supports("avx512vl")},
+		 og_cpu_has_avx512vl()},
 		{"avx2", sum_avx2, og_cpu_has_avx2()},
 #endif
 		{"default", sum_default, true},

@@ -44,7 +44,7 @@
  * constructor that runs about ten CPUIDs at every load of the library, and
  * a CPUID traps to the hypervisor in a VM (6 us each on the CI VM): a
  * third of dlopen's time (issue 29, docs/performance.md). */
-enum { OG_VEC_KNOWN = 1, OG_VEC_AVX2 = 2, OG_VEC_AVX512F = 4 };
+enum { OG_VEC_KNOWN = 1, OG_VEC_AVX2 = 2, OG_VEC_AVX512F = 4, OG_VEC_AVX512VL = 8 };
 
 static inline unsigned og_cpu_vec_features(void)
 {
@@ -63,6 +63,8 @@ static inline unsigned og_cpu_vec_features(void)
 			f |= OG_VEC_AVX2;
 		if ((lo & 0xe6) == 0xe6 && (b & bit_AVX512F))
 			f |= OG_VEC_AVX512F;
+		if ((lo & 0xe6) == 0xe6 && (b & bit_AVX512F) && (b & bit_AVX512VL))
+			f |= OG_VEC_AVX512VL;
 	}
 	atomic_store_explicit(&known, f, memory_order_relaxed);
 	return f;
@@ -84,6 +86,16 @@ static inline bool og_cpu_has_avx512f(void)
 {
 #if defined(OG_SUM_AVX2_COPY)
 	return og_cpu_vec_features() & OG_VEC_AVX512F;
+#else
+	return false;
+#endif
+}
+
+/* And the AVX-512F+VL copy (the v5 dump sum, mali_sum.c)? */
+static inline bool og_cpu_has_avx512vl(void)
+{
+#if defined(OG_SUM_AVX2_COPY)
+	return og_cpu_vec_features() & OG_VEC_AVX512VL;
 #else
 	return false;
 #endif

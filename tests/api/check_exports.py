@@ -79,6 +79,15 @@ def main():
     if nodes != set(node_of.values()):
         print(f'{lib}: version nodes {sorted(nodes)}, expected {sorted(set(node_of.values()))}')
         wrong.append('nodes')
+    # No constructor that runs at every load: libgcc's CPU detection
+    # (__builtin_cpu_supports links __cpu_indicator_init, about ten CPUIDs,
+    # each a trap to the hypervisor in a VM) cost a third of dlopen's time;
+    # backends/mali/mali_vec.h asks CPUID itself, lazily (issue 29).
+    local = subprocess.run([nm, lib], capture_output=True, text=True).stdout
+    if '__cpu_indicator_init' in local:
+        print(f'{lib}: links libgcc\'s __cpu_indicator_init (a __builtin_cpu_supports or '
+              f'__builtin_cpu_init somewhere): use mali_vec.h\'s og_cpu_vec_features')
+        wrong.append('__cpu_indicator_init')
     if missing or extra or wrong:
         return 1
     print(f'{lib}: exports exactly {len(gpa | private | old_table)} GPA_*, {len(table)} Gpa* '
