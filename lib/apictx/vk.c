@@ -18,6 +18,14 @@
  * BOTTOM_OF_PIPE timestamps in one command buffer; its GPU time is the sum
  * over segments of (end - begin) masked to timestampValidBits, times
  * timestampPeriod.
+ *
+ * The recording path allocates nothing per sample: a primary list whose
+ * event was seen set gives its pool and event to the context for the next
+ * primary list (reset there), and sample timings are kept for reuse.
+ *
+ * Past 600 lines: the context, its timings and the command lists share
+ * the private structs above and are one unit; vk_dev.c and vk_gpa.c hold
+ * the parts that only use vk.h.
  */
 #include <dlfcn.h>
 #include <stddef.h>
