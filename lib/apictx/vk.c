@@ -479,18 +479,23 @@ GPA_Status og_vk_list_begin(struct og_apictx *a, const char *fn, void *cb, bool 
 	l->cb = cb;
 	l->secondary = secondary;
 	l->refs = 1;
-	vk_result r = OGVK_SUCCESS;
 	if (!secondary && vk->nspare) {
 		/* A pool and event whose commands ran: the event reset here, the
 		 * pool by the reset recorded below (the next list's pools are
-		 * the same size: vk->queries). */
+		 * the same size: vk->queries).  One that cannot be reset is
+		 * destroyed, and new ones are made as without spares. */
 		vk->nspare--;
 		l->pool = vk->spare[vk->nspare].pool;
 		l->event = vk->spare[vk->nspare].event;
-		r = vk->ResetEvent(vk->device, l->event);
+		if (vk->ResetEvent(vk->device, l->event) != OGVK_SUCCESS) {
+			vk->DestroyQueryPool(vk->device, l->pool, NULL);
+			vk->DestroyEvent(vk->device, l->event, NULL);
+			l->pool = l->event = 0;
+		}
 	}
 	struct vk_query_pool_info qi = { OGVK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, NULL, 0,
 	                                 OGVK_QUERY_TYPE_TIMESTAMP, vk->queries, 0 };
+	vk_result r = OGVK_SUCCESS;
 	if (!l->pool)
 		r = vk->CreateQueryPool(vk->device, &qi, NULL, &l->pool);
 	if (r == OGVK_SUCCESS && !secondary && !l->event) {
@@ -499,7 +504,7 @@ GPA_Status og_vk_list_begin(struct og_apictx *a, const char *fn, void *cb, bool 
 	}
 	if (r != OGVK_SUCCESS) {
 		list_unref(l);
-		return og_error(GPA_STATUS_ERROR_FAILED, "%s: creating (or resetting) a query pool of %u timestamps "
+		return og_error(GPA_STATUS_ERROR_FAILED, "%s: creating a query pool of %u timestamps "
 		                "(or an event) on device %p failed: vk_result %d; free device memory or "
 		                "lower OPENGPA_VK_QUERIES", fn, vk->queries, vk->device, r);
 	}
