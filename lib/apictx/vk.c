@@ -21,9 +21,13 @@
  * on its device, vk_cal.c places those timestamps on CLOCK_MONOTONIC and a
  * sample's GPU span goes to opengpa stat's timeline when it is read.
  *
+ * The recording path allocates nothing per sample: a primary list whose
+ * event was seen set gives its pool and event to the context for the next
+ * primary list (reset there), and sample timings are kept for reuse.
+ *
  * Past 600 lines: the context, its command lists and its samples' timings
- * share these private structures; vk_gpa.c, vk_dev.c and vk_cal.c hold what
- * does not need them.
+ * share these private structures and are one unit; vk_gpa.c, vk_dev.c and
+ * vk_cal.c hold what does not need them.
  */
 #include <dlfcn.h>
 #include <stddef.h>
@@ -44,6 +48,11 @@
 /* GpaGetSampleResult's wait, as GPA's (5 s). */
 #define DEFAULT_WAIT_MS 5000u
 #define MAX_WAIT_MS 3600000u
+/* Query pools (with their events) kept for the next primary lists: a
+ * session per frame then creates none after the first frames. */
+#define SPARE_POOLS 8u
+
+struct vk_timing;
 
 struct vk {
 	void *instance, *physical, *device;
@@ -70,6 +79,15 @@ struct vk {
 	vk_result (*GetEventStatus)(void *, vk_handle);
 	void (*CmdSetEvent)(void *, vk_handle, uint32_t);
 	vk_result (*DeviceWaitIdle)(void *);
+	vk_result (*ResetEvent)(void *, vk_handle);
+	/* Pools of primary lists whose event was seen set (their queries
+	 * written), with those events, for the next lists: destroyed at
+	 * vk_close.  Sample timings given back, for the next samples. */
+	struct {
+		vk_handle pool, event;
+	} spare[SPARE_POOLS];
+	uint32_t nspare;
+	struct vk_timing *free_timings;
 };
 
 struct og_vk_list {
@@ -102,11 +120,30 @@ struct seg {
 };
 
 struct vk_timing {
-	struct seg *segs;
+	struct seg *segs; /* &one, or malloc'd past one segment */
 	uint32_t n, cap;
 	bool origin; /* a secondary's own sample: never read (its copies are) */
-	uint32_t id; /* the sample's, for the timeline */
+	uint32_t id;     /* the sample's, for the timeline */
+	struct seg one;  /* the usual sample: one segment, no allocation */
+	struct vk_timing *next_free;
 };
+
+/* Room for segment n + 1 of vt. */
+static bool seg_room(struct vk_timing *vt)
+{
+	if (vt->n < vt->cap)
+		return true;
+	uint32_t cap = 2 * vt->cap;
+	struct seg *p = malloc(cap * sizeof(*p));
+	if (!p)
+		return false;
+	memcpy(p, vt->segs, vt->n * sizeof(*p));
+	if (vt->segs != &vt->one)
+		free(vt->segs);
+	vt->segs = p;
+	vt->cap = cap;
+	return true;
+}
 
 static struct vk_timing *timing_of(struct og_apictx *a, uint32_t token)
 {
@@ -129,6 +166,12 @@ static void list_unref(struct og_vk_list *l)
 	if (!l || --l->refs)
 		return;
 	struct vk *vk = l->vk;
+	if (l->ran && l->pool && l->event && vk->nspare < SPARE_POOLS) {
+		/* Its commands have run: the next list resets both and reuses them. */
+		vk->spare[vk->nspare].pool = l->pool;
+		vk->spare[vk->nspare++].event = l->event;
+		l->pool = l->event = 0;
+	}
 	if (l->pool)
 		vk->DestroyQueryPool(vk->device, l->pool, NULL);
 	if (l->event)
@@ -186,10 +229,11 @@ static GPA_Status vk_open(struct og_apictx *a, void *key)
 	*(void **)&vk->GetEventStatus = sym(vk, gipa, gdpa, "vkGetEventStatus", true);
 	*(void **)&vk->CmdSetEvent = sym(vk, gipa, gdpa, "vkCmdSetEvent", true);
 	*(void **)&vk->DeviceWaitIdle = sym(vk, gipa, gdpa, "vkDeviceWaitIdle", true);
+	*(void **)&vk->ResetEvent = sym(vk, gipa, gdpa, "vkResetEvent", true);
 	if (!props || !families || !vk->CreateQueryPool || !vk->DestroyQueryPool ||
 	    !vk->CmdResetQueryPool || !vk->CmdWriteTimestamp || !vk->GetQueryPoolResults ||
 	    !vk->CreateEvent || !vk->DestroyEvent || !vk->GetEventStatus || !vk->CmdSetEvent ||
-	    !vk->DeviceWaitIdle) {
+	    !vk->DeviceWaitIdle || !vk->ResetEvent) {
 		if (vk->lib)
 			dlclose(vk->lib);
 		free(vk);
@@ -264,12 +308,21 @@ static GPA_Status vk_open(struct og_apictx *a, void *key)
 static void vk_close(struct og_apictx *a)
 {
 	struct vk *vk = a->priv;
-	if (vk && vk->lib)
-		dlclose(vk->lib);
-	if (vk) {
-		spans_flush(vk);
-		og_vk_cal_close(vk->cal);
+	if (!vk)
+		return;
+	spans_flush(vk);
+	og_vk_cal_close(vk->cal);
+	for (uint32_t i = 0; i < vk->nspare; i++) {
+		vk->DestroyQueryPool(vk->device, vk->spare[i].pool, NULL);
+		vk->DestroyEvent(vk->device, vk->spare[i].event, NULL);
 	}
+	while (vk->free_timings) {
+		struct vk_timing *vt = vk->free_timings;
+		vk->free_timings = vt->next_free;
+		free(vt);
+	}
+	if (vk->lib)
+		dlclose(vk->lib);
 	free(vk);
 }
 
@@ -292,10 +345,13 @@ static GPA_Status vk_sync(struct og_apictx *a, enum og_sync mode, const char *fu
  * records them (og_vk_sample_begin). */
 static GPA_Status vk_time_begin(struct og_apictx *a, struct og_api_timing *t, const char *func)
 {
-	(void)a;
-	struct vk_timing *vt = calloc(1, sizeof(*vt));
-	if (!vt)
+	struct vk *vk = a->priv;
+	struct vk_timing *vt = vk->free_timings;
+	if (vt)
+		vk->free_timings = vt->next_free;
+	else if (!(vt = malloc(sizeof(*vt))))
 		return og_error(GPA_STATUS_ERROR_FAILED, "%s: out of memory", func);
+	*vt = (struct vk_timing){ .segs = &vt->one, .cap = 1 };
 	t->obj[0] = (uintptr_t)vt;
 	return GPA_STATUS_OK;
 }
@@ -311,10 +367,10 @@ static GPA_Status vk_time_end(struct og_apictx *a, struct og_api_timing *t, cons
 /* Whether list l (a primary) has run: its event, never its queries before. */
 static enum og_api_read ran(struct vk *vk, struct og_vk_list *via)
 {
-	if (!via || !via->event)
-		return OG_API_PENDING;
-	if (via->ran)
+	if (via && via->ran)
 		return OG_API_DONE;
+	if (!via || !via->event || !via->ended)
+		return OG_API_PENDING; /* not ended: not submitted yet, no Vulkan call */
 	vk_result r = vk->GetEventStatus(vk->device, via->event);
 	if (r == OGVK_EVENT_SET) {
 		via->ran = true;
@@ -411,7 +467,7 @@ static enum og_api_read vk_time_read(struct og_apictx *a, struct og_api_timing *
 
 static void vk_time_free(struct og_apictx *a, struct og_api_timing *t)
 {
-	(void)a;
+	struct vk *vk = a->priv;
 	struct vk_timing *vt = (struct vk_timing *)(uintptr_t)t->obj[0];
 	if (!vt)
 		return;
@@ -419,8 +475,10 @@ static void vk_time_free(struct og_apictx *a, struct og_api_timing *t)
 		list_unref(vt->segs[i].l);
 		list_unref(vt->segs[i].via);
 	}
-	free(vt->segs);
-	free(vt);
+	if (vt->segs != &vt->one)
+		free(vt->segs);
+	vt->next_free = vk->free_timings; /* for the next sample (vk_time_begin) */
+	vk->free_timings = vt;
 	t->obj[0] = 0;
 }
 
@@ -465,10 +523,26 @@ GPA_Status og_vk_list_begin(struct og_apictx *a, const char *fn, void *cb, bool 
 	l->cb = cb;
 	l->secondary = secondary;
 	l->refs = 1;
+	if (!secondary && vk->nspare) {
+		/* A pool and event whose commands ran: the event reset here, the
+		 * pool by the reset recorded below (the next list's pools are
+		 * the same size: vk->queries).  One that cannot be reset is
+		 * destroyed, and new ones are made as without spares. */
+		vk->nspare--;
+		l->pool = vk->spare[vk->nspare].pool;
+		l->event = vk->spare[vk->nspare].event;
+		if (vk->ResetEvent(vk->device, l->event) != OGVK_SUCCESS) {
+			vk->DestroyQueryPool(vk->device, l->pool, NULL);
+			vk->DestroyEvent(vk->device, l->event, NULL);
+			l->pool = l->event = 0;
+		}
+	}
 	struct vk_query_pool_info qi = { OGVK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, NULL, 0,
 	                                 OGVK_QUERY_TYPE_TIMESTAMP, vk->queries, 0 };
-	vk_result r = vk->CreateQueryPool(vk->device, &qi, NULL, &l->pool);
-	if (r == OGVK_SUCCESS && !secondary) {
+	vk_result r = OGVK_SUCCESS;
+	if (!l->pool)
+		r = vk->CreateQueryPool(vk->device, &qi, NULL, &l->pool);
+	if (r == OGVK_SUCCESS && !secondary && !l->event) {
 		struct vk_event_info ei = { OGVK_STRUCTURE_TYPE_EVENT_CREATE_INFO, NULL, 0 };
 		r = vk->CreateEvent(vk->device, &ei, NULL, &l->event);
 	}
@@ -555,14 +629,8 @@ GPA_Status og_vk_sample_begin(struct og_apictx *a, const char *fn, struct og_vk_
 			                "(%u samples); set OPENGPA_VK_QUERIES higher, or split the work "
 			                "over more command lists", fn, id, l->cb, vk->queries,
 			                vk->queries / 2);
-		if (vt && vt->n == vt->cap) {
-			uint32_t cap = vt->cap ? 2 * vt->cap : 2;
-			struct seg *p = realloc(vt->segs, cap * sizeof(*p));
-			if (!p)
-				return og_error(GPA_STATUS_ERROR_FAILED, "%s(%u): out of memory", fn, id);
-			vt->segs = p;
-			vt->cap = cap;
-		}
+		if (vt && !seg_room(vt))
+			return og_error(GPA_STATUS_ERROR_FAILED, "%s(%u): out of memory", fn, id);
 		vk->CmdWriteTimestamp(l->cb, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, l->pool, q);
 		l->used += 2;
 	}
@@ -645,11 +713,8 @@ GPA_Status og_vk_copy(struct og_apictx *a, const char *fn, struct og_vk_list *se
 	if (!vt)
 		return GPA_STATUS_OK; /* nothing timed */
 	vt->id = id;
-	struct seg *p = realloc(vt->segs, (vt->n + 1) * sizeof(*p));
-	if (!p)
+	if (!seg_room(vt))
 		return og_error(GPA_STATUS_ERROR_FAILED, "%s: out of memory", fn);
-	vt->segs = p;
-	vt->cap = vt->n + 1;
 	vt->segs[vt->n++] = (struct seg){ secondary, via, secondary->samples[k].q, true };
 	secondary->refs++;
 	via->refs++;
