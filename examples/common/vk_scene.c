@@ -134,8 +134,29 @@ static bool open_device(struct vk_scene *s)
 	VkDeviceQueueCreateInfo qi = { .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
 	                               .queueFamilyIndex = family, .queueCount = 1,
 	                               .pQueuePriorities = &prio };
+	/* GPA's optional device extension (gpu_perf_api_vk.h's list) where the
+	 * device offers it: calibrated timestamps put each sample's GPU time on
+	 * opengpa stat's timeline (docs/timelines.md); without it, none. */
+	const char *calibrated = NULL;
+	uint32_t next = 0;
+	if (vkEnumerateDeviceExtensionProperties(s->physical, NULL, &next, NULL) == VK_SUCCESS &&
+	    next) {
+		VkExtensionProperties *ext = calloc(next, sizeof(*ext));
+		if (ext &&
+		    vkEnumerateDeviceExtensionProperties(s->physical, NULL, &next, ext) == VK_SUCCESS)
+			for (uint32_t i = 0; i < next; i++) {
+				if (strcmp(ext[i].extensionName, "VK_KHR_calibrated_timestamps") == 0)
+					calibrated = "VK_KHR_calibrated_timestamps";
+				else if (!calibrated &&
+				         strcmp(ext[i].extensionName, "VK_EXT_calibrated_timestamps") == 0)
+					calibrated = "VK_EXT_calibrated_timestamps";
+			}
+		free(ext);
+	}
 	VkDeviceCreateInfo di = { .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-	                          .queueCreateInfoCount = 1, .pQueueCreateInfos = &qi };
+	                          .queueCreateInfoCount = 1, .pQueueCreateInfos = &qi,
+	                          .enabledExtensionCount = calibrated ? 1 : 0,
+	                          .ppEnabledExtensionNames = &calibrated };
 	if ((r = vkCreateDevice(s->physical, &di, NULL, &s->device)) != VK_SUCCESS) {
 		s->device = VK_NULL_HANDLE;
 		return fail(s, false, "vkCreateDevice says %d", r);
