@@ -79,6 +79,15 @@ int stat_add_instance_rows(struct report *r);
  * whether it is IPv6.  Returns false with nothing promised otherwise. */
 bool stat_parse_listen(const char *text, char *host, size_t hostlen, unsigned *port, bool *v6);
 
+/* choose.c: the report's rows for o's -e, -M or the headline set (0, or 1
+ * after printing why); perf's TimeRunning counted beside them where it
+ * costs no pass (r->has_running); whether a name is a counter here, or
+ * one this machine cannot count. */
+struct report;
+int stat_choose_counters(const struct stat_options *o, struct report *r);
+void stat_choose_running(struct report *r);
+bool stat_has_counter(const char *name);
+
 /* The sampling period of a periodic run in ms: -I's, or 100 when only a
  * timeline file asks for intervals; 0 when nothing does. */
 unsigned stat_period_ms(const struct stat_options *o);
