@@ -59,6 +59,8 @@ struct og_kinstr_sum_copy {
 	bool runs_here;
 };
 size_t og_kinstr_sum_copies(struct og_kinstr_sum_copy *out, size_t max);
+/* The widest of them this CPU runs (kinstr_sum.c). */
+og_kinstr_sum_fn *og_kinstr_pick_sum(void);
 
 /* Fixed for one reader fd: what the sample lists must look like. */
 struct og_kinstr_layout {
