@@ -55,13 +55,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	(void)state;
-	tu_teardown();
-	return 0;
-}
-
 static GpaContextId open_context(void)
 {
 	GpaContextId ctx = NULL;
@@ -440,7 +433,7 @@ static void test_gputime_first(void **state)
 	TU_NO_ERROR();
 }
 
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, tu_fixture_teardown)
 
 int main(void)
 {

@@ -15,23 +15,14 @@ usage: test_percore.py OPENGPA VMALI_PRELOAD
 import csv
 import json
 import os
-import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 
-opengpa = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [sys.argv[1]]
+from cli_harness import OPENGPA as opengpa, check, finish
+
 vmali = sys.argv[2] if len(sys.argv) > 2 else ""
-failures = checked = 0
-
-
-def check(name, ok, detail=""):
-    global failures, checked
-    checked += 1
-    if not ok:
-        failures += 1
-        print("FAIL: %s %s" % (name, detail))
 
 
 if not vmali:
@@ -295,5 +286,4 @@ else:
     order, values = separated(r.stderr)
     check_values("G78 panfrost -x", GPUS[1], values, order)
 
-print("%d checks, %d failures" % (checked, failures))
-sys.exit(1 if failures else 0)
+finish()
