@@ -37,20 +37,6 @@
 static int key_a, key_b;
 static const gpa_uint32 BAD_INDEX = FC_COUNT + 100;
 
-static int setup(void **state)
-{
-	(void)state;
-	tu_setup();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	tu_teardown();
-	return 0;
-}
-
 static void open_a(void)
 {
 	OK(GPA_OpenContext(&key_a));
@@ -1380,7 +1366,7 @@ static void x_draw_call_counts(void **state)
 	OK(GPA_InternalSetDrawCallCounts(4));
 }
 
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) TU_TEST(name)
 
 int main(void)
 {

@@ -25,12 +25,11 @@
 #include "gpa3/gpu_performance_api/gpu_perf_api.h"
 #include "opengpa.h"
 
+#include "gpa_table_test.h"
+
 static GpaFunctionTable t;
 static unsigned no_full_stop; /* messages that did not end with '.' */
 static int key_a, key_b;
-static GpaContextId const BOGUS_CONTEXT = (GpaContextId)0xBADF00D;
-static GpaSessionId const BOGUS_SESSION = (GpaSessionId)0xBADF00D;
-static GpaCommandListId const BOGUS_LIST = (GpaCommandListId)0xBADF00D;
 
 static void log3(GpaLoggingType type, const char *msg)
 {
@@ -40,24 +39,12 @@ static void log3(GpaLoggingType type, const char *msg)
 	tu_log_callback((GPA_Logging_Type)type, msg);
 }
 
-#define OK(call) assert_int_equal((call), kGpaStatusOk)
-/* A call that fails with `want` and logs exactly one error. */
-#define STATUS1(call, want) \
-	do { \
-		assert_int_equal((call), (want)); \
-		TU_ONE_ERROR(); \
-	} while (0)
-
 static int setup(void **state)
 {
 	(void)state;
 	tu_setup();
 	no_full_stop = 0;
-	memset(&t, 0, sizeof(t));
-	t.major_version = GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER;
-	t.minor_version = GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER;
-	OK(GpaGetFuncTable(&t));
-	OK(t.GpaRegisterLoggingCallback(kGpaLoggingErrorAndMessage, log3));
+	gt_table(&t, log3);
 	OK(t.GpaInitialize(kGpaInitializeDefaultBit));
 	tu_log_clear();
 	return 0;

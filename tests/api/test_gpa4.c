@@ -24,41 +24,22 @@
 #include "gpa4/gpu_performance_api/gpu_perf_api.h"
 #include "opengpa.h"
 
+#include "gpa_table_test.h"
+
 static GpaFunctionTable t;
 static int key_a;
-static GpaContextId const BOGUS_CONTEXT = (GpaContextId)0xBADF00D;
-static GpaSessionId const BOGUS_SESSION = (GpaSessionId)0xBADF00D;
-static GpaCommandListId const BOGUS_LIST = (GpaCommandListId)0xBADF00D;
 
 static void log4(GpaLoggingType type, const char *msg)
 {
 	tu_log_callback((GPA_Logging_Type)type, msg);
 }
 
-#define OK(call) assert_int_equal((call), kGpaStatusOk)
-#define STATUS1(call, want) \
-	do { \
-		assert_int_equal((call), (want)); \
-		TU_ONE_ERROR(); \
-	} while (0)
-
 static int setup(void **state)
 {
 	(void)state;
 	tu_setup();
-	memset(&t, 0, sizeof(t));
-	t.major_version = GPA_FUNCTION_TABLE_MAJOR_VERSION_NUMBER;
-	t.minor_version = GPA_FUNCTION_TABLE_MINOR_VERSION_NUMBER;
-	OK(GpaGetFuncTable(&t));
-	OK(t.GpaRegisterLoggingCallback(kGpaLoggingErrorAndMessage, log4));
+	gt_table(&t, log4);
 	tu_log_clear();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	tu_teardown();
 	return 0;
 }
 
@@ -440,7 +421,7 @@ static void test_gputime_first(void **state)
 	TU_NO_ERROR();
 }
 
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, tu_fixture_teardown)
 
 int main(void)
 {

@@ -36,13 +36,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	(void)state;
-	tu_teardown();
-	return 0;
-}
-
 static gpa_uint64 u64(gpa_uint32 session, gpa_uint32 sample, gpa_uint32 counter)
 {
 	gpa_uint64 v = 0;
@@ -678,21 +671,23 @@ static void test_blocked_uint32_saturates(void **state)
 	TU_NO_ERROR();
 }
 
+#define T(test) cmocka_unit_test_setup_teardown(test, setup, tu_fixture_teardown)
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_three_passes_combine, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_uint32_saturates, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_derived_values, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sample_id_lookup, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_order_errors, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_not_enough_and_variable, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_extra_passes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_faults, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_session_ids, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_ready_and_blocking, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_short_end_wakes_readers, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_blocked_uint32_saturates, setup, teardown),
+		T(test_three_passes_combine),
+		T(test_uint32_saturates),
+		T(test_derived_values),
+		T(test_sample_id_lookup),
+		T(test_order_errors),
+		T(test_not_enough_and_variable),
+		T(test_extra_passes),
+		T(test_faults),
+		T(test_session_ids),
+		T(test_ready_and_blocking),
+		T(test_short_end_wakes_readers),
+		T(test_blocked_uint32_saturates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,20 +78,6 @@ _Static_assert(sizeof(bool) == 1, "the ready flags are one byte");
 
 static int key_a, key_b, key_c;
 
-static int setup(void **state)
-{
-	(void)state;
-	tu_setup();
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	tu_teardown();
-	return 0;
-}
-
 /* ---- strings ----------------------------------------------------------- */
 
 static void test_status_strings(void **state)
@@ -615,16 +601,16 @@ static void test_extensions(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_status_strings, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_type_strings, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_context, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_open_close, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_several_contexts, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_open_fails, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_counter_queries, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_enable_order, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_logging, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_extensions, setup, teardown),
+		TU_TEST(test_status_strings),
+		TU_TEST(test_type_strings),
+		TU_TEST(test_no_context),
+		TU_TEST(test_open_close),
+		TU_TEST(test_several_contexts),
+		TU_TEST(test_open_fails),
+		TU_TEST(test_counter_queries),
+		TU_TEST(test_enable_order),
+		TU_TEST(test_logging),
+		TU_TEST(test_extensions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -113,6 +113,20 @@ void tu_teardown(void)
 	tu_log_clear();
 }
 
+int tu_fixture_setup(void **state)
+{
+	(void)state;
+	tu_setup();
+	return 0;
+}
+
+int tu_fixture_teardown(void **state)
+{
+	(void)state;
+	tu_teardown();
+	return 0;
+}
+
 unsigned tu_passes(void)
 {
 	gpa_uint32 n = 0;

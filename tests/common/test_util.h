@@ -51,6 +51,12 @@ void tu_setup(void);
 void tu_open(void *key);
 /* Ends whatever is open, closes every context, resets the settings. */
 void tu_teardown(void);
+/* tu_setup and tu_teardown as CMocka fixtures, for the tests that need
+ * nothing else around each test (cmocka_unit_test_setup_teardown). */
+int tu_fixture_setup(void **state);
+int tu_fixture_teardown(void **state);
+/* A CMocka test run between the two. */
+#define TU_TEST(test) cmocka_unit_test_setup_teardown(test, tu_fixture_setup, tu_fixture_teardown)
 
 /* GPA_GetPassCount and OpenGPA_GetCounterPass, asserting they succeed. */
 unsigned tu_passes(void);

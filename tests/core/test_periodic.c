@@ -66,13 +66,6 @@ static void open_with(const struct og_backend_ops *ops)
 	tu_log_clear();
 }
 
-static int teardown(void **state)
-{
-	(void)state;
-	tu_teardown();
-	return 0;
-}
-
 /* Begins a periodic session counting C0 and C1, runs its pass for ms and
  * at least until it has `least` samples (a busy machine may be slow). */
 static gpa_uint32 run_periodic(uint64_t period_ns, unsigned ms, unsigned least, uint64_t *t0,
@@ -498,7 +491,7 @@ static void test_consumer_thread(void **state)
 }
 
 /* A context closed while its periodic pass runs (GPA_CloseContext refuses;
- * a failed test's teardown does it) takes the sampling thread with it:
+ * a failed test's tu_fixture_teardown does it) takes the sampling thread with it:
  * afterwards nothing samples the closed backend through freed memory. */
 static void test_close_mid_pass(void **state)
 {
@@ -723,21 +716,21 @@ static void test_ordinary_times(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_period_checks, teardown),
-		cmocka_unit_test_teardown(test_multipass_refused, teardown),
-		cmocka_unit_test_teardown(test_timer_plain, teardown),
-		cmocka_unit_test_teardown(test_timer_contiguous, teardown),
-		cmocka_unit_test_teardown(test_timer_late_wakeup, teardown),
-		cmocka_unit_test_teardown(test_timer_early_wakeup, teardown),
-		cmocka_unit_test_teardown(test_kernel_timed, teardown),
-		cmocka_unit_test_teardown(test_kernel_overflow, teardown),
-		cmocka_unit_test_teardown(test_read_while_running, teardown),
-		cmocka_unit_test_teardown(test_consumer_thread, teardown),
-		cmocka_unit_test_teardown(test_close_mid_pass, teardown),
-		cmocka_unit_test_teardown(test_failures, teardown),
-		cmocka_unit_test_teardown(test_totals, teardown),
-		cmocka_unit_test_teardown(test_window, teardown),
-		cmocka_unit_test_teardown(test_ordinary_times, teardown),
+		cmocka_unit_test_teardown(test_period_checks, tu_fixture_teardown),
+		cmocka_unit_test_teardown(test_multipass_refused, tu_fixture_teardown),
+		cmocka_unit_test_teardown(test_timer_plain, tu_fixture_teardown),
+		cmocka_unit_test_teardown(test_timer_contiguous, tu_fixture_teardown),
+		cmocka_unit_test_teardown(test_timer_late_wakeup, tu_fixture_teardown),
+		cmocka_unit_test_teardown(test_timer_early_wakeup, tu_fixture_teardown),
+		cmocka_unit_test_teardown(test_kernel_timed, tu_fixture_teardown),
+		cmocka_unit_test_teardown(test_kernel_overflow, tu_fixture_teardown),
+		cmocka_unit_test_teardown(test_read_while_running, tu_fixture_teardown),
+		cmocka_unit_test_teardown(test_consumer_thread, tu_fixture_teardown),
+		cmocka_unit_test_teardown(test_close_mid_pass, tu_fixture_teardown),
+		cmocka_unit_test_teardown(test_failures, tu_fixture_teardown),
+		cmocka_unit_test_teardown(test_totals, tu_fixture_teardown),
+		cmocka_unit_test_teardown(test_window, tu_fixture_teardown),
+		cmocka_unit_test_teardown(test_ordinary_times, tu_fixture_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,7 +44,7 @@ def check(name, condition, detail=""):
         passed += 1
     else:
         failures.append(name)
-        print("FAIL: %s %s" % (name, detail))
+        print("FAIL: %s %s" % (name, str(detail)[:2000]))
 
 
 def finish():

@@ -15,23 +15,13 @@ is then 100 x cores x GPU active cycles / pixels / (0.85 x cores x clock /
 import json
 import math
 import os
-import shlex
 import subprocess
 import sys
 import tempfile
 
-# Cross builds run the command under qemu-user: meson names the wrapper.
-opengpa = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [sys.argv[1]]
+from cli_harness import OPENGPA as opengpa, check, finish
+
 vmali = sys.argv[2] if len(sys.argv) > 2 else ""
-failures = checked = 0
-
-
-def check(name, ok, detail=""):
-    global failures, checked
-    checked += 1
-    if not ok:
-        failures += 1
-        print("FAIL: %s %s" % (name, detail))
 
 
 if not vmali:
@@ -171,5 +161,4 @@ check("a malformed OPENGPA_CYCLE_BUDGET", r.returncode == 1 and
 
 os.remove(workload)
 os.rmdir(tmp)
-print("%d passed, %d failed" % (checked - failures, failures))
-sys.exit(1 if failures else 0)
+finish()

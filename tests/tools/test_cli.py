@@ -29,14 +29,14 @@ check("list shows TaskClock", "TaskClock" in r.stdout, r.stdout[:300])
 
 # Lists as data: RFC 4180 CSV with a header, and JSON, with the same fields.
 fields = ["name", "group", "usage", "type", "backend", "availability", "description", "reason",
-          "aliases"]
+          "aliases", "instances"]
 for sep in (",", "|", "::"):
     r = run(["list", "--all", "-x", sep])
     text = r.stdout.replace(sep, "\x1f") if len(sep) > 1 else r.stdout
     rows = list(csv.reader(io.StringIO(text), delimiter="\x1f" if len(sep) > 1 else sep,
                            strict=True))
-    check("list -x %s: header and nine fields" % sep, r.returncode == 0 and rows[0] == fields
-          and len(rows) > 2 and all(len(x) == 9 for x in rows), r.stdout[:300])
+    check("list -x %s: header and ten fields" % sep, r.returncode == 0 and rows[0] == fields
+          and len(rows) > 2 and all(len(x) == 10 for x in rows), r.stdout[:300])
     check("list -x %s: TaskClock's description whole" % sep, any(
           x[0] == "TaskClock" and x[5] == "available" and "," in x[6] for x in rows), r.stdout[:300])
 r = run(["list", "--all", "-j"])
@@ -47,7 +47,7 @@ try:
           c["TaskClock"]["usage"] == "milliseconds" and c["TaskClock"]["type"] == "float64" and
           c["TaskClock"]["group"] == "CPU" and c["TaskClock"]["backend"] == "perf" and
           all(set(x) >= {"name", "group", "usage", "type", "backend", "available", "description",
-                         "aliases"}
+                         "aliases", "instances"}
               for x in doc["counters"]) and
           all(x["reason"] for x in doc["counters"] if not x["available"]), r.stdout[:300])
 except (ValueError, KeyError) as err:

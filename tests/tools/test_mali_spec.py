@@ -17,17 +17,7 @@ spec = importlib.util.spec_from_file_location("generate", sys.argv[1])
 gen = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(gen)
 
-failures = []
-passed = 0
-
-
-def check(what, ok, detail=""):
-    global passed
-    if ok:
-        passed += 1
-    else:
-        failures.append(what)
-        print("FAIL: %s %s" % (what, detail))
+from cli_harness import check, finish  # noqa: E402
 
 
 # ---- names
@@ -222,5 +212,4 @@ for what, infos, extra, needle in [
     except gen.SpecError as e:
         check("error: " + what, needle in str(e), str(e))
 
-print("%d passed, %d failed" % (passed, len(failures)))
-sys.exit(1 if failures else 0)
+finish()

@@ -15,23 +15,14 @@ usage: test_percore.py OPENGPA VMALI_PRELOAD
 import csv
 import json
 import os
-import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 
-opengpa = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [sys.argv[1]]
+from cli_harness import OPENGPA as opengpa, check, finish
+
 vmali = sys.argv[2] if len(sys.argv) > 2 else ""
-failures = checked = 0
-
-
-def check(name, ok, detail=""):
-    global failures, checked
-    checked += 1
-    if not ok:
-        failures += 1
-        print("FAIL: %s %s" % (name, detail))
 
 
 if not vmali:
@@ -229,9 +220,62 @@ r = stat(GPUS[1], "-x", ";", "-e", "ShaderCore3:FragmentActiveCycles", "--", "tr
 order, values = separated(r.stderr)
 check("-e of an instance's name alone", r.returncode == 0
       and order == ["ShaderCore3:FragmentActiveCycles"], r.stderr)
-r = stat(GPUS[1], per_core=False, command="list")
-check("list without --per-core has no copies", r.returncode == 0 and "FragmentActiveCycles" in
-      r.stdout and "ShaderCore3:" not in r.stdout, r.stdout[-2000:] + r.stderr)
+
+# `opengpa list`: each counter once, its instances noted compactly; every
+# copy a row of its own with --instances; the same in -x and -j.
+def is_copy(name):
+    return ":" in name and name.split(":", 1)[0].rstrip("0123456789") in ("ShaderCore", "L2Slice",
+                                                                          "CSG")
+
+
+r = stat(GPUS[0], per_core=False, command="list")
+rows = {line.split()[0]: line for line in r.stdout.splitlines()[2:] if line.strip()}
+check("list: each counter once, no copies", r.returncode == 0 and "FragmentWarps" in rows
+      and not any(is_copy(n) for n in rows) and "(--instances lists them)" in r.stdout,
+      r.stdout[:2000] + r.stderr)
+check("list: G720 notes its cores and slices",
+      rows.get("FragmentWarps", "").endswith("(per instance: ShaderCore0-7)")
+      and rows.get("ReadLookupRequests", "").endswith("(per instance: L2Slice0-1)")
+      and "per instance" not in rows.get("GPUActiveCycles", "per instance"),
+      [rows.get(n) for n in ("FragmentWarps", "ReadLookupRequests", "GPUActiveCycles")])
+r = stat(GPUS[0], "-x", ";", per_core=False, command="list")
+plain = list(csv.reader(r.stdout.splitlines(), delimiter=";"))
+check("list -x: an instances field, the note", r.returncode == 0 and plain[0][-1] == "instances"
+      and all(len(x) == 10 for x in plain) and not any(is_copy(x[0]) for x in plain)
+      and {x[0]: x[9] for x in plain}.get("FragmentWarps") == "ShaderCore0-7", r.stdout[:600])
+r = stat(GPUS[0], "--instances", "-x", ";", per_core=False, command="list")
+every = list(csv.reader(r.stdout.splitlines(), delimiter=";"))
+copies = [x[0] for x in every if is_copy(x[0])]
+check("list --instances -x: the counters, then every copy", r.returncode == 0
+      and [x for x in every if not is_copy(x[0])] == plain
+      and all("ShaderCore%d:FragmentWarps" % c in copies for c in range(8))
+      and "L2Slice1:ReadLookupRequests" in copies and "ShaderCore8:FragmentWarps" not in copies
+      and all(x[9] == "" for x in every if is_copy(x[0])), (len(every), copies[:20]))
+r = stat(GPUS[0], "--instances", per_core=False, command="list")
+check("list --instances: the header counts the copies", r.returncode == 0
+      and "with %d per-instance copies" % len(copies) in r.stdout.splitlines()[0], r.stdout[:300])
+r = stat(GPUS[0], "-j", per_core=False, command="list")
+try:
+    doc = {x["name"]: x for x in json.loads(r.stdout)["counters"]}
+    check("list -j: instances", doc["FragmentWarps"]["instances"] == "ShaderCore0-7"
+          and doc["GPUActiveCycles"]["instances"] == "" and not any(is_copy(n) for n in doc),
+          r.stdout[:600])
+except (ValueError, KeyError) as err:
+    check("list -j parses", False, "%s: %r" % (err, r.stdout[:300]))
+r = stat(GPUS[0], "--instances", "-j", "ShaderCore3:*", per_core=False, command="list")
+try:
+    names = [x["name"] for x in json.loads(r.stdout)["counters"]]
+    check("list --instances -j PATTERN: one core's copies", "ShaderCore3:FragmentWarps" in names
+          and all(n.startswith("ShaderCore3:") for n in names), names[:20])
+except (ValueError, KeyError) as err:
+    check("list --instances -j parses", False, "%s: %r" % (err, r.stdout[:300]))
+r = stat(GPUS[1], "-x", ";", per_core=False, command="list")
+notes = {x[0]: x[9] for x in csv.reader(r.stdout.splitlines(), delimiter=";") if len(x) == 10}
+check("list: G78's core mask 0x5B as ranges", notes.get("FragmentWarps") == "ShaderCore0-1,3-4,6",
+      notes.get("FragmentWarps"))
+r = stat(GPUS[0], "--instances", "--groups", per_core=False, command="list")
+check("list --instances --groups refused", r.returncode == 2 and "--instances" in r.stderr,
+      r.stderr)
 
 # The same G78 on upstream panfrost (its v5 dumps hold every core and slice).
 r = stat(GPUS[1], "-x", ";", "-e", EVENTS, "--", "true", backend="panfrost")
@@ -242,5 +286,4 @@ else:
     order, values = separated(r.stderr)
     check_values("G78 panfrost -x", GPUS[1], values, order)
 
-print("%d checks, %d failures" % (checked, failures))
-sys.exit(1 if failures else 0)
+finish()

@@ -11,16 +11,14 @@ this checks the command gives the same numbers and the same refusals.
 """
 import json
 import os
-import shlex
 import subprocess
 import sys
 import tempfile
 
-# Cross builds run the command under qemu-user: meson names the wrapper.
-opengpa = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [sys.argv[1]]
+from cli_harness import OPENGPA as opengpa, check, finish
+
 paper_table = sys.argv[2]
 vmali = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
-failures = checked = 0
 
 
 def run(*args, env=None, preload=None, timeout=60):
@@ -33,14 +31,6 @@ def run(*args, env=None, preload=None, timeout=60):
     except subprocess.TimeoutExpired:
         return -1, "", "timed out after %d s (blocked?)" % timeout
     return p.returncode, p.stdout, p.stderr
-
-
-def check(name, ok, detail=""):
-    global failures, checked
-    checked += 1
-    if not ok:
-        failures += 1
-        print("FAIL: %s %s" % (name, detail))
 
 
 def refused(name, args, status, needle):
@@ -284,5 +274,4 @@ with tempfile.TemporaryDirectory() as tmp:
                            "--", "sh", "-c", "sleep 0.2; exit 3", preload=vmali)
         check("a live run's exit status", rc == 3 and "exited with status 3" in err, err)
 
-print("%d passed, %d failed" % (checked - failures, failures))
-sys.exit(1 if failures else 0)
+finish()

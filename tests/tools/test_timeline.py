@@ -21,7 +21,6 @@ import json
 import math
 import os
 import re
-import shlex
 import shutil
 import select
 import signal
@@ -35,29 +34,17 @@ import zlib
 import perfetto_text
 from perfetto_text import fields, parse_text_format
 
-# Cross builds run the command under qemu-user: meson names the wrapper.
-OPENGPA = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [sys.argv[1]]
+from cli_harness import OPENGPA, check, finish
 V34K = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
 VMALI = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
 FRAME_LOOP = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-failures = []
-passed = 0
 # Chromium runs beside the next opengpa runs (those mostly wait for `sleep`);
 # its results are checked at the end.
 browser = concurrent.futures.ThreadPoolExecutor(max_workers=2)
 pending = []
 WORK = tempfile.mkdtemp(prefix="opengpa-timeline-")
 atexit.register(shutil.rmtree, WORK, True)
-
-
-def check(name, condition, detail=""):
-    global passed
-    if condition:
-        passed += 1
-    else:
-        failures.append(name)
-        print("FAIL: %s %s" % (name, str(detail)[:2000]))
 
 
 def env_for(preload):
@@ -669,5 +656,4 @@ with tempfile.TemporaryDirectory() as tmp:
 for item in pending:
     check_browsed(*item)
 browser.shutdown()
-print("timeline: %d passed, %d failed" % (passed, len(failures)))
-sys.exit(1 if failures else 0)
+finish()

@@ -19,10 +19,13 @@ import subprocess
 import sys
 import tempfile
 
-opengpa = shlex.split(os.environ.get("MESON_EXE_WRAPPER", "")) + [sys.argv[1]]
+# The `opengpa` command tests' harness (the command under the cross build's
+# wrapper, the checks).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from cli_harness import OPENGPA as opengpa, check, finish  # noqa: E402
+
 preload = (sys.argv[3] if len(sys.argv) > 3 else "") + sys.argv[2]
 PER_BUSY_CYCLE = (50000 * 30 + 400000 * 20) / 800000
-failures = checked = 0
 
 
 def run(args, env):
@@ -33,14 +36,6 @@ def run(args, env):
     except subprocess.TimeoutExpired:
         return -1, "", "timed out after 60 s (blocked?)"
     return p.returncode, p.stdout, p.stderr
-
-
-def check(name, ok, detail=""):
-    global failures, checked
-    checked += 1
-    if not ok:
-        failures += 1
-        print("FAIL: %s %s" % (name, detail))
 
 
 def close(a, b):
@@ -117,5 +112,4 @@ with tempfile.TemporaryDirectory() as tmp:
           "marked no frame" in err and "--frames or --fps" in err,
           "%d %r %r" % (rc, out, err))
 
-print("%d passed, %d failed" % (checked - failures, failures))
-sys.exit(1 if failures else 0)
+finish()

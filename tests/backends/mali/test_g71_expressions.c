@@ -20,6 +20,7 @@
 
 #include "core/testing.h"
 #include "opengpa.h"
+#include "gpa_on_vmali.h"
 #include "vmali.h"
 
 static int log_errors;
@@ -186,14 +187,7 @@ static struct vmali *current_vm;
 static int teardown(void **unused)
 {
 	(void)unused;
-	while (GPA_CloseContext() == GPA_STATUS_OK)
-		;
-	GPA_Destroy();
-	og_testing_set_sys(NULL);
-	og_testing_reset();
-	if (current_vm)
-		vmali_destroy(current_vm);
-	current_vm = NULL;
+	gv_release(&current_vm);
 	return 0;
 }
 

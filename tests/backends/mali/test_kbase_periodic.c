@@ -23,6 +23,7 @@
 #include "core/core.h"
 #include "core/testing.h"
 #include "opengpa.h"
+#include "gpa_on_vmali.h"
 #include "vmali.h"
 
 static struct vmali *vm;
@@ -71,14 +72,7 @@ static void setup_device(uint16_t uk_minor)
 static int teardown(void **unused)
 {
 	(void)unused;
-	while (GPA_CloseContext() == GPA_STATUS_OK)
-		;
-	GPA_Destroy();
-	GPA_RegisterLoggingCallback(GPA_LOGGING_NONE, NULL);
-	og_testing_set_sys(NULL);
-	og_testing_reset();
-	vmali_destroy(vm);
-	vm = NULL;
+	gv_release(&vm);
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 
 #include "core/testing.h"
 #include "opengpa.h"
+#include "gpa_on_vmali.h"
 #include "vmali.h"
 
 /* The script: 10000 primitives a frame, 30% culled by facing or X/Y, 10% by
@@ -61,14 +62,7 @@ static struct vmali *vm;
 static int teardown(void **unused)
 {
 	(void)unused;
-	while (GPA_CloseContext() == GPA_STATUS_OK)
-		;
-	GPA_Destroy();
-	GPA_RegisterLoggingCallback(GPA_LOGGING_NONE, NULL);
-	og_testing_set_sys(NULL);
-	og_testing_reset();
-	vmali_destroy(vm);
-	vm = NULL;
+	gv_release(&vm);
 	return 0;
 }
 

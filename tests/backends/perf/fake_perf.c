@@ -14,6 +14,39 @@
 
 #define FAKE_PAGE ((size_t)sysconf(_SC_PAGESIZE))
 
+void fake_fixture_setup(struct fake_fixture *f)
+{
+	fake_perf_init(&f->k);
+	fake_host_init(&f->host, &f->k, &f->log);
+	f->state = NULL;
+}
+
+int fake_fixture_teardown(struct fake_fixture *f, const struct og_backend_ops *ops)
+{
+	if (f->state)
+		ops->close(f->state);
+	f->state = NULL;
+	/* Every open has its close, whatever the test did. */
+	int fds = fake_perf_open_fds(&f->k);
+	int mapped = f->k.pages_mapped, unmapped = f->k.pages_unmapped;
+	fake_perf_free(&f->k);
+	int rc = 0;
+	if (fds) {
+		fprintf(stderr, "fake_perf: %d event descriptors left open\n", fds);
+		rc = -1;
+	}
+	if (mapped != unmapped) {
+		fprintf(stderr, "fake_perf: %d pages mapped, %d unmapped\n", mapped, unmapped);
+		rc = -1;
+	}
+	if (f->k.file_opens != f->k.file_closes) {
+		fprintf(stderr, "fake_perf: %d files opened, %d closed\n", f->k.file_opens,
+		        f->k.file_closes);
+		rc = -1;
+	}
+	return rc;
+}
+
 static int f_list_dir(void *ctx, const char *path, void (*fn)(const char *name, void *arg),
                       void *arg);
 

@@ -146,4 +146,20 @@ struct fake_log {
 };
 void fake_host_init(struct og_backend_host *host, struct fake_perf *k, struct fake_log *log);
 
+/* A perf backend state over the simulated kernel: what a test of the
+ * backend opens (ops->open(&f->host, options, &f->state, &f->info)). */
+struct fake_fixture {
+	struct fake_perf k;
+	struct fake_log log;
+	struct og_backend_host host;
+	struct og_device_info info;
+	void *state;
+};
+/* A fresh kernel and host, nothing open. */
+void fake_fixture_setup(struct fake_fixture *f);
+/* Closes the state a test left open (ops->close), then checks that every
+ * event descriptor, mapping and file was given back: 0, or -1 with what
+ * was not on stderr (a failed CMocka teardown). */
+int fake_fixture_teardown(struct fake_fixture *f, const struct og_backend_ops *ops);
+
 #endif

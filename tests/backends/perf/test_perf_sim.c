@@ -19,37 +19,19 @@ extern const struct og_backend_ops og_backend_perf;
 
 static const struct og_backend_ops *ops = &og_backend_perf;
 
-struct fixture {
-	struct fake_perf k;
-	struct fake_log log;
-	struct og_backend_host host;
-	struct og_device_info info;
-	void *state;
-};
-
-static struct fixture F;
+static struct fake_fixture F;
 
 static int setup(void **unused)
 {
 	(void)unused;
-	fake_perf_init(&F.k);
-	fake_host_init(&F.host, &F.k, &F.log);
-	F.state = NULL;
+	fake_fixture_setup(&F);
 	return 0;
 }
 
 static int teardown(void **unused)
 {
 	(void)unused;
-	if (F.state)
-		ops->close(F.state);
-	F.state = NULL;
-	/* Every open has its close, whatever the test did. */
-	assert_int_equal(fake_perf_open_fds(&F.k), 0);
-	assert_int_equal(F.k.pages_mapped, F.k.pages_unmapped);
-	fake_perf_free(&F.k);
-	assert_int_equal(F.k.file_opens, F.k.file_closes);
-	return 0;
+	return fake_fixture_teardown(&F, ops);
 }
 
 static GPA_Status open_with(const char *options)

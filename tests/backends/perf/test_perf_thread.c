@@ -17,33 +17,19 @@ extern const struct og_backend_ops og_backend_perf;
 
 static const struct og_backend_ops *ops = &og_backend_perf;
 
-static struct {
-	struct fake_perf k;
-	struct fake_log log;
-	struct og_backend_host host;
-	struct og_device_info info;
-	void *state;
-} F;
+static struct fake_fixture F;
 
 static int setup(void **unused)
 {
 	(void)unused;
-	fake_perf_init(&F.k);
-	fake_host_init(&F.host, &F.k, &F.log);
-	F.state = NULL;
+	fake_fixture_setup(&F);
 	return 0;
 }
 
 static int teardown(void **unused)
 {
 	(void)unused;
-	if (F.state)
-		ops->close(F.state);
-	F.state = NULL;
-	assert_int_equal(fake_perf_open_fds(&F.k), 0);
-	fake_perf_free(&F.k);
-	assert_int_equal(F.k.file_opens, F.k.file_closes);
-	return 0;
+	return fake_fixture_teardown(&F, ops);
 }
 
 static uint32_t bind(const char *source)

@@ -4,7 +4,8 @@
  * /dev/kgsl-3d0 (and its sysfs attributes under /sys/class/kgsl/kgsl-3d0)
  * are the virtual Adreno for every unmodified client of the process.
  * open/open64/openat/openat64 (and their _FORTIFY_SOURCE forms), close and
- * ioctl are interposed; everything else goes to the next definition.
+ * ioctl are interposed (by ../preload_core.c, which the virtual Mali's
+ * preload shares); everything else goes to the next definition.
  *
  * Configured from the environment when the process first opens one of the
  * device's paths:
@@ -24,60 +25,30 @@
  * A bad configuration prints one line to stderr and leaves the device absent.
  * The one device of the process is global state; it lives as long as the process.
  */
-#undef _FILE_OFFSET_BITS
-#include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
+#include "preload_core.h"
 #include "sys.h"
 #include "vadreno.h"
 
-#define EXPORT __attribute__((visibility("default")))
-
 static struct {
-	pthread_once_t next_once, dev_once;
+	pthread_once_t dev_once;
 	struct vadreno *vd;
 	const struct og_sys *sys;
-	int (*open)(const char *, int, ...);
-	int (*openat)(int, const char *, int, ...);
-	int (*close)(int);
-	int (*ioctl)(int, unsigned long, ...);
-} g = { .next_once = PTHREAD_ONCE_INIT, .dev_once = PTHREAD_ONCE_INIT };
-
-static void resolve(void)
-{
-	g.open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
-	g.openat = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
-	g.close = (int (*)(int))dlsym(RTLD_NEXT, "close");
-	g.ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
-}
+} g = { .dev_once = PTHREAD_ONCE_INIT };
 
 static unsigned long long env(const char *name, unsigned long long def, bool *bad)
 {
-	const char *s = getenv(name);
-	if (!s || !*s)
-		return def;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end) {
-		fprintf(stderr, "vadreno: %s=%s is not a number; fix the variable\n", name, s);
-		*bad = true;
-	}
-	return v;
+	return preload_env("vadreno", name, def, bad);
 }
 
 static void init(void)
 {
-	pthread_once(&g.next_once, resolve);
+	preload_next();
 	bool bad = false;
 	struct vadreno_config c = {0};
 	c.chip_id = (uint32_t)env("VADRENO_CHIP_ID", 0, &bad);
@@ -121,106 +92,26 @@ static void init(void)
 
 static struct vadreno *dev(void)
 {
-	pthread_once(&g.next_once, resolve);
+	preload_next();
 	return __atomic_load_n(&g.vd, __ATOMIC_ACQUIRE);
 }
 
-static bool owned_path(const char *path)
+bool preload_owns_path(const char *path)
 {
-	pthread_once(&g.next_once, resolve);
+	preload_next();
 	if (!vadreno_owns_path(path))
 		return false;
 	pthread_once(&g.dev_once, init);
 	return g.vd != NULL;
 }
 
-static bool owned_fd(int fd)
+bool preload_owns_fd(int fd)
 {
 	struct vadreno *vd = dev();
 	return vd && fd >= 0 && vadreno_owns_fd(vd, fd);
 }
 
-static mode_t mode_of(int flags, va_list ap)
+const struct og_sys *preload_sys(void)
 {
-	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, mode_t) : 0;
-}
-
-EXPORT int open(const char *path, int flags, ...)
-{
-	va_list ap;
-	va_start(ap, flags);
-	mode_t mode = mode_of(flags, ap);
-	va_end(ap);
-	if (owned_path(path))
-		return g.sys->open(g.sys->ctx, path, flags, mode);
-	return g.open(path, flags, mode);
-}
-
-EXPORT int open64(const char *path, int flags, ...)
-{
-	va_list ap;
-	va_start(ap, flags);
-	mode_t mode = mode_of(flags, ap);
-	va_end(ap);
-	return open(path, flags | O_LARGEFILE, mode);
-}
-
-EXPORT int openat(int dirfd, const char *path, int flags, ...)
-{
-	va_list ap;
-	va_start(ap, flags);
-	mode_t mode = mode_of(flags, ap);
-	va_end(ap);
-	if (path[0] == '/' && owned_path(path))
-		return g.sys->open(g.sys->ctx, path, flags, mode);
-	pthread_once(&g.next_once, resolve);
-	return g.openat(dirfd, path, flags, mode);
-}
-
-EXPORT int openat64(int dirfd, const char *path, int flags, ...)
-{
-	va_list ap;
-	va_start(ap, flags);
-	mode_t mode = mode_of(flags, ap);
-	va_end(ap);
-	return openat(dirfd, path, flags | O_LARGEFILE, mode);
-}
-
-int __open_2(const char *path, int flags);
-int __open64_2(const char *path, int flags);
-int __openat_2(int dirfd, const char *path, int flags);
-int __openat64_2(int dirfd, const char *path, int flags);
-EXPORT int __open_2(const char *path, int flags)
-{
-	return open(path, flags);
-}
-EXPORT int __open64_2(const char *path, int flags)
-{
-	return open(path, flags | O_LARGEFILE);
-}
-EXPORT int __openat_2(int dirfd, const char *path, int flags)
-{
-	return openat(dirfd, path, flags);
-}
-EXPORT int __openat64_2(int dirfd, const char *path, int flags)
-{
-	return openat(dirfd, path, flags | O_LARGEFILE);
-}
-
-EXPORT int close(int fd)
-{
-	if (owned_fd(fd))
-		return g.sys->close(g.sys->ctx, fd);
-	return g.close(fd);
-}
-
-EXPORT int ioctl(int fd, unsigned long req, ...)
-{
-	va_list ap;
-	va_start(ap, req);
-	void *arg = va_arg(ap, void *);
-	va_end(ap);
-	if (owned_fd(fd))
-		return g.sys->ioctl(g.sys->ctx, fd, req, arg);
-	return g.ioctl(fd, req, arg);
+	return g.sys;
 }

@@ -2,8 +2,9 @@
 /*
  * vmali_preload.c — libopengpa-vmali.so: LD_PRELOAD it and /dev/mali0 and
  * /dev/dri/renderD128 are the virtual Mali for every unmodified client in
- * the process.  open/openat/open64 (and their _FORTIFY_SOURCE forms), close,
- * ioctl, mmap/mmap64, munmap, poll, read and stat/fstat are interposed; calls
+ * the process.  open/openat/open64 (and their _FORTIFY_SOURCE forms), close
+ * and ioctl are interposed by ../preload_core.c (shared with the virtual
+ * Adreno's preload); mmap/mmap64, munmap, poll, read and stat/fstat here; calls
  * on anything the device does not own go to the next definition
  * (dlsym(RTLD_NEXT)).  So are __xstat/__fxstat: glibc before 2.33 compiled
  * stat calls into them, and ThreadSanitizer's fstat still calls __fxstat.
@@ -43,7 +44,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,20 +54,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "preload_core.h"
 #include "sys.h"
 #include "vmali.h"
 #include "vmali_preload.h"
 
-#define EXPORT __attribute__((visibility("default")))
+#define EXPORT PRELOAD_EXPORT
 
 static struct {
 	pthread_once_t next_once, dev_once;
 	struct vmali *vm; /* published (atomically) once configured */
 	const struct og_sys *sys;
-	int (*open)(const char *, int, ...);
-	int (*openat)(int, const char *, int, ...);
-	int (*close)(int);
-	int (*ioctl)(int, unsigned long, ...);
 	void *(*mmap)(void *, size_t, int, int, int, off_t);
 	void *(*mmap64)(void *, size_t, int, int, int, off64_t);
 	int (*munmap)(void *, size_t);
@@ -81,17 +78,7 @@ static struct {
 
 static unsigned long long env_ull(const char *name, unsigned long long def, bool *bad)
 {
-	const char *s = getenv(name);
-	if (!s || !*s)
-		return def;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end) {
-		fprintf(stderr, "vmali: %s=%s is not a number; fix the variable\n", name, s);
-		*bad = true;
-	}
-	return v;
+	return preload_env("vmali", name, def, bad);
 }
 
 static char *read_file(const char *path)
@@ -124,10 +111,7 @@ static char *read_file(const char *path)
 
 static void resolve(void)
 {
-	g.open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
-	g.openat = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
-	g.close = (int (*)(int))dlsym(RTLD_NEXT, "close");
-	g.ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+	preload_next();
 	g.mmap = (void *(*)(void *, size_t, int, int, int, off_t))dlsym(RTLD_NEXT, "mmap");
 	g.mmap64 = (void *(*)(void *, size_t, int, int, int, off64_t))dlsym(RTLD_NEXT, "mmap64");
 	g.munmap = (int (*)(void *, size_t))dlsym(RTLD_NEXT, "munmap");
@@ -266,102 +250,20 @@ static bool owned_path(const char *path)
 	return vm && vmali_owns_path(vm, path);
 }
 
-static bool wants_mode(int flags)
+/* preload_core.c's hooks: open, openat, close and ioctl. */
+bool preload_owns_path(const char *path)
 {
-	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE;
+	return owned_path(path);
 }
 
-EXPORT int open(const char *path, int flags, ...)
+bool preload_owns_fd(int fd)
 {
-	mode_t mode = 0;
-	if (wants_mode(flags)) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	if (owned_path(path))
-		return g.sys->open(g.sys->ctx, path, flags, mode);
-	return g.open(path, flags, mode);
+	return owned_fd(fd);
 }
 
-EXPORT int open64(const char *path, int flags, ...)
+const struct og_sys *preload_sys(void)
 {
-	mode_t mode = 0;
-	if (wants_mode(flags)) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	return open(path, flags | O_LARGEFILE, mode);
-}
-
-EXPORT int openat(int dirfd, const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-	if (wants_mode(flags)) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	if (path[0] == '/' && owned_path(path))
-		return g.sys->open(g.sys->ctx, path, flags, mode);
-	next();
-	return g.openat(dirfd, path, flags, mode);
-}
-
-EXPORT int openat64(int dirfd, const char *path, int flags, ...)
-{
-	mode_t mode = 0;
-	if (wants_mode(flags)) {
-		va_list ap;
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	return openat(dirfd, path, flags | O_LARGEFILE, mode);
-}
-
-/* _FORTIFY_SOURCE entry points glibc's headers route open() through. */
-int __open_2(const char *path, int flags);
-int __open64_2(const char *path, int flags);
-int __openat_2(int dirfd, const char *path, int flags);
-int __openat64_2(int dirfd, const char *path, int flags);
-EXPORT int __open_2(const char *path, int flags)
-{
-	return open(path, flags);
-}
-EXPORT int __open64_2(const char *path, int flags)
-{
-	return open(path, flags | O_LARGEFILE);
-}
-EXPORT int __openat_2(int dirfd, const char *path, int flags)
-{
-	return openat(dirfd, path, flags);
-}
-EXPORT int __openat64_2(int dirfd, const char *path, int flags)
-{
-	return openat(dirfd, path, flags | O_LARGEFILE);
-}
-
-EXPORT int close(int fd)
-{
-	if (owned_fd(fd))
-		return g.sys->close(g.sys->ctx, fd);
-	return g.close(fd);
-}
-
-EXPORT int ioctl(int fd, unsigned long req, ...)
-{
-	va_list ap;
-	va_start(ap, req);
-	void *arg = va_arg(ap, void *);
-	va_end(ap);
-	if (owned_fd(fd))
-		return g.sys->ioctl(g.sys->ctx, fd, req, arg);
-	return g.ioctl(fd, req, arg);
+	return g.sys;
 }
 
 EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)

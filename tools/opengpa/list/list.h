@@ -11,6 +11,7 @@ struct list_options {
 	bool hardware, all, help, json, backends;
 	bool groups;         /* --groups: the counter groups (stat -M's names) */
 	bool headline;       /* --headline: only what `opengpa stat` counts by default */
+	bool instances;      /* --instances: every per-instance copy, a row each */
 	const char *pattern; /* PATTERN: a glob, or a substring, any case */
 };
 

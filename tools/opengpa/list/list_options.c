@@ -23,6 +23,7 @@ static enum cli_error apply(void *ctx, int key, const struct cli_option *opt, co
 	case LIST_OPT_BACKENDS: o->backends = true; return CLI_OK;
 	case LIST_OPT_GROUPS: o->groups = true; return CLI_OK;
 	case LIST_OPT_HEADLINE: o->headline = true; return CLI_OK;
+	case LIST_OPT_INSTANCES: o->instances = true; return CLI_OK;
 	case LIST_OPT_HELP: o->help = true; return CLI_OK;
 	}
 	return CLI_ERR_UNHANDLED;
@@ -51,6 +52,11 @@ int list_parse(int argc, char **argv, struct list_options *o, char *err, size_t 
 		char word[64];
 		cli_refuse(err, errlen, "unexpected argument '%s' (one PATTERN at most)",
 		           cli_escape(argv[operand], word, sizeof word));
+		return 2;
+	}
+	if (o->instances && (o->backends || o->groups)) {
+		cli_refuse(err, errlen, "--instances lists counters; --backends and --groups list "
+		           "something else");
 		return 2;
 	}
 	if (o->pattern && (o->backends || o->groups)) {
