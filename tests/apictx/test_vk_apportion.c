@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_vk_apportion.c — og_vk_apportion (lib/apictx/vk_dev.c), which splits
+ * a Vulkan command list's device counts among its samples in proportion to
+ * their GPU times: the shares add up to the list's counts exactly, each is
+ * its exact proportion rounded down or up by one (largest remainder, a tie
+ * to the earlier sample), counts and weights near 2^64 (the 128-bit
+ * product without __int128), and equal shares when every weight is 0.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "apictx/vk.h"
+
+static void proportional_with_largest_remainder(void **state)
+{
+	(void)state;
+	/* 1001 by 1:2:7 is 100.1, 200.2, 700.7: the unit left goes to .7. */
+	const uint64_t w[3] = { 1, 2, 7 };
+	uint64_t s[3];
+	og_vk_apportion(1001, w, 3, s);
+	assert_int_equal(s[0], 100);
+	assert_int_equal(s[1], 200);
+	assert_int_equal(s[2], 701);
+	/* A list whose second sample ran 30 times longer gets 30 times the counts. */
+	const uint64_t t[2] = { 1000, 30000 };
+	og_vk_apportion(3100, t, 2, s);
+	assert_int_equal(s[0], 100);
+	assert_int_equal(s[1], 3000);
+	/* Ties: the earlier sample. */
+	const uint64_t same[2] = { 5, 5 };
+	og_vk_apportion(1, same, 2, s);
+	assert_int_equal(s[0], 1);
+	assert_int_equal(s[1], 0);
+	/* A sample of GPU time 0 gets nothing; a lone one everything. */
+	const uint64_t zero_one[2] = { 0, 9 };
+	og_vk_apportion(77, zero_one, 2, s);
+	assert_int_equal(s[0], 0);
+	assert_int_equal(s[1], 77);
+	og_vk_apportion(0, w, 3, s);
+	assert_int_equal(s[0] + s[1] + s[2], 0);
+}
+
+static void equal_without_times(void **state)
+{
+	(void)state;
+	const uint64_t w[3] = { 0, 0, 0 };
+	uint64_t s[3];
+	og_vk_apportion(7, w, 3, s);
+	assert_int_equal(s[0], 3);
+	assert_int_equal(s[1], 2);
+	assert_int_equal(s[2], 2);
+}
+
+static void near_two_to_the_64(void **state)
+{
+	(void)state;
+	uint64_t s[2];
+	/* Weights whose sum overflows: halved, still proportional. */
+	const uint64_t big[2] = { 1ull << 63, 1ull << 63 };
+	og_vk_apportion(UINT64_MAX, big, 2, s);
+	assert_true(s[0] == 1ull << 63 && s[1] == (1ull << 63) - 1);
+	/* Products past 2^64: 10^15 counts by 3:7 of 10^10 ticks. */
+	const uint64_t t[2] = { 3000000000ull, 7000000000ull };
+	og_vk_apportion(1000000000000000ull, t, 2, s);
+	assert_true(s[0] == 300000000000000ull && s[1] == 700000000000000ull);
+	/* 2^61 + 5 by 1:2 of 3 * 2^40: 768614336404564652.33 and
+	 * 1537228672809129304.67, the unit left to the second. */
+	const uint64_t thirds[2] = { 1ull << 40, 2ull << 40 };
+	og_vk_apportion((1ull << 61) + 5, thirds, 2, s);
+	assert_true(s[0] == 768614336404564652ull && s[1] == 1537228672809129305ull);
+}
+
+/* Many lists of random counts and times: exact sums, and each share within
+ * one of its exact proportion (checked in 128 bits where the compiler has
+ * them). */
+static void random_lists(void **state)
+{
+	(void)state;
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	for (int round = 0; round < 2000; round++) {
+		uint64_t w[17], s[17], sum = 0, given = 0;
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		uint32_t n = 1 + (uint32_t)(seed >> 60);
+		uint64_t total = seed >> (round % 3 ? 1 : 30);
+		for (uint32_t k = 0; k < n; k++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			w[k] = seed >> (20 + k % 40);
+			sum += w[k];
+		}
+		og_vk_apportion(total, w, n, s);
+		for (uint32_t k = 0; k < n; k++)
+			given += s[k];
+		assert_true(given == total);
+#ifdef __SIZEOF_INT128__
+		for (uint32_t k = 0; k < n && sum; k++) {
+			unsigned __int128 exact = (unsigned __int128)total * w[k] / sum;
+			assert_true(s[k] == exact || s[k] == exact + 1);
+		}
+#endif
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(proportional_with_largest_remainder),
+		cmocka_unit_test(equal_without_times),
+		cmocka_unit_test(near_two_to_the_64),
+		cmocka_unit_test(random_lists),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
