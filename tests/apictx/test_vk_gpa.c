@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <vulkan/vulkan.h>
 
 #include <gpu_performance_api/gpu_perf_api.h>
@@ -643,6 +644,82 @@ static void device_shares(struct vk *vk, GpaContextId ctx, uint64_t (*frames)(vo
 	vk_compute_destroy(vk->device, &comp);
 }
 
+/* ---- the perf backend on Vulkan ------------------------------------------
+ * lavapipe runs command buffers on a thread of its own (its queue thread,
+ * started with the VkDevice), not on the thread that calls GPA.  Two lists,
+ * one sample each (a lone sample gets its list's counts exactly): one fill,
+ * and PERF_FILLS fills.  The test measures for itself the CPU time the
+ * process's other threads spent while each list ran (process CPU time less
+ * this thread's): the fills' work, `others`.  The perf backend's default
+ * scope is the calling thread: the long sample's TaskClock holds the
+ * recording and the waits but not the fills.  With
+ * OPENGPA_BACKEND_OPTIONS=pid=<this process> every thread the process has
+ * when the pass begins is counted, lavapipe's queue thread among them, so
+ * the long sample's TaskClock holds the fills' CPU time too.  (GPUTime is
+ * lavapipe's wall time, longer than the CPU time on a loaded machine.) */
+#define PERF_FILLS 64
+
+static double cpu_ms(clockid_t clock)
+{
+	struct timespec ts;
+	clock_gettime(clock, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void perf_task_clock(struct vk *vk, GpaContextId ctx, bool process)
+{
+	GpaUInt32 clock = 0, gputime = 0;
+	GpaSessionId session = NULL;
+	CHECK(gpa.GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &session) ==
+	      kGpaStatusOk, "create perf session");
+	if (gpa.GpaGetCounterIndex(COUNTER_OWNER, "TaskClock", &clock) != kGpaStatusOk) {
+		gpa.GpaDeleteSession(session); /* not the perf backend */
+		return;
+	}
+	VkFence fence;
+	VkFenceCreateInfo fi = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+	VKOK(vkCreateFence(vk->device, &fi, NULL, &fence));
+	CHECK(gpa.GpaGetCounterIndex(COUNTER_OWNER, "GPUTime", &gputime) == kGpaStatusOk &&
+	      gpa.GpaEnableCounter(session, gputime) == kGpaStatusOk &&
+	      gpa.GpaEnableCounter(session, clock) == kGpaStatusOk, "GPUTime, TaskClock");
+	CHECK(gpa.GpaBeginSession(session) == kGpaStatusOk, "begin perf session");
+	double others[2];
+	for (GpaUInt32 id = 0; id < 2; id++) {
+		double p0 = cpu_ms(CLOCK_PROCESS_CPUTIME_ID), t0 = cpu_ms(CLOCK_THREAD_CPUTIME_ID);
+		VkCommandBuffer cb = cb_begin(vk, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+		GpaCommandListId cl = NULL;
+		CHECK(gpa.GpaBeginCommandList(session, 0, cb, kGpaCommandListPrimary, &cl) ==
+		      kGpaStatusOk && gpa.GpaBeginSample(id, cl) == kGpaStatusOk, "perf list %u", id);
+		work(vk, cb, id ? PERF_FILLS : 1);
+		CHECK(gpa.GpaEndSample(cl) == kGpaStatusOk && gpa.GpaEndCommandList(cl) ==
+		      kGpaStatusOk, "end perf list %u", id);
+		run_list(vk, cb, fence);
+		others[id] = cpu_ms(CLOCK_PROCESS_CPUTIME_ID) - p0 - (cpu_ms(CLOCK_THREAD_CPUTIME_ID) - t0);
+	}
+	CHECK(gpa.GpaEndSession(session) == kGpaStatusOk, "end perf session");
+	double v[2][2] = { { 0 } }; /* GPUTime ns, TaskClock ms */
+	for (GpaUInt32 id = 0; id < 2; id++) {
+		CHECK(gpa.GpaGetSampleResult(session, id, sizeof(v[id]), v[id]) == kGpaStatusOk,
+		      "perf sample %u", id);
+		printf("perf backend, %s: sample %u (%d fills): GPUTime %.3f ms, TaskClock %.3f ms; "
+		       "other threads' CPU %.3f ms\n", process ? "pid=<this process>" :
+		       "calling thread", id, id ? PERF_FILLS : 1, v[id][0] / 1e6, v[id][1], others[id]);
+	}
+	double fills = others[1] - others[0], more = v[1][1] - v[0][1];
+	/* 512 MiB written take well over 2 ms of CPU on any machine. */
+	CHECK(fills > 2.0, "lavapipe's threads spent %.3f ms on %d fills", fills, PERF_FILLS);
+	if (process)
+		CHECK(more > 0.5 * fills, "pid=<this process>: the long sample's TaskClock grows by "
+		      "%.3f ms, with the %.3f ms lavapipe's queue thread spent on its fills", more,
+		      fills);
+	else
+		CHECK(more < 0.5 * fills, "calling thread: the long sample's TaskClock grows by %.3f "
+		      "ms, not with the %.3f ms of lavapipe's queue thread", more, fills);
+	CHECK(gpa.GpaDeleteSession(session) == kGpaStatusOk, "delete perf session");
+	vkResetCommandPool(vk->device, vk->pool, 0);
+	vkDestroyFence(vk->device, fence, NULL);
+}
+
 int main(void)
 {
 	const char *dir = getenv("OPENGPA_BUILD_LIB");
@@ -840,7 +917,19 @@ int main(void)
 		unsetenv("OPENGPA_SYNC");
 	}
 
+	perf_task_clock(&vk, ctx, false);
 	CHECK(gpa.GpaCloseContext(ctx) == kGpaStatusOk, "close");
+	if (!frames && getenv("OPENGPA_BACKEND") && !strcmp(getenv("OPENGPA_BACKEND"), "perf")) {
+		/* The same on a context counting the whole process. */
+		char pid[32];
+		snprintf(pid, sizeof(pid), "pid=%ld", (long)getpid());
+		setenv("OPENGPA_BACKEND_OPTIONS", pid, 1);
+		CHECK(gpa.GpaOpenContext(&info, kGpaOpenContextDefaultBit, &ctx) == kGpaStatusOk,
+		      "open with %s", pid);
+		perf_task_clock(&vk, ctx, true);
+		CHECK(gpa.GpaCloseContext(ctx) == kGpaStatusOk, "close");
+		unsetenv("OPENGPA_BACKEND_OPTIONS");
+	}
 	CHECK(gpa.GpaDestroy() == kGpaStatusOk, "destroy");
 	dlclose(lib);
 	vk_teardown(&vk);
