@@ -22,7 +22,11 @@
  * GPA's UUID, and the samples' times fit within their submission's.
  *
  * Under the virtual Mali (its preload in the process) it also checks device
- * counters per sample, synchronised (device_counts).
+ * counters per sample, synchronised and not (device_counts), and a list's
+ * counts shared among its samples by GPU time (device_shares); on the
+ * virtual MIPS 34K (OPENGPA_BACKEND=mips) a device session of several
+ * passes (device_passes); on the perf backend, which threads a sample's
+ * TaskClock counts (perf_task_clock).
  *
  * Past 600 lines: one client program, built as 3.x and as 4.x, whose
  * scenarios share its Vulkan setup, its GPA table and its checks; split, each
@@ -644,6 +648,116 @@ static void device_shares(struct vk *vk, GpaContextId ctx, uint64_t (*frames)(vo
 	vk_compute_destroy(vk->device, &comp);
 }
 
+/* ---- a device session of several passes ----------------------------------
+ * On the virtual MIPS 34K (OPENGPA_BACKEND=mips, its preload), whose two
+ * counters (one per bank) cannot hold three miss rates at once: a session
+ * of three passes, recorded one pass per replayed frame as AMD's samples
+ * do (each pass's lists submitted and waited for, then GpaIsPassComplete).
+ * Each pass: list A with samples 0 (one fill) and 1 (FILLS fills), list B
+ * with sample 2 alone.  The 34K runs a fixed stretch of work at every read
+ * of its counters, so each list's counts are the same: sample 2 has
+ * exactly B's, samples 0 and 1 share A's by GPU time, so their raw counts
+ * add up to sample 2's, the longer one gets more, and their miss rates
+ * (ratios of raws shared alike) are the list's rate within rounding.
+ * GPUTime, enabled too, is measured in pass 0 only; the library times the
+ * samples of the other passes for itself. */
+static const char *const pass_names[] = {
+	"CoreCycles", "InstructionCount", "ICacheMissRate", "DCacheMissRate",
+	"BranchMispredictionRate", "GPUTime",
+};
+#define PASS_COUNTS 2 /* the sums; then the rates, then GPUTime (pass 0's) */
+#define PASS_NAMES 6
+
+static void device_passes(struct vk *vk, GpaContextId ctx)
+{
+	GpaSessionId session = NULL;
+	GpaUInt32 idx[PASS_NAMES], passes = 0;
+	CHECK(gpa.GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &session) ==
+	      kGpaStatusOk, "create multi-pass session");
+	if (gpa.GpaGetCounterIndex(COUNTER_OWNER, pass_names[0], &idx[0]) != kGpaStatusOk) {
+		gpa.GpaDeleteSession(session); /* not the MIPS backend */
+		return;
+	}
+	for (int k = 0; k < PASS_NAMES; k++)
+		CHECK(gpa.GpaGetCounterIndex(COUNTER_OWNER, pass_names[k], &idx[k]) == kGpaStatusOk &&
+		      gpa.GpaEnableCounter(session, idx[k]) == kGpaStatusOk, "%s", pass_names[k]);
+	CHECK(gpa.GpaGetPassCount(session, &passes) == kGpaStatusOk && passes >= 2,
+	      "the miss rates take %u passes", passes);
+	printf("multi-pass device session: %u passes\n", passes);
+	VkFence fence;
+	VkFenceCreateInfo fi = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
+	VKOK(vkCreateFence(vk->device, &fi, NULL, &fence));
+	CHECK(gpa.GpaBeginSession(session) == kGpaStatusOk, "begin multi-pass session");
+	for (GpaUInt32 p = 0; p < passes; p++) {
+		VkCommandBuffer a = cb_begin(vk, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+		GpaCommandListId cl = NULL;
+		CHECK(gpa.GpaBeginCommandList(session, p, a, kGpaCommandListPrimary, &cl) ==
+		      kGpaStatusOk, "pass %u list A", p);
+		for (GpaUInt32 id = 0; id < 2; id++) {
+			CHECK(gpa.GpaBeginSample(id, cl) == kGpaStatusOk, "pass %u sample %u", p, id);
+			work(vk, a, id ? FILLS : 1);
+			CHECK(gpa.GpaEndSample(cl) == kGpaStatusOk, "pass %u end %u", p, id);
+		}
+		CHECK(gpa.GpaEndCommandList(cl) == kGpaStatusOk, "pass %u end A", p);
+		run_list(vk, a, fence);
+		VkCommandBuffer b = cb_begin(vk, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+		CHECK(gpa.GpaBeginCommandList(session, p, b, kGpaCommandListPrimary, &cl) ==
+		      kGpaStatusOk && gpa.GpaBeginSample(2, cl) == kGpaStatusOk, "pass %u list B", p);
+		work(vk, b, 1);
+		CHECK(gpa.GpaEndSample(cl) == kGpaStatusOk && gpa.GpaEndCommandList(cl) ==
+		      kGpaStatusOk, "pass %u end B", p);
+		run_list(vk, b, fence);
+		CHECK(gpa.GpaIsPassComplete(session, p) == kGpaStatusOk, "pass %u complete", p);
+	}
+	CHECK(gpa.GpaEndSession(session) == kGpaStatusOk, "end multi-pass session");
+	CHECK(gpa.GpaIsSessionComplete(session) == kGpaStatusOk, "multi-pass session complete");
+	double v[3][PASS_NAMES];
+	for (GpaUInt32 id = 0; id < 3; id++) {
+		GpaUInt64 raw[PASS_NAMES] = { 0 };
+		CHECK(gpa.GpaGetSampleResult(session, id, sizeof(raw), raw) == kGpaStatusOk,
+		      "multi-pass sample %u", id);
+		for (GpaUInt32 e = 0; e < PASS_NAMES; e++) {
+			GpaUInt32 c = 0;
+			GpaDataType type = kGpaDataTypeUint64;
+			gpa.GpaGetEnabledIndex(session, e, &c);
+			gpa.GpaGetCounterDataType(COUNTER_OWNER, c, &type);
+			int k = 0;
+			while (k < PASS_NAMES - 1 && idx[k] != c)
+				k++;
+			if (type == kGpaDataTypeFloat64)
+				memcpy(&v[id][k], &raw[e], sizeof(double));
+			else
+				v[id][k] = (double)raw[e];
+		}
+	}
+	for (int k = 0; k < PASS_NAMES; k++) {
+		printf("  %-24s %14.4f + %14.4f | alone %14.4f\n", pass_names[k], v[0][k], v[1][k],
+		       v[2][k]);
+		if (k == PASS_NAMES - 1) {
+			CHECK(v[0][k] > 0 && v[1][k] > v[0][k] && v[2][k] > 0, "GPUTime %.0f, %.0f, %.0f",
+			      v[0][k], v[1][k], v[2][k]);
+			continue;
+		}
+		if (k < PASS_COUNTS) {
+			CHECK(v[0][k] + v[1][k] == v[2][k] && v[2][k] > 0, "%s: samples 0 and 1 share "
+			      "list A's %.0f: %.0f + %.0f", pass_names[k], v[2][k], v[0][k], v[1][k]);
+			CHECK(v[1][k] > v[0][k], "%s: the sample with %d fills gets more", pass_names[k],
+			      FILLS);
+			continue;
+		}
+		/* A rate of two shared raws: the list's, off by their rounding (one
+		 * count each, under 1% of a share of 10,000 cycles' events). */
+		for (int id = 0; id < 2; id++)
+			CHECK(v[id][0] < 10000 || (v[id][k] >= v[2][k] * 0.99 - 1e-9 &&
+			                           v[id][k] <= v[2][k] * 1.01 + 1e-9),
+			      "%s of sample %d: %.6f, the list's %.6f", pass_names[k], id, v[id][k],
+			      v[2][k]);
+	}
+	CHECK(gpa.GpaDeleteSession(session) == kGpaStatusOk, "delete multi-pass session");
+	vkResetCommandPool(vk->device, vk->pool, 0);
+	vkDestroyFence(vk->device, fence, NULL);
+}
+
 /* ---- the perf backend on Vulkan ------------------------------------------
  * lavapipe runs command buffers on a thread of its own (its queue thread,
  * started with the VkDevice), not on the thread that calls GPA.  Two lists,
@@ -917,6 +1031,12 @@ int main(void)
 		unsetenv("OPENGPA_SYNC");
 	}
 
+	for (int sync = 0; sync < 2; sync++) {
+		if (sync)
+			setenv("OPENGPA_SYNC", "off", 1);
+		device_passes(&vk, ctx);
+	}
+	unsetenv("OPENGPA_SYNC");
 	perf_task_clock(&vk, ctx, false);
 	CHECK(gpa.GpaCloseContext(ctx) == kGpaStatusOk, "close");
 	if (!frames && getenv("OPENGPA_BACKEND") && !strcmp(getenv("OPENGPA_BACKEND"), "perf")) {
