@@ -734,14 +734,12 @@ bool og_vk_list_stamp(struct og_apictx *a, struct og_vk_list *l)
 	return l->stamp;
 }
 
-enum og_api_read og_vk_list_ticks(struct og_apictx *a, struct og_vk_list *l, uint32_t id,
-                                  struct og_vk_list *via, uint64_t *ticks)
+enum og_api_read og_vk_list_ticks(struct og_apictx *a, struct og_vk_list *l, uint32_t k,
+                                  uint32_t id, struct og_vk_list *via, uint64_t *ticks)
 {
 	struct vk *vk = a->priv;
-	uint32_t k = 0;
-	while (k < l->nsamples && l->samples[k].id != id)
-		k++;
-	enum og_api_read r = k < l->nsamples ? ran(vk, via) : OG_API_FAILED;
+	enum og_api_read r = k < l->nsamples && l->samples[k].id == id ? ran(vk, via)
+	                                                               : OG_API_FAILED;
 	if (r == OG_API_DONE)
 		r = fetch(vk, l);
 	if (r != OG_API_DONE)

@@ -127,12 +127,13 @@ GPA_Status og_vk_dev_sample(struct og_cmdlist *cl, const char *fn, uint32_t id, 
 GPA_Status og_vk_dev_copy(struct og_cmdlist *cl, const char *fn, uint32_t id,
                           struct og_cmdlist *sec, uint32_t k);
 /* vk.c for vk_dev.c: every sample on primary list l gets its two
- * timestamps even without a timing (false: the device writes none), and
- * sample `id`'s ticks on list l (its end - begin masked to
- * timestampValidBits), read once the primary `via` ran. */
+ * timestamps and a place in og_vk_list_samples even without a timing
+ * (false: the device writes none), and the ticks of l's k-th sample, which
+ * must be `id` (its end - begin masked to timestampValidBits), read once the
+ * primary `via` ran. */
 bool og_vk_list_stamp(struct og_apictx *a, struct og_vk_list *l);
-enum og_api_read og_vk_list_ticks(struct og_apictx *a, struct og_vk_list *l, uint32_t id,
-                                  struct og_vk_list *via, uint64_t *ticks);
+enum og_api_read og_vk_list_ticks(struct og_apictx *a, struct og_vk_list *l, uint32_t k,
+                                  uint32_t id, struct og_vk_list *via, uint64_t *ticks);
 /* Splits `total` into n shares proportional to weights[] (largest
  * remainder: they add up to total exactly); all weights 0: equal shares,
  * the remainder to the first. */

@@ -4,13 +4,15 @@
  * a Vulkan command list's device counts among its samples in proportion to
  * their GPU times: the shares add up to the list's counts exactly, each is
  * its exact proportion rounded down or up by one (largest remainder, a tie
- * to the earlier sample), counts and weights near 2^64 (the 128-bit
- * product without __int128), and equal shares when every weight is 0.
+ * to the earlier sample, checked against a sort), counts and weights near
+ * 2^64 (the 128-bit product without __int128), and equal shares when every
+ * weight is 0.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <cmocka.h>
 
@@ -105,6 +107,53 @@ static void random_lists(void **state)
 	}
 }
 
+/* Lists of up to 1000 samples against the method written out plainly:
+ * floors, then one more for each of the `left` largest remainders found by
+ * sorting (products below 2^64, so plain 64-bit arithmetic). */
+struct ref {
+	uint64_t rem;
+	uint32_t k;
+};
+
+static int by_rem(const void *a, const void *b)
+{
+	const struct ref *x = a, *y = b;
+	if (x->rem != y->rem)
+		return x->rem > y->rem ? -1 : 1;
+	return x->k < y->k ? -1 : 1;
+}
+
+static void against_a_sort(void **state)
+{
+	(void)state;
+	static uint64_t w[1000], s[1000], want[1000];
+	static struct ref r[1000];
+	uint64_t seed = 12345;
+	for (int round = 0; round < 60; round++) {
+		uint32_t n = round < 30 ? 1000 : 1 + (uint32_t)(round * 37 % 200);
+		uint64_t sum = 0, total, floors = 0;
+		for (uint32_t k = 0; k < n; k++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			/* Repeated weights, so remainders tie and the earlier sample wins. */
+			w[k] = round % 3 == 0 ? 1 + (seed >> 62) : seed >> 40;
+			sum += w[k];
+		}
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		total = seed >> 33;
+		for (uint32_t k = 0; k < n; k++) {
+			want[k] = total * w[k] / sum;
+			r[k] = (struct ref){ total * w[k] % sum, k };
+			floors += want[k];
+		}
+		qsort(r, n, sizeof(*r), by_rem);
+		for (uint64_t j = 0; j < total - floors; j++)
+			want[r[j].k]++;
+		og_vk_apportion(total, w, n, s);
+		for (uint32_t k = 0; k < n; k++)
+			assert_true(s[k] == want[k]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -112,6 +161,7 @@ int main(void)
 		cmocka_unit_test(equal_without_times),
 		cmocka_unit_test(near_two_to_the_64),
 		cmocka_unit_test(random_lists),
+		cmocka_unit_test(against_a_sort),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
