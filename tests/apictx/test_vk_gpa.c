@@ -322,13 +322,56 @@ static void run_list(struct vk *vk, VkCommandBuffer cb, VkFence fence)
 	VKOK(vkResetFences(vk->device, 1, &fence));
 }
 
-static void device_counts(struct vk *vk, GpaContextId ctx, uint64_t (*frames)(void))
+/* What the device cases record with: an empty compute pipeline and a fence. */
+static VkFence rig_begin(struct vk *vk, struct vk_compute *comp)
 {
-	struct vk_compute comp;
-	vk_compute_create(vk->device, &comp);
+	vk_compute_create(vk->device, comp);
 	VkFence fence;
 	VkFenceCreateInfo fi = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
 	VKOK(vkCreateFence(vk->device, &fi, NULL, &fence));
+	return fence;
+}
+
+static void rig_end(struct vk *vk, struct vk_compute *comp, VkFence fence)
+{
+	vkResetCommandPool(vk->device, vk->pool, 0);
+	vkDestroyFence(vk->device, fence, NULL);
+	vk_compute_destroy(vk->device, comp);
+}
+
+/* Sample id's values of the counters idx[0 .. n) into out[], whatever
+ * their enabled order and type; -1 for one not enabled. */
+static GpaStatus read_counters(GpaContextId ctx, GpaSessionId session, GpaUInt32 id,
+                               const GpaUInt32 *idx, GpaUInt32 n, double *out)
+{
+	GpaUInt32 enabled = 0;
+	GpaUInt64 raw[8] = { 0 };
+	GpaStatus st = gpa.GpaGetNumEnabledCounters(session, &enabled);
+	if (st == kGpaStatusOk && enabled <= 8)
+		st = gpa.GpaGetSampleResult(session, id, enabled * 8, raw);
+	for (GpaUInt32 k = 0; k < n; k++)
+		out[k] = -1.0;
+	for (GpaUInt32 e = 0; st == kGpaStatusOk && e < enabled && e < 8; e++) {
+		GpaUInt32 c = 0;
+		GpaDataType type = kGpaDataTypeUint64;
+		gpa.GpaGetEnabledIndex(session, e, &c);
+		gpa.GpaGetCounterDataType(COUNTER_OWNER, c, &type);
+		for (GpaUInt32 k = 0; k < n; k++) {
+			if (idx[k] != c)
+				continue;
+			if (type == kGpaDataTypeFloat64)
+				memcpy(&out[k], &raw[e], sizeof(double));
+			else
+				out[k] = (double)raw[e];
+		}
+	}
+	return st;
+}
+
+static void device_counts(struct vk *vk, GpaContextId ctx, uint64_t (*frames)(void))
+{
+	struct vk_compute comp;
+	VkFence fence = rig_begin(vk, &comp);
 	GpaSessionId session = NULL;
 	CHECK(gpa.GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &session) ==
 	      kGpaStatusOk, "create device session");
@@ -493,9 +536,7 @@ static void device_counts(struct vk *vk, GpaContextId ctx, uint64_t (*frames)(vo
 	      prims_of(f7) + prims_of(f7 + 1));
 	CHECK(gpa.GpaDeleteSession(old) == kGpaStatusOk && gpa.GpaDeleteSession(next) ==
 	      kGpaStatusOk, "delete 6, 7");
-	vkResetCommandPool(vk->device, vk->pool, 0);
-	vkDestroyFence(vk->device, fence, NULL);
-	vk_compute_destroy(vk->device, &comp);
+	rig_end(vk, &comp, fence);
 }
 
 /* ---- shares of one list's device counts, by GPU time ---------------------
@@ -511,31 +552,6 @@ static void device_counts(struct vk *vk, GpaContextId ctx, uint64_t (*frames)(vo
  * itself) the longer sample still gets the larger share.  Equal shares
  * fail both. */
 #define FILLS 32
-
-/* Sample id's primitives, cycles and GPUTime (those enabled). */
-static GpaStatus share_values(GpaContextId ctx, GpaSessionId session, GpaUInt32 id, GpaUInt32 prims, GpaUInt32 cycles,
-                              GpaUInt32 gputime, double out[3])
-{
-	GpaUInt32 n = 0;
-	GpaUInt64 raw[4] = { 0 };
-	GpaStatus st = gpa.GpaGetNumEnabledCounters(session, &n);
-	if (st == kGpaStatusOk && n <= 4)
-		st = gpa.GpaGetSampleResult(session, id, n * 8, raw);
-	out[0] = out[1] = out[2] = -1.0;
-	for (GpaUInt32 e = 0; st == kGpaStatusOk && e < n && e < 4; e++) {
-		GpaUInt32 c = 0;
-		GpaDataType type = kGpaDataTypeUint64;
-		gpa.GpaGetEnabledIndex(session, e, &c);
-		gpa.GpaGetCounterDataType(COUNTER_OWNER, c, &type);
-		double v;
-		if (type == kGpaDataTypeFloat64)
-			memcpy(&v, &raw[e], sizeof(v));
-		else
-			v = (double)raw[e];
-		out[c == prims ? 0 : c == cycles ? 1 : c == gputime ? 2 : 0] = v;
-	}
-	return st;
-}
 
 /* a and b: the two samples' values (out of share_values) on one list whose
  * primitives were `list_prims`. */
@@ -575,10 +591,7 @@ static void check_shares(const char *what, const double a[3], const double b[3],
 static void device_shares(struct vk *vk, GpaContextId ctx, uint64_t (*frames)(void), bool timed)
 {
 	struct vk_compute comp;
-	vk_compute_create(vk->device, &comp);
-	VkFence fence;
-	VkFenceCreateInfo fi = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-	VKOK(vkCreateFence(vk->device, &fi, NULL, &fence));
+	VkFence fence = rig_begin(vk, &comp);
 	GpaSessionId session = NULL;
 	GpaUInt32 prims = 0, cycles = UINT32_MAX, gputime = UINT32_MAX, passes = 0;
 	CHECK(gpa.GpaCreateSession(ctx, kGpaSessionSampleTypeDiscreteCounter, &session) ==
@@ -637,15 +650,14 @@ static void device_shares(struct vk *vk, GpaContextId ctx, uint64_t (*frames)(vo
 	CHECK(gpa.GpaEndSession(session) == kGpaStatusOk, "end shares session");
 	CHECK(gpa.GpaIsSessionComplete(session) == kGpaStatusOk, "shares session complete");
 	double v[4][3];
+	const GpaUInt32 idx[3] = { prims, cycles, gputime };
 	for (GpaUInt32 id = 0; id < 4; id++)
-		CHECK(share_values(ctx, session, id, prims, cycles, gputime, v[id]) == kGpaStatusOk,
+		CHECK(read_counters(ctx, session, id, idx, 3, v[id]) == kGpaStatusOk,
 		      "shares sample %u", id);
 	check_shares("one list", v[0], v[1], one_list, timed);
 	check_shares("a copy beside a sample", v[2], v[3], two_list, timed);
 	CHECK(gpa.GpaDeleteSession(session) == kGpaStatusOk, "delete shares session");
-	vkResetCommandPool(vk->device, vk->pool, 0);
-	vkDestroyFence(vk->device, fence, NULL);
-	vk_compute_destroy(vk->device, &comp);
+	rig_end(vk, &comp, fence);
 }
 
 /* ---- a device session of several passes ----------------------------------
@@ -684,9 +696,8 @@ static void device_passes(struct vk *vk, GpaContextId ctx)
 	CHECK(gpa.GpaGetPassCount(session, &passes) == kGpaStatusOk && passes >= 2,
 	      "the miss rates take %u passes", passes);
 	printf("multi-pass device session: %u passes\n", passes);
-	VkFence fence;
-	VkFenceCreateInfo fi = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-	VKOK(vkCreateFence(vk->device, &fi, NULL, &fence));
+	struct vk_compute comp;
+	VkFence fence = rig_begin(vk, &comp);
 	CHECK(gpa.GpaBeginSession(session) == kGpaStatusOk, "begin multi-pass session");
 	for (GpaUInt32 p = 0; p < passes; p++) {
 		VkCommandBuffer a = cb_begin(vk, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
@@ -712,24 +723,9 @@ static void device_passes(struct vk *vk, GpaContextId ctx)
 	CHECK(gpa.GpaEndSession(session) == kGpaStatusOk, "end multi-pass session");
 	CHECK(gpa.GpaIsSessionComplete(session) == kGpaStatusOk, "multi-pass session complete");
 	double v[3][PASS_NAMES];
-	for (GpaUInt32 id = 0; id < 3; id++) {
-		GpaUInt64 raw[PASS_NAMES] = { 0 };
-		CHECK(gpa.GpaGetSampleResult(session, id, sizeof(raw), raw) == kGpaStatusOk,
+	for (GpaUInt32 id = 0; id < 3; id++)
+		CHECK(read_counters(ctx, session, id, idx, PASS_NAMES, v[id]) == kGpaStatusOk,
 		      "multi-pass sample %u", id);
-		for (GpaUInt32 e = 0; e < PASS_NAMES; e++) {
-			GpaUInt32 c = 0;
-			GpaDataType type = kGpaDataTypeUint64;
-			gpa.GpaGetEnabledIndex(session, e, &c);
-			gpa.GpaGetCounterDataType(COUNTER_OWNER, c, &type);
-			int k = 0;
-			while (k < PASS_NAMES - 1 && idx[k] != c)
-				k++;
-			if (type == kGpaDataTypeFloat64)
-				memcpy(&v[id][k], &raw[e], sizeof(double));
-			else
-				v[id][k] = (double)raw[e];
-		}
-	}
 	for (int k = 0; k < PASS_NAMES; k++) {
 		printf("  %-24s %14.4f + %14.4f | alone %14.4f\n", pass_names[k], v[0][k], v[1][k],
 		       v[2][k]);
@@ -754,8 +750,7 @@ static void device_passes(struct vk *vk, GpaContextId ctx)
 			      v[2][k]);
 	}
 	CHECK(gpa.GpaDeleteSession(session) == kGpaStatusOk, "delete multi-pass session");
-	vkResetCommandPool(vk->device, vk->pool, 0);
-	vkDestroyFence(vk->device, fence, NULL);
+	rig_end(vk, &comp, fence);
 }
 
 /* ---- the perf backend on Vulkan ------------------------------------------
@@ -790,9 +785,8 @@ static void perf_task_clock(struct vk *vk, GpaContextId ctx, bool process)
 		gpa.GpaDeleteSession(session); /* not the perf backend */
 		return;
 	}
-	VkFence fence;
-	VkFenceCreateInfo fi = { .sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO };
-	VKOK(vkCreateFence(vk->device, &fi, NULL, &fence));
+	struct vk_compute comp;
+	VkFence fence = rig_begin(vk, &comp);
 	CHECK(gpa.GpaGetCounterIndex(COUNTER_OWNER, "GPUTime", &gputime) == kGpaStatusOk &&
 	      gpa.GpaEnableCounter(session, gputime) == kGpaStatusOk &&
 	      gpa.GpaEnableCounter(session, clock) == kGpaStatusOk, "GPUTime, TaskClock");
@@ -830,8 +824,7 @@ static void perf_task_clock(struct vk *vk, GpaContextId ctx, bool process)
 		CHECK(more < 0.5 * fills, "calling thread: the long sample's TaskClock grows by %.3f "
 		      "ms, not with the %.3f ms of lavapipe's queue thread", more, fills);
 	CHECK(gpa.GpaDeleteSession(session) == kGpaStatusOk, "delete perf session");
-	vkResetCommandPool(vk->device, vk->pool, 0);
-	vkDestroyFence(vk->device, fence, NULL);
+	rig_end(vk, &comp, fence);
 }
 
 int main(void)
