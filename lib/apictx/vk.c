@@ -579,9 +579,10 @@ static void close_open(struct og_apictx *a, struct og_vk_list *l)
 	if (s) {
 		vk->CmdWriteTimestamp(l->cb, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, l->pool, s->q + 1);
 		s->closed = true;
-	} else if (l->stamp && l->open && l->nsamples && l->samples[l->nsamples - 1].id == l->open_id) {
+	} else if (l->stamp && l->open && l->nsamples &&
+	           l->samples[l->nsamples - 1].id == l->open_id) { /* vk_dev.c's alone */
 		vk->CmdWriteTimestamp(l->cb, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, l->pool,
-		                      l->samples[l->nsamples - 1].q + 1); /* vk_dev.c's only */
+		                      l->samples[l->nsamples - 1].q + 1);
 	}
 	l->open = false;
 	l->open_token = 0;

@@ -50,6 +50,7 @@
 struct dev_entry {
 	uint32_t id, from_id;
 	uint32_t from_k; /* from_id's place in og_vk_list_samples(from) */
+	uint32_t sample; /* its dev_sample: og_vk_dev.samples[sample] */
 	struct og_cmdlist *from;
 };
 
@@ -296,15 +297,15 @@ static void count_list(struct og_vk_dev *d, struct dev_list *l, const uint64_t *
 	for (size_t i = 0; deltas && l->n > 1 && i < w; i++) {
 		og_vk_apportion(deltas[i], d->weights, l->n, d->shares);
 		for (uint32_t k = 0; k < l->n; k++) {
-			struct dev_sample *s = find_sample(d, l->ids[k].id, l->pass);
+			struct dev_sample *s = &d->samples[l->ids[k].sample];
 			uint64_t share = d->shares[k];
-			if (s && s->lists_left && !s->failed)
+			if (s->lists_left && !s->failed)
 				s->sum[i] = s->sum[i] > UINT64_MAX - share ? UINT64_MAX : s->sum[i] + share;
 		}
 	}
 	for (uint32_t k = 0; k < l->n; k++) {
-		struct dev_sample *s = find_sample(d, l->ids[k].id, l->pass);
-		if (!s || !s->lists_left)
+		struct dev_sample *s = &d->samples[l->ids[k].sample];
+		if (!s->lists_left)
 			continue;
 		if (!deltas)
 			s->failed = true;
@@ -552,9 +553,11 @@ static GPA_Status add_sample(struct og_cmdlist *cl, const char *fn, uint32_t id,
 	if (!l)
 		return og_error(GPA_STATUS_ERROR_FAILED, "%s(%u): the command list is unknown "
 		                "(internal error)", fn, id);
-	for (uint32_t k = 0; k < l->n; k++)
-		if (l->ids[k].id == id)
-			return GPA_STATUS_OK;
+	/* IDs are unique in a pass and a sample goes on only in another list,
+	 * so a sample is on a list once; the last entry is checked all the same
+	 * (a loop over the list was quadratic in its samples). */
+	if (l->n && l->ids[l->n - 1].id == id)
+		return GPA_STATUS_OK;
 	struct dev_sample *s = find_sample(d, id, cl->pass);
 	if (!s) {
 		if (d->nsamples == d->cap_samples) {
@@ -579,7 +582,7 @@ static GPA_Status add_sample(struct og_cmdlist *cl, const char *fn, uint32_t id,
 		l->ids = p;
 		l->cap = cap;
 	}
-	l->ids[l->n++] = (struct dev_entry){ id, from_id, from_k, from };
+	l->ids[l->n++] = (struct dev_entry){ id, from_id, from_k, (uint32_t)(s - d->samples), from };
 	s->lists_left++;
 	return GPA_STATUS_OK;
 }
