@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * bench_apportion.c — what sharing a Vulkan command list's device counts
- * among its samples by GPU time costs (og_vk_apportion, lib/apictx/vk_dev.c):
+ * among its samples by GPU time costs (og_vk_apportion, lib/apictx/vk_share.c):
  * one call per raw counter of the pass, per list with several samples.
  *
  *   build/bench/apictx/bench-apictx-apportion [SAMPLES [RAWS [ROUNDS]]]

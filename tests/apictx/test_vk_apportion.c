@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_vk_apportion.c — og_vk_apportion (lib/apictx/vk_dev.c), which splits
+ * test_vk_apportion.c — og_vk_apportion (lib/apictx/vk_share.c), which splits
  * a Vulkan command list's device counts among its samples in proportion to
  * their GPU times: the shares add up to the list's counts exactly, each is
  * its exact proportion rounded down or up by one (largest remainder, a tie
