@@ -104,8 +104,10 @@ struct og_vk_list {
 	 * ran; NULL before. */
 	uint64_t *results;
 	bool open, dangling;
+	bool stamp; /* every sample gets timestamps and a samples[] entry (vk_dev.c) */
 	uint32_t open_id, open_token;
-	/* samples begun here, recording order: id, first query */
+	/* samples begun here (a secondary's, or any on a stamped list),
+	 * recording order: id, first query */
 	struct {
 		uint32_t id, q;
 	} *samples;
@@ -577,6 +579,10 @@ static void close_open(struct og_apictx *a, struct og_vk_list *l)
 	if (s) {
 		vk->CmdWriteTimestamp(l->cb, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, l->pool, s->q + 1);
 		s->closed = true;
+	} else if (l->stamp && l->open && l->nsamples &&
+	           l->samples[l->nsamples - 1].id == l->open_id) { /* vk_dev.c's alone */
+		vk->CmdWriteTimestamp(l->cb, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, l->pool,
+		                      l->samples[l->nsamples - 1].q + 1);
 	}
 	l->open = false;
 	l->open_token = 0;
@@ -610,7 +616,7 @@ GPA_Status og_vk_sample_begin(struct og_apictx *a, const char *fn, struct og_vk_
                               uint32_t id, uint32_t token)
 {
 	struct vk *vk = a->priv;
-	if (l->secondary) {
+	if (l->secondary || l->stamp) {
 		if (l->nsamples == l->cap) {
 			uint32_t cap = l->cap ? 2 * l->cap : 16;
 			void *p = realloc(l->samples, cap * sizeof(*l->samples));
@@ -622,7 +628,7 @@ GPA_Status og_vk_sample_begin(struct og_apictx *a, const char *fn, struct og_vk_
 	}
 	struct vk_timing *vt = timing_of(a, token);
 	uint32_t q = l->used;
-	if (vt || l->secondary) {
+	if (vt || l->secondary || l->stamp) {
 		if (q + 2 > vk->queries)
 			return og_error(GPA_STATUS_ERROR_FAILED,
 			                "%s(%u): command buffer %p has used all its %u timestamp queries "
@@ -642,7 +648,7 @@ GPA_Status og_vk_sample_begin(struct og_apictx *a, const char *fn, struct og_vk_
 		vt->origin = l->secondary;
 		vt->id = id;
 	}
-	if (l->secondary) {
+	if (l->secondary || l->stamp) {
 		l->samples[l->nsamples].id = id;
 		l->samples[l->nsamples++].q = q;
 	}
@@ -719,4 +725,32 @@ GPA_Status og_vk_copy(struct og_apictx *a, const char *fn, struct og_vk_list *se
 	secondary->refs++;
 	via->refs++;
 	return GPA_STATUS_OK;
+}
+
+/* ---- GPU time per sample and list, for device counts (vk_dev.c) ------------ */
+
+bool og_vk_list_stamp(struct og_apictx *a, struct og_vk_list *l)
+{
+	l->stamp = a->timer_why == NULL; /* no timestamps on this device: none written */
+	return l->stamp;
+}
+
+enum og_api_read og_vk_list_ticks(struct og_apictx *a, struct og_vk_list *l, uint32_t k,
+                                  uint32_t id, struct og_vk_list *via, uint64_t *ticks)
+{
+	struct vk *vk = a->priv;
+	enum og_api_read r = k < l->nsamples && l->samples[k].id == id ? ran(vk, via)
+	                                                               : OG_API_FAILED;
+	if (r == OG_API_DONE)
+		r = fetch(vk, l);
+	if (r != OG_API_DONE)
+		return r;
+	const uint64_t *v = l->results + 2 * l->samples[k].q;
+	if (!v[1] || !v[3]) {
+		free(l->results); /* fetched again at the next read */
+		l->results = NULL;
+		return OG_API_PENDING;
+	}
+	*ticks = (v[2] - v[0]) & vk->mask;
+	return OG_API_DONE;
 }

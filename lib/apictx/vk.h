@@ -123,6 +123,21 @@ GPA_Status og_vk_dev_list_begun(struct og_cmdlist *cl, const char *fn);
 void og_vk_dev_sample_end(struct og_cmdlist *cl, uint32_t id);
 /* Sample `id` is (also) on list cl. */
 GPA_Status og_vk_dev_sample(struct og_cmdlist *cl, const char *fn, uint32_t id, bool secondary);
+/* Sample `id` on primary cl is the copy of secondary sec's k-th sample. */
+GPA_Status og_vk_dev_copy(struct og_cmdlist *cl, const char *fn, uint32_t id,
+                          struct og_cmdlist *sec, uint32_t k);
+/* vk.c for vk_dev.c: every sample on primary list l gets its two
+ * timestamps and a place in og_vk_list_samples even without a timing
+ * (false: the device writes none), and the ticks of l's k-th sample, which
+ * must be `id` (its end - begin masked to timestampValidBits), read once the
+ * primary `via` ran. */
+bool og_vk_list_stamp(struct og_apictx *a, struct og_vk_list *l);
+enum og_api_read og_vk_list_ticks(struct og_apictx *a, struct og_vk_list *l, uint32_t k,
+                                  uint32_t id, struct og_vk_list *via, uint64_t *ticks);
+/* Splits `total` into n shares proportional to weights[] (largest
+ * remainder: they add up to total exactly); all weights 0: equal shares,
+ * the remainder to the first. */
+void og_vk_apportion(uint64_t total, const uint64_t *weights, uint32_t n, uint64_t *shares);
 /* x's backend pass `pass` stays open for lists still to run. */
 bool og_vk_dev_holds(const struct og_xsession *x, uint32_t pass);
 

@@ -14,9 +14,16 @@
  * interval's counts are that list's: exact.  When several did, they cannot
  * be told apart, and their samples fail with a message that says how to
  * submit.  A list's counts go to the samples on it: all of them to a lone
- * sample, shared equally when several samples sit on one list (an estimate:
- * no snapshot can be taken between two commands of one command buffer).  A
- * sample continued across lists sums its lists' shares.
+ * sample; when several samples sit on one list, each raw counter's delta is
+ * split in proportion to the samples' GPU times on that list (their two
+ * timestamps, which every sample of a device-counted list gets:
+ * og_vk_list_stamp), largest remainder, so the shares add up to the list's
+ * counts exactly.  An estimate: no snapshot can be taken between two
+ * commands of one command buffer, and it assumes counts proportional to GPU
+ * time within the list.  Without usable times (no timestamps on the device,
+ * a query not available, all zero) the shares are equal, with a message.  A
+ * sample continued across lists sums its lists' shares; a copy of a
+ * secondary's sample is weighted by the secondary's queries.
  *
  * Unsynchronised (OPENGPA_SYNC=off or flush), a checkpoint does not drain:
  * a list whose event is set has completed, so its counts are all in the
@@ -38,12 +45,22 @@
 #include "core/explicit.h"
 #include "core/registry.h"
 
+/* A sample on a list, and where its timestamps are: the list itself, or
+ * (a copy) the secondary it was recorded in, under its original id. */
+struct dev_entry {
+	uint32_t id, from_id;
+	uint32_t from_k; /* from_id's place in og_vk_list_samples(from) */
+	uint32_t sample; /* its dev_sample: og_vk_dev.samples[sample] */
+	struct og_cmdlist *from;
+};
+
 struct dev_list {
 	struct og_cmdlist *cl;
 	uint32_t pass;
-	uint32_t *ids; /* samples on it, each once */
+	struct dev_entry *ids; /* samples on it, each once */
 	uint32_t n, cap;
 	bool done;     /* counted (or failed) */
+	bool stamped;  /* its samples have timestamps (og_vk_list_stamp) */
 };
 
 struct dev_sample {
@@ -67,6 +84,9 @@ struct og_vk_dev {
 	uint32_t nsamples, cap_samples;
 	uint64_t *deltas; /* one pass's, the widest */
 	size_t width;
+	uint64_t *weights, *shares; /* count_list's, per sample of a list */
+	uint32_t cap_weights;
+	bool told; /* the equal-shares message was logged (once a session) */
 };
 
 static struct og_context *ctx_of(const struct og_vk_dev *d)
@@ -107,23 +127,75 @@ static void deliver(struct og_vk_dev *d, struct dev_sample *s)
 	s->sum = NULL;
 }
 
+/* Each sample's GPU time on list l (ticks) into d->weights, for its share;
+ * all 0 (equal shares, logged once a session) where one is missing.  False:
+ * out of memory. */
+static bool list_weights(struct og_vk_dev *d, struct dev_list *l)
+{
+	if (l->n > d->cap_weights) {
+		uint32_t cap = l->n > 2 * d->cap_weights ? l->n : 2 * d->cap_weights;
+		uint64_t *w = realloc(d->weights, cap * sizeof(*w));
+		if (w)
+			d->weights = w;
+		uint64_t *sh = w ? realloc(d->shares, cap * sizeof(*sh)) : NULL;
+		if (sh)
+			d->shares = sh;
+		if (!w || !sh)
+			return false; /* count_list fails the list: out of memory */
+		d->cap_weights = cap;
+	}
+	const char *why = l->stamped ? NULL : "this device writes no timestamps";
+	struct og_apictx *api = ctx_of(d)->api;
+	uint64_t any = 0;
+	for (uint32_t k = 0; k < l->n && !why; k++) {
+		struct dev_entry *e = &l->ids[k];
+		if (!e->from->vk || og_vk_list_ticks(api, e->from->vk, e->from_k, e->from_id,
+		                                     l->cl->vk, &d->weights[k]) != OG_API_DONE)
+			why = "a sample's timestamps could not be read";
+		else
+			any |= d->weights[k];
+	}
+	if (!why && !any)
+		why = "every sample's GPU time on it is 0";
+	if (why) {
+		for (uint32_t k = 0; k < l->n; k++)
+			d->weights[k] = 0; /* og_vk_apportion: equal */
+		if (!d->told)
+			og_log(OG_LOG_MESSAGE, "Vulkan device counters: a command list's %u samples share "
+			       "its counts equally, not by GPU time: %s (docs/api.md, \"Device counters "
+			       "on Vulkan\"); logged once a session", l->n, why);
+		d->told = true;
+	}
+	return true;
+}
+
 /* List l's counts (NULL: it failed) to its samples. */
 static void count_list(struct og_vk_dev *d, struct dev_list *l, const uint64_t *deltas)
 {
 	size_t w = og_session_pass_device_count(d->x->s, l->pass);
 	l->done = true;
+	if (deltas && l->n > 1 && !list_weights(d, l)) {
+		og_log(OG_LOG_ERROR, "Vulkan device counters: out of memory sharing a command list's "
+		       "counts among its %u samples; they have no device counters", l->n);
+		deltas = NULL;
+	}
+	for (size_t i = 0; deltas && l->n > 1 && i < w; i++) {
+		og_vk_apportion(deltas[i], d->weights, l->n, d->shares);
+		for (uint32_t k = 0; k < l->n; k++) {
+			struct dev_sample *s = &d->samples[l->ids[k].sample];
+			uint64_t share = d->shares[k];
+			if (s->lists_left && !s->failed)
+				s->sum[i] = s->sum[i] > UINT64_MAX - share ? UINT64_MAX : s->sum[i] + share;
+		}
+	}
 	for (uint32_t k = 0; k < l->n; k++) {
-		struct dev_sample *s = find_sample(d, l->ids[k], l->pass);
-		if (!s || !s->lists_left)
+		struct dev_sample *s = &d->samples[l->ids[k].sample];
+		if (!s->lists_left)
 			continue;
 		if (!deltas)
 			s->failed = true;
-		for (size_t i = 0; deltas && !s->failed && i < w; i++) {
-			/* Equal shares; the remainder to the first samples, so the
-			 * shares add up to the list's counts. */
-			uint64_t share = deltas[i] / l->n + (k < deltas[i] % l->n ? 1 : 0);
-			s->sum[i] = s->sum[i] > UINT64_MAX - share ? UINT64_MAX : s->sum[i] + share;
-		}
+		for (size_t i = 0; deltas && l->n == 1 && !s->failed && i < w; i++)
+			s->sum[i] = s->sum[i] > UINT64_MAX - deltas[i] ? UINT64_MAX : s->sum[i] + deltas[i];
 		if (--s->lists_left == 0 && s->ended)
 			deliver(d, s);
 	}
@@ -285,6 +357,8 @@ void og_vk_dev_free(struct og_xsession *x)
 	free(d->lists);
 	free(d->samples);
 	free(d->deltas);
+	free(d->weights);
+	free(d->shares);
 	free(d);
 	x->vkdev = NULL;
 }
@@ -324,8 +398,14 @@ GPA_Status og_vk_dev_list_begun(struct og_cmdlist *cl, const char *fn)
 		d->lists = p;
 		d->cap_lists = cap;
 	}
-	if (cl->type != OG_VK_SECONDARY) /* a secondary runs inside its primary */
-		d->lists[d->nlists++] = (struct dev_list){ .cl = cl, .pass = cl->pass };
+	if (cl->type != OG_VK_SECONDARY) { /* a secondary runs inside its primary */
+		bool counted = og_session_pass_device_count(cl->x->s, cl->pass) != 0;
+		d->lists[d->nlists++] = (struct dev_list){
+			.cl = cl, .pass = cl->pass,
+			/* Its samples' GPU times weigh their shares of its counts. */
+			.stamped = counted && og_vk_list_stamp(ctx->api, cl->vk),
+		};
+	}
 	d->held = true;
 	d->pass = cl->pass;
 	if (!d->bracket && og_session_pass_device_count(cl->x->s, cl->pass)) {
@@ -348,21 +428,21 @@ void og_vk_dev_sample_end(struct og_cmdlist *cl, uint32_t id)
 		deliver(d, s);
 }
 
-GPA_Status og_vk_dev_sample(struct og_cmdlist *cl, const char *fn, uint32_t id, bool secondary)
+/* Sample `id` is on primary list cl, its timestamps those of from_id on `from`. */
+static GPA_Status add_sample(struct og_cmdlist *cl, const char *fn, uint32_t id,
+                             struct og_cmdlist *from, uint32_t from_id, uint32_t from_k)
 {
 	struct og_vk_dev *d = cl->x->vkdev;
-	size_t w = d ? og_session_pass_device_count(cl->x->s, cl->pass) : 0;
-	if (!w)
-		return GPA_STATUS_OK;
-	if (secondary) /* its copies are counted, not the original */
-		return og_session_deliver(cl->x->s, id, cl->pass, NULL);
+	size_t w = og_session_pass_device_count(cl->x->s, cl->pass);
 	struct dev_list *l = find_list(d, cl);
 	if (!l)
 		return og_error(GPA_STATUS_ERROR_FAILED, "%s(%u): the command list is unknown "
 		                "(internal error)", fn, id);
-	for (uint32_t k = 0; k < l->n; k++)
-		if (l->ids[k] == id)
-			return GPA_STATUS_OK;
+	/* IDs are unique in a pass and a sample goes on only in another list,
+	 * so a sample is on a list once; the last entry is checked all the same
+	 * (a loop over the list was quadratic in its samples). */
+	if (l->n && l->ids[l->n - 1].id == id)
+		return GPA_STATUS_OK;
 	struct dev_sample *s = find_sample(d, id, cl->pass);
 	if (!s) {
 		if (d->nsamples == d->cap_samples) {
@@ -387,9 +467,32 @@ GPA_Status og_vk_dev_sample(struct og_cmdlist *cl, const char *fn, uint32_t id, 
 		l->ids = p;
 		l->cap = cap;
 	}
-	l->ids[l->n++] = id;
+	l->ids[l->n++] = (struct dev_entry){ id, from_id, from_k, (uint32_t)(s - d->samples), from };
 	s->lists_left++;
 	return GPA_STATUS_OK;
+}
+
+GPA_Status og_vk_dev_sample(struct og_cmdlist *cl, const char *fn, uint32_t id, bool secondary)
+{
+	struct og_vk_dev *d = cl->x->vkdev;
+	if (!d || !og_session_pass_device_count(cl->x->s, cl->pass))
+		return GPA_STATUS_OK;
+	if (secondary) /* its copies are counted, not the original */
+		return og_session_deliver(cl->x->s, id, cl->pass, NULL);
+	/* og_vk_sample_begin has just put it last in the list's samples (when
+	 * the list is stamped; else no time is read). */
+	return add_sample(cl, fn, id, cl, id, og_vk_list_nsamples(cl->vk) - 1);
+}
+
+GPA_Status og_vk_dev_copy(struct og_cmdlist *cl, const char *fn, uint32_t id,
+                          struct og_cmdlist *sec, uint32_t k)
+{
+	struct og_vk_dev *d = cl->x->vkdev;
+	if (!d || !og_session_pass_device_count(cl->x->s, cl->pass))
+		return GPA_STATUS_OK;
+	bool exists;
+	uint32_t original = og_vk_list_samples(sec->vk, k, &exists);
+	return add_sample(cl, fn, id, sec, original, k);
 }
 
 bool og_vk_dev_holds(const struct og_xsession *x, uint32_t pass)

@@ -158,7 +158,7 @@ int ot_vk_copy_secondary(const char *fn, struct og_cmdlist *sec, struct og_cmdli
 		if (st != OT_OK)
 			return st;
 		if (og_vk_copy(x->ctx->api, fn, sec->vk, k, pri->vk, new_ids[k], token) != GPA_STATUS_OK ||
-		    og_vk_dev_sample(pri, fn, new_ids[k], false) != GPA_STATUS_OK)
+		    og_vk_dev_copy(pri, fn, new_ids[k], sec, k) != GPA_STATUS_OK)
 			return OT_FAILED;
 		og_vk_dev_sample_end(pri, new_ids[k]); /* a copy is whole */
 	}
