@@ -30,6 +30,10 @@ struct og_catalog_entry {
 	bool hardware_counters, instance_counters, hide_derived;
 	struct call *calls;
 	size_t ncalls;
+	/* The binder's answers_key when the build asked its questions (0
+	 * bytes: none). */
+	size_t nanswers;
+	unsigned char answers[OG_ANSWERS_KEY_MAX];
 	unsigned users;
 	struct og_catalog cat;
 };
@@ -42,6 +46,8 @@ struct recorder {
 	size_t n, cap;
 	bool failed; /* out of memory: the catalogue is not kept */
 	bool keyed;  /* the instances' key is recorded */
+	size_t nanswers; /* the binder's answers_key, as og_catalog_get asked it */
+	unsigned char answers[OG_ANSWERS_KEY_MAX];
 };
 
 static struct call *record(struct recorder *r, enum call_kind kind, const char *name,
@@ -152,10 +158,20 @@ static bool same_value(double a, double b)
 	return memcmp(&a, &b, sizeof(a)) == 0;
 }
 
+/* The binder's answers_key into buf (0 bytes: none, or one too long). */
+static size_t answers_key(const struct og_binder *b, unsigned char *buf)
+{
+	size_t n = b->answers_key ? b->answers_key(b->ud, buf, OG_ANSWERS_KEY_MAX) : 0;
+	return n <= OG_ANSWERS_KEY_MAX ? n : 0;
+}
+
 /* Whether the binder answers every question of the kept build as it did
  * then.  The kept catalogue holds the answers' why-not pointers, so those
- * must be the same pointers (static text, backend.h), not just equal text. */
-static bool same_answers(const struct og_binder *b, const struct call *calls, size_t n)
+ * must be the same pointers (static text, backend.h), not just equal text.
+ * settled: the binder's answers_key is the one the build was asked under,
+ * so its bind and constant answers are the same without asking. */
+static bool same_answers(const struct og_binder *b, const struct call *calls, size_t n,
+                         bool settled)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct call *c = &calls[i];
@@ -163,6 +179,8 @@ static bool same_answers(const struct og_binder *b, const struct call *calls, si
 		const char *why = NULL;
 		double value = 0.0;
 		GPA_Status st;
+		if (settled && (c->kind == CALL_BIND || c->kind == CALL_CONSTANT))
+			continue;
 		switch (c->kind) {
 		case CALL_BIND:
 			/* Where the backend can say from the id it gave (raw_why_not),
@@ -264,9 +282,14 @@ static void trim_to(struct og_catalog_cache *cache, size_t keep)
 static struct og_catalog_entry *find(struct og_catalog_cache *cache,
                                      const struct og_catalog_request *req)
 {
+	unsigned char key[OG_ANSWERS_KEY_MAX];
+	size_t nkey = answers_key(req->binder, key);
 	for (struct og_catalog_entry **pp = &cache->entries; *pp; pp = &(*pp)->next) {
 		struct og_catalog_entry *e = *pp;
-		if (!same_request(e, req) || !same_answers(req->binder, e->calls, e->ncalls))
+		if (!same_request(e, req))
+			continue;
+		bool settled = nkey > 0 && e->nanswers == nkey && memcmp(e->answers, key, nkey) == 0;
+		if (!same_answers(req->binder, e->calls, e->ncalls, settled))
 			continue;
 		/* Most recently used first. */
 		*pp = e->next;
@@ -297,8 +320,10 @@ static struct og_catalog_entry *keep(struct og_catalog_cache *cache,
 		.nfiles = req->nfiles, .nbuiltin = req->nbuiltin,
 		.hardware_counters = req->hardware_counters,
 		.instance_counters = req->instance_counters, .hide_derived = req->hide_derived,
-		.calls = rec->calls, .ncalls = rec->n, .users = 1, .cat = *cat,
+		.calls = rec->calls, .ncalls = rec->n, .nanswers = rec->nanswers, .users = 1,
+		.cat = *cat,
 	};
+	memcpy(e->answers, rec->answers, rec->nanswers);
 	rec->calls = NULL;
 	cache->entries = e;
 	trim_to(cache, OG_CATALOG_CACHE_UNUSED);
@@ -322,6 +347,8 @@ GPA_Status og_catalog_get(struct og_catalog_cache *cache, const struct og_catalo
 
 	const struct og_binder *inner = req->binder;
 	struct recorder rec = { .inner = inner };
+	if (keeping)
+		rec.nanswers = answers_key(inner, rec.answers);
 	const struct og_binder recording = {
 		.ud = &rec,
 		.backend = inner->backend,

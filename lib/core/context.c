@@ -239,6 +239,15 @@ static bool bind_instances_key(void *ud, uint64_t *key)
 	return true;
 }
 
+/* The backend's answers_key stands for every answer of a plain context:
+ * there "api:" sources get one fixed refusal.  An API context's answers
+ * depend on its API too, so its catalogue is checked question by question. */
+static size_t bind_answers_key(void *ud, void *buf, size_t max)
+{
+	struct og_context *ctx = ((struct binding *)ud)->ctx;
+	return ctx->api || !ctx->ops->answers_key ? 0 : ctx->ops->answers_key(ctx->state, buf, max);
+}
+
 static bool bind_counts_instances(void *ud, const char *name)
 {
 	struct og_context *ctx = ((struct binding *)ud)->ctx;
@@ -296,6 +305,7 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 		.instances = inst && ctx->ops->raw_instances ? bind_instances : NULL,
 		.counts_instances = bind_counts_instances,
 		.instances_key = bind_instances_key,
+		.answers_key = bind_answers_key,
 	};
 	const struct og_catalog_request req = {
 		.backend = ctx->ops, .files = fl.files, .nfiles = fl.count, .nbuiltin = nbuiltin,
