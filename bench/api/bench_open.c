@@ -73,10 +73,10 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "GPUPerfAPI.h"
+#include "bench_clock.h"
 #include "mali/mali_uapi.h"
 
 extern char **environ;
@@ -84,13 +84,6 @@ extern char **environ;
 #define PER_ROUND 200
 #define MAX_ROUNDS 101
 #define MAX_PROCESSES 101
-
-static double cpu_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
 
 static void die(const char *what)
 {
@@ -229,13 +222,13 @@ static void steady(void (*hand)(void), int rounds)
 	hand();
 	gpa_open_close();
 	for (int r = 0; r < rounds; r++) {
-		double t0 = cpu_ns();
+		double t0 = bench_thread_cpu_ns();
 		for (int i = 0; i < PER_ROUND; i++)
 			hand();
-		double t1 = cpu_ns();
+		double t1 = bench_thread_cpu_ns();
 		for (int i = 0; i < PER_ROUND; i++)
 			gpa_open_close();
-		double t2 = cpu_ns();
+		double t2 = bench_thread_cpu_ns();
 		double us[2] = { (t1 - t0) / PER_ROUND / 1e3, (t2 - t1) / PER_ROUND / 1e3 };
 		for (int v = 0; v < 2; v++)
 			best[v] = us[v] < best[v] ? us[v] : best[v];
@@ -259,12 +252,12 @@ static void first(void (*hand)(void))
 {
 	hand(); /* the virtual device is made here: not the library's cost */
 	long f0 = minor_faults();
-	double t0 = cpu_ns();
+	double t0 = bench_thread_cpu_ns();
 	gpa_open_close();
-	double t1 = cpu_ns();
+	double t1 = bench_thread_cpu_ns();
 	long f1 = minor_faults();
 	hand();
-	double t2 = cpu_ns();
+	double t2 = bench_thread_cpu_ns();
 	printf("%.3f %.3f %ld\n", (t1 - t0) / 1e3, (t2 - t1) / 1e3, f1 - f0);
 }
 
