@@ -278,7 +278,7 @@ static void test_text_not_kept(void **unused)
 
 /* ---- contexts on virtual devices -------------------------------------------- */
 
-#define DEVICES 5
+#define DEVICES 6
 
 static const struct vmali_config configs[DEVICES] = {
 	{ .core_mask = 0xFF, .l2_slices = 2 },                  /* Mali-G71 MP8 */
@@ -286,6 +286,10 @@ static const struct vmali_config configs[DEVICES] = {
 	{ .core_mask = 0xF0, .l2_slices = 1 },                  /* MP4, other cores */
 	{ .gpu_id = 0x6001, .core_mask = 0xFF, .l2_slices = 2 }, /* Mali-G72 MP8 */
 	{ .core_mask = 0xFF, .l2_slices = 4 },                  /* G71 MP8, 4 slices */
+	/* The first again on a driver before UK 11.27, whose reader reports no
+	 * cycle counts: only the reader's own state differs (the Mali
+	 * backend's answers_key must carry it). */
+	{ .core_mask = 0xFF, .l2_slices = 2, .uk_major = 11, .uk_minor = 26 },
 };
 
 static struct vmali *vm[DEVICES];
@@ -411,6 +415,8 @@ static void test_devices_get_their_own(void **unused)
 	assert_ptr_not_equal(now[0].entry, now[1].entry);
 	assert_ptr_not_equal(now[0].entry, now[3].entry);
 	assert_ptr_not_equal(now[0].entry, now[4].entry);
+	assert_ptr_not_equal(now[0].entry, now[5].entry);
+	assert_true(alone[5].unavailable > alone[0].unavailable);
 	/* ... those that answer alike may (other cores, same count), while
 	 * no per-instance counters are asked for ... */
 	assert_ptr_equal(now[1].entry, now[2].entry);
