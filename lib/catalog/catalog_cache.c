@@ -30,6 +30,10 @@ struct og_catalog_entry {
 	bool hardware_counters, instance_counters, hide_derived;
 	struct call *calls;
 	size_t ncalls;
+	/* Of them, the overrides and the instances' key: what is still asked
+	 * when the answers_key is the same. */
+	struct call *checks;
+	size_t nchecks;
 	/* The binder's answers_key when the build asked its questions (0
 	 * bytes: none). */
 	size_t nanswers;
@@ -167,11 +171,8 @@ static size_t answers_key(const struct og_binder *b, unsigned char *buf)
 
 /* Whether the binder answers every question of the kept build as it did
  * then.  The kept catalogue holds the answers' why-not pointers, so those
- * must be the same pointers (static text, backend.h), not just equal text.
- * settled: the binder's answers_key is the one the build was asked under,
- * so its bind and constant answers are the same without asking. */
-static bool same_answers(const struct og_binder *b, const struct call *calls, size_t n,
-                         bool settled)
+ * must be the same pointers (static text, backend.h), not just equal text. */
+static bool same_answers(const struct og_binder *b, const struct call *calls, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct call *c = &calls[i];
@@ -179,8 +180,6 @@ static bool same_answers(const struct og_binder *b, const struct call *calls, si
 		const char *why = NULL;
 		double value = 0.0;
 		GPA_Status st;
-		if (settled && (c->kind == CALL_BIND || c->kind == CALL_CONSTANT))
-			continue;
 		switch (c->kind) {
 		case CALL_BIND:
 			/* Where the backend can say from the id it gave (raw_why_not),
@@ -253,6 +252,7 @@ static void entry_free(struct og_catalog_entry *e)
 {
 	og_catalog_free(&e->cat);
 	free(e->calls);
+	free(e->checks);
 	free(e->sets);
 	free(e);
 }
@@ -288,8 +288,11 @@ static struct og_catalog_entry *find(struct og_catalog_cache *cache,
 		struct og_catalog_entry *e = *pp;
 		if (!same_request(e, req))
 			continue;
+		/* The same answers_key: the bind and constant answers are the
+		 * build's without asking; the rest is asked. */
 		bool settled = nkey > 0 && e->nanswers == nkey && memcmp(e->answers, key, nkey) == 0;
-		if (!same_answers(req->binder, e->calls, e->ncalls, settled))
+		if (!(settled ? same_answers(req->binder, e->checks, e->nchecks)
+		              : same_answers(req->binder, e->calls, e->ncalls)))
 			continue;
 		/* Most recently used first. */
 		*pp = e->next;
@@ -308,11 +311,20 @@ static struct og_catalog_entry *keep(struct og_catalog_cache *cache,
 {
 	struct og_catalog_entry *e = calloc(1, sizeof(*e));
 	const struct og_builtin_set **sets = malloc(req->nfiles * sizeof(*sets));
-	if (!e || !sets || rec->failed) {
+	size_t nchecks = 0;
+	for (size_t i = 0; i < rec->n; i++)
+		nchecks += rec->calls[i].kind != CALL_BIND && rec->calls[i].kind != CALL_CONSTANT;
+	struct call *checks = malloc((nchecks ? nchecks : 1) * sizeof(*checks));
+	if (!e || !sets || !checks || rec->failed) {
 		free(e);
 		free(sets);
+		free(checks);
 		return NULL;
 	}
+	nchecks = 0;
+	for (size_t i = 0; i < rec->n; i++)
+		if (rec->calls[i].kind != CALL_BIND && rec->calls[i].kind != CALL_CONSTANT)
+			checks[nchecks++] = rec->calls[i];
 	for (size_t i = 0; i < req->nfiles; i++)
 		sets[i] = req->files[i].builtin;
 	*e = (struct og_catalog_entry){
@@ -320,8 +332,8 @@ static struct og_catalog_entry *keep(struct og_catalog_cache *cache,
 		.nfiles = req->nfiles, .nbuiltin = req->nbuiltin,
 		.hardware_counters = req->hardware_counters,
 		.instance_counters = req->instance_counters, .hide_derived = req->hide_derived,
-		.calls = rec->calls, .ncalls = rec->n, .nanswers = rec->nanswers, .users = 1,
-		.cat = *cat,
+		.calls = rec->calls, .ncalls = rec->n, .checks = checks, .nchecks = nchecks,
+		.nanswers = rec->nanswers, .users = 1, .cat = *cat,
 	};
 	memcpy(e->answers, rec->answers, rec->nanswers);
 	rec->calls = NULL;
