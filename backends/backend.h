@@ -44,6 +44,9 @@
 #include "GPUPerfAPITypes.h"
 #include "sys.h"
 
+/* The most bytes an answers_key (below) writes. */
+#define OG_ANSWERS_KEY_MAX 256
+
 enum og_log_level {
 	OG_LOG_ERROR = GPA_LOGGING_ERROR,
 	OG_LOG_MESSAGE = GPA_LOGGING_MESSAGE,
@@ -162,6 +165,15 @@ struct og_backend_ops {
 	 * NOT_FOUND.  The core then checks that a kept catalogue still applies
 	 * with this rather than binding every source again (catalog/catalog_cache.h). */
 	const char *(*raw_why_not)(void *state, uint32_t raw_id);
+
+	/* Optional: writes to buf (at most max bytes, OG_ANSWERS_KEY_MAX) and
+	 * returns how many, bytes that decide every answer bind_raw,
+	 * raw_why_not and constant give: two states (of this backend, in this
+	 * process) with the same bytes give the same answer to every question.
+	 * 0: no such bytes.  A kept catalogue built with the same bytes is then
+	 * taken without asking its questions again (catalog/catalog_cache.h):
+	 * one comparison for the hundreds of raw_why_not calls. */
+	size_t (*answers_key)(void *state, void *buf, size_t max);
 
 	/* Value of a device constant (`constant` entries in counter files that
 	 * carry no `value:`).  NOT_FOUND if the backend does not know it. */

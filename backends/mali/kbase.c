@@ -92,7 +92,8 @@ static GPA_Status open_reader(struct kbase *k, enum og_kbase_iface iface, bool f
 	bool absent = false;
 	k->rops = ops_of(iface);
 	GPA_Status st = k->rops->open(d, &k->reader, &absent);
-	snprintf(said, said_len, "%s (%s)", k->rops->name, why);
+	if (said_len) /* 0: nobody reads it */
+		snprintf(said, said_len, "%s (%s)", k->rops->name, why);
 	if (st == GPA_STATUS_OK || !absent)
 		return st;
 	char ver[32];
@@ -106,8 +107,10 @@ static GPA_Status open_reader(struct kbase *k, enum og_kbase_iface iface, bool f
 		k->rops = ops_of(other);
 		absent = false;
 		st = k->rops->open(d, &k->reader, &absent);
-		snprintf(said, said_len, "%s (the driver refused %s although %s should have it)",
-		         k->rops->name, ops_of(iface)->name, ver);
+		if (said_len)
+			snprintf(said, said_len,
+			         "%s (the driver refused %s although %s should have it)",
+			         k->rops->name, ops_of(iface)->name, ver);
 		if (st == GPA_STATUS_OK || !absent)
 			return st;
 	}
@@ -180,17 +183,21 @@ static GPA_Status kbase_open(const struct og_backend_host *host, const char *opt
 		return GPA_STATUS_ERROR_FAILED;
 	}
 	GPA_Status st = og_kbase_device_open(d);
-	char why[320], said[400] = "";
+	char why[320] = "", said[400] = "";
+	/* The reasons are written for the log line below: only when it is read
+	 * (formatting them was a tenth of an open's own work). */
+	bool tell = og_mali_log_wanted(host, OG_LOG_MESSAGE);
 	if (st == GPA_STATUS_OK) {
+		uint32_t values = d->gpu.product->values_per_block;
 		enum og_kbase_iface iface =
-			og_kbase_choose(&d->version, d->gpu.product->values_per_block, forced, why,
-			                sizeof why);
+			og_kbase_choose(&d->version, values, forced, why, tell ? sizeof why : 0);
 		if (iface == OG_KBASE_IFACE_AUTO) {
+			og_kbase_choose(&d->version, values, forced, why, sizeof why);
 			LOG(k, "mali: %s: %s", d->path, why);
 			st = GPA_STATUS_ERROR_DRIVER_NOT_SUPPORTED;
 		} else {
 			st = open_reader(k, iface, forced != OG_KBASE_IFACE_AUTO, why, said,
-			                 sizeof said);
+			                 tell ? sizeof said : 0);
 		}
 	}
 	if (st != GPA_STATUS_OK) {
@@ -200,7 +207,7 @@ static GPA_Status kbase_open(const struct og_backend_host *host, const char *opt
 	}
 	og_mali_fill_info(&d->gpu, info);
 	/* Described only for someone who reads it: every open passes here. */
-	if (og_mali_log_wanted(host, OG_LOG_MESSAGE)) {
+	if (tell) {
 		char ver[32], fw[48] = "", how[320];
 		og_kbase_version_text(&d->version, ver, sizeof ver);
 		if (d->version.kind == OG_KBASE_CSF && d->fw_version)
@@ -280,6 +287,38 @@ static bool kbase_counts_instances(void *state, const char *name)
 {
 	(void)state;
 	return og_mali_counts_instances(name);
+}
+
+/* Everything bind_raw, raw_why_not and constant read beyond the source and
+ * the raw id: the reader and its own state, the GPU (og_mali_constant,
+ * og_mali_instance_why_not, the product's values per block) and the
+ * instances of each block.  Laid out in a zeroed struct, so padding is 0. */
+static size_t kbase_answers_key(void *state, void *buf, size_t max)
+{
+	const struct kbase *k = state;
+	const struct og_mali_gpu *g = &k->dev.gpu;
+	struct {
+		const void *rops, *product;
+		uint64_t core_mask, max_freq_khz;
+		uint32_t product_id, revision, l2_slices, bus_width_bits;
+		uint16_t instances[OG_MALI_BLOCK_TYPES];
+	} key;
+	_Static_assert(sizeof key < OG_ANSWERS_KEY_MAX / 2, "room for the reader's bytes");
+	memset(&key, 0, sizeof key);
+	key.rops = k->rops;
+	key.product = g->product;
+	key.core_mask = g->core_mask;
+	key.max_freq_khz = g->max_freq_khz;
+	key.product_id = g->product_id;
+	key.revision = g->revision;
+	key.l2_slices = g->l2_slices;
+	key.bus_width_bits = g->bus_width_bits;
+	memcpy(key.instances, k->dev.instances, sizeof key.instances);
+	if (max < sizeof key || !k->rops->answers)
+		return 0;
+	memcpy(buf, &key, sizeof key);
+	size_t more = k->rops->answers(k->reader, (uint8_t *)buf + sizeof key, max - sizeof key);
+	return more ? sizeof key + more : 0;
 }
 
 static GPA_Status kbase_constant(void *state, const char *name, double *value)
@@ -551,6 +590,7 @@ const struct og_backend_ops og_backend_mali = {
 	.close = kbase_close,
 	.bind_raw = kbase_bind_raw,
 	.raw_why_not = kbase_raw_why_not,
+	.answers_key = kbase_answers_key,
 	.constant = kbase_constant,
 	.fits = kbase_fits,
 	.extra_raw = NULL,

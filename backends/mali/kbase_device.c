@@ -212,9 +212,9 @@ static GPA_Status read_props(struct og_kbase_dev *d)
 	return og_mali_check_gpu(&d->host, "mali", &d->gpu, frontend);
 }
 
-/* The firmware version and its counter size, for the log and for knowing
- * whether kinstr_prfcnt will list a firmware block.  A failure is not fatal:
- * counting needs none of it. */
+/* The firmware version and its counter size, for the open's log line
+ * alone: asked only when that line is read (kbase.c), as counting needs
+ * none of it.  A failure is not fatal. */
 static void read_glb_iface(struct og_kbase_dev *d)
 {
 	union og_kbase_cs_get_glb_iface g;
@@ -238,7 +238,8 @@ GPA_Status og_kbase_device_open(struct og_kbase_dev *d)
 		st = set_flags(d);
 	if (st == GPA_STATUS_OK)
 		st = read_props(d);
-	if (st == GPA_STATUS_OK && d->version.kind == OG_KBASE_CSF)
+	if (st == GPA_STATUS_OK && d->version.kind == OG_KBASE_CSF &&
+	    og_mali_log_wanted(&d->host, OG_LOG_MESSAGE))
 		read_glb_iface(d);
 	if (st != GPA_STATUS_OK)
 		og_kbase_device_close(d);

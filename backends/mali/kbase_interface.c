@@ -65,65 +65,75 @@ const char *og_kbase_iface_name(enum og_kbase_iface iface)
 	}
 }
 
+/* og_kbase_choose's reason, formatted only when asked for. */
+#define WHY(...)                                            \
+	do {                                                \
+		if (len)                                    \
+			snprintf(why, len, __VA_ARGS__);    \
+	} while (0)
+
 enum og_kbase_iface og_kbase_choose(const struct og_kbase_version *v, uint32_t values_per_block,
                                     enum og_kbase_iface forced, char *why, size_t len)
 {
 	const struct thresholds *t = thresholds_of(v->kind);
 	const char *kind = v->kind == OG_KBASE_CSF ? "CSF" : "JM";
-	char ver[32];
-	og_kbase_version_text(v, ver, sizeof ver);
+	/* The reason is written only where one is asked for (len > 0): an
+	 * open that logs nothing formats nothing. */
+	char ver[32] = "";
+	if (len)
+		og_kbase_version_text(v, ver, sizeof ver);
 	struct og_kbase_offer o;
 	og_kbase_offer(v, &o);
 
 	if (forced == OG_KBASE_IFACE_VINSTR) {
 		if (o.vinstr) {
-			snprintf(why, len, "interface=vinstr%s", values_per_block > 64
+			WHY("interface=vinstr%s", values_per_block > 64
 			         ? "; this GPU's blocks have 128 values, vinstr carries the first 64"
 			         : "");
 			return OG_KBASE_IFACE_VINSTR;
 		}
-		snprintf(why, len, "interface=vinstr, but %s has no vinstr reader (%s UK %u.%u "
+		WHY("interface=vinstr, but %s has no vinstr reader (%s UK %u.%u "
 		         "removed it); use interface=kinstr_prfcnt or leave interface unset",
 		         ver, kind, t->major, t->removed);
 		return OG_KBASE_IFACE_AUTO;
 	}
 	if (forced == OG_KBASE_IFACE_KINSTR) {
 		if (o.kinstr) {
-			snprintf(why, len, "interface=kinstr_prfcnt%s", o.kinstr_early
+			WHY("interface=kinstr_prfcnt%s", o.kinstr_early
 			         ? " (an early release: opengpa works around its defects)" : "");
 			return OG_KBASE_IFACE_KINSTR;
 		}
-		snprintf(why, len, "interface=kinstr_prfcnt, but %s predates it (first in %s UK "
+		WHY("interface=kinstr_prfcnt, but %s predates it (first in %s UK "
 		         "%u.%u); use interface=vinstr or leave interface unset",
 		         ver, kind, t->major, t->kinstr);
 		return OG_KBASE_IFACE_AUTO;
 	}
 	if (o.kinstr && (!o.vinstr || values_per_block > 64)) {
 		if (!o.vinstr)
-			snprintf(why, len, "%s has no vinstr reader, removed in %s UK %u.%u%s", ver,
+			WHY("%s has no vinstr reader, removed in %s UK %u.%u%s", ver,
 			         kind, t->major, t->removed,
 			         o.kinstr_early ? "; an early kinstr_prfcnt, worked around" : "");
 		else
-			snprintf(why, len, "this GPU's blocks have %u values and vinstr carries 64%s",
+			WHY("this GPU's blocks have %u values and vinstr carries 64%s",
 			         (unsigned)values_per_block,
 			         o.kinstr_early ? "; an early kinstr_prfcnt, worked around" : "");
 		return OG_KBASE_IFACE_KINSTR;
 	}
 	if (o.vinstr) {
 		if (values_per_block > 64)
-			snprintf(why, len, "%s has no kinstr_prfcnt, first in %s UK %u.%u: vinstr "
+			WHY("%s has no kinstr_prfcnt, first in %s UK %u.%u: vinstr "
 			         "carries the first 64 of this GPU's %u values per block",
 			         ver, kind, t->major, t->kinstr, (unsigned)values_per_block);
 		else if (o.kinstr)
-			snprintf(why, len, "%s still has vinstr, until %s UK %u.%u; "
+			WHY("%s still has vinstr, until %s UK %u.%u; "
 			         "interface=kinstr_prfcnt picks the newer one", ver, kind, t->major,
 			         t->removed);
 		else
-			snprintf(why, len, "%s predates kinstr_prfcnt, first in %s UK %u.%u", ver,
+			WHY("%s predates kinstr_prfcnt, first in %s UK %u.%u", ver,
 			         kind, t->major, t->kinstr);
 		return OG_KBASE_IFACE_VINSTR;
 	}
-	snprintf(why, len, "%s offers no counter interface opengpa speaks: it needs vinstr (%s UK "
+	WHY("%s offers no counter interface opengpa speaks: it needs vinstr (%s UK "
 	         "%u.x below %u.%u) or kinstr_prfcnt (%s UK %u.%u or later)", ver, kind, t->major,
 	         t->major, t->removed, kind, t->major, t->kinstr);
 	return OG_KBASE_IFACE_AUTO;

@@ -46,7 +46,8 @@ void og_kbase_version_text(const struct og_kbase_version *v, char *buf, size_t l
  * it, kinstr_prfcnt where it does not or where the GPU's blocks have more
  * values than vinstr carries (64).  `forced` (interface=) restricts the
  * choice.  Returns the interface with *why the reason for the log line, or
- * AUTO when none fits, with *why saying what the driver would need. */
+ * AUTO when none fits, with *why saying what the driver would need; with
+ * len 0 nothing is written (an open that logs nothing asks no reason). */
 enum og_kbase_iface og_kbase_choose(const struct og_kbase_version *v, uint32_t values_per_block,
                                     enum og_kbase_iface forced, char *why, size_t len);
 
@@ -73,7 +74,8 @@ struct og_kbase_dev {
 };
 
 /* open, VERSION_CHECK (JM, CSF, pre-r21), SET_FLAGS, GET_GPUPROPS, the GPU
- * table and, on CSF, CS_GET_GLB_IFACE.  Logs and returns the status. */
+ * table and, on CSF when the open's log line is read, CS_GET_GLB_IFACE.
+ * Logs and returns the status. */
 GPA_Status og_kbase_device_open(struct og_kbase_dev *d);
 void og_kbase_device_close(struct og_kbase_dev *d);
 
@@ -105,6 +107,10 @@ struct og_kbase_reader_ops {
 	void (*close)(void *reader);
 	/* NULL when raw_id (a parsed source) can be counted; else why not. */
 	const char *(*why_not)(void *reader, uint32_t raw_id);
+	/* Writes the reader's own state why_not reads (beyond the device's
+	 * GPU and instances) as bytes into buf, at most max; returns how
+	 * many (kbase.c's answers_key). */
+	size_t (*answers)(void *reader, uint8_t *buf, size_t max);
 	/* Around a pass. */
 	GPA_Status (*start)(void *reader);
 	GPA_Status (*stop)(void *reader);

@@ -477,6 +477,27 @@ static const char *ki_why_not(void *reader, uint32_t raw_id)
 	return NULL;
 }
 
+/* ki_why_not reads the enumeration's clock domains, types, values and set,
+ * each written out field by field (no padding). */
+static size_t ki_answers(void *reader, uint8_t *buf, size_t max)
+{
+	const struct og_kinstr_enum *e = &((const struct kinstr *)reader)->en;
+	size_t n = 0;
+#define PUT(field)                                                                 \
+	do {                                                                       \
+		if (n + sizeof(field) > max)                                        \
+			return 0;                                                  \
+		memcpy(buf + n, &(field), sizeof(field));                          \
+		n += sizeof(field);                                                \
+	} while (0)
+	PUT(e->num_clock_domains);
+	PUT(e->set);
+	PUT(e->types);
+	PUT(e->values);
+#undef PUT
+	return n;
+}
+
 static GPA_Status ki_start(void *reader)
 {
 	struct kinstr *k = reader;
@@ -624,6 +645,7 @@ const struct og_kbase_reader_ops og_kbase_kinstr = {
 	.open = ki_open,
 	.close = ki_close,
 	.why_not = ki_why_not,
+	.answers = ki_answers,
 	.start = ki_start,
 	.stop = ki_stop,
 	.mark = ki_mark,

@@ -218,6 +218,16 @@ static const char *vi_why_not(void *reader, uint32_t raw_id)
 	return NULL;
 }
 
+/* vi_why_not reads the features and the GPU's product (kbase.c keys it). */
+static size_t vi_answers(void *reader, uint8_t *buf, size_t max)
+{
+	const struct vinstr *v = reader;
+	if (max < sizeof v->features)
+		return 0;
+	memcpy(buf, &v->features, sizeof v->features);
+	return sizeof v->features;
+}
+
 static bool use_cycles(const struct vinstr *v)
 {
 	return v->features != 0;
@@ -430,6 +440,7 @@ const struct og_kbase_reader_ops og_kbase_vinstr = {
 	.open = vi_open,
 	.close = vi_close,
 	.why_not = vi_why_not,
+	.answers = vi_answers,
 	.start = vi_start,
 	.stop = vi_stop,
 	.mark = vi_mark,

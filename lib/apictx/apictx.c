@@ -103,10 +103,16 @@ enum og_api og_api_wanted(bool *explicit_, const char **how)
 	}
 	*explicit_ = false;
 	*how = "the library's file name";
+	int *known = &og_settings()->api_from_name;
+	int k = __atomic_load_n(known, __ATOMIC_RELAXED);
+	if (k > 0)
+		return (enum og_api)(k - 1);
 	Dl_info info;
+	api = OG_API_NONE;
 	if (dladdr((void *)&og_api_wanted, &info) && info.dli_fname)
-		return og_api_from_filename(info.dli_fname);
-	return OG_API_NONE;
+		api = og_api_from_filename(info.dli_fname);
+	__atomic_store_n(known, (int)api + 1, __ATOMIC_RELAXED);
+	return api;
 }
 
 const char *og_sync_name(enum og_sync mode)

@@ -123,6 +123,11 @@ struct og_binder {
 	 * (backend.h, instances_key); the cache checks a kept catalogue with it.
 	 * NULL: a catalogue with instances is not kept. */
 	bool (*instances_key)(void *ud, uint64_t *key);
+	/* Optional: bytes deciding every answer bind_raw, rebind and constant
+	 * give now (backend.h, answers_key), at most OG_ANSWERS_KEY_MAX; 0: none.
+	 * A kept catalogue recorded with the same bytes is checked without
+	 * asking those questions again (catalog_cache.h). */
+	size_t (*answers_key)(void *ud, void *buf, size_t max);
 };
 
 struct og_catalog {

@@ -30,6 +30,14 @@ struct og_catalog_entry {
 	bool hardware_counters, instance_counters, hide_derived;
 	struct call *calls;
 	size_t ncalls;
+	/* Of them, the overrides and the instances' key: what is still asked
+	 * when the answers_key is the same. */
+	struct call *checks;
+	size_t nchecks;
+	/* The binder's answers_key when the build asked its questions (0
+	 * bytes: none). */
+	size_t nanswers;
+	unsigned char answers[OG_ANSWERS_KEY_MAX];
 	unsigned users;
 	struct og_catalog cat;
 };
@@ -42,6 +50,8 @@ struct recorder {
 	size_t n, cap;
 	bool failed; /* out of memory: the catalogue is not kept */
 	bool keyed;  /* the instances' key is recorded */
+	size_t nanswers; /* the binder's answers_key, as og_catalog_get asked it */
+	unsigned char answers[OG_ANSWERS_KEY_MAX];
 };
 
 static struct call *record(struct recorder *r, enum call_kind kind, const char *name,
@@ -152,6 +162,13 @@ static bool same_value(double a, double b)
 	return memcmp(&a, &b, sizeof(a)) == 0;
 }
 
+/* The binder's answers_key into buf (0 bytes: none, or one too long). */
+static size_t answers_key(const struct og_binder *b, unsigned char *buf)
+{
+	size_t n = b->answers_key ? b->answers_key(b->ud, buf, OG_ANSWERS_KEY_MAX) : 0;
+	return n <= OG_ANSWERS_KEY_MAX ? n : 0;
+}
+
 /* Whether the binder answers every question of the kept build as it did
  * then.  The kept catalogue holds the answers' why-not pointers, so those
  * must be the same pointers (static text, backend.h), not just equal text. */
@@ -235,6 +252,7 @@ static void entry_free(struct og_catalog_entry *e)
 {
 	og_catalog_free(&e->cat);
 	free(e->calls);
+	free(e->checks);
 	free(e->sets);
 	free(e);
 }
@@ -264,9 +282,17 @@ static void trim_to(struct og_catalog_cache *cache, size_t keep)
 static struct og_catalog_entry *find(struct og_catalog_cache *cache,
                                      const struct og_catalog_request *req)
 {
+	unsigned char key[OG_ANSWERS_KEY_MAX];
+	size_t nkey = answers_key(req->binder, key);
 	for (struct og_catalog_entry **pp = &cache->entries; *pp; pp = &(*pp)->next) {
 		struct og_catalog_entry *e = *pp;
-		if (!same_request(e, req) || !same_answers(req->binder, e->calls, e->ncalls))
+		if (!same_request(e, req))
+			continue;
+		/* The same answers_key: the bind and constant answers are the
+		 * build's without asking; the rest is asked. */
+		bool settled = nkey > 0 && e->nanswers == nkey && memcmp(e->answers, key, nkey) == 0;
+		if (!(settled ? same_answers(req->binder, e->checks, e->nchecks)
+		              : same_answers(req->binder, e->calls, e->ncalls)))
 			continue;
 		/* Most recently used first. */
 		*pp = e->next;
@@ -285,11 +311,20 @@ static struct og_catalog_entry *keep(struct og_catalog_cache *cache,
 {
 	struct og_catalog_entry *e = calloc(1, sizeof(*e));
 	const struct og_builtin_set **sets = malloc(req->nfiles * sizeof(*sets));
-	if (!e || !sets || rec->failed) {
+	size_t nchecks = 0;
+	for (size_t i = 0; i < rec->n; i++)
+		nchecks += rec->calls[i].kind != CALL_BIND && rec->calls[i].kind != CALL_CONSTANT;
+	struct call *checks = malloc((nchecks ? nchecks : 1) * sizeof(*checks));
+	if (!e || !sets || !checks || rec->failed) {
 		free(e);
 		free(sets);
+		free(checks);
 		return NULL;
 	}
+	nchecks = 0;
+	for (size_t i = 0; i < rec->n; i++)
+		if (rec->calls[i].kind != CALL_BIND && rec->calls[i].kind != CALL_CONSTANT)
+			checks[nchecks++] = rec->calls[i];
 	for (size_t i = 0; i < req->nfiles; i++)
 		sets[i] = req->files[i].builtin;
 	*e = (struct og_catalog_entry){
@@ -297,8 +332,10 @@ static struct og_catalog_entry *keep(struct og_catalog_cache *cache,
 		.nfiles = req->nfiles, .nbuiltin = req->nbuiltin,
 		.hardware_counters = req->hardware_counters,
 		.instance_counters = req->instance_counters, .hide_derived = req->hide_derived,
-		.calls = rec->calls, .ncalls = rec->n, .users = 1, .cat = *cat,
+		.calls = rec->calls, .ncalls = rec->n, .checks = checks, .nchecks = nchecks,
+		.nanswers = rec->nanswers, .users = 1, .cat = *cat,
 	};
+	memcpy(e->answers, rec->answers, rec->nanswers);
 	rec->calls = NULL;
 	cache->entries = e;
 	trim_to(cache, OG_CATALOG_CACHE_UNUSED);
@@ -322,6 +359,8 @@ GPA_Status og_catalog_get(struct og_catalog_cache *cache, const struct og_catalo
 
 	const struct og_binder *inner = req->binder;
 	struct recorder rec = { .inner = inner };
+	if (keeping)
+		rec.nanswers = answers_key(inner, rec.answers);
 	const struct og_binder recording = {
 		.ud = &rec,
 		.backend = inner->backend,

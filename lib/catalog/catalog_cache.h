@@ -10,7 +10,11 @@
  * in order, with the answers.  A later open with the same backend, the same
  * built-in files and flags asks the same questions again — the device's
  * answers, cheap next to building — and takes the kept catalogue only if
- * every answer is the same; otherwise it builds its own.  So another device
+ * every answer is the same; otherwise it builds its own.  Where the binder
+ * gives an answers_key (backend.h) and it is the bytes the kept build was
+ * asked under, the bind and constant answers are taken as the same without
+ * asking (users' overrides and the instances' key are still checked).  So
+ * another device
  * (core mask, product, interface), a changed constant or an API context
  * that binds differently never sees a catalogue that is not its own, with
  * nothing for a backend to declare.

@@ -6,10 +6,13 @@
  * its settings (multiplexing, the session ring), closing it.  Its enable
  * set is selection.c's.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/auxv.h>
+#include <unistd.h>
 
 #include "backend_list.h"
 #include "apictx/apictx.h"
@@ -110,17 +113,54 @@ void og_context_make_current(struct og_context *ctx)
 
 /* ---- opening ------------------------------------------------------------ */
 
+/* The OPENGPA_* variables this file reads at each open, found in one walk
+ * of the environment: each secure_getenv walks all of it, and an open made
+ * six of them here (3.5k instructions with ten variables set, more in a
+ * desktop's environment).  Read at every open, so a variable set between
+ * two opens is seen by the second; none in a set-user-ID process, as
+ * secure_getenv; the first definition of a name wins, as getenv's. */
+struct open_env {
+	const char *backend, *options, *ring, *multiplex, *hardware, *instance;
+};
+
+static void read_open_env(struct open_env *e)
+{
+	memset(e, 0, sizeof(*e));
+	if (getauxval(AT_SECURE))
+		return;
+	/* (tests/tools/check_env_docs.py reads these names.) */
+	static const struct {
+		const char *name;
+		size_t at;
+	} names[] = {
+		{ "OPENGPA_BACKEND", offsetof(struct open_env, backend) },
+		{ "OPENGPA_BACKEND_OPTIONS", offsetof(struct open_env, options) },
+		{ "OPENGPA_SESSION_RING", offsetof(struct open_env, ring) },
+		{ "OPENGPA_MULTIPLEX", offsetof(struct open_env, multiplex) },
+		{ "OPENGPA_HARDWARE_COUNTERS", offsetof(struct open_env, hardware) },
+		{ "OPENGPA_INSTANCE_COUNTERS", offsetof(struct open_env, instance) },
+	};
+	for (char **p = environ; p && *p; p++) {
+		if ((*p)[0] != 'O' || strncmp(*p, "OPENGPA_", 8) != 0)
+			continue; /* most variables: one byte compared */
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			size_t n = strlen(names[i].name);
+			const char **slot = (const char **)((char *)e + names[i].at);
+			if (strncmp(*p, names[i].name, n) == 0 && (*p)[n] == '=' && !*slot)
+				*slot = *p + n + 1;
+		}
+	}
+}
+
 static const char *setting(const char *value, const char *env, const char *fallback)
 {
 	if (value)
 		return value;
-	const char *v = secure_getenv(env);
-	return v && *v ? v : fallback;
+	return env && *env ? env : fallback;
 }
 
-static bool env_true(const char *name)
+static bool env_true(const char *v)
 {
-	const char *v = secure_getenv(name);
 	return v && (strcmp(v, "1") == 0 || strcasecmp(v, "yes") == 0 || strcasecmp(v, "true") == 0);
 }
 
@@ -239,6 +279,15 @@ static bool bind_instances_key(void *ud, uint64_t *key)
 	return true;
 }
 
+/* The backend's answers_key stands for every answer of a plain context:
+ * there "api:" sources get one fixed refusal.  An API context's answers
+ * depend on its API too, so its catalogue is checked question by question. */
+static size_t bind_answers_key(void *ud, void *buf, size_t max)
+{
+	struct og_context *ctx = ((struct binding *)ud)->ctx;
+	return ctx->api || !ctx->ops->answers_key ? 0 : ctx->ops->answers_key(ctx->state, buf, max);
+}
+
 static bool bind_counts_instances(void *ud, const char *name)
 {
 	struct og_context *ctx = ((struct binding *)ud)->ctx;
@@ -269,7 +318,7 @@ static void mark_api_raws(struct og_catalog *cat)
 /* The catalogue: kept from an earlier open when this one's backend answers
  * as that one's did (catalog_cache.h), else built. */
 static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_options *opt,
-                                const struct og_env_constants *env)
+                                const struct og_env_constants *env, const struct open_env *oe)
 {
 	struct og_file_list fl = { 0 };
 	size_t nbuiltin = 0;
@@ -281,11 +330,11 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 	const struct og_settings *set = og_settings();
 	bool hw = opt->hardware_counters >= 0 ? opt->hardware_counters > 0
 	        : set->hardware_counters >= 0 ? set->hardware_counters > 0
-	                                      : env_true("OPENGPA_HARDWARE_COUNTERS");
+	                                      : env_true(oe->hardware);
 	/* Per-instance copies only when asked for (opengpa.h): without the
 	 * binder's instances the catalogue makes none. */
 	bool inst = set->instance_counters >= 0 ? set->instance_counters > 0
-	                                        : env_true("OPENGPA_INSTANCE_COUNTERS");
+	                                        : env_true(oe->instance);
 	size_t nextra = 0;
 	const struct og_raw_desc *extra = ctx->ops->extra_raw ? ctx->ops->extra_raw(ctx->state, &nextra)
 	                                                      : NULL;
@@ -296,6 +345,7 @@ static GPA_Status build_catalog(struct og_context *ctx, const struct og_open_opt
 		.instances = inst && ctx->ops->raw_instances ? bind_instances : NULL,
 		.counts_instances = bind_counts_instances,
 		.instances_key = bind_instances_key,
+		.answers_key = bind_answers_key,
 	};
 	const struct og_catalog_request req = {
 		.backend = ctx->ops, .files = fl.files, .nfiles = fl.count, .nbuiltin = nbuiltin,
@@ -329,9 +379,8 @@ static struct og_ring *ring_new(uint32_t size)
 	return ring;
 }
 
-static unsigned ring_size_from_env(void)
+static unsigned ring_size_from_env(const char *v)
 {
-	const char *v = secure_getenv("OPENGPA_SESSION_RING");
 	if (!v || !*v)
 		return OG_DEFAULT_SESSION_RING;
 	char *end;
@@ -366,8 +415,10 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 	                               how && how->api_info ? how->api_info : key,
 	                               how ? how->api_flags : 0, &ctx->api);
 	const struct og_settings *set = og_settings();
-	const char *backend = setting(set->backend, "OPENGPA_BACKEND", "auto");
-	const char *options = setting(set->backend_options, "OPENGPA_BACKEND_OPTIONS", "");
+	struct open_env oe;
+	read_open_env(&oe);
+	const char *backend = setting(set->backend, oe.backend, "auto");
+	const char *options = setting(set->backend_options, oe.options, "");
 	if (st == GPA_STATUS_OK)
 		st = open_backend(ctx, backend, options);
 	if (st != GPA_STATUS_OK) {
@@ -378,10 +429,10 @@ GPA_Status og_context_open(enum og_front front, void *key, const struct og_open_
 	struct og_env_constants env;
 	st = og_constants_read_env(&env);
 	if (st == GPA_STATUS_OK)
-		st = build_catalog(ctx, how ? how : &defaults, &env);
+		st = build_catalog(ctx, how ? how : &defaults, &env, &oe);
 	if (st == GPA_STATUS_OK) {
-		unsigned ring_size = ring_size_from_env();
-		ctx->multiplex = env_true("OPENGPA_MULTIPLEX");
+		unsigned ring_size = ring_size_from_env(oe.ring);
+		ctx->multiplex = env_true(oe.multiplex);
 		ctx->frame_fd = og_apictx_frame_fd();
 		if (ctx->multiplex && !ctx->ops->begin_multiplexed_pass) {
 			og_log(OG_LOG_MESSAGE, "OPENGPA_MULTIPLEX: the %s backend cannot time-share "

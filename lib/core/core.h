@@ -82,6 +82,10 @@ struct og_settings {
 	size_t ncounter_files;
 	const struct og_sys *sys; /* NULL: the real kernel (tests put virtual devices here) */
 	char *api;             /* NULL: OPENGPA_API, else the library's file name (apictx.h) */
+	/* The API the library's file name gives, plus one; 0 until
+	 * og_api_wanted first asks dladdr (7,000 instructions an open, for a
+	 * name that does not change while the library is loaded). */
+	int api_from_name;
 	const struct og_backend_ops *test_backend; /* backend "test", for the core's tests */
 	struct og_constant_override constants[OG_CONSTANT_OVERRIDES_MAX];
 	size_t nconstants;

@@ -7,7 +7,8 @@
  * catalogue of their own, equal to the one a fresh process builds; a user's
  * counter file is read again by every open; the cache stays bounded and
  * frees what no context uses; opening and closing from several threads
- * keeps every context's counters whole.
+ * keeps every context's counters whole; a backend's answers_key, when the
+ * same, stands for its answers and, when not, the questions are asked.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -34,11 +35,14 @@
 static const char *off_source; /* bind answers NOT_FOUND for this source */
 static double constant_value = 5;
 static int backend_tag;
+static unsigned binds;      /* t_bind's calls */
+static uint32_t answers_of; /* t_answers_key's bytes; 0: it gives none */
 
 static GPA_Status t_bind(void *ud, const char *name, const char *source, uint32_t *id,
                          const char **why_not)
 {
 	(void)ud, (void)name;
+	binds++;
 	if (off_source && strcmp(source, off_source) == 0) {
 		*why_not = "switched off by the test";
 		return GPA_STATUS_ERROR_NOT_FOUND;
@@ -57,8 +61,18 @@ static GPA_Status t_constant(void *ud, const char *name, double *value)
 	return GPA_STATUS_OK;
 }
 
+static size_t t_answers_key(void *ud, void *buf, size_t max)
+{
+	(void)ud;
+	if (!answers_of || max < sizeof answers_of)
+		return 0;
+	memcpy(buf, &answers_of, sizeof answers_of);
+	return sizeof answers_of;
+}
+
 static const struct og_binder binder = {
 	.backend = "mali", .bind_raw = t_bind, .constant = t_constant,
+	.answers_key = t_answers_key,
 };
 
 static const struct og_builtin_set *g71(void)
@@ -159,6 +173,66 @@ static void test_shared_while_answers_match(void **unused)
 	assert_null(cache.entries);
 }
 
+/* A binder's answers_key: the same bytes stand for every bind and constant
+ * answer (none is asked again, so a change the key does not show is not
+ * seen: the backend's promise); other bytes, or none, and every question
+ * is asked as before. */
+static void test_answers_key(void **unused)
+{
+	(void)unused;
+	struct og_catalog_cache cache = { 0 };
+	struct og_catalog a, b, c, d, e;
+	off_source = NULL;
+	constant_value = 5;
+	answers_of = 1;
+
+	struct og_catalog_entry *ea = get(&cache, &a);
+	assert_non_null(ea);
+	assert_true(binds > 0);
+	/* Same key: taken without one bind. */
+	binds = 0;
+	struct og_catalog_entry *eb = get(&cache, &b);
+	assert_ptr_equal(eb, ea);
+	assert_int_equal(binds, 0);
+
+	/* Other bytes: every question asked; the same answers still share. */
+	answers_of = 2;
+	struct og_catalog_entry *ec = get(&cache, &c);
+	assert_ptr_equal(ec, ea);
+	assert_true(binds > 0);
+
+	/* Other bytes and another answer: a catalogue of its own. */
+	const char *source = a.raws[0].source;
+	off_source = source;
+	answers_of = 3;
+	struct og_catalog_entry *ed = get(&cache, &d);
+	assert_ptr_not_equal(ed, ea);
+	assert_false(raw_of(&d, source)->available);
+
+	/* That catalogue's key again: taken, its answers not asked. */
+	off_source = NULL;
+	binds = 0;
+	struct og_catalog_entry *ee = get(&cache, &e);
+	assert_ptr_equal(ee, ed);
+	assert_int_equal(binds, 0);
+	assert_false(raw_of(&e, source)->available);
+	og_catalog_release(&cache, &e, ee);
+
+	/* No key: asked, and the first catalogue's answers are back. */
+	answers_of = 0;
+	ee = get(&cache, &e);
+	assert_ptr_equal(ee, ea);
+	assert_true(binds > 0);
+	og_catalog_release(&cache, &e, ee);
+
+	og_catalog_release(&cache, &a, ea);
+	og_catalog_release(&cache, &b, eb);
+	og_catalog_release(&cache, &c, ec);
+	og_catalog_release(&cache, &d, ed);
+	og_catalog_cache_trim(&cache);
+	assert_int_equal(og_catalog_cache_count(&cache, NULL), 0);
+}
+
 /* Many devices one after another: at most OG_CATALOG_CACHE_UNUSED unused
  * catalogues stay; those in use always do. */
 static void test_bounded(void **unused)
@@ -204,7 +278,7 @@ static void test_text_not_kept(void **unused)
 
 /* ---- contexts on virtual devices -------------------------------------------- */
 
-#define DEVICES 5
+#define DEVICES 6
 
 static const struct vmali_config configs[DEVICES] = {
 	{ .core_mask = 0xFF, .l2_slices = 2 },                  /* Mali-G71 MP8 */
@@ -212,6 +286,10 @@ static const struct vmali_config configs[DEVICES] = {
 	{ .core_mask = 0xF0, .l2_slices = 1 },                  /* MP4, other cores */
 	{ .gpu_id = 0x6001, .core_mask = 0xFF, .l2_slices = 2 }, /* Mali-G72 MP8 */
 	{ .core_mask = 0xFF, .l2_slices = 4 },                  /* G71 MP8, 4 slices */
+	/* The first again on a driver before UK 11.27, whose reader reports no
+	 * cycle counts: only the reader's own state differs (the Mali
+	 * backend's answers_key must carry it). */
+	{ .core_mask = 0xFF, .l2_slices = 2, .uk_major = 11, .uk_minor = 26 },
 };
 
 static struct vmali *vm[DEVICES];
@@ -337,6 +415,8 @@ static void test_devices_get_their_own(void **unused)
 	assert_ptr_not_equal(now[0].entry, now[1].entry);
 	assert_ptr_not_equal(now[0].entry, now[3].entry);
 	assert_ptr_not_equal(now[0].entry, now[4].entry);
+	assert_ptr_not_equal(now[0].entry, now[5].entry);
+	assert_true(alone[5].unavailable > alone[0].unavailable);
 	/* ... those that answer alike may (other cores, same count), while
 	 * no per-instance counters are asked for ... */
 	assert_ptr_equal(now[1].entry, now[2].entry);
@@ -513,6 +593,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shared_while_answers_match),
+		cmocka_unit_test(test_answers_key),
 		cmocka_unit_test(test_bounded),
 		cmocka_unit_test(test_text_not_kept),
 		cmocka_unit_test(test_devices_get_their_own),

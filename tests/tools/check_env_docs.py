@@ -22,6 +22,9 @@ for top in ("lib", "backends"):
                     read |= set(re.findall(r'setting\([^,]+, "(OPENGPA_[A-Z0-9_]+)"', f.read()))
                     f.seek(0)
                     read |= set(re.findall(r'env_true\("(OPENGPA_[A-Z0-9_]+)"\)', f.read()))
+                    f.seek(0)  # lib/core/context.c's one walk of the environment
+                    read |= set(re.findall(r'\{ "(OPENGPA_[A-Z0-9_]+)", offsetof\(struct open_env',
+                                           f.read()))
 with open(os.path.join(root, "docs", "man", "environment.txt"), encoding="utf-8") as f:
     documented = set(re.findall(r"^(OPENGPA_[A-Z0-9_]+)$", f.read(), re.M))
 missing, stale = sorted(read - documented), sorted(documented - read)
