@@ -117,6 +117,97 @@ static __attribute__((noinline)) double gather_one(const struct recipe *r, const
 	return r->fn(leaf, r->k);
 }
 
+/* ---- the single read's recipes (recipe.one) ----------------------------- */
+
+/* A number the single read's formula may use: with the row's counts (below
+ * 2^64) and these bounds no step overflows, so the value is finite and the
+ * interpreter's final og_arith_result changes nothing. */
+static bool tame(double v)
+{
+	return v >= -0x1p900 && v <= 0x1p900;
+}
+
+/* Whether counter c's postfix is max(min(div(a * na, b) * n, high), low)
+ * with parts left out (no divisor, a number 1, no bounds), each raw
+ * counter one in the row: its operands into r. */
+static bool simple_formula(const struct og_session *s, const struct og_catalog *cat,
+                           const struct og_counter *c, struct recipe *r)
+{
+	const struct og_expr_op *op;
+	size_t n = c->expr ? og_expr_postfix(c->expr, &op) : 0, i = 0;
+	uint32_t raw[2] = { UINT32_MAX, UINT32_MAX };
+	r->a = r->b = UINT32_MAX;
+	r->na = r->n = 1.0;
+	r->high = INFINITY;
+	r->low = -INFINITY;
+	/* a, a na MUL or na a MUL */
+	if (i + 2 < n && op[i].code == OG_OP_NUMBER && op[i + 1].code == OG_OP_RAW &&
+	    op[i + 2].code == OG_OP_MUL) {
+		r->na = op[i].number;
+		raw[0] = op[i + 1].index;
+		i += 3;
+	} else if (i < n && op[i].code == OG_OP_RAW) {
+		raw[0] = op[i++].index;
+		if (i + 1 < n && op[i].code == OG_OP_NUMBER && op[i + 1].code == OG_OP_MUL) {
+			r->na = op[i].number;
+			i += 2;
+		}
+	} else {
+		return false;
+	}
+	/* then b DIV, n MUL, high MIN low MAX, each if there */
+	if (i + 1 < n && op[i].code == OG_OP_RAW && op[i + 1].code == OG_OP_DIV) {
+		raw[1] = op[i].index;
+		i += 2;
+	}
+	if (i + 1 < n && op[i].code == OG_OP_NUMBER && op[i + 1].code == OG_OP_MUL) {
+		r->n = op[i].number;
+		i += 2;
+	}
+	if (i + 3 < n && op[i].code == OG_OP_NUMBER && op[i + 1].code == OG_OP_MIN &&
+	    op[i + 2].code == OG_OP_NUMBER && op[i + 3].code == OG_OP_MAX) {
+		r->high = op[i].number;
+		r->low = op[i + 2].number;
+		if (!isfinite(r->high) || !isfinite(r->low))
+			return false;
+		i += 4;
+	}
+	if (i != n || !tame(r->na) || !tame(r->n) || !tame(r->na * r->n))
+		return false;
+	for (int k = 0; k < 2; k++) {
+		if (raw[k] == UINT32_MAX)
+			continue;
+		if (raw[k] >= cat->nraw || s->slot_of_raw[raw[k]].slot == UINT32_MAX)
+			return false;
+		(k ? &r->b : &r->a)[0] = s->slot_of_raw[raw[k]].slot;
+	}
+	if (raw[1] != UINT32_MAX)
+		return true;
+	/* No divisor: the scaled form, one product (of a and na * n, which is
+	 * exact only when one of them is 1: a product of three rounds twice)
+	 * and no bounds. */
+	if ((r->na != 1.0 && r->n != 1.0) || r->high != INFINITY || r->low != -INFINITY)
+		return false;
+	r->n *= r->na;
+	return true;
+}
+
+void og_session_plan_single(struct og_session *s, const struct og_catalog *cat)
+{
+	for (size_t k = 0; k < s->ncounters; k++) {
+		struct recipe *r = &s->recipes[k];
+		const struct og_counter *c = &cat->counters[s->counters[k]];
+		unsigned how = ONE_NONE;
+		if (r->kind == READ_RAW)
+			how = ONE_RAW;
+		else if (!r->api && simple_formula(s, cat, c, r))
+			how = r->b == UINT32_MAX ? ONE_SCALED : ONE_RATIO;
+		else if (r->kind == READ_NATIVE)
+			how = ONE_CALL;
+		r->one = ONE_OF(how, r->type);
+	}
+}
+
 GPA_Status og_session_result(struct og_context *ctx, struct og_session *s, uint32_t sample_id,
                              uint32_t counter, double *value, uint64_t *exact, bool *is_exact)
 {
@@ -292,21 +383,28 @@ static inline __attribute__((always_inline)) bool cache_fill(struct og_reader *r
 }
 
 /* The usual case alone, the rest left to get_sample_as (`general`): the
- * session the thread read last (its cache), and a raw or built-in counter.
- * The same checks as get_sample_as, fewer of them, and a chain of two
- * loads (the recipe, then the row) where the look-up has seven: a call
- * does not wait for the one before it to find its session again. */
+ * session the thread read last (its cache), and a counter whose recipe
+ * says how to read it here (recipe.one: a raw count, a ratio or a scaled
+ * raw value computed in place, or its generated function).  The same
+ * checks as get_sample_as, fewer of them, and a chain of two loads (the
+ * recipe, then the row) where the look-up has seven: a call does not wait
+ * for the one before it to find its session again.  No test of the
+ * record: a thread without one has og_no_reader, whose cache never
+ * answers. */
 typedef GPA_Status get_general_fn(uint32_t id, uint32_t sample_id, uint32_t counter,
                                   void *result, og_get_sample_fn *locked);
+/* native_as out of line: the function's call is the only one on the path,
+ * so the others need no frame (no registers saved) when this is a jump. */
+typedef GPA_Status get_call_fn(const struct recipe *r, const uint64_t *row, void *result);
 static inline __attribute__((always_inline)) GPA_Status
 get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type type,
               void *result, og_get_sample_fn *locked, get_general_fn *general,
-              get_general_fn *miss)
+              get_general_fn *miss, get_call_fn *call)
 {
 	uint32_t seq = 0;
 	struct og_reader *rd = og_read_enter_cached(&seq);
-	if (!rd || !result)
-		goto general;
+	if (!result)
+		goto out;
 	const struct og_read_cache *c = &rd->cache;
 	if (__atomic_load_n(&c->gen, __ATOMIC_RELAXED) !=
 	            __atomic_load_n(&og_registry()->read_gen, __ATOMIC_RELAXED) ||
@@ -318,20 +416,36 @@ get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 		goto out;
 	const struct recipe *r = c->recipe_of[counter];
 	size_t index = (uint32_t)(sample_id - c->first_id); /* wraps like the ids */
-	if (!r || r->type != type || index >= c->nsamples)
+	if (!r || index >= c->nsamples)
 		goto out;
-	const uint64_t *row = &c->values[index * c->nslots + r->slot];
-	if (__builtin_expect(r->kind == READ_NATIVE, 1)) /* one path falls through */
-		return native_as(r, row, type, result);
-	if (r->kind == READ_RAW) {
-		uint64_t u = *row;
+	const uint64_t *row = &c->values[index * c->nslots];
+	/* r->one tests the type too: a counter of another type goes on to the
+	 * locked path, which says so.  The formulas are the counter's
+	 * postfix's operations in its order (og_session_plan_single). */
+	uint16_t one = r->one;
+	if (one == ONE_OF(ONE_RATIO, type)) {
+		double d = og_arith_div((double)row[r->a] * r->na, (double)row[r->b]) * r->n;
+		d = og_arith_max_num(og_arith_min_num(d, r->high), r->low);
+		og_read_exit(rd, seq);
+		store_typed(type, result, d, 0, false);
+		return GPA_STATUS_OK;
+	}
+	if (one == ONE_OF(ONE_RAW, type)) {
+		uint64_t u = row[r->slot];
 		og_read_exit(rd, seq);
 		store_typed(type, result, 0.0, u, true);
 		return GPA_STATUS_OK;
 	}
+	if (one == ONE_OF(ONE_SCALED, type)) {
+		double d = (double)row[r->a] * r->n;
+		og_read_exit(rd, seq);
+		store_typed(type, result, d, 0, false);
+		return GPA_STATUS_OK;
+	}
+	if (one == ONE_OF(ONE_CALL, type))
+		return call(r, row + r->slot, result);
 out:
 	og_read_exit(rd, seq);
-general:
 	return general(id, sample_id, counter, result, locked);
 }
 
@@ -344,12 +458,17 @@ general:
 	}                                                                                    \
 	static GPA_Status miss_##suffix(uint32_t id, uint32_t sample_id, uint32_t counter,   \
 	                                void *result, og_get_sample_fn *locked);             \
+	static __attribute__((noinline)) GPA_Status call_##suffix(                           \
+		const struct recipe *r, const uint64_t *row, void *result)                   \
+	{                                                                                    \
+		return native_as(r, row, TYPE, result);                                      \
+	}                                                                                    \
 	GPA_Status og_session_get_sample_##suffix(uint32_t id, uint32_t sample_id,           \
 	                                          uint32_t counter, void *result,            \
 	                                          og_get_sample_fn *locked)                  \
 	{                                                                                    \
 		return get_cached_as(id, sample_id, counter, TYPE, result, locked,           \
-		                     general_##suffix, miss_##suffix);                       \
+		                     general_##suffix, miss_##suffix, call_##suffix);        \
 	}                                                                                    \
 	/* Not the cached session: look it up, keep it if it can be, read. */               \
 	static __attribute__((noinline)) GPA_Status miss_##suffix(                           \
@@ -365,7 +484,8 @@ general:
 			og_read_exit(rd, seq);                                               \
 		if (kept)                                                                    \
 			return get_cached_as(id, sample_id, counter, TYPE, result, locked,   \
-			                     general_##suffix, general_##suffix);            \
+			                     general_##suffix, general_##suffix,             \
+			                     call_##suffix);                                 \
 		return general_##suffix(id, sample_id, counter, result, locked);             \
 	}
 
@@ -572,4 +692,11 @@ void og_session_read_kinds(const struct og_session *s, size_t *raw, size_t *in_p
 		*(kind == READ_RAW ? raw : kind == READ_NATIVE ? in_place
 		  : kind == READ_GATHER ? gathered : interpreted) += 1;
 	}
+}
+
+void og_session_single_kinds(const struct og_session *s, size_t out[5])
+{
+	memset(out, 0, 5 * sizeof(*out));
+	for (size_t k = 0; k < s->ncounters; k++)
+		out[(s->recipes[k].one & 0xff) % 5]++;
 }
