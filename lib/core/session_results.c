@@ -201,7 +201,7 @@ void og_session_plan_single(struct og_session *s, const struct og_catalog *cat)
 		if (r->kind == READ_RAW)
 			how = ONE_RAW;
 		else if (!r->api && simple_formula(s, cat, c, r))
-			how = r->b == UINT32_MAX ? ONE_SCALED : ONE_RATIO;
+			how = r->b == UINT32_MAX ? ONE_SCALED : r->na == 1.0 ? ONE_RATIO : ONE_RATIO_NA;
 		else if (r->kind == READ_NATIVE)
 			how = ONE_CALL;
 		r->one = ONE_OF(how, r->type);
@@ -392,14 +392,14 @@ static inline __attribute__((always_inline)) bool cache_fill(struct og_reader *r
  * record: a thread without one has og_no_reader, whose cache never
  * answers. */
 typedef GPA_Status get_general_fn(uint32_t id, uint32_t sample_id, uint32_t counter,
-                                  void *result, og_get_sample_fn *locked);
+                                  void *result);
 /* native_as out of line: the function's call is the only one on the path,
  * so the others need no frame (no registers saved) when this is a jump. */
 typedef GPA_Status get_call_fn(const struct recipe *r, const uint64_t *row, void *result);
 static inline __attribute__((always_inline)) GPA_Status
 get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type type,
-              void *result, og_get_sample_fn *locked, get_general_fn *general,
-              get_general_fn *miss, get_call_fn *call)
+              void *result, get_general_fn *general, get_general_fn *miss,
+              get_call_fn *call)
 {
 	uint32_t seq = 0;
 	struct og_reader *rd = og_read_enter_cached(&seq);
@@ -410,7 +410,7 @@ get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 	            __atomic_load_n(&og_registry()->read_gen, __ATOMIC_RELAXED) ||
 	    c->id != id) {
 		og_read_exit(rd, seq);
-		return miss(id, sample_id, counter, result, locked);
+		return miss(id, sample_id, counter, result);
 	}
 	if (counter >= c->ncatalog || !__atomic_load_n(&c->is_enabled[counter], __ATOMIC_RELAXED))
 		goto out;
@@ -424,7 +424,7 @@ get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 	 * postfix's operations in its order (og_session_plan_single). */
 	uint16_t one = r->one;
 	if (one == ONE_OF(ONE_RATIO, type)) {
-		double d = og_arith_div((double)row[r->a] * r->na, (double)row[r->b]) * r->n;
+		double d = og_arith_div((double)row[r->a], (double)row[r->b]) * r->n;
 		d = og_arith_max_num(og_arith_min_num(d, r->high), r->low);
 		og_read_exit(rd, seq);
 		store_typed(type, result, d, 0, false);
@@ -442,38 +442,43 @@ get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 		store_typed(type, result, d, 0, false);
 		return GPA_STATUS_OK;
 	}
+	if (one == ONE_OF(ONE_RATIO_NA, type)) {
+		double d = og_arith_div((double)row[r->a] * r->na, (double)row[r->b]) * r->n;
+		d = og_arith_max_num(og_arith_min_num(d, r->high), r->low);
+		og_read_exit(rd, seq);
+		store_typed(type, result, d, 0, false);
+		return GPA_STATUS_OK;
+	}
 	if (one == ONE_OF(ONE_CALL, type))
 		return call(r, row + r->slot, result);
 out:
 	og_read_exit(rd, seq);
-	return general(id, sample_id, counter, result, locked);
+	return general(id, sample_id, counter, result);
 }
 
 #define GET_SAMPLE_AS(suffix, TYPE)                                                           \
 	static __attribute__((noinline)) GPA_Status general_##suffix(                        \
-		uint32_t id, uint32_t sample_id, uint32_t counter, void *result,             \
-		og_get_sample_fn *locked)                                                    \
+		uint32_t id, uint32_t sample_id, uint32_t counter, void *result)             \
 	{                                                                                    \
-		return get_sample_as(id, sample_id, counter, TYPE, result, locked);          \
+		return get_sample_as(id, sample_id, counter, TYPE, result,                   \
+		                     og_gpa2_get_sample);                                    \
 	}                                                                                    \
 	static GPA_Status miss_##suffix(uint32_t id, uint32_t sample_id, uint32_t counter,   \
-	                                void *result, og_get_sample_fn *locked);             \
+	                                void *result);                                       \
 	static __attribute__((noinline)) GPA_Status call_##suffix(                           \
 		const struct recipe *r, const uint64_t *row, void *result)                   \
 	{                                                                                    \
 		return native_as(r, row, TYPE, result);                                      \
 	}                                                                                    \
 	GPA_Status og_session_get_sample_##suffix(uint32_t id, uint32_t sample_id,           \
-	                                          uint32_t counter, void *result,            \
-	                                          og_get_sample_fn *locked)                  \
+	                                          uint32_t counter, void *result)            \
 	{                                                                                    \
-		return get_cached_as(id, sample_id, counter, TYPE, result, locked,           \
-		                     general_##suffix, miss_##suffix, call_##suffix);        \
+		return get_cached_as(id, sample_id, counter, TYPE, result, general_##suffix, \
+		                     miss_##suffix, call_##suffix);                          \
 	}                                                                                    \
 	/* Not the cached session: look it up, keep it if it can be, read. */               \
 	static __attribute__((noinline)) GPA_Status miss_##suffix(                           \
-		uint32_t id, uint32_t sample_id, uint32_t counter, void *result,             \
-		og_get_sample_fn *locked)                                                    \
+		uint32_t id, uint32_t sample_id, uint32_t counter, void *result)             \
 	{                                                                                    \
 		uint32_t seq = 0;                                                            \
 		struct og_reader *rd = og_read_enter(&seq);                                  \
@@ -483,10 +488,10 @@ out:
 		if (rd)                                                                      \
 			og_read_exit(rd, seq);                                               \
 		if (kept)                                                                    \
-			return get_cached_as(id, sample_id, counter, TYPE, result, locked,   \
+			return get_cached_as(id, sample_id, counter, TYPE, result,           \
 			                     general_##suffix, general_##suffix,             \
 			                     call_##suffix);                                 \
-		return general_##suffix(id, sample_id, counter, result, locked);             \
+		return general_##suffix(id, sample_id, counter, result);                     \
 	}
 
 GET_SAMPLE_AS(f64, GPA_TYPE_FLOAT64)
@@ -694,9 +699,9 @@ void og_session_read_kinds(const struct og_session *s, size_t *raw, size_t *in_p
 	}
 }
 
-void og_session_single_kinds(const struct og_session *s, size_t out[5])
+void og_session_single_kinds(const struct og_session *s, size_t out[ONE_KINDS])
 {
-	memset(out, 0, 5 * sizeof(*out));
+	memset(out, 0, ONE_KINDS * sizeof(*out));
 	for (size_t k = 0; k < s->ncounters; k++)
-		out[(s->recipes[k].one & 0xff) % 5]++;
+		out[(s->recipes[k].one & 0xff) % ONE_KINDS]++;
 }

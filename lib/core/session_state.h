@@ -68,7 +68,7 @@ struct recipe {
 	uint32_t nleaves;
 	/* How the unlocked single read computes it (og_session_plan_single,
 	 * session_results.c): ONE_* | its GPA_Type << 8, so that one compare
-	 * tests both; ONE_SCALED and ONE_RATIO (a counter of one raw value
+	 * tests both; ONE_SCALED and ONE_RATIO* (a counter of one raw value
 	 * times a number, or a ratio of two, as most are) in the read itself,
 	 * with no call.  Their value: max(min(div(row[a] * na, row[b]) * n,
 	 * high), low), with no divisor for ONE_SCALED. */
@@ -83,7 +83,9 @@ enum {
 	ONE_RAW,    /* READ_RAW */
 	ONE_CALL,   /* READ_NATIVE: its function over the block */
 	ONE_SCALED, /* row[a] * n */
-	ONE_RATIO,  /* the whole formula above */
+	ONE_RATIO,  /* the formula above, na 1 (so not multiplied by) */
+	ONE_RATIO_NA, /* the whole formula above */
+	ONE_KINDS
 };
 #define ONE_OF(how, type) ((uint16_t)((how) | (unsigned)(type) << 8))
 

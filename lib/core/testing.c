@@ -78,7 +78,7 @@ GPA_Status og_testing_session_read_kinds(uint32_t id, size_t out[4])
 	return s ? GPA_STATUS_OK : GPA_STATUS_ERROR_SESSION_NOT_FOUND;
 }
 
-GPA_Status og_testing_session_single_kinds(uint32_t id, size_t out[5])
+GPA_Status og_testing_session_single_kinds(uint32_t id, size_t out[6])
 {
 	og_lock();
 	struct og_context *ctx = og_context_current();

@@ -210,11 +210,13 @@ static void test_same_answers_formulas(void **state)
 	assert_int_equal(GPA_GetCounterIndex("C1", &r1), GPA_STATUS_OK);
 	fake_config.value_offset = 0 - fake_value(1, 0, tu_pass_of(r1));
 	unsigned s = dense_session();
-	size_t kinds[5];
+	size_t kinds[6];
 	assert_int_equal(og_testing_session_single_kinds(s, kinds), GPA_STATUS_OK);
-	/* Ratio .. Clamped32, Inverted; Times, NTimes, Times32; C0..C5,
-	 * Small, RawF (a float raw count is read as it is). */
-	assert_int_equal(kinds[4], 7);
+	/* Ratio, Percent, Clamped, Clamped32, Inverted; Scaled100, AScaled;
+	 * Times, NTimes, Times32; C0..C5, Small, RawF (a float raw count is
+	 * read as it is). */
+	assert_int_equal(kinds[4], 5);
+	assert_int_equal(kinds[5], 2);
 	assert_int_equal(kinds[3], 3);
 	assert_int_equal(kinds[1], 8);
 	unsigned ok = compare_rounds(s, n);
