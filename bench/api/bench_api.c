@@ -9,6 +9,8 @@
  *   bench-api memory N   part 4 alone (it measures the process's peak RSS)
  *   bench-api open N     N opens and closes alone, for a profiler
  *   bench-api hand N     N opens of the device by hand alone, the same way
+ *   bench-api read N     part 1's floor and read loops alone, N times each,
+ *                        for valgrind --tool=callgrind (docs/performance.md)
  *
  *  1. one GPA_GetSampleFloat64 of FragmentQueueUtilization against its floor:
  *     the two loads and the arithmetic written in C, in a function of its

@@ -24,7 +24,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -191,10 +190,7 @@ static void test_same_answers_formulas(void **state)
 {
 	(void)state;
 	char path[] = "/tmp/opengpa-test-formulas-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, formulas, sizeof formulas - 1), (ssize_t)(sizeof formulas - 1));
-	close(fd);
+	tu_write_temp(path, formulas);
 	tu_setup();
 	GPA_Status added = OpenGPA_AddCounterFile(path);
 	GPA_Status opened = GPA_OpenContext(&key);
