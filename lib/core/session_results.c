@@ -204,7 +204,7 @@ void og_session_plan_single(struct og_session *s, const struct og_catalog *cat)
 			how = r->b == UINT32_MAX ? ONE_SCALED : r->na == 1.0 ? ONE_RATIO : ONE_RATIO_NA;
 		else if (r->kind == READ_NATIVE)
 			how = ONE_CALL;
-		r->one = ONE_OF(how, r->type);
+		r->one = (uint16_t)ONE_OF(how, r->type);
 	}
 }
 
@@ -422,7 +422,7 @@ get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 	/* r->one tests the type too: a counter of another type goes on to the
 	 * locked path, which says so.  The formulas are the counter's
 	 * postfix's operations in its order (og_session_plan_single). */
-	uint16_t one = r->one;
+	unsigned one = r->one;
 	if (one == ONE_OF(ONE_RATIO, type)) {
 		double d = og_arith_div((double)row[r->a], (double)row[r->b]) * r->n;
 		d = og_arith_max_num(og_arith_min_num(d, r->high), r->low);

@@ -87,7 +87,7 @@ enum {
 	ONE_RATIO_NA, /* the whole formula above */
 	ONE_KINDS
 };
-#define ONE_OF(how, type) ((uint16_t)((how) | (unsigned)(type) << 8))
+#define ONE_OF(how, type) ((unsigned)(how) | (unsigned)(type) << 8)
 
 /* A built-in set's raw leaves in its own order at row[base ...]; or, when
  * the session needs too few of them for the block to pay (gathered, see
