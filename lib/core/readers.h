@@ -14,7 +14,7 @@
  *
  * A thread gets its record from its first locked read (og_reader_join);
  * without one (a new thread, or membarrier refused, as under a seccomp
- * filter or an old valgrind; valgrind 3.19 and qemu-user pass it through)
+ * filter; valgrind 3.19 and qemu-user 7.2 pass it through)
  * every read takes the lock.  Anything but a plain answer
  * (an error, a result still to wait for, trace logging) takes the lock too,
  * so the locked path keeps saying what is wrong.

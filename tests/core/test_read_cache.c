@@ -63,7 +63,7 @@ static void open_with(const char *builtin_set, uint64_t offset)
 }
 
 /* The first read gives the thread its reader record; skip where membarrier
- * is refused (valgrind, seccomp): every read takes the lock there. */
+ * is refused (a seccomp filter): every read takes the lock there. */
 static void join_or_skip(void)
 {
 	gpa_uint64 v;
