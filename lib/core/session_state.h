@@ -67,7 +67,7 @@ struct recipe {
 	const struct leaf_pair *leaves;
 	uint32_t nleaves;
 	/* How the unlocked single read computes it (og_session_plan_single,
-	 * session_results.c): ONE_* | its GPA_Type << 8, so that one compare
+	 * session_single.c): ONE_* | its GPA_Type << 8, so that one compare
 	 * tests both; ONE_SCALED and ONE_RATIO* (a counter of one raw value
 	 * times a number, or a ratio of two, as most are) in the read itself,
 	 * with no call.  Their value: max(min(div(row[a] * na, row[b]) * n,
@@ -303,7 +303,7 @@ void og_session_map_clear(struct id_map *m);
 /* Room for a new sample `id` at the end: its index. */
 bool og_session_add_sample(struct og_session *s, uint32_t id, size_t *index);
 
-/* session_results.c: each recipe's `one` (the counters' kinds final). */
+/* session_single.c: each recipe's `one` (the counters' kinds final). */
 void og_session_plan_single(struct og_session *s, const struct og_catalog *cat);
 
 /* session.c: sample `index`'s API timer result into its slots once the API
