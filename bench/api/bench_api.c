@@ -9,6 +9,8 @@
  *   bench-api memory N   part 4 alone (it measures the process's peak RSS)
  *   bench-api open N     N opens and closes alone, for a profiler
  *   bench-api hand N     N opens of the device by hand alone, the same way
+ *   bench-api read N     part 1's floor and read loops alone, N times each,
+ *                        for valgrind --tool=callgrind (docs/performance.md)
  *
  *  1. one GPA_GetSampleFloat64 of FragmentQueueUtilization against its floor:
  *     the two loads and the arithmetic written in C, in a function of its
@@ -239,6 +241,31 @@ static void bench_single(gpa_uint32 session, uint64_t (*dumps)[DUMP_WORDS],
 	printf("   every counter of every sample (%u), per value %5.2f ns best\n", ncounters,
 	       best[2]);
 	free(types);
+}
+
+/* Part 1's floor and read loops alone, `count` times each (main's "read"). */
+static void read_alone(gpa_uint32 session, unsigned long count)
+{
+	gpa_uint32 index;
+	check(GPA_GetCounterIndex("FragmentQueueUtilization", &index), "GPA_GetCounterIndex");
+	static uint64_t pairs[SAMPLES][2];
+	for (unsigned i = 0; i < SAMPLES; i++) {
+		gpa_float64 v;
+		check(GPA_GetSampleFloat64(session, i, index, &v), "GPA_GetSampleFloat64");
+		pairs[i][0] = (uint64_t)i; /* the queue active fewer cycles than the GPU, as the device's */
+		pairs[i][1] = (uint64_t)i * 3 + 1;
+	}
+	double acc = 0;
+	for (unsigned long n = 0; n < count; n++) {
+		for (unsigned i = 0; i < SAMPLES; i++)
+			acc = floor_fqu(acc, pairs[i]);
+		for (unsigned i = 0; i < SAMPLES; i++) {
+			gpa_float64 v;
+			GPA_GetSampleFloat64(session, i, index, &v);
+			acc += v;
+		}
+	}
+	sink = acc;
 }
 
 /* ---- 2: every counter of one sample --------------------------------------------- */
@@ -481,8 +508,18 @@ int main(int argc, char **argv)
 			open_by_hand(vmali_sys(vm));
 		return 0;
 	}
+	if (argc == 3 && strcmp(argv[1], "read") == 0) {
+		/* Part 1's two loops alone, COUNT times each, for the same
+		 * profiler: --toggle-collect=GPA_GetSampleFloat64 and
+		 * --toggle-collect=floor_fqu give each side's instructions. */
+		open_g71();
+		read_alone(record(SAMPLES), strtoul(argv[2], NULL, 10));
+		check(GPA_CloseContext(), "GPA_CloseContext");
+		return 0;
+	}
 	if (argc != 1) {
-		fprintf(stderr, "usage: bench-api [memory SAMPLES | open COUNT | hand COUNT]\n");
+		fprintf(stderr, "usage: bench-api [memory SAMPLES | open COUNT | hand COUNT | "
+		                "read COUNT]\n");
 		return 2;
 	}
 	open_g71();

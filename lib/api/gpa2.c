@@ -611,8 +611,8 @@ static void store(GPA_Type type, void *result, double v, uint64_t exact, bool is
 
 /* The four GetSample functions when the answer is not simply there to
  * read: under the lock, which says what is wrong or waits. */
-static GPA_Status get_sample(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint32 counter,
-                             GPA_Type want, void *result)
+GPA_Status og_gpa2_get_sample(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint32 counter,
+                              GPA_Type want, void *result)
 {
 	static const char *const names[] = {
 		[GPA_TYPE_FLOAT32] = "GPA_GetSampleFloat32",
@@ -639,23 +639,23 @@ static GPA_Status get_sample(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint
 GPA_Status GPA_GetSampleUInt64(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint32 counterID,
                                gpa_uint64 *pResult)
 {
-	return og_session_get_sample_u64(sessionID, sampleID, counterID, pResult, get_sample);
+	return og_session_get_sample_u64(sessionID, sampleID, counterID, pResult);
 }
 
 GPA_Status GPA_GetSampleUInt32(gpa_uint32 sessionID, gpa_uint32 sampleID,
                                gpa_uint32 counterIndex, gpa_uint32 *pResult)
 {
-	return og_session_get_sample_u32(sessionID, sampleID, counterIndex, pResult, get_sample);
+	return og_session_get_sample_u32(sessionID, sampleID, counterIndex, pResult);
 }
 
 GPA_Status GPA_GetSampleFloat64(gpa_uint32 sessionID, gpa_uint32 sampleID,
                                 gpa_uint32 counterIndex, gpa_float64 *pResult)
 {
-	return og_session_get_sample_f64(sessionID, sampleID, counterIndex, pResult, get_sample);
+	return og_session_get_sample_f64(sessionID, sampleID, counterIndex, pResult);
 }
 
 GPA_Status GPA_GetSampleFloat32(gpa_uint32 sessionID, gpa_uint32 sampleID,
                                 gpa_uint32 counterIndex, gpa_float32 *pResult)
 {
-	return og_session_get_sample_f32(sessionID, sampleID, counterIndex, pResult, get_sample);
+	return og_session_get_sample_f32(sessionID, sampleID, counterIndex, pResult);
 }

@@ -390,19 +390,23 @@ bool og_session_kernel_timed(const struct og_session *s);
 /* GPA_GetSample*: session `id` of the current context, read without the
  * lock (readers.h) when the answer is there (the session ended, the
  * counter enabled and of `type`, the sample complete), stored at `result`
- * as `type` (an integer clamped to it).  Anything else is `locked`'s to
- * check and answer, with the same arguments. */
+ * as `type` (an integer clamped to it).  Anything else is
+ * og_gpa2_get_sample's to check and answer, with the same arguments. */
 typedef GPA_Status og_get_sample_fn(uint32_t id, uint32_t sample_id, uint32_t counter,
                                     GPA_Type type, void *result);
+/* lib/api/gpa2.c: the GPA 2.x GetSample functions under the lock, in GPA's
+ * check order.  Named here rather than passed in, so that the unlocked
+ * read keeps one argument register less live (no register saved). */
+og_get_sample_fn og_gpa2_get_sample;
 /* One function per type: the type is then no test on the read path. */
 GPA_Status og_session_get_sample_f64(uint32_t id, uint32_t sample_id, uint32_t counter,
-                                     void *result, og_get_sample_fn *locked);
+                                     void *result);
 GPA_Status og_session_get_sample_f32(uint32_t id, uint32_t sample_id, uint32_t counter,
-                                     void *result, og_get_sample_fn *locked);
+                                     void *result);
 GPA_Status og_session_get_sample_u64(uint32_t id, uint32_t sample_id, uint32_t counter,
-                                     void *result, og_get_sample_fn *locked);
+                                     void *result);
 GPA_Status og_session_get_sample_u32(uint32_t id, uint32_t sample_id, uint32_t counter,
-                                     void *result, og_get_sample_fn *locked);
+                                     void *result);
 /* OpenGPA_GetSampleResults as og_session_get_sample does GPA_GetSample*:
  * every counter (count at least the session's) without the lock when the
  * answer is there, else `locked`'s, with the same arguments. */

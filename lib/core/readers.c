@@ -10,7 +10,9 @@
 #include "core/readers.h"
 #include "core/registry.h"
 
-__thread struct og_reader *og_this_reader __attribute__((tls_model("initial-exec")));
+struct og_reader og_no_reader;
+__thread struct og_reader *og_this_reader
+	__attribute__((tls_model("initial-exec"))) = &og_no_reader;
 unsigned og_read_locked;
 
 /* Every record made, in use or free for the next thread; never freed, so
@@ -25,7 +27,7 @@ static void thread_ends(void *p)
 	struct og_reader *rd = p;
 	og_lock();
 	rd->in_use = false;
-	og_this_reader = NULL;
+	og_this_reader = &og_no_reader;
 	og_unlock();
 }
 
@@ -48,7 +50,7 @@ static bool membarrier_works(void)
 
 void og_reader_join(void)
 {
-	if (og_this_reader)
+	if (og_this_reader != &og_no_reader)
 		return;
 	if (!available) {
 		available = membarrier_works() && pthread_key_create(&key, thread_ends) == 0 ? 1 : -1;

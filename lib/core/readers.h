@@ -13,8 +13,9 @@
  * readers that were inside a section to leave it.  Readers never wait.
  *
  * A thread gets its record from its first locked read (og_reader_join);
- * without one (a new thread, or membarrier refused, as under valgrind or a
- * seccomp filter) every read takes the lock.  Anything but a plain answer
+ * without one (a new thread, or membarrier refused, as under a seccomp
+ * filter; valgrind 3.19 and qemu-user 7.2 pass it through)
+ * every read takes the lock.  Anything but a plain answer
  * (an error, a result still to wait for, trace logging) takes the lock too,
  * so the locked path keeps saying what is wrong.
  */
@@ -50,7 +51,12 @@ struct og_reader {
 	struct og_read_cache cache;
 } __attribute__((aligned(64))); /* lines of its own: readers do not share */
 
+/* The thread's record; &og_no_reader (never NULL) until it has one, so
+ * that a cached read enters its section with no test first.  Nothing
+ * waits on og_no_reader, and its cache never answers (ncatalog 0): a read
+ * through it goes on to the look-up, which sees it is not a record. */
 extern __thread struct og_reader *og_this_reader __attribute__((tls_model("initial-exec")));
+extern struct og_reader og_no_reader __attribute__((visibility("hidden")));
 /* Nonzero while every read must take the lock (trace logging is on). */
 extern unsigned og_read_locked;
 
@@ -61,7 +67,7 @@ extern unsigned og_read_locked;
 static inline struct og_reader *og_read_enter(uint32_t *seq)
 {
 	struct og_reader *rd = og_this_reader;
-	if (!rd || __atomic_load_n(&og_read_locked, __ATOMIC_RELAXED))
+	if (rd == &og_no_reader || __atomic_load_n(&og_read_locked, __ATOMIC_RELAXED))
 		return NULL;
 	/* Only this thread stores it: a relaxed load sees its own last store. */
 	*seq = __atomic_load_n(&rd->seq, __ATOMIC_RELAXED) + 1;
@@ -74,12 +80,12 @@ static inline struct og_reader *og_read_enter(uint32_t *seq)
 
 /* og_read_enter for a read that uses its record's cache: og_read_locked
  * changes read_gen (og_log_changed), so a cache that matches it was filled
- * while it was clear. */
+ * while it was clear.  Never NULL: og_no_reader's cache answers nothing
+ * (its seq is written by every thread without a record, atomically, and
+ * read by none). */
 static inline struct og_reader *og_read_enter_cached(uint32_t *seq)
 {
 	struct og_reader *rd = og_this_reader;
-	if (!rd)
-		return NULL;
 	*seq = __atomic_load_n(&rd->seq, __ATOMIC_RELAXED) + 1;
 	__atomic_store_n(&rd->seq, *seq, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);

@@ -70,7 +70,9 @@ struct og_registry {
 
 #define OG_LOG_WANTS_UNREAD 0x80000000u
 
-extern struct og_registry og_registry_instance;
+/* Hidden: the library reads it at a fixed offset from its code, not through
+ * the GOT (one load less on every unlocked read). */
+extern struct og_registry og_registry_instance __attribute__((visibility("hidden")));
 
 /* Lock held (but for readers.h's read sections). */
 static inline struct og_registry *og_registry(void)

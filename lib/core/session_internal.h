@@ -45,5 +45,8 @@ size_t og_session_raw_count(const struct og_session *s);
 /* How many of its counters a read computes each way (testing.h). */
 void og_session_read_kinds(const struct og_session *s, size_t *raw, size_t *in_place,
                            size_t *gathered, size_t *interpreted);
+/* How many of its counters an unlocked single read computes each way:
+ * out[ONE_NONE .. ONE_RATIO_NA] (session_state.h). */
+void og_session_single_kinds(const struct og_session *s, size_t out[6]);
 
 #endif

@@ -290,6 +290,7 @@ static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
 		}
 		s->gathers |= r->kind == READ_GATHER;
 	}
+	og_session_plan_single(s, cat);
 	/* (An integer raw count read as READ_RAW is what the set writes too.) */
 	if (gather && !s->direct) {
 		if (!(s->runs = malloc(s->ncounters * sizeof(*s->runs))))

@@ -6,7 +6,7 @@
  * reads a built-in set's block in place, or a scratch block gathered from
  * the row (session_state.h, struct block), the interpreter the rest.
  *
- * Long (about 580 lines) because the locked and unlocked paths share their
+ * Long (about 610 lines) because the locked and unlocked paths share their
  * inlined helpers, which must stay in one unit to stay inlined (the
  * unlocked single read is built once per type, and a cached copy of it).
  */
@@ -292,69 +292,102 @@ static inline __attribute__((always_inline)) bool cache_fill(struct og_reader *r
 }
 
 /* The usual case alone, the rest left to get_sample_as (`general`): the
- * session the thread read last (its cache), and a raw or built-in counter.
- * The same checks as get_sample_as, fewer of them, and a chain of two
- * loads (the recipe, then the row) where the look-up has seven: a call
- * does not wait for the one before it to find its session again. */
+ * session the thread read last (its cache), and a counter whose recipe
+ * says how to read it here (recipe.one: a raw count, a ratio or a scaled
+ * raw value computed in place, or its generated function).  The same
+ * checks as get_sample_as, fewer of them, and a chain of two loads (the
+ * recipe, then the row) where the look-up has seven: a call does not wait
+ * for the one before it to find its session again.  No test of the
+ * record: a thread without one has og_no_reader, whose cache never
+ * answers. */
 typedef GPA_Status get_general_fn(uint32_t id, uint32_t sample_id, uint32_t counter,
-                                  void *result, og_get_sample_fn *locked);
+                                  void *result);
+/* native_as out of line: the function's call is the only one on the path,
+ * so the others need no frame (no registers saved) when this is a jump. */
+typedef GPA_Status get_call_fn(const struct recipe *r, const uint64_t *row, void *result);
 static inline __attribute__((always_inline)) GPA_Status
 get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type type,
-              void *result, og_get_sample_fn *locked, get_general_fn *general,
-              get_general_fn *miss)
+              void *result, get_general_fn *general, get_general_fn *miss,
+              get_call_fn *call)
 {
 	uint32_t seq = 0;
 	struct og_reader *rd = og_read_enter_cached(&seq);
-	if (!rd || !result)
-		goto general;
+	if (!result)
+		goto out;
 	const struct og_read_cache *c = &rd->cache;
 	if (__atomic_load_n(&c->gen, __ATOMIC_RELAXED) !=
 	            __atomic_load_n(&og_registry()->read_gen, __ATOMIC_RELAXED) ||
 	    c->id != id) {
 		og_read_exit(rd, seq);
-		return miss(id, sample_id, counter, result, locked);
+		return miss(id, sample_id, counter, result);
 	}
 	if (counter >= c->ncatalog || !__atomic_load_n(&c->is_enabled[counter], __ATOMIC_RELAXED))
 		goto out;
 	const struct recipe *r = c->recipe_of[counter];
 	size_t index = (uint32_t)(sample_id - c->first_id); /* wraps like the ids */
-	if (!r || r->type != type || index >= c->nsamples)
+	if (!r || index >= c->nsamples)
 		goto out;
-	const uint64_t *row = &c->values[index * c->nslots + r->slot];
-	if (__builtin_expect(r->kind == READ_NATIVE, 1)) /* one path falls through */
-		return native_as(r, row, type, result);
-	if (r->kind == READ_RAW) {
-		uint64_t u = *row;
+	const uint64_t *row = &c->values[index * c->nslots];
+	/* r->one tests the type too: a counter of another type goes on to the
+	 * locked path, which says so.  The formulas are the counter's
+	 * postfix's operations in its order (og_session_plan_single). */
+	unsigned one = r->one;
+	if (one == ONE_OF(ONE_RATIO, type)) {
+		double d = og_arith_div((double)row[r->a], (double)row[r->b]) * r->n;
+		d = og_arith_max_num(og_arith_min_num(d, r->high), r->low);
+		og_read_exit(rd, seq);
+		store_typed(type, result, d, 0, false);
+		return GPA_STATUS_OK;
+	}
+	if (one == ONE_OF(ONE_RAW, type)) {
+		uint64_t u = row[r->slot];
 		og_read_exit(rd, seq);
 		store_typed(type, result, 0.0, u, true);
 		return GPA_STATUS_OK;
 	}
+	if (one == ONE_OF(ONE_SCALED, type)) {
+		double d = (double)row[r->a] * r->n;
+		og_read_exit(rd, seq);
+		store_typed(type, result, d, 0, false);
+		return GPA_STATUS_OK;
+	}
+	if (one == ONE_OF(ONE_RATIO_NA, type)) {
+		double d = og_arith_div((double)row[r->a] * r->na, (double)row[r->b]) * r->n;
+		d = og_arith_max_num(og_arith_min_num(d, r->high), r->low);
+		og_read_exit(rd, seq);
+		store_typed(type, result, d, 0, false);
+		return GPA_STATUS_OK;
+	}
+	if (one == ONE_OF(ONE_CALL, type))
+		return call(r, row + r->slot, result);
 out:
 	og_read_exit(rd, seq);
-general:
-	return general(id, sample_id, counter, result, locked);
+	return general(id, sample_id, counter, result);
 }
 
 #define GET_SAMPLE_AS(suffix, TYPE)                                                           \
 	static __attribute__((noinline)) GPA_Status general_##suffix(                        \
-		uint32_t id, uint32_t sample_id, uint32_t counter, void *result,             \
-		og_get_sample_fn *locked)                                                    \
+		uint32_t id, uint32_t sample_id, uint32_t counter, void *result)             \
 	{                                                                                    \
-		return get_sample_as(id, sample_id, counter, TYPE, result, locked);          \
+		return get_sample_as(id, sample_id, counter, TYPE, result,                   \
+		                     og_gpa2_get_sample);                                    \
 	}                                                                                    \
 	static GPA_Status miss_##suffix(uint32_t id, uint32_t sample_id, uint32_t counter,   \
-	                                void *result, og_get_sample_fn *locked);             \
-	GPA_Status og_session_get_sample_##suffix(uint32_t id, uint32_t sample_id,           \
-	                                          uint32_t counter, void *result,            \
-	                                          og_get_sample_fn *locked)                  \
+	                                void *result);                                       \
+	static __attribute__((noinline)) GPA_Status call_##suffix(                           \
+		const struct recipe *r, const uint64_t *row, void *result)                   \
 	{                                                                                    \
-		return get_cached_as(id, sample_id, counter, TYPE, result, locked,           \
-		                     general_##suffix, miss_##suffix);                       \
+		return native_as(r, row, TYPE, result);                                      \
+	}                                                                                    \
+	GPA_Status og_session_get_sample_##suffix(uint32_t id, uint32_t sample_id,           \
+	                                          uint32_t counter, void *result)            \
+	{                                                                                    \
+		return get_cached_as(id, sample_id, counter, TYPE, result, general_##suffix, \
+		                     miss_##suffix, call_##suffix);                          \
 	}                                                                                    \
 	/* Not the cached session: look it up, keep it if it can be, read. */               \
 	static __attribute__((noinline)) GPA_Status miss_##suffix(                           \
-		uint32_t id, uint32_t sample_id, uint32_t counter, void *result,             \
-		og_get_sample_fn *locked)                                                    \
+		uint32_t id, uint32_t sample_id, uint32_t counter, void *result)             \
 	{                                                                                    \
 		uint32_t seq = 0;                                                            \
 		struct og_reader *rd = og_read_enter(&seq);                                  \
@@ -364,9 +397,10 @@ general:
 		if (rd)                                                                      \
 			og_read_exit(rd, seq);                                               \
 		if (kept)                                                                    \
-			return get_cached_as(id, sample_id, counter, TYPE, result, locked,   \
-			                     general_##suffix, general_##suffix);            \
-		return general_##suffix(id, sample_id, counter, result, locked);             \
+			return get_cached_as(id, sample_id, counter, TYPE, result,           \
+			                     general_##suffix, general_##suffix,             \
+			                     call_##suffix);                                 \
+		return general_##suffix(id, sample_id, counter, result);                     \
 	}
 
 GET_SAMPLE_AS(f64, GPA_TYPE_FLOAT64)
@@ -573,3 +607,4 @@ void og_session_read_kinds(const struct og_session *s, size_t *raw, size_t *in_p
 		  : kind == READ_GATHER ? gathered : interpreted) += 1;
 	}
 }
+

@@ -66,7 +66,28 @@ struct recipe {
 	 * (a read of it alone copies just these). */
 	const struct leaf_pair *leaves;
 	uint32_t nleaves;
+	/* How the unlocked single read computes it (og_session_plan_single,
+	 * session_single.c): ONE_* | its GPA_Type << 8, so that one compare
+	 * tests both; ONE_SCALED and ONE_RATIO* (a counter of one raw value
+	 * times a number, or a ratio of two, as most are) in the read itself,
+	 * with no call.  Their value: max(min(div(row[a] * na, row[b]) * n,
+	 * high), low), with no divisor for ONE_SCALED. */
+	uint16_t one;
+	uint32_t a, b; /* row slots */
+	double na, n, high, low;
 };
+
+/* recipe.one's low byte. */
+enum {
+	ONE_NONE,   /* the general path's (get_sample_as) */
+	ONE_RAW,    /* READ_RAW */
+	ONE_CALL,   /* READ_NATIVE: its function over the block */
+	ONE_SCALED, /* row[a] * n */
+	ONE_RATIO,  /* the formula above, na 1 (so not multiplied by) */
+	ONE_RATIO_NA, /* the whole formula above */
+	ONE_KINDS
+};
+#define ONE_OF(how, type) ((unsigned)(how) | (unsigned)(type) << 8)
 
 /* A built-in set's raw leaves in its own order at row[base ...]; or, when
  * the session needs too few of them for the block to pay (gathered, see
@@ -281,6 +302,9 @@ bool og_session_map_put(struct id_map *m, uint32_t id, size_t index);
 void og_session_map_clear(struct id_map *m);
 /* Room for a new sample `id` at the end: its index. */
 bool og_session_add_sample(struct og_session *s, uint32_t id, size_t *index);
+
+/* session_single.c: each recipe's `one` (the counters' kinds final). */
+void og_session_plan_single(struct og_session *s, const struct og_catalog *cat);
 
 /* session.c: sample `index`'s API timer result into its slots once the API
  * has it (or waiting for it); true when nothing is pending for it. */

@@ -78,7 +78,18 @@ GPA_Status og_testing_session_read_kinds(uint32_t id, size_t out[4])
 	return s ? GPA_STATUS_OK : GPA_STATUS_ERROR_SESSION_NOT_FOUND;
 }
 
+GPA_Status og_testing_session_single_kinds(uint32_t id, size_t out[6])
+{
+	og_lock();
+	struct og_context *ctx = og_context_current();
+	struct og_session *s = ctx ? og_session_find(ctx, id) : NULL;
+	if (s)
+		og_session_single_kinds(s, out);
+	og_unlock();
+	return s ? GPA_STATUS_OK : GPA_STATUS_ERROR_SESSION_NOT_FOUND;
+}
+
 bool og_testing_reads_unlocked(void)
 {
-	return og_this_reader && !__atomic_load_n(&og_read_locked, __ATOMIC_RELAXED);
+	return og_this_reader != &og_no_reader && !__atomic_load_n(&og_read_locked, __ATOMIC_RELAXED);
 }

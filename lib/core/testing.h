@@ -34,6 +34,13 @@ size_t og_testing_session_raw_count(uint32_t id);
  * order).  SESSION_NOT_FOUND without such a session. */
 GPA_Status og_testing_session_read_kinds(uint32_t id, size_t out[4]);
 
+/* How many of session `id`'s counters a cached GPA_GetSample* read computes
+ * each way: the general path's, a raw count, a call of its generated
+ * function, a scaled raw value in the read, a ratio in the read, one with
+ * a number multiplying its dividend (out[0 .. 6) in that order).
+ * SESSION_NOT_FOUND without such a session. */
+GPA_Status og_testing_session_single_kinds(uint32_t id, size_t out[6]);
+
 /* Whether this thread's GPA_GetSample* calls now read without the lock
  * (core/readers.h): false before its first read, with trace logging on, or
  * where membarrier(2) is refused. */

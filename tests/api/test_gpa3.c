@@ -885,11 +885,7 @@ static void test_gputime_first(void **state)
 {
 	(void)state;
 	char path[] = "/tmp/opengpa-test-gputime-XXXXXX";
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, gputime_file, sizeof gputime_file - 1),
-	                 (ssize_t)(sizeof gputime_file - 1));
-	close(fd);
+	tu_write_temp(path, gputime_file);
 	GPA_Status added = OpenGPA_AddCounterFile(path);
 	GpaContextId ctx = NULL;
 	GpaStatus opened = t.GpaOpenContext(&key_a, kGpaOpenContextDefaultBit, &ctx);

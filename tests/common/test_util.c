@@ -209,3 +209,12 @@ unsigned tu_wait_samples(unsigned session, unsigned least, unsigned ms, const ch
 	}
 	return avail;
 }
+
+void tu_write_temp(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	size_t len = strlen(text);
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
+	close(fd);
+}

@@ -83,6 +83,11 @@ unsigned tu_wait_samples(unsigned session, unsigned least, unsigned ms, const ch
 /* The deadline's message and exit, for waits of other shapes. */
 _Noreturn void tu_deadline_missed(const char *what, unsigned ms);
 
+/* Writes `text` to a new file from the template `path` ("/tmp/...-XXXXXX",
+ * changed to the file's name), for OpenGPA_AddCounterFile; the caller
+ * unlinks it once the context is open. */
+void tu_write_temp(char *path, const char *text);
+
 /* Asserts one error was logged since the last clear, then clears. */
 #define TU_ONE_ERROR() \
 	do { \

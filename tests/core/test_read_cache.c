@@ -8,6 +8,12 @@
  *    every counter (raw counts, generated formulas, interpreted ones), every
  *    sample (and one past the last), every getter, with counts near 2^32
  *    (the uint32 getters clamp them), for a built-in set and a counter file;
+ *  - the formulas a read computes itself, without a call (a ratio of two
+ *    raw values, times numbers, between bounds; one raw value times a
+ *    number: og_session_plan_single), give the same bits too, with a zero
+ *    divisor and counts at and past 2^63, in every type; and forms it must
+ *    not take (a product of three, a number so large the value overflows)
+ *    are left to a call or the general path;
  *  - it must forget: a session that left the ring, a closed context whose
  *    successor reuses the session id, a counter disabled since, trace
  *    logging turned on since.  Built with -Db_sanitize=address, a cache
@@ -19,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -56,7 +63,7 @@ static void open_with(const char *builtin_set, uint64_t offset)
 }
 
 /* The first read gives the thread its reader record; skip where membarrier
- * is refused (valgrind, seccomp): every read takes the lock there. */
+ * is refused (a seccomp filter): every read takes the lock there. */
 static void join_or_skip(void)
 {
 	gpa_uint64 v;
@@ -84,21 +91,15 @@ static unsigned dense_session(void)
 	return tu_run_session(ids, SAMPLES);
 }
 
-static void same_answers(const char *builtin_set, uint64_t offset)
+/* Every counter (n) of session s, every sample and one past, every getter:
+ * round 0 fills the cache (its first read looks the session up), round 1
+ * reads from it, round 2 under the lock (trace logging on); all three the
+ * same.  Returns how many reads of round 0 answered. */
+static unsigned compare_rounds(unsigned s, gpa_uint32 n)
 {
-	open_with(builtin_set, offset);
-	join_or_skip();
-	gpa_uint32 n = 0;
-	assert_int_equal(GPA_GetNumCounters(&n), GPA_STATUS_OK);
-	assert_true(n > 0 && n < MAX_COUNTERS);
-	for (gpa_uint32 c = 0; c < n; c++)
-		assert_int_equal(GPA_EnableCounter(c), GPA_STATUS_OK);
-	unsigned s = dense_session();
 	static uint64_t first[SAMPLES + 1][MAX_COUNTERS][5];
 	static GPA_Status st_first[SAMPLES + 1][MAX_COUNTERS][5];
 	unsigned ok = 0;
-	/* Round 0 fills the cache (its first read looks the session up), round
-	 * 1 reads from it, round 2 under the lock (trace logging on). */
 	for (int round = 0; round < 3; round++) {
 		if (round == 2) {
 			assert_int_equal(GPA_RegisterLoggingCallback(GPA_LOGGING_TRACE, count_trace),
@@ -125,7 +126,96 @@ static void same_answers(const char *builtin_set, uint64_t offset)
 				}
 	}
 	assert_int_equal(traced, (SAMPLES + 1) * (n + 1) * 5);
+	assert_int_equal(GPA_RegisterLoggingCallback(GPA_LOGGING_ERROR, quiet), GPA_STATUS_OK);
+	return ok;
+}
+
+static gpa_uint32 enable_all(void)
+{
+	gpa_uint32 n = 0;
+	assert_int_equal(GPA_GetNumCounters(&n), GPA_STATUS_OK);
+	assert_true(n > 0 && n < MAX_COUNTERS);
+	for (gpa_uint32 c = 0; c < n; c++)
+		assert_int_equal(GPA_EnableCounter(c), GPA_STATUS_OK);
+	return n;
+}
+
+static void same_answers(const char *builtin_set, uint64_t offset)
+{
+	open_with(builtin_set, offset);
+	join_or_skip();
+	gpa_uint32 n = enable_all();
+	unsigned ok = compare_rounds(dense_session(), n);
 	/* Most reads answered: every counter of every sample, in its type. */
+	assert_true(ok >= SAMPLES * n);
+	tu_teardown();
+}
+
+/* Each form og_session_plan_single reads in place, in each type, and
+ * forms it must leave alone (over R0..R3 of the fake counter file). */
+static const char formulas[] =
+	"counter Ratio\n    group: Fake\n    usage: items\n    type: float64\n"
+	"    description: a / b.\n    expression: R0 / R1\n\n"
+	"counter Percent\n    group: Fake\n    usage: percentage\n    type: float64\n"
+	"    description: a / b * n.\n    expression: R1 / R0 * 100\n\n"
+	"counter Scaled100\n    group: Fake\n    usage: items\n    type: float32\n"
+	"    description: n * a / b.\n    expression: 100 * R2 / R1\n\n"
+	"counter AScaled\n    group: Fake\n    usage: items\n    type: uint64\n"
+	"    description: a * n / b * n.\n    expression: R2 * 3 / R3 * 7\n\n"
+	"counter Clamped\n    group: Fake\n    usage: percentage\n    type: float64\n"
+	"    description: bounds.\n    expression: max(min((R0 / R1) * 100, 100), 0)\n\n"
+	"counter Clamped32\n    group: Fake\n    usage: items\n    type: uint32\n"
+	"    description: bounds.\n    expression: max(min(R3 / R1 * -1e3, 5e9), -4)\n\n"
+	"counter Times\n    group: Fake\n    usage: items\n    type: uint64\n"
+	"    description: a * n.\n    expression: R3 * 16\n\n"
+	"counter NTimes\n    group: Fake\n    usage: items\n    type: float64\n"
+	"    description: n * a.\n    expression: -0.25 * R0\n\n"
+	"counter Times32\n    group: Fake\n    usage: items\n    type: uint32\n"
+	"    description: a * n.\n    expression: R1 * 3.5\n\n"
+	"counter RawF\n    group: Fake\n    usage: items\n    type: float32\n"
+	"    description: a.\n    expression: R2\n\n"
+	"counter Thrice\n    group: Fake\n    usage: items\n    type: float64\n"
+	"    description: a product of three rounds twice.\n    expression: R0 * 3 * 0.1\n\n"
+	"counter Huge\n    group: Fake\n    usage: items\n    type: float64\n"
+	"    description: overflows.\n    expression: R0 / R1 * 1e300\n\n"
+	"counter Inverted\n    group: Fake\n    usage: items\n    type: float64\n"
+	"    description: bounds the wrong way round.\n"
+	"    expression: max(min(R0 / R1, 1), 5)\n\n"
+	"counter Bounded\n    group: Fake\n    usage: items\n    type: float64\n"
+	"    description: a bound without a divisor.\n    expression: min(R0 * 2, 5)\n\n"
+	"counter BoundedBoth\n    group: Fake\n    usage: items\n    type: float64\n"
+	"    description: bounds without a divisor.\n    expression: max(min(R2 * 2, 5e6), 1)\n";
+
+static void test_same_answers_formulas(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/opengpa-test-formulas-XXXXXX";
+	tu_write_temp(path, formulas);
+	tu_setup();
+	GPA_Status added = OpenGPA_AddCounterFile(path);
+	GPA_Status opened = GPA_OpenContext(&key);
+	unlink(path);
+	assert_int_equal(added, GPA_STATUS_OK);
+	assert_int_equal(opened, GPA_STATUS_OK);
+	assert_int_equal(GPA_RegisterLoggingCallback(GPA_LOGGING_ERROR, quiet), GPA_STATUS_OK);
+	join_or_skip();
+	gpa_uint32 n = enable_all();
+	/* R1 counts 0 in sample 0 (a zero divisor); the rest of that sample's
+	 * counts wrap to 2^64 less a little, or are small. */
+	gpa_uint32 r1;
+	assert_int_equal(GPA_GetCounterIndex("C1", &r1), GPA_STATUS_OK);
+	fake_config.value_offset = 0 - fake_value(1, 0, tu_pass_of(r1));
+	unsigned s = dense_session();
+	size_t kinds[6];
+	assert_int_equal(og_testing_session_single_kinds(s, kinds), GPA_STATUS_OK);
+	/* Ratio, Percent, Clamped, Clamped32, Inverted; Scaled100, AScaled;
+	 * Times, NTimes, Times32; C0..C5, Small, RawF (a float raw count is
+	 * read as it is). */
+	assert_int_equal(kinds[4], 5);
+	assert_int_equal(kinds[5], 2);
+	assert_int_equal(kinds[3], 3);
+	assert_int_equal(kinds[1], 8);
+	unsigned ok = compare_rounds(s, n);
 	assert_true(ok >= SAMPLES * n);
 	tu_teardown();
 }
@@ -203,6 +293,7 @@ int main(void)
 		cmocka_unit_test(test_same_answers_builtin),
 		cmocka_unit_test(test_same_answers_builtin_near_2_32),
 		cmocka_unit_test(test_same_answers_counter_file),
+		cmocka_unit_test(test_same_answers_formulas),
 		cmocka_unit_test(test_cache_forgets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
