@@ -34,7 +34,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "apictx/apictx.h"
 #include "core/readers.h"
@@ -328,14 +327,6 @@ GPA_Status og_session_deliver(struct og_session *s, uint32_t id, uint32_t pass,
 	return GPA_STATUS_OK;
 }
 
-/* CLOCK_MONOTONIC ns, read in place: a sample reads it twice. */
-static inline uint64_t sample_clock_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 static GPA_Status refuse_periodic(struct og_session *s, uint32_t id)
 {
 	return og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
@@ -411,7 +402,7 @@ begin_planned(struct og_context *ctx, struct og_session *s, uint32_t id, bool fo
 	s->sample_open = true;
 	s->cur = index;
 	s->cur_id = id;
-	s->cur_begin_ns = sample_clock_ns();
+	s->cur_begin_ns = og_sample_clock_ns(&ctx->sample_clock);
 	return GPA_STATUS_OK;
 }
 
@@ -484,7 +475,7 @@ static inline __attribute__((always_inline)) GPA_Status sample_end(struct og_con
 	}
 	if (s->api)
 		api = og_apictx_boundary(s->api, "EndSample");
-	uint64_t end_ns = sample_clock_ns();
+	uint64_t end_ns = og_sample_clock_ns(&ctx->sample_clock);
 	uint32_t direct = s->pass_direct;
 	uint64_t *deltas = direct != UINT32_MAX ? &s->values[s->cur * s->nslots + direct] : s->deltas;
 	GPA_Status st = n ? ctx->ops->end_sample(ctx->state, deltas) : GPA_STATUS_OK;
