@@ -408,8 +408,9 @@ static __attribute__((noinline)) const char *check_read(uint64_t *words, ssize_t
 }
 
 /* The snapshot from the user pages, or false when any member's page says
- * no right now (not on a counter, seqlock never settled): then read(). */
-static bool read_user(struct og_perf_state *st, const struct og_perf_instance *in,
+ * no right now (not on a counter, seqlock never settled): then read().
+ * Out of line: software events never have them. */
+static __attribute__((noinline)) bool read_user(struct og_perf_state *st, const struct og_perf_instance *in,
                       uint64_t *words)
 {
 	for (size_t m = 0; m < in->nmembers; m++) {
@@ -486,8 +487,8 @@ GPA_Status og_perf_pass_read(struct og_perf_state *st, bool end)
 {
 	struct og_perf_pass *p = st->pass;
 	uint64_t *snap = p->snap[end];
-	for (size_t i = 0; i < p->ninstances; i++) {
-		const struct og_perf_instance *in = &p->instances[i];
+	const struct og_perf_instance *in = p->instances, *last = in + p->ninstances;
+	for (; in < last; in++) {
 		GPA_Status s = read_instance(st, in, snap + in->snap);
 		if (s != GPA_STATUS_OK)
 			return s;
@@ -639,27 +640,13 @@ static uint64_t member_delta(const struct og_perf_pass *p, const struct og_perf_
 	return in->running ? scale(v, in->enabled, in->running) : 0;
 }
 
-GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
+/* og_perf_deltas for every pass and sample: out of line, so that the
+ * usual sample's path keeps few registers. */
+static __attribute__((noinline)) GPA_Status deltas_checked(struct og_perf_state *st,
+                                                           uint64_t *deltas)
 {
 	struct og_perf_pass *p = st->pass;
 	const uint64_t *b = p->snap[0], *e = p->snap[1];
-	if (p->plain) {
-		/* The usual sample: every group ran all along, nothing to scale
-		 * or to say; else check_schedule below sees it all again. */
-		bool full = true;
-		for (size_t i = 0; i < p->ninstances; i++) {
-			struct og_perf_instance *in = &p->instances[i];
-			instance_times(p, in);
-			full &= in->running == in->enabled && in->enabled > 0;
-		}
-		if (full) {
-			for (size_t i = 0; i < p->n; i++)
-				deltas[i] = forward(e[p->word[i]], b[p->word[i]]);
-			p->all_full = true;
-			p->coverage = 1.0;
-			return GPA_STATUS_OK;
-		}
-	}
 	GPA_Status s = check_schedule(st);
 	if (s != GPA_STATUS_OK)
 		return s;
@@ -710,5 +697,26 @@ GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
 		             "perf: the event group ran %.1f%% of the sample (multiplexed); "
 		             "counts are scaled by enabled/running time, ratios stay exact",
 		             100.0 * p->coverage);
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
+{
+	struct og_perf_pass *p = st->pass;
+	if (!p->plain)
+		return deltas_checked(st, deltas);
+	/* The usual sample: every group ran all along, nothing to scale or
+	 * to say; else deltas_checked sees it all again. */
+	const uint64_t *b = p->snap[0], *e = p->snap[1];
+	struct og_perf_instance *in = p->instances, *last = in + p->ninstances;
+	for (; in < last; in++) {
+		instance_times(p, in);
+		if (in->running != in->enabled || !in->enabled)
+			return deltas_checked(st, deltas);
+	}
+	for (size_t i = 0; i < p->n; i++)
+		deltas[i] = forward(e[p->word[i]], b[p->word[i]]);
+	p->all_full = true;
+	p->coverage = 1.0;
 	return GPA_STATUS_OK;
 }
