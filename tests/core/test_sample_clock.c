@@ -23,6 +23,7 @@
 
 #include "core/core.h"
 #include "core/sample_clock.h"
+#include "fake_backend.h"
 #include "opengpa.h"
 #include "test_util.h"
 
@@ -120,13 +121,21 @@ static void test_gives_up_on_a_wrong_rate(void **unused)
 #endif
 }
 
-/* Every GPA sample's times lie inside the calls that made it. */
+/* Every GPA sample's times lie inside the calls that made it; and its
+ * count is right across the books' growth and their pages made present
+ * ahead (every 1024 samples), the pass's deltas written straight into
+ * the rows, one sample failing among them. */
 static void test_api_sample_times(void **unused)
 {
 	(void)unused;
 	static int key;
 	tu_open(&key);
 	assert_int_equal(GPA_EnableCounterStr("C1"), GPA_STATUS_OK);
+	gpa_uint32 c1 = 0;
+	assert_int_equal(GPA_GetCounterIndex("C1", &c1), GPA_STATUS_OK);
+	enum { FAILS = 1500 };
+	fake_config.fail_end_sample_pass = 0;
+	fake_config.fail_end_sample_ordinal = FAILS;
 	gpa_uint32 session = 0;
 	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
 	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
@@ -134,10 +143,10 @@ static void test_api_sample_times(void **unused)
 	static uint64_t around[MAX][2];
 	uint64_t end = mono() + 40000000u;
 	gpa_uint32 n = 0;
-	while (n < MAX && mono() < end) {
+	while (n < MAX && (mono() < end || n < 3000)) {
 		around[n][0] = mono();
 		assert_int_equal(GPA_BeginSample(n), GPA_STATUS_OK);
-		assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+		assert_int_equal(GPA_EndSample(), n == FAILS ? GPA_STATUS_ERROR_FAILED : GPA_STATUS_OK);
 		around[n][1] = mono();
 		n++;
 	}
@@ -154,6 +163,14 @@ static void test_api_sample_times(void **unused)
 			         (unsigned long long)around[i][0], (unsigned long long)around[i][1],
 			         (unsigned long long)prev_end);
 		prev_end = e;
+		gpa_uint64 v = 0;
+		GPA_Status st = GPA_GetSampleUInt64(session, i, c1, &v);
+		if (i == FAILS) {
+			assert_int_not_equal(st, GPA_STATUS_OK);
+		} else if (st != GPA_STATUS_OK || v != fake_value(1, i, 0)) {
+			fail_msg("sample %u: C1 %llu (%s), want %llu", i, (unsigned long long)v,
+			         GPA_GetStatusAsStr(st), (unsigned long long)fake_value(1, i, 0));
+		}
 	}
 	print_message("%u samples\n", n);
 	tu_teardown();
