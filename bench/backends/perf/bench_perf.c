@@ -12,9 +12,10 @@
  *   printed too, to tell the backend's share of the cost from the core's.
  *
  *   Each round times the three back to back; besides the best round of
- *   each, the median and range of the per-round ratios are printed: on a
- *   loaded machine the best rounds of two sides may come from different
- *   moments, a round's ratio from one.
+ *   each (wall time), the median and range of the per-round ratios of the
+ *   thread's CPU time are printed: on a loaded machine the best rounds of
+ *   two sides may come from different moments, a round's ratio from one,
+ *   and CPU time leaves out the waits for a CPU.
  *
  *   bench-perf [SAMPLES_PER_ROUND [ROUNDS]]
  */
@@ -38,12 +39,31 @@ extern const struct og_backend_ops og_backend_perf;
 #define ROUNDS 7
 #define MAX_ROUNDS 1000
 
-static double now_ns(void)
+static double clock_ns(clockid_t c)
 {
 	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(c, &t);
 	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
+
+/* A round's wall and thread CPU time, ns per operation.  On a loaded
+ * machine the CPU time leaves out the time the thread waited for a CPU. */
+struct timing {
+	double wall, cpu;
+};
+
+static struct timing start(void)
+{
+	return (struct timing){ clock_ns(CLOCK_MONOTONIC), clock_ns(CLOCK_THREAD_CPUTIME_ID) };
+}
+
+static struct timing per_op(struct timing t0, unsigned n)
+{
+	double cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID), wall = clock_ns(CLOCK_MONOTONIC);
+	return (struct timing){ (wall - t0.wall) / n, (cpu - t0.cpu) / n };
+}
+
+static const struct timing failed = { -1, -1 };
 
 static const char *const counters[] = { "TaskClock", "PageFaults", "ContextSwitches",
 	                                "CPUMigrations" };
@@ -72,31 +92,31 @@ static void raw_close(struct raw_group *g)
 }
 
 /* ns per two group read()s. */
-static double raw_round(struct raw_group *g, unsigned n)
+static struct timing raw_round(struct raw_group *g, unsigned n)
 {
 	uint64_t buf[RAW_GROUP_READ_WORDS];
-	double t0 = now_ns();
+	struct timing t0 = start();
 	for (unsigned i = 0; i < n; i++) {
 		if (read(g->fds[0], buf, sizeof buf) != (ssize_t)sizeof buf ||
 		    read(g->fds[0], buf, sizeof buf) != (ssize_t)sizeof buf) {
 			perror("bench-perf: read");
-			return -1;
+			return failed;
 		}
 	}
-	return (now_ns() - t0) / n;
+	return per_op(t0, n);
 }
 
 /* ns per BeginSample+EndSample; sample ids continue from *next_id. */
-static double api_round(unsigned n, gpa_uint32 *next_id)
+static struct timing api_round(unsigned n, gpa_uint32 *next_id)
 {
-	double t0 = now_ns();
+	struct timing t0 = start();
 	for (unsigned i = 0; i < n; i++) {
 		if (GPA_BeginSample((*next_id)++) != GPA_STATUS_OK || GPA_EndSample() != GPA_STATUS_OK) {
 			fprintf(stderr, "bench-perf: a sample failed\n");
-			return -1;
+			return failed;
 		}
 	}
-	return (now_ns() - t0) / n;
+	return per_op(t0, n);
 }
 
 __attribute__((format(printf, 3, 4))) static void quiet(void *ctx, enum og_log_level level,
@@ -129,17 +149,17 @@ static int direct_open(struct direct *d)
 }
 
 /* ns per backend begin_sample + end_sample, no core around them. */
-static double direct_round(struct direct *d, unsigned n)
+static struct timing direct_round(struct direct *d, unsigned n)
 {
 	const struct og_backend_ops *o = &og_backend_perf;
 	uint64_t deltas[4];
-	double t0 = now_ns();
+	struct timing t0 = start();
 	for (unsigned i = 0; i < n; i++) {
 		if (o->begin_sample(d->state) != GPA_STATUS_OK ||
 		    o->end_sample(d->state, deltas) != GPA_STATUS_OK)
-			return -1;
+			return failed;
 	}
-	return (now_ns() - t0) / n;
+	return per_op(t0, n);
 }
 
 static int api_open(gpa_uint32 *session)
@@ -172,8 +192,8 @@ static void print_ratios(const char *what, double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof *v, by_value);
 	double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	printf("  per-round ratio, %s: median %.3fx, range %.3f-%.3fx\n", what, median, v[0],
-	       v[n - 1]);
+	printf("  per-round ratio of thread CPU time, %s: median %.3fx, range %.3f-%.3fx\n", what,
+	       median, v[0], v[n - 1]);
 }
 
 int main(int argc, char **argv)
@@ -202,11 +222,13 @@ int main(int argc, char **argv)
 	 * round of each is the least disturbed one. */
 	double raw = 1e300, api = 1e300, direct = 1e300;
 	for (int r = 0; r < rounds; r++) {
-		double a = raw_round(&g, n), b = api_round(n, &next_id), c = direct_round(&d, n);
+		struct timing ta = raw_round(&g, n), tb = api_round(n, &next_id),
+		              tc = direct_round(&d, n);
+		double a = ta.wall, b = tb.wall, c = tc.wall;
 		if (a < 0 || b < 0 || c < 0)
 			return 1;
-		api_ratio[r] = b / a;
-		direct_ratio[r] = c / a;
+		api_ratio[r] = tb.cpu / ta.cpu;
+		direct_ratio[r] = tc.cpu / ta.cpu;
 		raw = a < raw ? a : raw;
 		api = b < api ? b : api;
 		direct = c < direct ? c : direct;
@@ -224,7 +246,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench-perf: %u samples recorded, expected %u\n", count, next_id);
 		return 1;
 	}
-	printf("%u samples x %d alternating rounds, best round each:\n", n, rounds);
+	printf("%u samples x %d alternating rounds, best round each (wall time):\n", n, rounds);
 	printf("  two raw group read()s:           %8.1f ns\n", raw);
 	printf("  GPA_BeginSample + GPA_EndSample: %8.1f ns\n", api);
 	printf("  backend begin+end_sample only:   %8.1f ns (%.2fx)\n", direct, direct / raw);
