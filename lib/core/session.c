@@ -349,12 +349,11 @@ static GPA_Status begin_extra(struct og_session *s, uint32_t id)
  * of memory.  The usual case, the next of ids in a row with room left, is
  * stored here (what og_session_add_sample does for it, without the call,
  * the dense check twice and a memset call for a few slots); the rest,
- * the first sample, a full array, books not yet present (ready) or an id
- * out of line, goes there. */
+ * the first sample, a full array or an id out of line, goes there. */
 static inline bool store_sample(struct og_session *s, uint32_t id, size_t *index)
 {
 	size_t n = s->nsamples;
-	if (s->sparse || n == 0 || n >= s->ready || id != s->first_id + (uint32_t)n)
+	if (s->sparse || n == 0 || n == s->cap || id != s->first_id + (uint32_t)n)
 		return og_session_add_sample(s, id, index);
 	s->samples[n] = (struct sample){ .id = id, .coverage = 1.0f };
 	uint64_t *row = &s->values[n * s->nslots];

@@ -6,9 +6,6 @@
  */
 #include "core/session_state.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 /* ---- sample id maps ---------------------------------------------------- */
 
 
@@ -82,30 +79,6 @@ static bool index_insert(struct og_session *s, uint32_t id, size_t index)
 	return og_session_map_put(&s->index, id, index);
 }
 
-/* Makes the pages of [p, p + bytes) present and writable in one system
- * call, rather than a page fault each at the first store (on the CI VM
- * ~1.1 us a fault, ~0.7 us a page populated: issue 29).  False where the
- * kernel (before 5.14) or the C library cannot. */
-static bool populate(void *p, size_t bytes)
-{
-#ifdef MADV_POPULATE_WRITE
-	long page = sysconf(_SC_PAGESIZE);
-	if (page <= 0 || !bytes)
-		return page > 0;
-	uintptr_t from = (uintptr_t)p & ~((uintptr_t)page - 1);
-	uintptr_t to = ((uintptr_t)p + bytes + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-	/* Every page of the range holds some of the array: all mapped. */
-	return madvise((void *)from, to - from, MADV_POPULATE_WRITE) == 0;
-#else
-	(void)p, (void)bytes;
-	return false;
-#endif
-}
-
-/* The next POPULATE_AHEAD samples' books present ahead of their stores
- * (at most that much memory more than the samples use). */
-#define POPULATE_AHEAD 1024
-
 bool og_session_add_sample(struct og_session *s, uint32_t id, size_t *index)
 {
 	if (s->nsamples == s->cap) {
@@ -119,17 +92,6 @@ bool og_session_add_sample(struct og_session *s, uint32_t id, size_t *index)
 			return false;
 		s->values = values;
 		s->cap = cap;
-	}
-	if (s->nsamples >= s->ready) {
-		size_t from = s->nsamples, to = from + POPULATE_AHEAD < s->cap ? from + POPULATE_AHEAD
-		                                                            : s->cap;
-		size_t width = s->nslots ? s->nslots : 1;
-		if (s->no_populate || !populate(&s->samples[from], (to - from) * sizeof(*s->samples)) ||
-		    !populate(&s->values[from * width], (to - from) * width * sizeof(*s->values))) {
-			s->no_populate = true;
-			to = s->cap; /* then the stores fault the pages in */
-		}
-		s->ready = to;
 	}
 	if (!index_insert(s, id, s->nsamples))
 		return false;

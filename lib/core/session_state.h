@@ -188,10 +188,6 @@ struct og_session {
 	 * the first id out of line builds a hash index (sparse). */
 	struct sample *samples;
 	size_t cap;
-	/* Samples [0, ready) have their books' pages present (og_session_add_sample
-	 * makes them so ahead of the stores, unless no_populate). */
-	size_t ready;
-	bool no_populate;
 	struct id_map index;
 	uint64_t *deltas; /* one pass's values from the backend */
 
