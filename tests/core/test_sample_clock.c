@@ -122,9 +122,9 @@ static void test_gives_up_on_a_wrong_rate(void **unused)
 }
 
 /* Every GPA sample's times lie inside the calls that made it; and its
- * count is right across the books' growth and their pages made present
- * ahead (every 1024 samples), the pass's deltas written straight into
- * the rows, one sample failing among them. */
+ * count is right across the books' growth (a few thousand samples at
+ * least), the pass's deltas written straight into the rows, one sample
+ * failing among them. */
 static void test_api_sample_times(void **unused)
 {
 	(void)unused;
