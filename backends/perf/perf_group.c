@@ -63,14 +63,17 @@ static void build_layout(struct og_perf_state *st, size_t g, size_t first, size_
 
 /* One allocation for the pass and every array it owns. */
 static struct og_perf_pass *pass_alloc(size_t n, size_t nlayouts, size_t ntargets,
-                                       size_t nvalues, int **fd_pool, uint64_t **word_pool)
+                                       size_t nvalues, int **fd_pool, uint64_t **id_pool)
 {
 	size_t ninst = nlayouts * ntargets;
+	/* Each snapshot of every instance: OG_PERF_SNAP_WORDS(members) words,
+	 * and nvalues is the sum of the members. */
+	size_t nsnap = OG_PERF_SNAP_WORDS(0) * ninst + 2 * nvalues;
 	size_t bytes = sizeof(struct og_perf_pass) + n * sizeof(struct og_perf_slot) +
-	               n * sizeof(uint32_t) +
+	               2 * n * sizeof(uint32_t) +
 	               nlayouts * sizeof(struct og_perf_layout) +
 	               ninst * sizeof(struct og_perf_instance) +
-	               nvalues * (sizeof(int) + 3 * sizeof(uint64_t));
+	               nvalues * (sizeof(int) + sizeof(uint64_t)) + 2 * nsnap * sizeof(uint64_t);
 	struct og_perf_pass *p = calloc(1, bytes);
 	if (!p)
 		return NULL;
@@ -82,13 +85,19 @@ static struct og_perf_pass *pass_alloc(size_t n, size_t nlayouts, size_t ntarget
 	char *cur = (char *)(p + 1);
 	p->instances = (struct og_perf_instance *)cur;
 	cur += ninst * sizeof(struct og_perf_instance);
-	uint64_t *words = (uint64_t *)cur;
-	cur += nvalues * 3 * sizeof(uint64_t);
+	uint64_t *ids = (uint64_t *)cur;
+	cur += nvalues * sizeof(uint64_t);
+	p->snap[0] = (uint64_t *)cur;
+	cur += nsnap * sizeof(uint64_t);
+	p->snap[1] = (uint64_t *)cur;
+	cur += nsnap * sizeof(uint64_t);
 	p->layouts = (struct og_perf_layout *)cur;
 	cur += nlayouts * sizeof(struct og_perf_layout);
 	p->slots = (struct og_perf_slot *)cur;
 	cur += n * sizeof(struct og_perf_slot);
 	p->raw_ids = (uint32_t *)cur;
+	cur += n * sizeof(uint32_t);
+	p->word = (uint32_t *)cur;
 	cur += n * sizeof(uint32_t);
 	int *fds = (int *)cur;
 	for (size_t i = 0; i < nvalues; i++)
@@ -98,7 +107,7 @@ static struct og_perf_pass *pass_alloc(size_t n, size_t nlayouts, size_t ntarget
 	p->ninstances = ninst;
 	/* Instances get their slices once the layouts are known. */
 	*fd_pool = fds;
-	*word_pool = words;
+	*id_pool = ids;
 	return p;
 }
 
@@ -122,11 +131,9 @@ void og_perf_pass_user_reads_off(struct og_perf_state *st)
 void og_perf_pass_roll(struct og_perf_state *st)
 {
 	struct og_perf_pass *p = st->pass;
-	for (size_t i = 0; i < p->ninstances; i++) {
-		struct og_perf_snap t = p->instances[i].begin;
-		p->instances[i].begin = p->instances[i].end;
-		p->instances[i].end = t;
-	}
+	uint64_t *t = p->snap[0];
+	p->snap[0] = p->snap[1];
+	p->snap[1] = t;
 	p->begin_wall = p->end_wall;
 	og_perf_mips_roll(st);
 }
@@ -297,8 +304,8 @@ GPA_Status og_perf_pass_open(struct og_perf_state *st, const uint32_t *raw_ids, 
 	for (size_t g = 0; g < ngroups; g++)
 		nvalues += (group_sizes[g] ? group_sizes[g] : 1) * ntargets;
 	int *fds;
-	uint64_t *words;
-	st->pass = pass_alloc(n, ngroups, ntargets, nvalues, &fds, &words);
+	uint64_t *ids;
+	st->pass = pass_alloc(n, ngroups, ntargets, nvalues, &fds, &ids);
 	if (!st->pass) {
 		free(targets);
 		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
@@ -317,19 +324,28 @@ GPA_Status og_perf_pass_open(struct og_perf_state *st, const uint32_t *raw_ids, 
 	p->need_wall |= st->scope.kind == OG_PERF_SCOPE_CPUS;
 	p->coverage = 1.0;
 
-	/* Hand each instance its slices of the fd and word pools. */
-	for (size_t g = 0, i = 0; g < ngroups; g++)
+	/* Hand each instance its slices of the fd, id and snapshot pools. */
+	for (size_t g = 0, i = 0, snap = 0; g < ngroups; g++)
 		for (size_t t = 0; t < ntargets; t++, i++) {
 			struct og_perf_instance *in = &p->instances[i];
 			size_t m = p->layouts[g].nmembers;
 			*in = (struct og_perf_instance){ .layout = (uint32_t)g, .target = (uint32_t)t };
 			in->fds = fds;
-			in->ids = words;
-			in->begin.values = words + m;
-			in->end.values = words + 2 * m;
+			in->ids = ids;
+			in->snap = snap;
 			fds += m;
-			words += 3 * m;
+			ids += m;
+			snap += OG_PERF_SNAP_WORDS(m);
 		}
+	/* Plain (perf_internal.h): each raw id's word in a snapshot. */
+	p->plain = ntargets == 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct og_perf_slot *slot = &p->slots[i];
+		p->plain &= slot->member >= 0 && !st->bound[raw_ids[i]].tid;
+		if (slot->member >= 0)
+			p->word[i] = (uint32_t)(p->instances[slot->layout * ntargets].snap +
+			                        OG_PERF_SNAP_VALUE(slot->member));
+	}
 	for (size_t i = 0; s == GPA_STATUS_OK && i < p->ninstances; i++) {
 		struct og_perf_instance *in = &p->instances[i];
 		size_t m = p->layouts[in->layout].nmembers;
@@ -356,9 +372,13 @@ GPA_Status og_perf_pass_open(struct og_perf_state *st, const uint32_t *raw_ids, 
 
 /* The words are host-endian by definition: the kernel stores them with CPU
  * stores into the read() buffer (perf_read_group), on big-endian MIPS as on
- * x86.  readbuf is a uint64_t array, so every word is aligned. */
-const char *og_perf_parse_group(const uint64_t *words, ssize_t nbytes, const uint64_t *ids,
-                                size_t nmembers, struct og_perf_snap *snap)
+ * x86.  Snapshots are uint64_t arrays, so every word is aligned. */
+
+/* A read that is not the usual one: NULL when it is right after all, its
+ * pairs now in member order (matched by id); else what the kernel got
+ * wrong.  Out of line: the usual read never comes here. */
+static __attribute__((noinline)) const char *check_read(uint64_t *words, ssize_t nbytes,
+                                                        const uint64_t *ids, size_t nmembers)
 {
 	if (nbytes < 0)
 		return "the read failed";
@@ -368,20 +388,11 @@ const char *og_perf_parse_group(const uint64_t *words, ssize_t nbytes, const uin
 		return "the read returned a size that does not match the group";
 	if (words[0] != nmembers)
 		return "the read reported a number of events (nr) other than the group's";
-	snap->enabled = words[1];
-	snap->running = words[2];
-	/* The kernel lists the leader, then the siblings in the order they were
-	 * opened: check that order in one pass and only search when it differs. */
-	size_t k = 0;
-	while (k < nmembers && words[4 + 2 * k] == ids[k]) {
-		snap->values[k] = words[3 + 2 * k];
-		k++;
-	}
-	if (k == nmembers)
-		return NULL;
+	uint64_t pairs[2 * OG_PERF_MAX_GROUP];
 	bool seen[OG_PERF_MAX_GROUP] = { false };
-	for (k = 0; k < nmembers; k++) {
-		uint64_t value = words[3 + 2 * k], id = words[4 + 2 * k];
+	memcpy(pairs, words + 3, 2 * nmembers * sizeof(uint64_t));
+	for (size_t k = 0; k < nmembers; k++) {
+		uint64_t value = pairs[2 * k], id = pairs[2 * k + 1];
 		size_t m = 0;
 		while (m < nmembers && ids[m] != id)
 			m++;
@@ -390,64 +401,79 @@ const char *og_perf_parse_group(const uint64_t *words, ssize_t nbytes, const uin
 		if (seen[m])
 			return "the read carried one event id twice";
 		seen[m] = true;
-		snap->values[m] = value;
+		words[OG_PERF_SNAP_VALUE(m)] = value;
+		words[OG_PERF_SNAP_VALUE(m) + 1] = id;
 	}
 	return NULL;
 }
 
 /* The snapshot from the user pages, or false when any member's page says
- * no right now (not on a counter, seqlock never settled): then read(). */
-static bool read_user(struct og_perf_state *st, const struct og_perf_instance *in,
-                      struct og_perf_snap *snap)
+ * no right now (not on a counter, seqlock never settled): then read().
+ * Out of line: software events never have them. */
+static __attribute__((noinline)) bool read_user(struct og_perf_state *st, const struct og_perf_instance *in,
+                      uint64_t *words)
 {
-	uint64_t enabled = 0, running = 0;
 	for (size_t m = 0; m < in->nmembers; m++) {
 		uint64_t en, run;
-		if (og_perf_user_page_read(&st->host, &in->pages[m], &snap->values[m], &en, &run) !=
-		    OG_PERF_USER_READ_OK)
+		if (og_perf_user_page_read(&st->host, &in->pages[m], &words[OG_PERF_SNAP_VALUE(m)],
+		                           &en, &run) != OG_PERF_USER_READ_OK)
 			return false;
 		if (m == 0) {
-			enabled = en;
-			running = run;
+			words[OG_PERF_SNAP_ENABLED] = en;
+			words[OG_PERF_SNAP_RUNNING] = run;
 		}
 	}
-	snap->enabled = enabled;
-	snap->running = running;
 	return true;
 }
 
-static GPA_Status read_instance(struct og_perf_state *st, const struct og_perf_instance *in,
-                                struct og_perf_snap *snap)
+static __attribute__((noinline)) GPA_Status read_failed(struct og_perf_state *st,
+                                                        const struct og_perf_instance *in,
+                                                        ssize_t r, const char *bad)
 {
-	if (in->pages && read_user(st, in, snap))
-		return GPA_STATUS_OK;
-	const struct og_sys *sys = st->host.sys;
-	/* Room for more than we expect, so a kernel that returns more is seen
-	 * as a size mismatch rather than silently truncated. */
-	size_t want = (OG_PERF_READ_WORDS(in->nmembers) + 2) * sizeof(uint64_t);
-	ssize_t r;
-	do
-		r = sys->read(sys->ctx, in->fds[0], st->readbuf, want);
-	while (r < 0 && errno == EINTR);
-	if (r < 0) {
-		char nbuf[24];
+	char nbuf[24];
+	if (r < 0)
 		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
 		             "perf: read of the event group failed (%s); the counted process "
 		             "may be gone, start a new pass",
 		             og_perf_errno_name(errno, nbuf, sizeof nbuf));
-		return GPA_STATUS_ERROR_READING_COUNTER_RESULT;
-	}
-	if ((size_t)r > want)
-		r = (ssize_t)want + 1; /* cannot match any group size: rejected below */
-	const char *bad = og_perf_parse_group(st->readbuf, r, in->ids, in->nmembers, snap);
-	if (bad) {
+	else
 		st->host.log(st->host.log_ctx, OG_LOG_ERROR,
 		             "perf: the kernel's group read is inconsistent: %s (%zd bytes for "
 		             "%zu events); the sample is dropped, report the kernel version",
 		             bad, r, in->nmembers);
-		return GPA_STATUS_ERROR_READING_COUNTER_RESULT;
+	return GPA_STATUS_ERROR_READING_COUNTER_RESULT;
+}
+
+/* One group's snapshot, read() straight into its words.  The kernel is
+ * checked all the same: the size, nr, and each id where it should be (the
+ * usual read, checked here in a few compares), else check_read. */
+static inline GPA_Status read_instance(struct og_perf_state *st,
+                                       const struct og_perf_instance *in, uint64_t *words)
+{
+	if (in->pages && read_user(st, in, words))
+		return GPA_STATUS_OK;
+	const struct og_sys *sys = st->host.sys;
+	size_t n = in->nmembers;
+	/* Room for more than we expect, so a kernel that returns more is seen
+	 * as a size mismatch rather than silently truncated. */
+	size_t want = OG_PERF_SNAP_WORDS(n) * sizeof(uint64_t);
+	ssize_t r;
+	do
+		r = sys->read(sys->ctx, in->fds[0], words, want);
+	while (r < 0 && errno == EINTR);
+	if (r == (ssize_t)(OG_PERF_READ_WORDS(n) * sizeof(uint64_t)) && words[0] == n) {
+		size_t k = 0;
+		while (k < n && words[OG_PERF_SNAP_VALUE(k) + 1] == in->ids[k])
+			k++;
+		if (k == n)
+			return GPA_STATUS_OK;
 	}
-	return GPA_STATUS_OK;
+	if (r < 0)
+		return read_failed(st, in, r, NULL);
+	if ((size_t)r > want)
+		r = (ssize_t)want + 1; /* cannot match any group size: rejected */
+	const char *bad = check_read(words, r, in->ids, n);
+	return bad ? read_failed(st, in, r, bad) : GPA_STATUS_OK;
 }
 
 static uint64_t monotonic_ns(void)
@@ -460,9 +486,10 @@ static uint64_t monotonic_ns(void)
 GPA_Status og_perf_pass_read(struct og_perf_state *st, bool end)
 {
 	struct og_perf_pass *p = st->pass;
-	for (size_t i = 0; i < p->ninstances; i++) {
-		struct og_perf_instance *in = &p->instances[i];
-		GPA_Status s = read_instance(st, in, end ? &in->end : &in->begin);
+	uint64_t *snap = p->snap[end];
+	const struct og_perf_instance *in = p->instances, *last = in + p->ninstances;
+	for (; in < last; in++) {
+		GPA_Status s = read_instance(st, in, snap + in->snap);
 		if (s != GPA_STATUS_OK)
 			return s;
 	}
@@ -524,13 +551,13 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 }
 
 /* One instance's times over the sample, running clamped to enabled. */
-static void instance_times(const struct og_perf_instance *in, uint64_t *enabled,
-                           uint64_t *running)
+static void instance_times(const struct og_perf_pass *p, struct og_perf_instance *in)
 {
-	*enabled = forward(in->end.enabled, in->begin.enabled);
-	*running = forward(in->end.running, in->begin.running);
-	if (*running > *enabled)
-		*running = *enabled; /* cannot run longer than enabled: trust enabled */
+	const uint64_t *b = p->snap[0] + in->snap, *e = p->snap[1] + in->snap;
+	in->enabled = forward(e[OG_PERF_SNAP_ENABLED], b[OG_PERF_SNAP_ENABLED]);
+	in->running = forward(e[OG_PERF_SNAP_RUNNING], b[OG_PERF_SNAP_RUNNING]);
+	if (in->running > in->enabled)
+		in->running = in->enabled; /* cannot run longer than enabled: trust enabled */
 }
 
 static bool layout_counts(const struct og_perf_layout *l)
@@ -560,7 +587,7 @@ static GPA_Status check_schedule(struct og_perf_state *st)
 	p->all_full = true;
 	for (size_t i = 0; i < p->ninstances; i++) {
 		struct og_perf_instance *in = &p->instances[i];
-		instance_times(in, &in->enabled, &in->running);
+		instance_times(p, in);
 		uint64_t enabled = in->enabled, running = in->running;
 		if (running == enabled && enabled > 0)
 			continue; /* the common case: counted all along */
@@ -602,18 +629,24 @@ static GPA_Status check_schedule(struct og_perf_state *st)
 }
 
 /* What one group counted for one member over the sample. */
-static uint64_t member_delta(const struct og_perf_instance *in, int32_t m)
+static uint64_t member_delta(const struct og_perf_pass *p, const struct og_perf_instance *in,
+                             int32_t m)
 {
-	uint64_t v = forward(in->end.values[m], in->begin.values[m]);
+	size_t w = in->snap + OG_PERF_SNAP_VALUE(m);
+	uint64_t v = forward(p->snap[1][w], p->snap[0][w]);
 	if (in->running == in->enabled)
 		return v;
 	/* running == 0: an offline CPU, which check_schedule let through. */
 	return in->running ? scale(v, in->enabled, in->running) : 0;
 }
 
-GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
+/* og_perf_deltas for every pass and sample: out of line, so that the
+ * usual sample's path keeps few registers. */
+static __attribute__((noinline)) GPA_Status deltas_checked(struct og_perf_state *st,
+                                                           uint64_t *deltas)
 {
 	struct og_perf_pass *p = st->pass;
+	const uint64_t *b = p->snap[0], *e = p->snap[1];
 	GPA_Status s = check_schedule(st);
 	if (s != GPA_STATUS_OK)
 		return s;
@@ -627,11 +660,12 @@ GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
 		 * share: with one target, all of it or (another thread) none. */
 		pid_t tid = st->bound[p->raw_ids[i]].tid;
 		if (slot->member >= 0 && full && !tid) {
-			deltas[i] = forward(in->end.values[slot->member], in->begin.values[slot->member]);
+			size_t w = in->snap + OG_PERF_SNAP_VALUE(slot->member);
+			deltas[i] = forward(e[w], b[w]);
 			continue;
 		}
 		if (slot->member >= 0 && p->ntargets == 1 && !tid) {
-			deltas[i] = member_delta(in, slot->member);
+			deltas[i] = member_delta(p, in, slot->member);
 			continue;
 		}
 		if (slot->kind == OG_PERF_KIND_TIME_WALL) {
@@ -652,7 +686,7 @@ GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
 				continue; /* another thread's share */
 			uint64_t v = slot->kind == OG_PERF_KIND_TIME_ENABLED   ? in->enabled
 			             : slot->kind == OG_PERF_KIND_TIME_RUNNING ? in->running
-			             : slot->member >= 0                       ? member_delta(in, slot->member)
+			             : slot->member >= 0 ? member_delta(p, in, slot->member)
 			                                                       : 0;
 			sum = add_sat(sum, v);
 		}
@@ -663,5 +697,26 @@ GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
 		             "perf: the event group ran %.1f%% of the sample (multiplexed); "
 		             "counts are scaled by enabled/running time, ratios stay exact",
 		             100.0 * p->coverage);
+	return GPA_STATUS_OK;
+}
+
+GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
+{
+	struct og_perf_pass *p = st->pass;
+	if (!p->plain)
+		return deltas_checked(st, deltas);
+	/* The usual sample: every group ran all along, nothing to scale or
+	 * to say; else deltas_checked sees it all again. */
+	const uint64_t *b = p->snap[0], *e = p->snap[1];
+	struct og_perf_instance *in = p->instances, *last = in + p->ninstances;
+	for (; in < last; in++) {
+		instance_times(p, in);
+		if (in->running != in->enabled || !in->enabled)
+			return deltas_checked(st, deltas);
+	}
+	for (size_t i = 0; i < p->n; i++)
+		deltas[i] = forward(e[p->word[i]], b[p->word[i]]);
+	p->all_full = true;
+	p->coverage = 1.0;
 	return GPA_STATUS_OK;
 }

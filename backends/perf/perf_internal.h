@@ -122,11 +122,14 @@ struct og_perf_layout {
 	uint32_t member_raw[OG_PERF_MAX_GROUP]; /* UINT32_MAX: a helper leader */
 };
 
-/* What one group read() said. */
-struct og_perf_snap {
-	uint64_t enabled, running;
-	uint64_t *values; /* member order */
-};
+/* A snapshot is one group read() as the kernel wrote it, read into in
+ * place and checked, its pairs then in member order: [0] nr, [1] enabled,
+ * [2] running, [3 + 2m] member m's value, [4 + 2m] its id; and two words
+ * of room after, so that a longer read than the group's shows as one. */
+#define OG_PERF_SNAP_WORDS(n) (OG_PERF_READ_WORDS(n) + 2)
+#define OG_PERF_SNAP_ENABLED 1
+#define OG_PERF_SNAP_RUNNING 2
+#define OG_PERF_SNAP_VALUE(m) (3 + 2 * (size_t)(m))
 
 /* Where one raw id of the pass is counted, worked out once per pass. */
 struct og_perf_slot {
@@ -141,7 +144,7 @@ struct og_perf_instance {
 	size_t nmembers;
 	int *fds;      /* -1 when not open */
 	uint64_t *ids; /* PERF_FORMAT_ID of each member */
-	struct og_perf_snap begin, end;
+	size_t snap;   /* where its snapshot is in the pass's snap[0] and snap[1] */
 	uint64_t enabled, running; /* over the last sample, running <= enabled */
 	/* Each member's mmap'd user page when snapshots can be taken in user
 	 * space (perf_rdpmc.c); NULL: every snapshot is a read(). */
@@ -153,12 +156,21 @@ struct og_perf_pass {
 	size_t n;              /* raw ids the core asked for */
 	uint32_t *raw_ids;
 	struct og_perf_slot *slots; /* per raw id */
+	/* Plain: one target, every raw id a member's count of its own (no
+	 * time:*, SPE, cycle counter or per-thread share).  Then word[i] is
+	 * where raw id i's value is in a snapshot, and a sample whose groups
+	 * all ran all along is one subtraction per raw id. */
+	bool plain;
+	uint32_t *word;
 	size_t nlayouts;
 	struct og_perf_layout *layouts;
 	size_t ntargets;
 	struct og_perf_target *targets;
 	size_t ninstances;     /* nlayouts * ntargets, layout-major */
 	struct og_perf_instance *instances;
+	/* Every instance's begin ([0]) and end ([1]) snapshot, each at its
+	 * instance's snap; a roll swaps them. */
+	uint64_t *snap[2];
 	bool need_wall;        /* time:wall asked for, or CPUs to check */
 	uint64_t begin_wall, end_wall;
 	double coverage;       /* of the last sample: least running/enabled */
@@ -234,7 +246,6 @@ struct og_perf_state {
 	/* The current pass, NULL between passes. */
 	struct og_perf_pass *pass;
 	bool have_begin;
-	uint64_t readbuf[OG_PERF_READ_WORDS(OG_PERF_MAX_GROUP) + 2];
 };
 
 /* Fills attr for one event of a group in this state's scope (perf_open.c). */
@@ -391,12 +402,6 @@ void og_perf_pass_roll(struct og_perf_state *st);
  * than the counted one (periodic passes), where rdpmc would read the wrong
  * CPU's counters. */
 void og_perf_pass_user_reads_off(struct og_perf_state *st);
-
-/* Checks and decodes one group read() (pure; perf_group.c).  Values go to
- * snap in member order, matched by id.  Returns NULL on success or a static
- * string naming what the kernel got wrong. */
-const char *og_perf_parse_group(const uint64_t *words, ssize_t nbytes, const uint64_t *ids,
-                                size_t nmembers, struct og_perf_snap *snap);
 
 /* deltas[i] for raw id i of the pass from the two snapshots (perf_group.c);
  * sets pass->coverage. */

@@ -23,6 +23,7 @@
 #include "GPUPerfAPITypes.h"
 #include "backend.h"
 #include "catalog/catalog.h"
+#include "core/sample_clock.h"
 
 #define OG_DEFAULT_SESSION_RING 4
 #define OG_MAX_PASSES 64
@@ -205,6 +206,7 @@ struct og_context {
 	struct og_ring *ring;
 	uint32_t next_session_id;
 	struct og_session *open_session; /* the active session, of either model */
+	struct og_sample_clock sample_clock; /* its samples' begin and end times */
 
 	/* 3.x/4.x (explicit.h): the context's handle and its sessions. */
 	void *handle;

@@ -34,7 +34,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "apictx/apictx.h"
 #include "core/readers.h"
@@ -151,9 +150,24 @@ void og_session_end(struct og_context *ctx, struct og_session *s)
 	og_session_notify();
 }
 
+/* Where pass p's backend deltas can be written in a row as they come: the
+ * first slot of a run that its pairs fill in order, one slot per delta
+ * (the usual single pass); UINT32_MAX when they must be scattered. */
+static uint32_t direct_slot(const struct og_session *s, uint32_t p)
+{
+	size_t n = s->pass[p].nbackend;
+	if (!n || n > s->nslots || s->pass[p].npairs != n || s->pass[p].dst[0] > s->nslots - n)
+		return UINT32_MAX;
+	for (size_t k = 0; k < n; k++)
+		if (s->pass[p].src[k] != k || s->pass[p].dst[k] != s->pass[p].dst[0] + k)
+			return UINT32_MAX;
+	return s->pass[p].dst[0];
+}
+
 GPA_Status og_pass_begin(struct og_context *ctx, struct og_session *s, uint32_t pass)
 {
 	s->backend_pass = false;
+	s->pass_direct = pass < s->npasses ? direct_slot(s, pass) : UINT32_MAX;
 	if (pass >= s->npasses) {
 		/* An extra pass: nothing to count, as in GPA 2.x. */
 		og_session_map_clear(&s->extra);
@@ -313,14 +327,6 @@ GPA_Status og_session_deliver(struct og_session *s, uint32_t id, uint32_t pass,
 	return GPA_STATUS_OK;
 }
 
-/* CLOCK_MONOTONIC ns, read in place: a sample reads it twice. */
-static inline uint64_t sample_clock_ns(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 static GPA_Status refuse_periodic(struct og_session *s, uint32_t id)
 {
 	return og_error(GPA_STATUS_ERROR_SAMPLE_ALREADY_STARTED,
@@ -396,7 +402,7 @@ begin_planned(struct og_context *ctx, struct og_session *s, uint32_t id, bool fo
 	s->sample_open = true;
 	s->cur = index;
 	s->cur_id = id;
-	s->cur_begin_ns = sample_clock_ns();
+	s->cur_begin_ns = og_sample_clock_ns(&ctx->sample_clock);
 	return GPA_STATUS_OK;
 }
 
@@ -469,8 +475,10 @@ static inline __attribute__((always_inline)) GPA_Status sample_end(struct og_con
 	}
 	if (s->api)
 		api = og_apictx_boundary(s->api, "EndSample");
-	uint64_t end_ns = sample_clock_ns();
-	GPA_Status st = n ? ctx->ops->end_sample(ctx->state, s->deltas) : GPA_STATUS_OK;
+	uint64_t end_ns = og_sample_clock_ns(&ctx->sample_clock);
+	uint32_t direct = s->pass_direct;
+	uint64_t *deltas = direct != UINT32_MAX ? &s->values[s->cur * s->nslots + direct] : s->deltas;
+	GPA_Status st = n ? ctx->ops->end_sample(ctx->state, deltas) : GPA_STATUS_OK;
 	if (!smp->passes && !smp->end_ns) {
 		/* The first pass that gets this far gives the sample its times. */
 		struct og_sample_time t = { s->cur_begin_ns, end_ns, 0 }, kt;
@@ -484,6 +492,8 @@ static inline __attribute__((always_inline)) GPA_Status sample_end(struct og_con
 	if (st == GPA_STATUS_OK)
 		st = api; /* counts taken without the API's sync do not belong to the sample */
 	if (st != GPA_STATUS_OK) {
+		if (n && direct != UINT32_MAX)
+			memset(deltas, 0, n * sizeof *deltas); /* what a backend wrote before failing */
 		smp->failed = true;
 		return st;
 	}
@@ -492,10 +502,11 @@ static inline __attribute__((always_inline)) GPA_Status sample_end(struct og_con
 		s->owed++;
 		return timer;
 	}
-	scatter(s, s->cur, s->pass_index, s->deltas);
+	if (direct == UINT32_MAX)
+		scatter(s, s->cur, s->pass_index, s->deltas);
 	smp->passes |= 1ull << s->pass_index;
-	og_apictx_send_sample(s->api, s->frame_fd, s->cur_id, s->cur_begin_ns,
-	                      end_ns); /* opengpa stat's timeline */
+	if (s->frame_fd >= 0) /* opengpa stat's timeline */
+		og_apictx_send_sample(s->api, s->frame_fd, s->cur_id, s->cur_begin_ns, end_ns);
 	if (n && ctx->ops->sample_coverage) {
 		double c = ctx->ops->sample_coverage(ctx->state);
 		if (c < smp->coverage)

@@ -192,6 +192,10 @@ struct og_session {
 	size_t cur;            /* index of the open sample (a planned pass) */
 	uint32_t cur_id;
 	uint64_t cur_begin_ns; /* when the open sample began */
+	/* The open pass's backend deltas go straight into the row from this
+	 * slot on (their pairs are deltas[k] -> row[direct + k]); UINT32_MAX:
+	 * through deltas and scatter. */
+	uint32_t pass_direct;
 	uint32_t pass_samples[OG_MAX_PASSES]; /* samples begun per planned pass */
 	bool backend_pass;     /* begin_pass succeeded and end_pass is owed */
 	/* An extra pass (beyond the plan) counts nothing but its sample IDs

@@ -321,6 +321,17 @@ static ssize_t read_group(struct fake_perf *k, int i, void *buf, size_t len)
 	case FAKE_READ_ERRNO:
 		errno = k->read_errno;
 		return -1;
+	case FAKE_READ_LONG:
+		if (n < FAKE_MAX_EVENTS) {
+			w[0] = n + 1;
+			w[3 + 2 * n] = 1;
+			w[4 + 2 * n] = 0xbeef;
+			bytes += 2 * sizeof(uint64_t);
+		}
+		break;
+	case FAKE_READ_OVERSIZE:
+		memcpy(buf, w, len < bytes ? len : bytes);
+		return (ssize_t)len + 8;
 	}
 	if (len < bytes) {
 		errno = ENOSPC;

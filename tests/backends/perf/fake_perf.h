@@ -31,6 +31,8 @@ enum fake_read_fault {
 	FAKE_READ_DUP_ID,     /* last id replaced by the first */
 	FAKE_READ_ZERO,       /* 0 bytes, like a pinned group in error state */
 	FAKE_READ_ERRNO,      /* -1 with read_errno */
+	FAKE_READ_LONG,       /* one {value, id} pair more, nr to match */
+	FAKE_READ_OVERSIZE,   /* says it wrote 8 bytes more than it was asked for */
 };
 
 /* The order of a group read's {value, id} pairs.  The kernel lists the

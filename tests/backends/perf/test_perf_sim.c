@@ -141,8 +141,8 @@ static void test_odd_pass_words_aligned(void **unused)
 		for (size_t i = 0; i < st->pass->ninstances; i++) {
 			const struct og_perf_instance *in = &st->pass->instances[i];
 			assert_true(aligned64(in->ids));
-			assert_true(aligned64(in->begin.values));
-			assert_true(aligned64(in->end.values));
+			assert_true(aligned64(st->pass->snap[0] + in->snap));
+			assert_true(aligned64(st->pass->snap[1] + in->snap));
 		}
 		assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
 		uint64_t d[3];
@@ -290,6 +290,21 @@ static void test_short_read(void **unused)
 {
 	(void)unused;
 	sample_fails_with(FAKE_READ_SHORT, "a size that does not match the group");
+}
+
+/* A read longer than the group's, whole (nr to match) or said to be
+ * longer than the buffer: the backend reads into the snapshot itself, with
+ * room for one pair more, and takes neither. */
+static void test_long_read(void **unused)
+{
+	(void)unused;
+	sample_fails_with(FAKE_READ_LONG, "a size that does not match the group");
+}
+
+static void test_oversize_read(void **unused)
+{
+	(void)unused;
+	sample_fails_with(FAKE_READ_OVERSIZE, "a size that does not match the group");
 }
 
 static void test_wrong_nr(void **unused)
@@ -1263,9 +1278,11 @@ static void test_user_reads(void **unused)
 	in->pages = pages;
 	assert_int_equal(og_perf_pass_read(st, true), GPA_STATUS_OK);
 	assert_int_equal(F.k.reads, reads + 1);
-	assert_memory_equal(in->begin.values, in->end.values, 2 * sizeof(uint64_t));
-	assert_int_equal(in->begin.enabled, in->end.enabled);
-	assert_int_equal(in->begin.running, in->end.running);
+	const uint64_t *b = st->pass->snap[0] + in->snap, *e = st->pass->snap[1] + in->snap;
+	for (int m = 0; m < 2; m++)
+		assert_int_equal(b[OG_PERF_SNAP_VALUE(m)], e[OG_PERF_SNAP_VALUE(m)]);
+	assert_int_equal(b[OG_PERF_SNAP_ENABLED], e[OG_PERF_SNAP_ENABLED]);
+	assert_int_equal(b[OG_PERF_SNAP_RUNNING], e[OG_PERF_SNAP_RUNNING]);
 
 	/* A seqlock that never settles: that snapshot is a read(). */
 	assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
@@ -1310,6 +1327,8 @@ int main(void)
 		T(test_probe_refuses_one_event),
 		T(test_short_read),
 		T(test_wrong_nr),
+		T(test_long_read),
+		T(test_oversize_read),
 		T(test_unknown_id),
 		T(test_duplicate_id),
 		T(test_zero_read),
