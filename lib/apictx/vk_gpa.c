@@ -52,18 +52,21 @@ int ot_vk_list_end(const char *fn, struct og_cmdlist *cl)
 	return og_vk_list_end(cl->x->ctx->api, fn, cl->vk) == GPA_STATUS_OK ? OT_OK : OT_FAILED;
 }
 
-/* The core's bookkeeping for sample `id` in the list's pass, and its timing. */
+/* The core's bookkeeping for sample `id` in the list's pass, and its timing:
+ * begun and ended at once (og_sample_record), the queries recorded here. */
 static int core_sample(const char *fn, struct og_cmdlist *cl, uint32_t id, uint32_t *token)
 {
 	struct og_xsession *x = cl->x;
-	*token = 0; /* set on every path: GCC -O3 cannot see ot_error never answers OK */
-	GPA_Status st = og_sample_begin(x->ctx, x->s, id);
-	GPA_Status end = og_sample_end(x->ctx, x->s);
-	if (st != GPA_STATUS_OK || end != GPA_STATUS_OK)
+	switch (og_sample_record(x->ctx, x->s, cl->pass, id, token)) {
+	case OG_RECORD_OK:
+		return OT_OK;
+	case OG_RECORD_DUPLICATE:
+		return ot_error(OT_FAILED, "%s(%u): this sample ID was used in pass %u already; IDs "
+		                           "are unique within a pass", fn, id, cl->pass);
+	default:
 		return ot_error(OT_FAILED, "%s(%u): the sample could not be begun (the earlier "
 		                           "message says why)", fn, id);
-	*token = og_session_sample_token(x->s, id);
-	return OT_OK;
+	}
 }
 
 int ot_vk_begin_sample(const char *fn, uint32_t id, struct og_cmdlist *cl)
@@ -75,9 +78,6 @@ int ot_vk_begin_sample(const char *fn, uint32_t id, struct og_cmdlist *cl)
 	if (og_vk_list_open(cl->vk, &open))
 		return ot_error(OT_FAILED, "%s(%u): sample %u is open on this command list; samples "
 		                           "cannot nest, end it first", fn, id, open);
-	if (og_session_in_pass(cl->x->s, id, cl->pass))
-		return ot_error(OT_FAILED, "%s(%u): this sample ID was used in pass %u already; IDs "
-		                           "are unique within a pass", fn, id, cl->pass);
 	int st = core_sample(fn, cl, id, &token);
 	if (st == OT_OK && (og_vk_sample_begin(cl->x->ctx->api, fn, cl->vk, id, token) !=
 	                    GPA_STATUS_OK ||
