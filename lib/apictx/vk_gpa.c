@@ -179,27 +179,41 @@ int ot_vk_pass_check(const char *fn, const struct og_xsession *x, uint32_t pass)
 
 int ot_vk_result_check(const char *fn, struct og_xsession *x, uint32_t id)
 {
-	for (const struct og_cmdlist *cl = x->lists; cl; cl = cl->next)
-		if (cl->vk && cl->pass == 0 && secondary(cl) && og_vk_list_has(cl->vk, id))
+	/* One walk over the lists: a secondary holding the sample first, then
+	 * whether any list left a sample dangling (the usual frame has one
+	 * primary list and neither). */
+	bool dangling = false;
+	uint32_t open;
+	for (const struct og_cmdlist *cl = x->lists; cl; cl = cl->next) {
+		if (!cl->vk)
+			continue;
+		if (cl->pass == 0 && secondary(cl) && og_vk_list_has(cl->vk, id))
 			return ot_error(OT_SAMPLE_IN_SECONDARY_COMMAND_LIST,
 			                "%s: sample %u was recorded in a secondary command list; read "
 			                "the copies GpaCopySecondarySamples made of it", fn, id);
-	int st = OT_OK;
-	for (uint32_t p = 0; p < og_session_npasses(x->s) && st == OT_OK; p++)
-		st = ot_vk_pass_check(fn, x, p);
-	if (st != OT_OK)
-		return OT_TIMEOUT; /* as GPA: the results of such a pass never come */
+		dangling = dangling || og_vk_list_dangling(cl->vk, &open);
+	}
+	if (dangling) {
+		/* The message names the first pass that has one, as GPA's pass check. */
+		int st = OT_OK;
+		for (uint32_t p = 0; p < og_session_npasses(x->s) && st == OT_OK; p++)
+			st = ot_vk_pass_check(fn, x, p);
+		if (st != OT_OK)
+			return OT_TIMEOUT; /* as GPA: the results of such a pass never come */
+	}
+	/* Every result in already (a frame's reads after its first): no wait. */
+	og_vk_dev_checkpoint(x, fn); /* device counts of the lists that ran */
+	if (og_session_results_ready(x->s))
+		return OT_OK;
 	/* As GPA: up to 5 s (OPENGPA_VK_RESULT_WAIT_MS) for every pass's command
 	 * buffers to have run, polled every millisecond. */
 	uint32_t wait_ms = og_vk_result_wait_ms(x->ctx->api);
 	struct timespec nap = { 0, 1000000 };
-	for (uint32_t i = 0;; i++) {
-		og_vk_dev_checkpoint(x, fn); /* device counts of the lists that ran */
+	for (uint32_t i = 0; i < wait_ms; i++) {
+		nanosleep(&nap, NULL);
+		og_vk_dev_checkpoint(x, fn);
 		if (og_session_results_ready(x->s))
 			return OT_OK;
-		if (i >= wait_ms)
-			break;
-		nanosleep(&nap, NULL);
 	}
 	return ot_error(OT_TIMEOUT, "%s: the session's command buffers have not all run after "
 	                            "%u ms: submit every command list of every pass (and wait for "
