@@ -104,7 +104,10 @@ struct og_vk_list {
 	 * ran; NULL before. */
 	uint64_t *results;
 	bool open, dangling;
-	uint32_t open_id, open_token;
+	uint32_t open_id;
+	/* The open sample's timing and its segment here (NULL: untimed). */
+	struct vk_timing *open_vt;
+	uint32_t open_seg;
 	/* samples begun here, recording order: id, first query */
 	struct {
 		uint32_t id, q;
@@ -559,27 +562,28 @@ GPA_Status og_vk_list_begin(struct og_apictx *a, const char *fn, void *cb, bool 
 	return GPA_STATUS_OK;
 }
 
-static struct seg *open_seg(struct og_apictx *a, struct og_vk_list *l)
+/* The segment the list's open sample has here.  A timing gains segments
+ * only from a continuation or a copy, never while one of its segments is
+ * open, so the index stays good. */
+static struct seg *open_seg(struct og_vk_list *l)
 {
-	struct vk_timing *vt = timing_of(a, l->open_token);
-	if (!vt)
+	struct vk_timing *vt = l->open_vt;
+	if (!vt || l->open_seg >= vt->n)
 		return NULL;
-	for (uint32_t i = vt->n; i-- > 0;)
-		if (vt->segs[i].l == l && !vt->segs[i].closed)
-			return &vt->segs[i];
-	return NULL;
+	struct seg *s = &vt->segs[l->open_seg];
+	return s->l == l && !s->closed ? s : NULL;
 }
 
 static void close_open(struct og_apictx *a, struct og_vk_list *l)
 {
 	struct vk *vk = a->priv;
-	struct seg *s = open_seg(a, l);
+	struct seg *s = open_seg(l);
 	if (s) {
 		vk->CmdWriteTimestamp(l->cb, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, l->pool, s->q + 1);
 		s->closed = true;
 	}
 	l->open = false;
-	l->open_token = 0;
+	l->open_vt = NULL;
 }
 
 GPA_Status og_vk_list_end(struct og_apictx *a, const char *fn, struct og_vk_list *l)
@@ -634,7 +638,9 @@ GPA_Status og_vk_sample_begin(struct og_apictx *a, const char *fn, struct og_vk_
 		vk->CmdWriteTimestamp(l->cb, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, l->pool, q);
 		l->used += 2;
 	}
+	l->open_vt = vt;
 	if (vt) {
+		l->open_seg = vt->n;
 		/* A primary's segment is read once the primary ran; a secondary's
 		 * own sample is never read, its copies are (og_vk_copy). */
 		vt->segs[vt->n++] = (struct seg){ l, l->secondary ? NULL : l, q, false };
@@ -648,7 +654,6 @@ GPA_Status og_vk_sample_begin(struct og_apictx *a, const char *fn, struct og_vk_
 	}
 	l->open = true;
 	l->open_id = id;
-	l->open_token = token;
 	return GPA_STATUS_OK;
 }
 
@@ -656,13 +661,13 @@ GPA_Status og_vk_sample_end(struct og_apictx *a, const char *fn, struct og_vk_li
 {
 	(void)fn;
 	struct vk *vk = a->priv;
-	if (l->secondary && !open_seg(a, l) && l->nsamples &&
+	if (l->secondary && !open_seg(l) && l->nsamples &&
 	    l->samples[l->nsamples - 1].id == l->open_id) {
 		/* No timing (no API counter): the queries still pair up. */
 		vk->CmdWriteTimestamp(l->cb, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, l->pool,
 		                      l->samples[l->nsamples - 1].q + 1);
 		l->open = false;
-		l->open_token = 0;
+		l->open_vt = NULL;
 		return GPA_STATUS_OK;
 	}
 	close_open(a, l);

@@ -81,7 +81,8 @@ int ot_vk_begin_sample(const char *fn, uint32_t id, struct og_cmdlist *cl)
 	int st = core_sample(fn, cl, id, &token);
 	if (st == OT_OK && (og_vk_sample_begin(cl->x->ctx->api, fn, cl->vk, id, token) !=
 	                    GPA_STATUS_OK ||
-	                    og_vk_dev_sample(cl, fn, id, secondary(cl)) != GPA_STATUS_OK))
+	                    (cl->x->vkdev && /* device counters */
+	                     og_vk_dev_sample(cl, fn, id, secondary(cl)) != GPA_STATUS_OK)))
 		st = OT_FAILED;
 	return st;
 }
@@ -91,7 +92,8 @@ int ot_vk_end_sample(const char *fn, struct og_cmdlist *cl)
 	uint32_t open;
 	if (!cl->recording || !og_vk_list_open(cl->vk, &open))
 		return ot_error(OT_FAILED, "%s: no sample is open on this command list", fn);
-	og_vk_dev_sample_end(cl, open);
+	if (cl->x->vkdev)
+		og_vk_dev_sample_end(cl, open);
 	return og_vk_sample_end(cl->x->ctx->api, fn, cl->vk) == GPA_STATUS_OK ? OT_OK : OT_FAILED;
 }
 
