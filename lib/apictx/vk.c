@@ -164,10 +164,9 @@ static void spans_flush(struct vk *vk)
 	vk->nspans = 0;
 }
 
-static void list_unref(struct og_vk_list *l)
+/* The last reference to l is gone (list_unref). */
+static __attribute__((noinline)) void list_release(struct og_vk_list *l)
 {
-	if (!l || --l->refs)
-		return;
 	struct vk *vk = l->vk;
 	if (l->ran && l->pool && l->event && vk->nspare < SPARE_POOLS) {
 		/* Its commands have run: the next list resets both and reuses them. */
@@ -182,6 +181,12 @@ static void list_unref(struct og_vk_list *l)
 	free(l->samples);
 	free(l->results);
 	free(l);
+}
+
+static inline void list_unref(struct og_vk_list *l)
+{
+	if (l && !--l->refs)
+		list_release(l);
 }
 
 static void *sym(struct vk *vk, pfn_gipa gipa, pfn_gdpa gdpa, const char *name, bool device)
@@ -390,10 +395,8 @@ static enum og_api_read ran(struct vk *vk, struct og_vk_list *via)
 /* Every query list l has written, in one vkGetQueryPoolResults, once its
  * commands ran (ran() said so for the primary that executed them): a frame's
  * samples cost one call, not one each. */
-static enum og_api_read fetch(struct vk *vk, struct og_vk_list *l)
+static __attribute__((noinline)) enum og_api_read fetch(struct vk *vk, struct og_vk_list *l)
 {
-	if (l->results)
-		return OG_API_DONE;
 	if (vk->timeline) {
 		spans_flush(vk);
 		og_vk_cal_refresh(vk->cal); /* per command list, when its timestamps are read */
@@ -439,7 +442,7 @@ static enum og_api_read vk_time_read(struct og_apictx *a, struct og_api_timing *
 			       "ended (internal error); it has no GPUTime", s->l->cb);
 			return OG_API_FAILED;
 		}
-		r = fetch(vk, s->l);
+		r = s->l->results ? OG_API_DONE : fetch(vk, s->l);
 		if (r != OG_API_DONE)
 			return r;
 		const uint64_t *v = s->l->results + 2 * s->q;
