@@ -45,21 +45,6 @@ static void record_timer(struct og_session *s, struct sample *smp, size_t index)
 		s->api_scan = index;
 }
 
-/* The usual new sample: the next id in a row, with room. */
-static inline bool append_dense(struct og_session *s, uint32_t id, size_t *index)
-{
-	size_t n = s->nsamples;
-	if (s->sparse || n == 0 || n == s->cap || id != s->first_id + (uint32_t)n)
-		return false;
-	s->samples[n] = (struct sample){ .id = id, .coverage = 1.0f };
-	uint64_t *row = &s->values[n * s->nslots];
-	for (size_t k = 0; k < s->nslots; k++)
-		row[k] = 0;
-	s->nsamples = n + 1;
-	*index = n;
-	return true;
-}
-
 enum og_record og_sample_record(struct og_context *ctx, struct og_session *s, uint32_t pass,
                                 uint32_t id, uint32_t *token)
 {
@@ -78,7 +63,7 @@ enum og_record og_sample_record(struct og_context *ctx, struct og_session *s, ui
 	bool found = index_find(s, id, &index);
 	if (found && (s->samples[index].begun >> pass & 1))
 		return OG_RECORD_DUPLICATE;
-	if (!found && !append_dense(s, id, &index) && !og_session_add_sample(s, id, &index)) {
+	if (!found && !og_session_store_sample(s, id, &index)) {
 		og_log(OG_LOG_ERROR, "beginning sample %u: out of memory", id);
 		return OG_RECORD_FAILED;
 	}
