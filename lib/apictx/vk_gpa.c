@@ -43,6 +43,9 @@ int ot_vk_open_key(const char *fn, void *api_context, void **key)
 
 int ot_vk_list_begin(const char *fn, struct og_cmdlist *cl)
 {
+	/* The samples of lists that ran give their timings (and, with the last
+	 * of a list's, its query pool) back before this list takes its own. */
+	og_session_collect_recorded(cl->x->s);
 	GPA_Status st = og_vk_list_begin(cl->x->ctx->api, fn, cl->api_list, secondary(cl), &cl->vk);
 	return st == GPA_STATUS_OK ? OT_OK : OT_FAILED;
 }

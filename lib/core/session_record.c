@@ -9,9 +9,10 @@
  * the sample's books (its ID in the pass, its row, its API timing token)
  * and, with device counters, the counts it owes until the command buffer
  * ran.  Nothing is synchronised (the Vulkan context's sync and usable
- * hooks do nothing), nothing is collected while recording (results come
- * in at the first read) and nothing goes to opengpa stat's timeline here
- * (vk.c sends the GPU spans).  Anything else — a periodic session, an extra
+ * hooks do nothing), earlier samples' results are collected once per
+ * command list (og_session_collect_recorded at GpaBeginCommandList), not
+ * per sample, and nothing goes to opengpa stat's timeline here (vk.c sends
+ * the GPU spans).  Anything else — a periodic session, an extra
  * pass, a pass not open, device counters counted at the sample's edges, an
  * API whose samples are synchronised — takes og_sample_begin and
  * og_sample_end as before.
@@ -88,4 +89,10 @@ enum og_record og_sample_record(struct og_context *ctx, struct og_session *s, ui
 	}
 	*token = smp->api_token;
 	return OG_RECORD_OK;
+}
+
+void og_session_collect_recorded(struct og_session *s)
+{
+	while (s->api && s->api_scan < s->nsamples && og_session_collect(s, s->api_scan, false))
+		s->api_scan++;
 }
