@@ -27,6 +27,7 @@ if [ "${1:-}" != demo ]; then
     linux-perf        # the real perf stat, beside opengpa stat (tests/tools/test_perf_side_by_side.py)
     libhsa-runtime-dev  # hsa.h, to compile GPUPerfAPI-HSA.h as an HSA client does
     clang libclang-rt-14-dev # libFuzzer, for scripts/fuzz.sh (CI runs it)
+    valgrind          # callgrind, for bench/apictx/callgrind_vk.py (instructions per Vulkan sample)
     # Real API implementations for contexts on GL, GLES and OpenCL (tests/apictx,
     # examples/gl-frame-timing): Mesa's EGL and llvmpipe, headless, and pocl.
     libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri

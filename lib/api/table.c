@@ -1,23 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * table.c — the lock, failures and argument checks every GPA 3.x/4.x entry
- * starts with (table.h): handles, indices, initialisation.
+ * table.c — the failures and argument checks every GPA 3.x/4.x entry
+ * starts with (table.h): handles, indices, initialisation (the lock is
+ * inline in table.h).
  */
 #include <stdarg.h>
 
 #include "api/table.h"
 #include "core/registry.h"
 
-void ot_lock(void)
-{
-	og_lock_as(OG_FRONT_TABLE);
-}
-
-int ot_leave(int st)
-{
-	og_unlock();
-	return st;
-}
 
 int ot_error(int st, const char *fmt, ...)
 {
@@ -69,7 +60,7 @@ int ot_session(const char *fn, const void *h, struct og_xsession **x)
 {
 	if (!h)
 		return ot_null(fn, "the session");
-	if (!(*x = og_handle_get(OG_HANDLE_SESSION, h)))
+	if (!(*x = og_handle_object(OG_HANDLE_SESSION, h)))
 		return ot_error(OT_SESSION_NOT_FOUND,
 		                "%s: %p is not a session (deleted already, its context closed, or "
 		                "not a handle GpaCreateSession returned)", fn, h);
@@ -80,7 +71,7 @@ int ot_command_list(const char *fn, const void *h, struct og_cmdlist **cl)
 {
 	if (!h)
 		return ot_null(fn, "the command list");
-	if (!(*cl = og_handle_get(OG_HANDLE_COMMAND_LIST, h)))
+	if (!(*cl = og_handle_object(OG_HANDLE_COMMAND_LIST, h)))
 		return ot_error(OT_COMMAND_LIST_NOT_FOUND,
 		                "%s: %p is not a command list (its session was deleted, or not a "
 		                "handle GpaBeginCommandList returned)", fn, h);

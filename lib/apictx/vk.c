@@ -105,7 +105,10 @@ struct og_vk_list {
 	uint64_t *results;
 	bool open, dangling;
 	bool stamp; /* every sample gets timestamps and a samples[] entry (vk_dev.c) */
-	uint32_t open_id, open_token;
+	uint32_t open_id;
+	/* The open sample's timing and its segment here (NULL: untimed). */
+	struct vk_timing *open_vt;
+	uint32_t open_seg;
 	/* samples begun here (a secondary's, or any on a stamped list),
 	 * recording order: id, first query */
 	struct {
@@ -163,10 +166,9 @@ static void spans_flush(struct vk *vk)
 	vk->nspans = 0;
 }
 
-static void list_unref(struct og_vk_list *l)
+/* The last reference to l is gone (list_unref). */
+static __attribute__((noinline)) void list_release(struct og_vk_list *l)
 {
-	if (!l || --l->refs)
-		return;
 	struct vk *vk = l->vk;
 	if (l->ran && l->pool && l->event && vk->nspare < SPARE_POOLS) {
 		/* Its commands have run: the next list resets both and reuses them. */
@@ -181,6 +183,12 @@ static void list_unref(struct og_vk_list *l)
 	free(l->samples);
 	free(l->results);
 	free(l);
+}
+
+static inline void list_unref(struct og_vk_list *l)
+{
+	if (l && !--l->refs)
+		list_release(l);
 }
 
 static void *sym(struct vk *vk, pfn_gipa gipa, pfn_gdpa gdpa, const char *name, bool device)
@@ -389,10 +397,8 @@ static enum og_api_read ran(struct vk *vk, struct og_vk_list *via)
 /* Every query list l has written, in one vkGetQueryPoolResults, once its
  * commands ran (ran() said so for the primary that executed them): a frame's
  * samples cost one call, not one each. */
-static enum og_api_read fetch(struct vk *vk, struct og_vk_list *l)
+static __attribute__((noinline)) enum og_api_read fetch(struct vk *vk, struct og_vk_list *l)
 {
-	if (l->results)
-		return OG_API_DONE;
 	if (vk->timeline) {
 		spans_flush(vk);
 		og_vk_cal_refresh(vk->cal); /* per command list, when its timestamps are read */
@@ -438,7 +444,7 @@ static enum og_api_read vk_time_read(struct og_apictx *a, struct og_api_timing *
 			       "ended (internal error); it has no GPUTime", s->l->cb);
 			return OG_API_FAILED;
 		}
-		r = fetch(vk, s->l);
+		r = s->l->results ? OG_API_DONE : fetch(vk, s->l);
 		if (r != OG_API_DONE)
 			return r;
 		const uint64_t *v = s->l->results + 2 * s->q;
@@ -561,21 +567,22 @@ GPA_Status og_vk_list_begin(struct og_apictx *a, const char *fn, void *cb, bool 
 	return GPA_STATUS_OK;
 }
 
-static struct seg *open_seg(struct og_apictx *a, struct og_vk_list *l)
+/* The segment the list's open sample has here.  A timing gains segments
+ * only from a continuation or a copy, never while one of its segments is
+ * open, so the index stays good. */
+static struct seg *open_seg(struct og_vk_list *l)
 {
-	struct vk_timing *vt = timing_of(a, l->open_token);
-	if (!vt)
+	struct vk_timing *vt = l->open_vt;
+	if (!vt || l->open_seg >= vt->n)
 		return NULL;
-	for (uint32_t i = vt->n; i-- > 0;)
-		if (vt->segs[i].l == l && !vt->segs[i].closed)
-			return &vt->segs[i];
-	return NULL;
+	struct seg *s = &vt->segs[l->open_seg];
+	return s->l == l && !s->closed ? s : NULL;
 }
 
 static void close_open(struct og_apictx *a, struct og_vk_list *l)
 {
 	struct vk *vk = a->priv;
-	struct seg *s = open_seg(a, l);
+	struct seg *s = open_seg(l);
 	if (s) {
 		vk->CmdWriteTimestamp(l->cb, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, l->pool, s->q + 1);
 		s->closed = true;
@@ -585,7 +592,7 @@ static void close_open(struct og_apictx *a, struct og_vk_list *l)
 		                      l->samples[l->nsamples - 1].q + 1);
 	}
 	l->open = false;
-	l->open_token = 0;
+	l->open_vt = NULL;
 }
 
 GPA_Status og_vk_list_end(struct og_apictx *a, const char *fn, struct og_vk_list *l)
@@ -640,7 +647,9 @@ GPA_Status og_vk_sample_begin(struct og_apictx *a, const char *fn, struct og_vk_
 		vk->CmdWriteTimestamp(l->cb, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, l->pool, q);
 		l->used += 2;
 	}
+	l->open_vt = vt;
 	if (vt) {
+		l->open_seg = vt->n;
 		/* A primary's segment is read once the primary ran; a secondary's
 		 * own sample is never read, its copies are (og_vk_copy). */
 		vt->segs[vt->n++] = (struct seg){ l, l->secondary ? NULL : l, q, false };
@@ -654,7 +663,6 @@ GPA_Status og_vk_sample_begin(struct og_apictx *a, const char *fn, struct og_vk_
 	}
 	l->open = true;
 	l->open_id = id;
-	l->open_token = token;
 	return GPA_STATUS_OK;
 }
 
@@ -662,13 +670,13 @@ GPA_Status og_vk_sample_end(struct og_apictx *a, const char *fn, struct og_vk_li
 {
 	(void)fn;
 	struct vk *vk = a->priv;
-	if (l->secondary && !open_seg(a, l) && l->nsamples &&
+	if (l->secondary && !open_seg(l) && l->nsamples &&
 	    l->samples[l->nsamples - 1].id == l->open_id) {
 		/* No timing (no API counter): the queries still pair up. */
 		vk->CmdWriteTimestamp(l->cb, OGVK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, l->pool,
 		                      l->samples[l->nsamples - 1].q + 1);
 		l->open = false;
-		l->open_token = 0;
+		l->open_vt = NULL;
 		return GPA_STATUS_OK;
 	}
 	close_open(a, l);
@@ -741,7 +749,7 @@ enum og_api_read og_vk_list_ticks(struct og_apictx *a, struct og_vk_list *l, uin
 	struct vk *vk = a->priv;
 	enum og_api_read r = k < l->nsamples && l->samples[k].id == id ? ran(vk, via)
 	                                                               : OG_API_FAILED;
-	if (r == OG_API_DONE)
+	if (r == OG_API_DONE && !l->results)
 		r = fetch(vk, l);
 	if (r != OG_API_DONE)
 		return r;

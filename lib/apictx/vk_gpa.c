@@ -43,6 +43,9 @@ int ot_vk_open_key(const char *fn, void *api_context, void **key)
 
 int ot_vk_list_begin(const char *fn, struct og_cmdlist *cl)
 {
+	/* The samples of lists that ran give their timings (and, with the last
+	 * of a list's, its query pool) back before this list takes its own. */
+	og_session_collect_recorded(cl->x->s);
 	GPA_Status st = og_vk_list_begin(cl->x->ctx->api, fn, cl->api_list, secondary(cl), &cl->vk);
 	return st == GPA_STATUS_OK ? OT_OK : OT_FAILED;
 }
@@ -52,18 +55,21 @@ int ot_vk_list_end(const char *fn, struct og_cmdlist *cl)
 	return og_vk_list_end(cl->x->ctx->api, fn, cl->vk) == GPA_STATUS_OK ? OT_OK : OT_FAILED;
 }
 
-/* The core's bookkeeping for sample `id` in the list's pass, and its timing. */
+/* The core's bookkeeping for sample `id` in the list's pass, and its timing:
+ * begun and ended at once (og_sample_record), the queries recorded here. */
 static int core_sample(const char *fn, struct og_cmdlist *cl, uint32_t id, uint32_t *token)
 {
 	struct og_xsession *x = cl->x;
-	*token = 0; /* set on every path: GCC -O3 cannot see ot_error never answers OK */
-	GPA_Status st = og_sample_begin(x->ctx, x->s, id);
-	GPA_Status end = og_sample_end(x->ctx, x->s);
-	if (st != GPA_STATUS_OK || end != GPA_STATUS_OK)
+	switch (og_sample_record(x->ctx, x->s, cl->pass, id, token)) {
+	case OG_RECORD_OK:
+		return OT_OK;
+	case OG_RECORD_DUPLICATE:
+		return ot_error(OT_FAILED, "%s(%u): this sample ID was used in pass %u already; IDs "
+		                           "are unique within a pass", fn, id, cl->pass);
+	default:
 		return ot_error(OT_FAILED, "%s(%u): the sample could not be begun (the earlier "
 		                           "message says why)", fn, id);
-	*token = og_session_sample_token(x->s, id);
-	return OT_OK;
+	}
 }
 
 int ot_vk_begin_sample(const char *fn, uint32_t id, struct og_cmdlist *cl)
@@ -75,13 +81,11 @@ int ot_vk_begin_sample(const char *fn, uint32_t id, struct og_cmdlist *cl)
 	if (og_vk_list_open(cl->vk, &open))
 		return ot_error(OT_FAILED, "%s(%u): sample %u is open on this command list; samples "
 		                           "cannot nest, end it first", fn, id, open);
-	if (og_session_in_pass(cl->x->s, id, cl->pass))
-		return ot_error(OT_FAILED, "%s(%u): this sample ID was used in pass %u already; IDs "
-		                           "are unique within a pass", fn, id, cl->pass);
 	int st = core_sample(fn, cl, id, &token);
 	if (st == OT_OK && (og_vk_sample_begin(cl->x->ctx->api, fn, cl->vk, id, token) !=
 	                    GPA_STATUS_OK ||
-	                    og_vk_dev_sample(cl, fn, id, secondary(cl)) != GPA_STATUS_OK))
+	                    (cl->x->vkdev && /* device counters */
+	                     og_vk_dev_sample(cl, fn, id, secondary(cl)) != GPA_STATUS_OK)))
 		st = OT_FAILED;
 	return st;
 }
@@ -91,7 +95,8 @@ int ot_vk_end_sample(const char *fn, struct og_cmdlist *cl)
 	uint32_t open;
 	if (!cl->recording || !og_vk_list_open(cl->vk, &open))
 		return ot_error(OT_FAILED, "%s: no sample is open on this command list", fn);
-	og_vk_dev_sample_end(cl, open);
+	if (cl->x->vkdev)
+		og_vk_dev_sample_end(cl, open);
 	return og_vk_sample_end(cl->x->ctx->api, fn, cl->vk) == GPA_STATUS_OK ? OT_OK : OT_FAILED;
 }
 
@@ -179,27 +184,41 @@ int ot_vk_pass_check(const char *fn, const struct og_xsession *x, uint32_t pass)
 
 int ot_vk_result_check(const char *fn, struct og_xsession *x, uint32_t id)
 {
-	for (const struct og_cmdlist *cl = x->lists; cl; cl = cl->next)
-		if (cl->vk && cl->pass == 0 && secondary(cl) && og_vk_list_has(cl->vk, id))
+	/* One walk over the lists: a secondary holding the sample first, then
+	 * whether any list left a sample dangling (the usual frame has one
+	 * primary list and neither). */
+	bool dangling = false;
+	uint32_t open;
+	for (const struct og_cmdlist *cl = x->lists; cl; cl = cl->next) {
+		if (!cl->vk)
+			continue;
+		if (cl->pass == 0 && secondary(cl) && og_vk_list_has(cl->vk, id))
 			return ot_error(OT_SAMPLE_IN_SECONDARY_COMMAND_LIST,
 			                "%s: sample %u was recorded in a secondary command list; read "
 			                "the copies GpaCopySecondarySamples made of it", fn, id);
-	int st = OT_OK;
-	for (uint32_t p = 0; p < og_session_npasses(x->s) && st == OT_OK; p++)
-		st = ot_vk_pass_check(fn, x, p);
-	if (st != OT_OK)
-		return OT_TIMEOUT; /* as GPA: the results of such a pass never come */
+		dangling = dangling || og_vk_list_dangling(cl->vk, &open);
+	}
+	if (dangling) {
+		/* The message names the first pass that has one, as GPA's pass check. */
+		int st = OT_OK;
+		for (uint32_t p = 0; p < og_session_npasses(x->s) && st == OT_OK; p++)
+			st = ot_vk_pass_check(fn, x, p);
+		if (st != OT_OK)
+			return OT_TIMEOUT; /* as GPA: the results of such a pass never come */
+	}
+	/* Every result in already (a frame's reads after its first): no wait. */
+	og_vk_dev_checkpoint(x, fn); /* device counts of the lists that ran */
+	if (og_session_results_ready(x->s))
+		return OT_OK;
 	/* As GPA: up to 5 s (OPENGPA_VK_RESULT_WAIT_MS) for every pass's command
 	 * buffers to have run, polled every millisecond. */
 	uint32_t wait_ms = og_vk_result_wait_ms(x->ctx->api);
 	struct timespec nap = { 0, 1000000 };
-	for (uint32_t i = 0;; i++) {
-		og_vk_dev_checkpoint(x, fn); /* device counts of the lists that ran */
+	for (uint32_t i = 0; i < wait_ms; i++) {
+		nanosleep(&nap, NULL);
+		og_vk_dev_checkpoint(x, fn);
 		if (og_session_results_ready(x->s))
 			return OT_OK;
-		if (i >= wait_ms)
-			break;
-		nanosleep(&nap, NULL);
 	}
 	return ot_error(OT_TIMEOUT, "%s: the session's command buffers have not all run after "
 	                            "%u ms: submit every command list of every pass (and wait for "

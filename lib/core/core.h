@@ -298,6 +298,17 @@ GPA_Status og_sample_end(struct og_context *ctx, struct og_session *s);
 /* GPA_EndSample's one check and og_sample_end in one call: false, and
  * nothing done, when no sample is open. */
 bool og_sample_end_open(struct og_context *ctx, struct og_session *s, GPA_Status *status);
+/* A sample recorded into a command buffer (Vulkan): begun and ended at once
+ * in the open pass `pass`, no CPU interval (core/session_record.c).  DUPLICATE:
+ * `id` was begun in that pass already, nothing done; FAILED: logged; OK:
+ * *token is its API timing token (0: none). */
+enum og_record { OG_RECORD_OK, OG_RECORD_DUPLICATE, OG_RECORD_FAILED };
+enum og_record og_sample_record(struct og_context *ctx, struct og_session *s, uint32_t pass,
+                                uint32_t id, uint32_t *token);
+/* The API results of recorded samples that are in, oldest first, up to the
+ * first that is not: their timings go back to the API context (a command
+ * list begins: what earlier lists ran is read then, not at each sample). */
+void og_session_collect_recorded(struct og_session *s);
 
 /* Device counts that come after recording (a Vulkan command buffer runs
  * after it was recorded, lib/apictx/vk_dev.c).  Once deferred, a sample

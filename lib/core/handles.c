@@ -19,38 +19,9 @@
 
 #include "core/registry.h"
 
-#if UINTPTR_MAX > 0xFFFFFFFFu
-#define SLOT_BITS 24
-#define SLOT_SHIFT 8
-#define GEN_SHIFT 32
-#define GEN_MASK 0xFFFFFFFFu
-#else
-#define SLOT_BITS 16
-#define SLOT_SHIFT 4
-#define GEN_SHIFT 20
-#define GEN_MASK 0xFFFu
-#endif
-#define MAX_SLOTS (1u << SLOT_BITS)
-
-static void *pack(uint32_t slot, uint32_t generation, enum og_handle_kind kind)
-{
-	uintptr_t v = ((uintptr_t)generation << GEN_SHIFT) | ((uintptr_t)slot << SLOT_SHIFT) |
-	              (uintptr_t)kind;
-	return (void *)v;
-}
-
-static struct og_handle_slot *lookup(const void *handle, enum og_handle_kind kind)
-{
-	struct og_registry *r = og_registry();
-	uintptr_t v = (uintptr_t)handle;
-	uint32_t generation = (uint32_t)((v >> GEN_SHIFT) & GEN_MASK);
-	uint32_t slot = (uint32_t)((v >> SLOT_SHIFT) & (MAX_SLOTS - 1));
-	if ((v & 0xF) != (uintptr_t)kind || generation == 0 || slot >= r->nslots ||
-	    pack(slot, generation, kind) != handle)
-		return NULL;
-	struct og_handle_slot *s = &r->slots[slot];
-	return s->kind == kind && s->generation == generation ? s : NULL;
-}
+/* The layout's constants, og_handle_pack and og_handle_lookup are in
+ * registry.h (the entry points look handles up inline). */
+#define MAX_SLOTS (1u << OG_HANDLE_SLOT_BITS)
 
 void *og_handle_new(enum og_handle_kind kind, void *object)
 {
@@ -71,25 +42,24 @@ void *og_handle_new(enum og_handle_kind kind, void *object)
 	uint32_t slot = r->free_slot - 1;
 	struct og_handle_slot *s = &r->slots[slot];
 	r->free_slot = s->next_free;
-	s->generation = (s->generation + 1) & GEN_MASK;
+	s->generation = (s->generation + 1) & OG_HANDLE_GEN_MASK;
 	if (s->generation == 0)
 		s->generation = 1;
 	s->kind = (uint8_t)kind;
 	s->object = object;
-	return pack(slot, s->generation, kind);
+	return og_handle_pack(slot, s->generation, kind);
 }
 
 void *og_handle_get(enum og_handle_kind kind, const void *handle)
 {
-	const struct og_handle_slot *s = lookup(handle, kind);
-	return s ? s->object : NULL;
+	return og_handle_object(kind, handle);
 }
 
 void og_handle_free(const void *handle)
 {
 	struct og_registry *r = og_registry();
 	for (enum og_handle_kind k = OG_HANDLE_CONTEXT; k <= OG_HANDLE_COMMAND_LIST; k++) {
-		struct og_handle_slot *s = lookup(handle, k);
+		struct og_handle_slot *s = og_handle_lookup(handle, k);
 		if (!s)
 			continue;
 		s->kind = 0;

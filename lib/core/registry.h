@@ -80,6 +80,50 @@ static inline struct og_registry *og_registry(void)
 	return &og_registry_instance;
 }
 
+/* ---- handles (the layout is handles.c's): inline, every 3.x/4.x entry
+ * looks one up ---- */
+
+#if UINTPTR_MAX > 0xFFFFFFFFu
+#define OG_HANDLE_SLOT_BITS 24
+#define OG_HANDLE_SLOT_SHIFT 8
+#define OG_HANDLE_GEN_SHIFT 32
+#define OG_HANDLE_GEN_MASK 0xFFFFFFFFu
+#else
+#define OG_HANDLE_SLOT_BITS 16
+#define OG_HANDLE_SLOT_SHIFT 4
+#define OG_HANDLE_GEN_SHIFT 20
+#define OG_HANDLE_GEN_MASK 0xFFFu
+#endif
+
+static inline void *og_handle_pack(uint32_t slot, uint32_t generation, enum og_handle_kind kind)
+{
+	uintptr_t v = ((uintptr_t)generation << OG_HANDLE_GEN_SHIFT) |
+	              ((uintptr_t)slot << OG_HANDLE_SLOT_SHIFT) | (uintptr_t)kind;
+	return (void *)v;
+}
+
+/* The live slot `handle` names with `kind`, or NULL. */
+static inline struct og_handle_slot *og_handle_lookup(const void *handle, enum og_handle_kind kind)
+{
+	struct og_registry *r = og_registry();
+	uintptr_t v = (uintptr_t)handle;
+	uint32_t generation = (uint32_t)((v >> OG_HANDLE_GEN_SHIFT) & OG_HANDLE_GEN_MASK);
+	uint32_t slot = (uint32_t)((v >> OG_HANDLE_SLOT_SHIFT) &
+	                           ((1u << OG_HANDLE_SLOT_BITS) - 1));
+	if ((v & 0xF) != (uintptr_t)kind || generation == 0 || slot >= r->nslots ||
+	    og_handle_pack(slot, generation, kind) != handle)
+		return NULL;
+	struct og_handle_slot *s = &r->slots[slot];
+	return s->kind == kind && s->generation == generation ? s : NULL;
+}
+
+/* og_handle_get, inline. */
+static inline void *og_handle_object(enum og_handle_kind kind, const void *handle)
+{
+	const struct og_handle_slot *s = og_handle_lookup(handle, kind);
+	return s ? s->object : NULL;
+}
+
 /* Whether a TRACE message of `front` (the front holding the lock) may be
  * wanted: one load, for the entry points' traces.  True also before
  * OPENGPA_LOG is read; og_log then asks og_log_wants, which reads it. */

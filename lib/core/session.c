@@ -345,23 +345,10 @@ static GPA_Status begin_extra(struct og_session *s, uint32_t id)
 	return GPA_STATUS_OK;
 }
 
-/* A new sample `id` at the end of the books: its index, or false when out
- * of memory.  The usual case, the next of ids in a row with room left, is
- * stored here (what og_session_add_sample does for it, without the call,
- * the dense check twice and a memset call for a few slots); the rest,
- * the first sample, a full array or an id out of line, goes there. */
+/* A new sample `id` at the end of the books (session_state.h). */
 static inline bool store_sample(struct og_session *s, uint32_t id, size_t *index)
 {
-	size_t n = s->nsamples;
-	if (s->sparse || n == 0 || n == s->cap || id != s->first_id + (uint32_t)n)
-		return og_session_add_sample(s, id, index);
-	s->samples[n] = (struct sample){ .id = id, .coverage = 1.0f };
-	uint64_t *row = &s->values[n * s->nslots];
-	for (size_t k = 0; k < s->nslots; k++)
-		row[k] = 0;
-	s->nsamples = n + 1;
-	*index = n;
-	return true;
+	return og_session_store_sample(s, id, index);
 }
 
 /* Sample `id` of a planned pass, not begun in it; `found`: its index is

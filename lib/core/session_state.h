@@ -310,6 +310,26 @@ bool og_session_add_sample(struct og_session *s, uint32_t id, size_t *index);
 /* session_single.c: each recipe's `one` (the counters' kinds final). */
 void og_session_plan_single(struct og_session *s, const struct og_catalog *cat);
 
+/* A new sample `id` at the end of the books: its index, or false when out
+ * of memory.  The usual case, the next of ids in a row with room left, is
+ * stored here (what og_session_add_sample does for it, without the call,
+ * the dense check twice and a memset call for a few slots); the rest,
+ * the first sample, a full array or an id out of line, goes there.  Every
+ * sample begins here (session.c, session_record.c). */
+static inline bool og_session_store_sample(struct og_session *s, uint32_t id, size_t *index)
+{
+	size_t n = s->nsamples;
+	if (s->sparse || n == 0 || n == s->cap || id != s->first_id + (uint32_t)n)
+		return og_session_add_sample(s, id, index);
+	s->samples[n] = (struct sample){ .id = id, .coverage = 1.0f };
+	uint64_t *row = &s->values[n * s->nslots];
+	for (size_t k = 0; k < s->nslots; k++)
+		row[k] = 0;
+	s->nsamples = n + 1;
+	*index = n;
+	return true;
+}
+
 /* session.c: sample `index`'s API timer result into its slots once the API
  * has it (or waiting for it); true when nothing is pending for it. */
 bool og_session_collect(struct og_session *s, size_t index, bool wait);

@@ -1064,6 +1064,7 @@ int main(void)
 	CHECK(gpa.GpaBeginSample(0, cl) == kGpaStatusOk, "sample");
 	CHECK(gpa.GpaBeginSample(1, cl) == kGpaStatusErrorFailed, "nested");
 	CHECK(gpa.GpaEndSample(cl) == kGpaStatusOk, "end");
+	CHECK(gpa.GpaBeginSample(0, cl) == kGpaStatusErrorFailed, "an ID used in the pass");
 	CHECK(gpa.GpaBeginSample(1, cl) == kGpaStatusOk, "sample left open");
 	CHECK(gpa.GpaEndCommandList(cl) == kGpaStatusOk, "end list");
 	VKOK(vkEndCommandBuffer(lone));
