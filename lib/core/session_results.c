@@ -401,19 +401,30 @@ static __attribute__((noinline)) void read_gathered(const struct og_session *s,
 	}
 }
 
+/* The parts of a partial or gathered block (struct block) over its leaves:
+ * those in place into the answer, the rest into the block's outputs. */
+static inline void run_parts(const struct block *bl, const uint64_t *leaf,
+                             union og_value *set_out, union og_value *out)
+{
+	if (bl->in_place)
+		bl->set->parts(leaf, bl->set->k, out, bl->out_parts);
+	if (bl->rest || !bl->in_place)
+		bl->set->parts(leaf, bl->set->k, set_out, bl->parts);
+}
+
 /* A gathered block run whole (struct block): every leaf of its set in a
  * scratch block on this stack, the ones the session has copied from the
  * row and the rest zero (so that no counter of the parts run computes from
  * garbage: the outputs of those the session lacks are not used), then the
  * set's function for the parts holding the session's counters. */
 static __attribute__((noinline)) void run_gathered(const struct block *bl, const uint64_t *row,
-                                                   union og_value *set_out)
+                                                   union og_value *set_out, union og_value *out)
 {
 	uint64_t leaf[GATHER_MAX_LEAVES];
-	memset(leaf, 0, bl->set->nraw * sizeof(*leaf));
+	memset(leaf, 0, bl->reach * sizeof(*leaf)); /* the parts read no leaf past it */
 	for (uint32_t i = 0; i < bl->nleaves; i++)
 		leaf[bl->leaves[i].leaf] = row[bl->leaves[i].slot];
-	bl->set->parts(leaf, bl->set->k, set_out, bl->parts);
+	run_parts(bl, leaf, set_out, out);
 }
 
 /* Every counter from a complete row: the blocks' functions (their outputs
@@ -429,17 +440,21 @@ static void read_row(struct og_context *ctx, const struct og_session *s, const u
 	bool called = false; /* a gathered block's counters are called one by one */
 	for (size_t b = 0; b < s->nblocks; b++) {
 		const struct block *bl = &s->blocks[b];
-		if (!bl->gathered)
+		if (bl->partial) /* its first leaves in place: the parts read no others */
+			run_parts(bl, row + bl->base, &set_out[b * s->set_stride], out);
+		else if (!bl->gathered)
 			og_native_run(bl->set, row + bl->base, &set_out[b * s->set_stride]);
 		else if (bl->whole)
-			run_gathered(bl, row, &set_out[b * s->set_stride]);
+			run_gathered(bl, row, &set_out[b * s->set_stride], out);
 		else
 			called = true;
 	}
-	if (s->nruns) {
-		for (size_t i = 0; i < s->nruns; i++)
-			memcpy(&out[s->runs[i].to], &set_out[s->runs[i].from],
-			       s->runs[i].n * sizeof(*out));
+	if (s->runs) { /* a few short runs: copied here, not by a call each */
+		for (size_t i = 0; i < s->nruns; i++) {
+			const struct run *run = &s->runs[i];
+			for (uint32_t j = 0; j < run->n; j++)
+				out[run->to + j] = set_out[run->from + j];
+		}
 		return;
 	}
 	if (called)
