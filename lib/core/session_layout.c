@@ -365,6 +365,7 @@ static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
 		struct block *bl = &s->blocks[0];
 		if (bl->partial || bl->whole)
 			plan_in_place(s, bl);
+		s->one_partial = bl->partial;
 		if (!(s->runs = malloc(s->ncounters * sizeof(*s->runs) + 1)))
 			return false;
 		for (size_t k = 0; k < s->ncounters; k++) {

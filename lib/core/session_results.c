@@ -427,6 +427,25 @@ static __attribute__((noinline)) void run_gathered(const struct block *bl, const
 	run_parts(bl, leaf, set_out, out);
 }
 
+/* Part of one set, in place (s->one_partial, bench-api part 2's): its
+ * parts on the row, the answer's own first, then the rest and their runs.
+ * Inline in the unlocked read, which then needs no call of read_row. */
+static inline __attribute__((always_inline)) void
+read_partial(const struct og_session *s, const uint64_t *row, union og_value *out,
+             union og_value *set_out)
+{
+	const struct block *bl = &s->blocks[0];
+	const uint64_t *leaf = row + bl->base;
+	if (bl->in_place)
+		bl->set->parts(leaf, bl->set->k, out, bl->out_parts);
+	if (!bl->rest)
+		return;
+	bl->set->parts(leaf, bl->set->k, set_out, bl->parts);
+	for (const struct run *run = s->runs, *end = run + s->nruns; run < end; run++)
+		for (uint32_t j = 0; j < run->n; j++)
+			out[run->to + j] = set_out[run->from + j];
+}
+
 /* Every counter from a complete row: the blocks' functions (their outputs
  * in set_out), then the recipes.  ctx only for the interpreter. */
 static void read_row(struct og_context *ctx, const struct og_session *s, const uint64_t *row,
@@ -435,6 +454,10 @@ static void read_row(struct og_context *ctx, const struct og_session *s, const u
 	/* The whole set, in its order: its function writes the answer. */
 	if (s->direct) {
 		s->blocks[0].set->fn(row + s->blocks[0].base, s->blocks[0].set->k, out);
+		return;
+	}
+	if (s->one_partial) {
+		read_partial(s, row, out, set_out);
 		return;
 	}
 	bool called = false; /* a gathered block's counters are called one by one */
@@ -550,7 +573,10 @@ GPA_Status og_session_get_results(uint32_t id, uint32_t sample_id, uint32_t coun
 			goto out;
 	}
 	union og_value set_out[UNLOCKED_SET_OUT];
-	read_row(NULL, s, &s->values[index * s->nslots], out, set_out);
+	if (s->one_partial)
+		read_partial(s, &s->values[index * s->nslots], out, set_out);
+	else
+		read_row(NULL, s, &s->values[index * s->nslots], out, set_out);
 	og_read_exit(rd, seq);
 	return GPA_STATUS_OK;
 out:

@@ -159,6 +159,9 @@ struct og_session {
 	 * writes a batch read's answer.  Or they all come from blocks[0]: runs
 	 * copy its outputs to the answer (out[to ...] = set[from ...], n each). */
 	bool direct;
+	/* Or they all come from blocks[0] kept partial (struct block), read by
+	 * its parts in place and the runs. */
+	bool one_partial;
 	struct run {
 		uint32_t from, to, n;
 	} *runs;
