@@ -39,7 +39,8 @@ static uint32_t session_parts(const struct og_session *s, const struct og_catalo
 		if (c->native != b)
 			continue;
 		++*used;
-		uint32_t p = b->part_size ? c->native_pos / b->part_size : OG_NATIVE_MAX_PARTS;
+		uint32_t p = b->part_size ? og_native_part_of(b->ncounters, b->part_size, c->native_pos)
+		                          : OG_NATIVE_MAX_PARTS;
 		if (p >= OG_NATIVE_MAX_PARTS || !b->part_reach) {
 			reach = b->nraw; /* cannot happen: native-gen makes at most that many */
 			continue;
@@ -256,7 +257,7 @@ static bool block_runs_parts(const struct og_native_binding *set, size_t used,
 {
 	uint64_t computed = 0;
 	for (int w = 0; w < OG_NATIVE_PART_WORDS; w++)
-		computed += (uint64_t)__builtin_popcountll(parts[w]) * set->part_size;
+		computed += (uint64_t)__builtin_popcountll(parts[w]) * set->part_size; /* about */
 	if (computed > set->ncounters)
 		computed = set->ncounters;
 	return set->parts && 8 * (uint64_t)used >= computed;
@@ -266,17 +267,19 @@ static bool block_runs_parts(const struct og_native_binding *set, size_t used,
  * answer copied out in runs): the parts whose every position p is the
  * session's counter p write the answer themselves, and the runs keep only
  * what the other parts write.  bench-api part 2's 88 counters are
- * positions 0-83 and 317-320 of their set: 21 parts in place, 2 through
- * the block's outputs and a run of 4. */
+ * positions 0-83 and 317-320 of their set: 21 parts in place, the last
+ * (316-320) through the block's outputs and a run of 4. */
 static void plan_in_place(struct og_session *s, struct block *bl)
 {
 	uint32_t size = bl->set->part_size, n = bl->set->ncounters;
+	uint32_t count = size ? og_native_part_count(n, size) : 0;
 	bool any = false;
-	for (uint32_t p = 0; size && p < OG_NATIVE_MAX_PARTS && p * size < n; p++) {
+	for (uint32_t p = 0; p < count && p < OG_NATIVE_MAX_PARTS; p++) {
 		if (!(bl->parts[p / 64] >> (p % 64) & 1))
 			continue;
 		bool mine = true;
-		for (uint32_t q = p * size; mine && q < (p + 1) * size && q < n; q++)
+		uint32_t end = p + 1 == count ? n : (p + 1) * size;
+		for (uint32_t q = p * size; mine && q < end; q++)
 			mine = q < s->ncounters && s->recipes[q].position == q;
 		if (!mine)
 			continue;
@@ -370,8 +373,11 @@ static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
 			return false;
 		for (size_t k = 0; k < s->ncounters; k++) {
 			struct run *last = s->nruns ? &s->runs[s->nruns - 1] : NULL;
-			uint32_t from = s->recipes[k].position, p = from / bl->set->part_size;
-			if (bl->in_place && p < OG_NATIVE_MAX_PARTS && bl->out_parts[p / 64] >> (p % 64) & 1)
+			uint32_t from = s->recipes[k].position;
+			uint32_t p = bl->in_place ? og_native_part_of(bl->set->ncounters,
+			                                              bl->set->part_size, from)
+			                          : OG_NATIVE_MAX_PARTS;
+			if (p < OG_NATIVE_MAX_PARTS && bl->out_parts[p / 64] >> (p % 64) & 1)
 				continue; /* written in place */
 			if (last && last->from + last->n == from)
 				last->n++;

@@ -409,16 +409,23 @@ static void leaves_read(const struct record *r, struct slots *slots, bool *seen)
  * or as many as keep the parts to OG_NATIVE_MAX_PARTS.  Small parts let a
  * session of part of a set compute little it does not read, and keep few
  * leaves beyond those it reads (a part's reach): the 88 counters of
- * bench-api part 2 run 23 parts of 4 (89 counters) over the 59 leaves they
+ * bench-api part 2 run 22 parts (89 counters) over the 59 leaves they
  * read, where parts of 32 ran 129 counters and read up to leaf 146.  The
  * price, a test per part and values shared by parts computed once per
  * part, write_parts mostly takes back (callgrind, the mali-g71 parts those
  * 88 need: 1519 instructions in parts of 4 as parts of 32 were written,
- * 1278 as write_parts writes them; 1332 for the 129 in parts of 32). */
+ * 1255 as write_parts writes them, the last part taking the set's last 5;
+ * 1332 for the 129 in parts of 32). */
 static uint32_t part_size(size_t n)
 {
 	size_t size = (n + OG_NATIVE_MAX_PARTS - 1) / OG_NATIVE_MAX_PARTS;
 	return size > 4 ? (uint32_t)size : 4;
+}
+
+/* The end of part p of a set of n counters (og_native_part_of). */
+static size_t part_end(size_t n, uint32_t psize, size_t p)
+{
+	return p + 1 == og_native_part_count((uint32_t)n, psize) ? n : (p + 1) * psize;
 }
 
 /* The highest leaf counter r's code reads, plus one (0: none). */
@@ -448,7 +455,7 @@ static void write_parts(FILE *out, uint32_t set, const struct record *records, s
 	             "void og_native_parts_%u(const uint64_t *restrict leaf, const double *restrict k,\n"
 	             "                   union og_value *restrict out, const uint64_t *restrict parts)\n{\n"
 	             "\t(void)leaf;\n\t(void)k;\n", set, set);
-	size_t nparts = (n + psize - 1) / psize, nleaves = slots->nraw + 1;
+	size_t nparts = og_native_part_count((uint32_t)n, psize), nleaves = slots->nraw + 1;
 	bool *in_part = must(calloc(nleaves, sizeof(bool)));
 	uint32_t *parts_reading = must(calloc(nleaves, sizeof(uint32_t)));
 	bool *hoisted = must(calloc(nleaves, sizeof(bool)));
@@ -457,7 +464,7 @@ static void write_parts(FILE *out, uint32_t set, const struct record *records, s
 		memset(parts_reading, 0, nleaves * sizeof(uint32_t));
 		for (size_t p = g; p < end; p++) {
 			memset(in_part, 0, nleaves * sizeof(bool));
-			for (size_t i = p * psize; i < n && i < (p + 1) * psize; i++)
+			for (size_t i = p * psize; i < part_end(n, psize, p); i++)
 				leaves_read(&records[i], slots, in_part);
 			for (size_t j = 0; j < nleaves; j++)
 				parts_reading[j] += in_part[j];
@@ -475,7 +482,7 @@ static void write_parts(FILE *out, uint32_t set, const struct record *records, s
 		}
 		for (size_t p = g; p < end; p++) {
 			fprintf(out, "\tif (parts[%zu] & UINT64_C(1) << %zu) {\n", p / 64, p % 64);
-			for (size_t i = p * psize; i < n && i < (p + 1) * psize; i++) {
+			for (size_t i = p * psize; i < part_end(n, psize, p); i++) {
 				char *statement = typed_value(&records[i], i, slots, hoisted);
 				fputs(statement, out);
 				free(statement);
@@ -532,7 +539,7 @@ static struct slots write_set(FILE *out, uint32_t set, struct record *records, s
 	 * of `parts` is set (a session reading part of the set runs only the
 	 * parts that hold its counters); the set's function runs them all. */
 	uint32_t psize = part_size(n);
-	size_t nparts = (n + psize - 1) / psize;
+	size_t nparts = og_native_part_count((uint32_t)n, psize);
 	write_parts(out, set, records, n, &slots, psize);
 	fprintf(out, "og_native_set_fn og_native_set_%u;\n"
 	             "void og_native_set_%u(const uint64_t *restrict leaf, const double *restrict k,\n"
@@ -546,7 +553,7 @@ static struct slots write_set(FILE *out, uint32_t set, struct record *records, s
 	             "const uint16_t og_native_reach_%u[%zu] = {", set, nparts, set, nparts);
 	for (size_t p = 0; p < nparts; p++) {
 		uint32_t reach = 0;
-		for (size_t i = p * psize; i < n && i < (p + 1) * psize; i++)
+		for (size_t i = p * psize; i < part_end(n, psize, p); i++)
 			if (leaf_reach(&records[i], &slots) > reach)
 				reach = leaf_reach(&records[i], &slots);
 		if (reach > UINT16_MAX)

@@ -227,8 +227,8 @@ static void test_subsets(void **state)
 	static struct expect e;
 	gpa_uint32 total = total_counters();
 
-	/* In place, 21 of its parts written straight into the answer, 2 through
-	 * the block's outputs (positions 317-320 are answers 84-87). */
+	/* In place, 21 of its parts written straight into the answer, the last
+	 * (316-320) through the block's outputs (317-320 are answers 84-87). */
 	by_hand_set(&e);
 	check_subset(&e, "the 88 hand-written", IN_PLACE);
 	assert_int_equal(og_testing_session_raw_count(e.session), 59);

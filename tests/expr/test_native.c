@@ -356,7 +356,7 @@ static void test_to_u64(void **state)
 static void check_part_reach(const struct og_native_set *set, const uint64_t *parts,
                              const uint64_t *leaf, const double *k, const union og_value *all)
 {
-	uint32_t reach = 0, nparts = (set->ncounters + set->part_size - 1) / set->part_size;
+	uint32_t reach = 0, nparts = og_native_part_count(set->ncounters, set->part_size);
 	for (uint32_t p = 0; p < nparts; p++)
 		if (parts[p / 64] >> (p % 64) & 1 && set->part_reach[p] > reach)
 			reach = set->part_reach[p];
@@ -369,7 +369,7 @@ static void check_part_reach(const struct og_native_set *set, const uint64_t *pa
 		cut[j] = 0xFFFFFFFFFFFFull * (j + 3) ^ leaf[j]; /* anything but the leaf */
 	set->parts(cut, k, got, parts);
 	for (uint32_t c = 0; c < set->ncounters; c++) {
-		uint32_t p = c / set->part_size;
+		uint32_t p = og_native_part_of(set->ncounters, set->part_size, c);
 		if (parts[p / 64] >> (p % 64) & 1 && memcmp(&got[c], &all[c], sizeof(got[c])) != 0)
 			fail_msg("%s, counter %u: part %u reads a leaf at or past its reach %u",
 			         set->origin, c, p, set->part_reach[p]);
@@ -390,7 +390,7 @@ static void test_parts_write_their_counters_only(void **state)
 		const struct og_native_set *set = &og_native_sets[i];
 		assert_non_null(set->parts);
 		assert_true(set->part_size >= 1);
-		uint64_t nparts = ((uint64_t)set->ncounters + set->part_size - 1) / set->part_size;
+		uint64_t nparts = og_native_part_count(set->ncounters, set->part_size);
 		assert_true(nparts <= OG_NATIVE_MAX_PARTS);
 		assert_non_null(set->part_reach);
 		uint64_t *leaf = calloc(set->nraw_slots + 1, sizeof(*leaf));
@@ -413,7 +413,7 @@ static void test_parts_write_their_counters_only(void **state)
 			for (uint32_t c = 0; c < set->ncounters; c++) {
 				union og_value untouched;
 				memset(&untouched, 0xA5, sizeof(untouched));
-				uint32_t p = c / set->part_size;
+				uint32_t p = og_native_part_of(set->ncounters, set->part_size, c);
 				bool in = parts[p / 64] >> (p % 64) & 1;
 				if (memcmp(&some[c], in ? &all[c] : &untouched, sizeof(some[c])) != 0)
 					fail_msg("%s, counter %u, part %u: %#llx", set->origin, c, p,
