@@ -238,6 +238,12 @@ static void test_subsets(void **state)
 	                 GPA_STATUS_OK);
 	check_subset(&e, "one counter", GATHERED);
 
+	/* The set's last counter: its last part, which takes the set's last
+	 * five (og_native_part_of), run over a gathered scratch. */
+	e.n = 1;
+	e.counters[0] = total - 1;
+	check_subset(&e, "the last counter", GATHERED);
+
 	e.n = 0;
 	for (gpa_uint32 c = 3; c < total; c += 7)
 		e.counters[e.n++] = c;
