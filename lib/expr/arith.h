@@ -18,6 +18,14 @@ static inline double og_arith_div(double x, double y)
 	return y == 0.0 ? 0.0 : x / y;
 }
 
+/* The same for a y known to be neither NaN nor below 0 (the generated code
+ * proves it: a count, a sum or product of counts): then y > 0 is y != 0
+ * (-0 is neither), one comparison where y == 0 also tests for NaN. */
+static inline double og_arith_div_count(double x, double y)
+{
+	return y > 0.0 ? x / y : 0.0;
+}
+
 /* fmin()/fmax() as C99 defines them (a NaN operand is ignored; for zeros of
  * both signs the first operand wins, as glibc does), written out because
  * compilers call libm for them. */

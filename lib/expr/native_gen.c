@@ -259,14 +259,19 @@ static bool always_finite(struct range r)
 	return !r.nan && !isinf(r.lo) && !isinf(r.hi);
 }
 
-static char *operation_text(enum og_expr_op_code code, char *l, char *r, struct range lr)
+static char *operation_text(enum og_expr_op_code code, char *l, char *r, struct range lr,
+                            struct range rr)
 {
 	char *s;
 	switch (code) {
 	case OG_OP_ADD: s = concat("(%s + %s)", l, r); break;
 	case OG_OP_SUB: s = concat("(%s - %s)", l, r); break;
 	case OG_OP_MUL: s = concat("(%s * %s)", l, r); break;
-	case OG_OP_DIV: s = concat("og_arith_div(%s, %s)", l, r); break;
+	/* Over a divisor that is never NaN nor below 0 (a count), the test
+	 * for 0 is one comparison. */
+	case OG_OP_DIV:
+		s = concat("og_arith_div%s(%s, %s)", !rr.nan && rr.lo >= 0 ? "_count" : "", l, r);
+		break;
 	/* With a first operand that is never NaN, the plain comparison. */
 	case OG_OP_MIN: s = concat("og_arith_min%s(%s, %s)", lr.nan ? "" : "_num", l, r); break;
 	default: s = concat("og_arith_max%s(%s, %s)", lr.nan ? "" : "_num", l, r); break;
@@ -325,7 +330,7 @@ static char *expression_text(const struct record *r, struct slots *slots, char *
 				die("%s: %s: malformed postfix", r->in->origin, r->entry->name);
 			struct range b = range[--depth], a = range[depth - 1];
 			char *right = stack[depth];
-			stack[depth - 1] = operation_text(op->code, stack[depth - 1], right, a);
+			stack[depth - 1] = operation_text(op->code, stack[depth - 1], right, a, b);
 			switch (op->code) {
 			case OG_OP_ADD: range[depth - 1] = add_ranges(a, b, 1); break;
 			case OG_OP_SUB: range[depth - 1] = add_ranges(a, b, -1); break;
