@@ -455,7 +455,7 @@ static uint32_t leaf_reach(const struct record *r, struct slots *slots)
  * not called: the same text as their functions', the same operations. */
 #define PART_GROUP 8
 static void write_parts(FILE *out, uint32_t set, const struct record *records, size_t n,
-                        struct slots *slots, uint32_t psize)
+                        struct slots *slots, uint32_t psize, uint32_t *group_reach)
 {
 	fprintf(out, "og_native_parts_fn og_native_parts_%u;\n"
 	             "void og_native_parts_%u(const uint64_t *restrict leaf, const double *restrict k,\n"
@@ -481,11 +481,18 @@ static void write_parts(FILE *out, uint32_t set, const struct record *records, s
 			fprintf(out, "%s\tif (parts[%zu]) {\n", g ? "\t}\n" : "", g / 64);
 		fprintf(out, "\tif (parts[%zu] & UINT64_C(%#llx) << %zu) {\n", g / 64,
 		        (unsigned long long)((UINT64_C(1) << (end - g)) - 1), g % 64);
+		/* Whichever of the group's parts runs, its head reads these: they
+		 * count in each part's reach. */
+		uint32_t reach = 0;
 		for (size_t j = 0; j < nleaves; j++) {
 			hoisted[j] = parts_reading[j] >= 2;
-			if (hoisted[j])
+			if (hoisted[j]) {
 				fprintf(out, "\tconst double L%zu = (double)leaf[%zu];\n", j, j);
+				reach = (uint32_t)j + 1;
+			}
 		}
+		for (size_t p = g; p < end; p++)
+			group_reach[p] = reach;
 		for (size_t p = g; p < end; p++) {
 			fprintf(out, "\tif (parts[%zu] & UINT64_C(1) << %zu) {\n", p / 64, p % 64);
 			for (size_t i = p * psize; i < part_end(n, psize, p); i++) {
@@ -546,7 +553,8 @@ static struct slots write_set(FILE *out, uint32_t set, struct record *records, s
 	 * parts that hold its counters); the set's function runs them all. */
 	uint32_t psize = part_size(n);
 	size_t nparts = og_native_part_count((uint32_t)n, psize);
-	write_parts(out, set, records, n, &slots, psize);
+	uint32_t *group_reach = must(calloc(nparts + 1, sizeof(uint32_t)));
+	write_parts(out, set, records, n, &slots, psize, group_reach);
 	fprintf(out, "og_native_set_fn og_native_set_%u;\n"
 	             "void og_native_set_%u(const uint64_t *restrict leaf, const double *restrict k,\n"
 	             "                   union og_value *restrict out)\n{\n"
@@ -554,11 +562,12 @@ static struct slots write_set(FILE *out, uint32_t set, struct record *records, s
 	for (int w = 0; w < OG_NATIVE_PART_WORDS; w++)
 		fprintf(out, " ~UINT64_C(0),");
 	fprintf(out, " };\n\tog_native_parts_%u(leaf, k, out, every);\n}\n\n", set);
-	/* Each part's reach (og_native_set.part_reach). */
+	/* Each part's reach (og_native_set.part_reach): its counters' leaves
+	 * and those its group's head converts. */
 	fprintf(out, "extern const uint16_t og_native_reach_%u[%zu];\n"
 	             "const uint16_t og_native_reach_%u[%zu] = {", set, nparts, set, nparts);
 	for (size_t p = 0; p < nparts; p++) {
-		uint32_t reach = 0;
+		uint32_t reach = group_reach[p];
 		for (size_t i = p * psize; i < part_end(n, psize, p); i++)
 			if (leaf_reach(&records[i], &slots) > reach)
 				reach = leaf_reach(&records[i], &slots);
@@ -567,6 +576,7 @@ static struct slots write_set(FILE *out, uint32_t set, struct record *records, s
 		fprintf(out, "%s%u,", p % 16 ? " " : "\n\t", reach);
 	}
 	fprintf(out, "\n};\n\n");
+	free(group_reach);
 	/* Shapes after the functions: slot numbers are theirs.  One array per
 	 * set, each counter an offset into it, so that the counters table holds
 	 * no pointer to a shape (a relocation per counter at every load). */

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -351,8 +353,9 @@ static void test_to_u64(void **state)
 }
 
 /* A set's parts read no leaf past their reach (native.h): run on a copy of
- * the leaves whose leaves from the parts' reach on are garbage, they write
- * what they write over every leaf (the whole set's all[]). */
+ * leaves [0, reach) that ends where an inaccessible page begins, they write
+ * what they write over every leaf (the whole set's all[]); a read of any
+ * leaf from the reach on, even one whose value goes nowhere, faults. */
 static void check_part_reach(const struct og_native_set *set, const uint64_t *parts,
                              const uint64_t *leaf, const double *k, const union og_value *all)
 {
@@ -361,21 +364,25 @@ static void check_part_reach(const struct og_native_set *set, const uint64_t *pa
 		if (parts[p / 64] >> (p % 64) & 1 && set->part_reach[p] > reach)
 			reach = set->part_reach[p];
 	assert_true(reach <= set->nraw_slots);
-	uint64_t *cut = malloc((set->nraw_slots + 1) * sizeof(*cut));
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t span = (reach * sizeof(uint64_t) + page - 1) / page * page;
+	uint8_t *map = mmap(NULL, span + page, PROT_READ | PROT_WRITE,
+	                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(mprotect(map + span, page, PROT_NONE), 0);
+	uint64_t *cut = (uint64_t *)(map + span) - reach;
+	memcpy(cut, leaf, reach * sizeof(*cut));
 	union og_value *got = malloc((set->ncounters + 1) * sizeof(*got));
-	assert_true(cut && got);
-	memcpy(cut, leaf, set->nraw_slots * sizeof(*cut));
-	for (uint32_t j = reach; j < set->nraw_slots; j++)
-		cut[j] = 0xFFFFFFFFFFFFull * (j + 3) ^ leaf[j]; /* anything but the leaf */
+	assert_non_null(got);
 	set->parts(cut, k, got, parts);
 	for (uint32_t c = 0; c < set->ncounters; c++) {
 		uint32_t p = og_native_part_of(set->ncounters, set->part_size, c);
 		if (parts[p / 64] >> (p % 64) & 1 && memcmp(&got[c], &all[c], sizeof(got[c])) != 0)
-			fail_msg("%s, counter %u: part %u reads a leaf at or past its reach %u",
+			fail_msg("%s, counter %u: part %u gives another value from its reach %u",
 			         set->origin, c, p, set->part_reach[p]);
 	}
-	free(cut);
 	free(got);
+	munmap(map, span + page);
 }
 
 /* Each set's parts function writes, for the parts whose bits are set, what
