@@ -11,6 +11,10 @@
  *   bench-api hand N     N opens of the device by hand alone, the same way
  *   bench-api read N     part 1's floor and read loops alone, N times each,
  *                        for valgrind --tool=callgrind (docs/performance.md)
+ *   bench-api batch N    part 2's two sides, N samples each, for the same
+ *                        profiler (valgrind --tool=callgrind
+ *                        --toggle-collect=OpenGPA_GetSampleResults, and
+ *                        --toggle-collect=hand)
  *
  *  1. one GPA_GetSampleFloat64 of FragmentQueueUtilization against its floor:
  *     the two loads and the arithmetic written in C, in a function of its
@@ -352,6 +356,22 @@ static void bench_batch(gpa_uint32 session, uint64_t (*rows)[G71_ROW], const gpa
 	free(res);
 }
 
+/* Part 2's two sides alone, n samples each, for a profiler: no timing. */
+static void profile_batch(gpa_uint32 session, uint64_t (*rows)[G71_ROW], unsigned long n)
+{
+	const double k[8] = { 8, 2, 128, 850e6, 1920, 1080, 60, 0.85 };
+	OpenGPA_Result res[G71_BY_HAND_COUNTERS];
+	double out[G71_BY_HAND_COUNTERS], acc = 0;
+	for (unsigned long i = 0; i < n; i++) {
+		hand(rows[i % SAMPLES], k, out);
+		check(OpenGPA_GetSampleResults(session, (gpa_uint32)(i % SAMPLES),
+		                               G71_BY_HAND_COUNTERS, res),
+		      "OpenGPA_GetSampleResults");
+		acc += out[5] + res[5].f64;
+	}
+	sink = acc;
+}
+
 /* ---- 3: opening ------------------------------------------------------------------- */
 
 static int ioctl_sys(const struct og_sys *sys, int fd, unsigned long req, void *arg)
@@ -517,9 +537,10 @@ int main(int argc, char **argv)
 		check(GPA_CloseContext(), "GPA_CloseContext");
 		return 0;
 	}
-	if (argc != 1) {
+	bool batch_only = argc == 3 && strcmp(argv[1], "batch") == 0;
+	if (argc != 1 && !batch_only) {
 		fprintf(stderr, "usage: bench-api [memory SAMPLES | open COUNT | hand COUNT | "
-		                "read COUNT]\n");
+		                "read COUNT | batch COUNT]\n");
 		return 2;
 	}
 	open_g71();
@@ -546,15 +567,22 @@ int main(int argc, char **argv)
 	gpa_uint32 *all = malloc(ncounters * sizeof(*all));
 	for (gpa_uint32 c = 0; c < ncounters; c++)
 		all[c] = c;
-	printf("(the whole set: %u counters, %zu raw values a sample)\n", ncounters,
-	       og_testing_session_raw_count(s));
-	bench_single(s, dumps, all, ncounters);
+	if (!batch_only) {
+		printf("(the whole set: %u counters, %zu raw values a sample)\n", ncounters,
+		       og_testing_session_raw_count(s));
+		bench_single(s, dumps, all, ncounters);
+	}
 	free(all);
 	/* Part 2 reads a session of the hand-written formulas' counters, over
 	 * the same kind of samples (the virtual device's counts are a function
 	 * of the sample's position, checked against the formulas first). */
 	static gpa_uint32 idx[G71_BY_HAND_COUNTERS];
 	gpa_uint32 s2 = record_by_hand_set(SAMPLES, idx);
+	if (batch_only) {
+		profile_batch(s2, rows, strtoul(argv[2], NULL, 10));
+		check(GPA_CloseContext(), "GPA_CloseContext");
+		return 0;
+	}
 	bench_batch(s2, rows, idx);
 	check(GPA_CloseContext(), "GPA_CloseContext");
 	bench_open();

@@ -52,6 +52,7 @@ struct og_native_binding {
 	og_native_set_fn *fn;
 	og_native_parts_fn *parts; /* fn for some parts of the set (native.h) */
 	uint32_t part_size;
+	const uint16_t *part_reach; /* per part, the leaves it reads are below (native.h) */
 	uint32_t *at_raw;   /* raw slot -> catalogue raw index, or UINT32_MAX */
 	uint32_t nraw;
 	uint32_t *at_const; /* constant slot -> catalogue constant index */

@@ -25,6 +25,47 @@ static bool block_pays(const struct og_native_binding *b, const int8_t *raw_pass
 	return b->nraw && 5 * needed >= 4 * b->nraw;
 }
 
+/* The parts of set b that hold the session's counters (native.h), into
+ * parts[]; *used: how many of its counters the session reads.  Returns
+ * the parts' reach: the leaves they read are below it. */
+static uint32_t session_parts(const struct og_session *s, const struct og_catalog *cat,
+                              const struct og_native_binding *b, uint64_t *parts, size_t *used)
+{
+	uint32_t reach = 0;
+	memset(parts, 0, OG_NATIVE_PART_WORDS * sizeof(*parts));
+	*used = 0;
+	for (size_t k = 0; k < s->ncounters; k++) {
+		const struct og_counter *c = &cat->counters[s->counters[k]];
+		if (c->native != b)
+			continue;
+		++*used;
+		uint32_t p = b->part_size ? og_native_part_of(b->ncounters, b->part_size, c->native_pos)
+		                          : OG_NATIVE_MAX_PARTS;
+		if (p >= OG_NATIVE_MAX_PARTS || !b->part_reach) {
+			reach = b->nraw; /* cannot happen: native-gen makes at most that many */
+			continue;
+		}
+		parts[p / 64] |= UINT64_C(1) << (p % 64);
+		if (b->part_reach[p] > reach)
+			reach = b->part_reach[p];
+	}
+	return reach < b->nraw ? reach : b->nraw;
+}
+
+/* The first `reach` leaves of a set kept in place pay by the same rule as
+ * its whole block: the session needs at least 4/5 of them.  The parts that
+ * hold its counters then run on the row as it is, with no copy and no
+ * scratch; a session of the first counters of a set needs every one
+ * (leaves are numbered as the set's counters first read them), bench-api
+ * part 2's 88 the 59 of 59. */
+static bool window_pays(const struct og_native_binding *b, const int8_t *raw_pass, uint32_t reach)
+{
+	uint32_t needed = 0;
+	for (uint32_t j = 0; j < reach; j++)
+		needed += b->at_raw[j] != UINT32_MAX && raw_pass[b->at_raw[j]] >= 0;
+	return b->parts && reach && 5 * needed >= 4 * reach;
+}
+
 /* Where an API value goes (lay_out); false without memory. */
 static bool add_api_slot(struct og_session *s, uint32_t slot, uint32_t value)
 {
@@ -53,15 +94,21 @@ static bool lay_out(struct og_session *s, const struct og_catalog *cat, const st
 			used |= cat->counters[s->counters[k]].native == b;
 		if (!used)
 			continue;
+		struct block bl = { .set = b, .base = (uint32_t)s->nslots, .reach = b->nraw };
 		if (!block_pays(b, plan->raw_pass)) {
-			if (b->nraw <= GATHER_MAX_LEAVES)
-				s->blocks[s->nblocks++] = (struct block){ .set = b, .gathered = true };
-			continue;
+			size_t n;
+			bl.reach = session_parts(s, cat, b, bl.parts, &n);
+			bl.partial = window_pays(b, plan->raw_pass, bl.reach);
+			bl.gathered = !bl.partial;
+			if (bl.gathered && b->nraw <= GATHER_MAX_LEAVES)
+				s->blocks[s->nblocks++] = bl;
+			if (bl.gathered)
+				continue;
 		}
-		uint32_t base = (uint32_t)s->nslots;
-		s->blocks[s->nblocks++] = (struct block){ .set = b, .base = base };
-		s->nslots += b->nraw;
-		for (uint32_t j = 0; j < b->nraw; j++) {
+		uint32_t base = bl.base;
+		s->blocks[s->nblocks++] = bl;
+		s->nslots += bl.reach;
+		for (uint32_t j = 0; j < bl.reach; j++) {
 			uint32_t r = b->at_raw[j];
 			if (r == UINT32_MAX || plan->raw_pass[r] < 0)
 				continue;
@@ -205,12 +252,45 @@ static bool plan_gathers(struct og_session *s, const struct og_catalog *cat)
  * running parts pays once about one counter in 11 of those they compute is
  * wanted; one in 8 leaves room for CPUs whose indirect calls are cheaper.
  * Memory is the same either way (the scratch is on the reader's stack). */
-static bool block_runs_parts(const struct og_native_binding *set, size_t used, uint64_t parts)
+static bool block_runs_parts(const struct og_native_binding *set, size_t used,
+                             const uint64_t *parts)
 {
-	uint64_t computed = (uint64_t)__builtin_popcountll(parts) * set->part_size;
+	uint64_t computed = 0;
+	for (int w = 0; w < OG_NATIVE_PART_WORDS; w++)
+		computed += (uint64_t)__builtin_popcountll(parts[w]) * set->part_size; /* about */
 	if (computed > set->ncounters)
 		computed = set->ncounters;
 	return set->parts && 8 * (uint64_t)used >= computed;
+}
+
+/* A partial or gathered block run by parts (the session's only block, its
+ * answer copied out in runs): the parts whose every position p is the
+ * session's counter p write the answer themselves, and the runs keep only
+ * what the other parts write.  bench-api part 2's 88 counters are
+ * positions 0-83 and 317-320 of their set: 21 parts in place, the last
+ * (316-320) through the block's outputs and a run of 4. */
+static void plan_in_place(struct og_session *s, struct block *bl)
+{
+	uint32_t size = bl->set->part_size, n = bl->set->ncounters;
+	uint32_t count = size ? og_native_part_count(n, size) : 0;
+	bool any = false;
+	for (uint32_t p = 0; p < count && p < OG_NATIVE_MAX_PARTS; p++) {
+		if (!(bl->parts[p / 64] >> (p % 64) & 1))
+			continue;
+		bool mine = true;
+		uint32_t end = p + 1 == count ? n : (p + 1) * size;
+		for (uint32_t q = p * size; mine && q < end; q++)
+			mine = q < s->ncounters && s->recipes[q].position == q;
+		if (!mine)
+			continue;
+		bl->out_parts[p / 64] |= UINT64_C(1) << (p % 64);
+		bl->parts[p / 64] &= ~(UINT64_C(1) << (p % 64));
+		any = true;
+	}
+	bl->in_place = any;
+	bl->rest = false;
+	for (int w = 0; w < OG_NATIVE_PART_WORDS; w++)
+		bl->rest |= bl->parts[w] != 0;
 }
 
 static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
@@ -224,15 +304,8 @@ static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
 	for (size_t b = 0; b < s->nblocks; b++) {
 		struct block *bl = &s->blocks[b];
 		size_t used = 0;
-		bl->parts = 0;
-		for (size_t k = 0; bl->gathered && k < s->ncounters; k++) {
-			const struct og_counter *c = &cat->counters[s->counters[k]];
-			if (c->native != bl->set)
-				continue;
-			used++;
-			if (bl->set->part_size)
-				bl->parts |= UINT64_C(1) << (c->native_pos / bl->set->part_size % 64);
-		}
+		if (bl->gathered)
+			bl->reach = session_parts(s, cat, bl->set, bl->parts, &used);
 		bl->whole = bl->gathered && block_runs_parts(bl->set, used, bl->parts);
 	}
 	for (size_t b = 0; b < s->nblocks; b++)
@@ -293,11 +366,20 @@ static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
 	og_session_plan_single(s, cat);
 	/* (An integer raw count read as READ_RAW is what the set writes too.) */
 	if (gather && !s->direct) {
-		if (!(s->runs = malloc(s->ncounters * sizeof(*s->runs))))
+		struct block *bl = &s->blocks[0];
+		if (bl->partial || bl->whole)
+			plan_in_place(s, bl);
+		s->one_partial = bl->partial;
+		if (!(s->runs = malloc(s->ncounters * sizeof(*s->runs) + 1)))
 			return false;
 		for (size_t k = 0; k < s->ncounters; k++) {
 			struct run *last = s->nruns ? &s->runs[s->nruns - 1] : NULL;
 			uint32_t from = s->recipes[k].position;
+			uint32_t p = bl->in_place ? og_native_part_of(bl->set->ncounters,
+			                                              bl->set->part_size, from)
+			                          : OG_NATIVE_MAX_PARTS;
+			if (p < OG_NATIVE_MAX_PARTS && bl->out_parts[p / 64] >> (p % 64) & 1)
+				continue; /* written in place */
 			if (last && last->from + last->n == from)
 				last->n++;
 			else

@@ -6,7 +6,7 @@
  * reads a built-in set's block in place, or a scratch block gathered from
  * the row (session_state.h, struct block), the interpreter the rest.
  *
- * Long (about 610 lines) because the locked and unlocked paths share their
+ * Long (about 650 lines) because the locked and unlocked paths share their
  * inlined helpers, which must stay in one unit to stay inlined (the
  * unlocked single read is built once per type, and a cached copy of it).
  */
@@ -435,19 +435,49 @@ static __attribute__((noinline)) void read_gathered(const struct og_session *s,
 	}
 }
 
+/* The parts of a partial or gathered block (struct block) over its leaves:
+ * those in place into the answer, the rest into the block's outputs. */
+static inline void run_parts(const struct block *bl, const uint64_t *leaf,
+                             union og_value *set_out, union og_value *out)
+{
+	if (bl->in_place)
+		bl->set->parts(leaf, bl->set->k, out, bl->out_parts);
+	if (bl->rest || !bl->in_place)
+		bl->set->parts(leaf, bl->set->k, set_out, bl->parts);
+}
+
 /* A gathered block run whole (struct block): every leaf of its set in a
  * scratch block on this stack, the ones the session has copied from the
  * row and the rest zero (so that no counter of the parts run computes from
  * garbage: the outputs of those the session lacks are not used), then the
  * set's function for the parts holding the session's counters. */
 static __attribute__((noinline)) void run_gathered(const struct block *bl, const uint64_t *row,
-                                                   union og_value *set_out)
+                                                   union og_value *set_out, union og_value *out)
 {
 	uint64_t leaf[GATHER_MAX_LEAVES];
-	memset(leaf, 0, bl->set->nraw * sizeof(*leaf));
+	memset(leaf, 0, bl->reach * sizeof(*leaf)); /* the parts read no leaf past it */
 	for (uint32_t i = 0; i < bl->nleaves; i++)
 		leaf[bl->leaves[i].leaf] = row[bl->leaves[i].slot];
+	run_parts(bl, leaf, set_out, out);
+}
+
+/* Part of one set, in place (s->one_partial, bench-api part 2's): its
+ * parts on the row, the answer's own first, then the rest and their runs.
+ * Inline in the unlocked read, which then needs no call of read_row. */
+static inline __attribute__((always_inline)) void
+read_partial(const struct og_session *s, const uint64_t *row, union og_value *out,
+             union og_value *set_out)
+{
+	const struct block *bl = &s->blocks[0];
+	const uint64_t *leaf = row + bl->base;
+	if (bl->in_place)
+		bl->set->parts(leaf, bl->set->k, out, bl->out_parts);
+	if (!bl->rest)
+		return;
 	bl->set->parts(leaf, bl->set->k, set_out, bl->parts);
+	for (const struct run *run = s->runs, *end = run + s->nruns; run < end; run++)
+		for (uint32_t j = 0; j < run->n; j++)
+			out[run->to + j] = set_out[run->from + j];
 }
 
 /* Every counter from a complete row: the blocks' functions (their outputs
@@ -460,20 +490,28 @@ static void read_row(struct og_context *ctx, const struct og_session *s, const u
 		s->blocks[0].set->fn(row + s->blocks[0].base, s->blocks[0].set->k, out);
 		return;
 	}
+	if (s->one_partial) {
+		read_partial(s, row, out, set_out);
+		return;
+	}
 	bool called = false; /* a gathered block's counters are called one by one */
 	for (size_t b = 0; b < s->nblocks; b++) {
 		const struct block *bl = &s->blocks[b];
-		if (!bl->gathered)
+		if (bl->partial) /* its first leaves in place: the parts read no others */
+			run_parts(bl, row + bl->base, &set_out[b * s->set_stride], out);
+		else if (!bl->gathered)
 			og_native_run(bl->set, row + bl->base, &set_out[b * s->set_stride]);
 		else if (bl->whole)
-			run_gathered(bl, row, &set_out[b * s->set_stride]);
+			run_gathered(bl, row, &set_out[b * s->set_stride], out);
 		else
 			called = true;
 	}
-	if (s->nruns) {
-		for (size_t i = 0; i < s->nruns; i++)
-			memcpy(&out[s->runs[i].to], &set_out[s->runs[i].from],
-			       s->runs[i].n * sizeof(*out));
+	if (s->runs) { /* a few short runs: copied here, not by a call each */
+		for (size_t i = 0; i < s->nruns; i++) {
+			const struct run *run = &s->runs[i];
+			for (uint32_t j = 0; j < run->n; j++)
+				out[run->to + j] = set_out[run->from + j];
+		}
 		return;
 	}
 	if (called)
@@ -569,7 +607,10 @@ GPA_Status og_session_get_results(uint32_t id, uint32_t sample_id, uint32_t coun
 			goto out;
 	}
 	union og_value set_out[UNLOCKED_SET_OUT];
-	read_row(NULL, s, &s->values[index * s->nslots], out, set_out);
+	if (s->one_partial)
+		read_partial(s, &s->values[index * s->nslots], out, set_out);
+	else
+		read_row(NULL, s, &s->values[index * s->nslots], out, set_out);
 	og_read_exit(rd, seq);
 	return GPA_STATUS_OK;
 out:

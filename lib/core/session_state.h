@@ -89,21 +89,31 @@ enum {
 };
 #define ONE_OF(how, type) ((unsigned)(how) | (unsigned)(type) << 8)
 
-/* A built-in set's raw leaves in its own order at row[base ...]; or, when
- * the session needs too few of them for the block to pay (gathered, see
- * block_pays), only the leaves it needs, each in its compact slot: a read
- * copies them (leaves[0 .. nleaves)) into a scratch block on its own stack
- * and runs each counter's function over that. */
+/* A built-in set's raw leaves in its own order at row[base ...]: all of
+ * them, or (partial) the first `reach`, the leaves the parts holding the
+ * session's counters read (native.h), when the session needs nearly all of
+ * those (window_pays): a batch read runs those parts on the row in place.
+ * Or, when the session needs too few of them for either to pay (gathered,
+ * see block_pays), only the leaves it needs, each in its compact slot: a
+ * read copies them (leaves[0 .. nleaves)) into a scratch block on its own
+ * stack and runs each counter's function over that. */
 struct block {
 	const struct og_native_binding *set;
 	uint32_t base;
 	bool gathered;
+	bool partial;
 	/* Gathered, and a batch read runs the set's function for the parts
 	 * holding the session's counters (`parts`, native.h) over the scratch,
 	 * the leaves the session lacks zero, rather than each counter's
 	 * function: the session reads enough of those parts (block_runs_parts). */
 	bool whole;
-	uint64_t parts;
+	uint32_t reach; /* partial or gathered: the parts read leaves [0, reach) */
+	uint64_t parts[OG_NATIVE_PART_WORDS];
+	/* Of those parts, the ones a batch read runs straight into its answer
+	 * (their every position p is the session's counter p: plan_in_place),
+	 * taken out of `parts`; `rest`: parts still holds one. */
+	uint64_t out_parts[OG_NATIVE_PART_WORDS];
+	bool in_place, rest;
 	const struct leaf_pair *leaves;
 	uint32_t nleaves;
 };
@@ -170,6 +180,9 @@ struct og_session {
 	 * writes a batch read's answer.  Or they all come from blocks[0]: runs
 	 * copy its outputs to the answer (out[to ...] = set[from ...], n each). */
 	bool direct;
+	/* Or they all come from blocks[0] kept partial (struct block), read by
+	 * its parts in place and the runs. */
+	bool one_partial;
 	struct run {
 		uint32_t from, to, n;
 	} *runs;

@@ -10,11 +10,20 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 /* x / 0 is 0: an idle device makes most ratios 0/0. */
 static inline double og_arith_div(double x, double y)
 {
 	return y == 0.0 ? 0.0 : x / y;
+}
+
+/* The same for a y known to be neither NaN nor below 0 (the generated code
+ * proves it: a count, a sum or product of counts): then y > 0 is y != 0
+ * (-0 is neither), one comparison where y == 0 also tests for NaN. */
+static inline double og_arith_div_count(double x, double y)
+{
+	return y > 0.0 ? x / y : 0.0;
 }
 
 /* fmin()/fmax() as C99 defines them (a NaN operand is ignored; for zeros of
@@ -51,8 +60,13 @@ static inline double og_arith_result(double x)
  * integer type's largest), and 0 for NaN. */
 static inline uint64_t og_arith_to_u64(double v, uint64_t max)
 {
-	/* Counts are far below 2^62: one conversion, no branch on its way. */
-	if (__builtin_expect(v >= 0.0 && v < 0x1p62, 1)) {
+	/* Counts are far below 2^62: one conversion, no branch on its way.  A
+	 * double in [+0, 2^62) is one whose bits, as an unsigned integer, are
+	 * below 2^62's (a negative one has the top bit set; NaNs and
+	 * infinities lie above): one integer comparison for the two. */
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof(bits));
+	if (__builtin_expect(bits < UINT64_C(0x43D0000000000000), 1)) {
 		uint64_t r = (uint64_t)(int64_t)(v + 0.5);
 		return r > max ? max : r;
 	}

@@ -38,12 +38,34 @@ union og_value {
  * k[0 .. nconst_slots). */
 typedef void og_native_set_fn(const uint64_t *restrict leaf, const double *restrict k,
                               union og_value *restrict out);
-/* The same for the counters of the parts whose bits are set in `parts`:
- * part p is the counters at positions [p * part_size, (p + 1) * part_size)
- * (og_native_set); out[] of the others is not written.  A part reads only
- * the leaves its counters read. */
+/* The most parts a set is cut into, and the 64-bit words of a mask of them. */
+#define OG_NATIVE_MAX_PARTS 256
+#define OG_NATIVE_PART_WORDS (OG_NATIVE_MAX_PARTS / 64)
+
+/* The same for the counters of the parts whose bits are set in `parts`
+ * (part p: bit p % 64 of parts[p / 64]): part p is the counters at
+ * positions [p * part_size, (p + 1) * part_size) (og_native_set), the last
+ * part those up to the set's end (og_native_part_of); out[] of the others
+ * is not written.  A part reads only the leaves its counters read, all
+ * below its reach (og_native_set.part_reach). */
 typedef void og_native_parts_fn(const uint64_t *restrict leaf, const double *restrict k,
-                                union og_value *restrict out, uint64_t parts);
+                                union og_value *restrict out, const uint64_t *restrict parts);
+/* How many parts a set of n counters has in parts of `size`, and which of
+ * them holds position `pos`: the last part takes what is left over (fewer
+ * than `size` more) rather than making a short part of its own — a set's
+ * last counters are often one group that reads the same values (the G71
+ * set's cycle budget, 317-320, in one part with 316). */
+static inline uint32_t og_native_part_count(uint32_t n, uint32_t size)
+{
+	return n / size ? n / size : 1;
+}
+
+static inline uint32_t og_native_part_of(uint32_t n, uint32_t size, uint32_t pos)
+{
+	uint32_t p = pos / size, count = og_native_part_count(n, size);
+	return p < count ? p : count - 1;
+}
+
 /* One counter's value (the arithmetic policy applied), from the same. */
 typedef double og_native_counter_fn(const uint64_t *restrict leaf, const double *restrict k);
 
@@ -65,7 +87,11 @@ struct og_native_set {
 	const uint32_t *counter_of_entry;
 	uint32_t nentries;
 	og_native_parts_fn *parts; /* fn for some parts of the set: a session of part of it */
-	uint32_t part_size;        /* counters a part (at most 64 parts) */
+	uint32_t part_size;        /* counters a part (at most OG_NATIVE_MAX_PARTS parts) */
+	/* Per part: 1 + the highest leaf its counters read (0: none), so that
+	 * a session can keep leaves [0, reach) in place and run those parts on
+	 * its row (lib/core/session_layout.c). */
+	const uint16_t *part_reach;
 };
 
 /* One generated counter.  Offsets and indices rather than pointers (there

@@ -2,8 +2,9 @@
 /*
  * native_gen.c — build tool: compiles the counters of embedded counter files
  * to C (see native.h).  One job, the writer of the generated C, kept in one
- * file of about 600 lines: its parts (tables, parts, names) write one output
- * together and share its buffers.
+ * file of about 750 lines: its parts (tables, parts, names) write one output
+ * together and share its buffers, and the parts' writer (write_parts) reads
+ * the same expression text and ranges as the counters'.
  *
  * usage: native-gen TABLES.c PART.c... -- FILE.counters...
  *
@@ -46,6 +47,7 @@
 #include "catalog/counterorder.h"
 #include "catalog/gen_tool.h"
 #include "expr/expr.h"
+#include "expr/native.h"
 
 struct input {
 	char origin[256];      /* "counters/NAME.counters", as embed.py names it */
@@ -180,10 +182,15 @@ static char *number_literal(double x)
 	return signbit(x) ? concat("(%a)", x) : concat("%a", x);
 }
 
-static char *leaf_text(struct slots *s, const struct og_expr_op *op)
+/* hoisted: per raw slot, whether the code around has it as a double in
+ * L<slot> already (write_parts); NULL: none. */
+static char *leaf_text(struct slots *s, const struct og_expr_op *op, const bool *hoisted)
 {
 	switch (op->code) {
-	case OG_OP_RAW: return concat("(double)leaf[%u]", slot_of(s, op));
+	case OG_OP_RAW:
+		if (hoisted && hoisted[slot_of(s, op)])
+			return concat("L%u", slot_of(s, op));
+		return concat("(double)leaf[%u]", slot_of(s, op));
 	case OG_OP_CONSTANT: return concat("k[%u]", slot_of(s, op));
 	case OG_OP_SHARED: return concat("s%u", op->index);
 	default: return number_literal(op->number);
@@ -253,14 +260,19 @@ static bool always_finite(struct range r)
 	return !r.nan && !isinf(r.lo) && !isinf(r.hi);
 }
 
-static char *operation_text(enum og_expr_op_code code, char *l, char *r, struct range lr)
+static char *operation_text(enum og_expr_op_code code, char *l, char *r, struct range lr,
+                            struct range rr)
 {
 	char *s;
 	switch (code) {
 	case OG_OP_ADD: s = concat("(%s + %s)", l, r); break;
 	case OG_OP_SUB: s = concat("(%s - %s)", l, r); break;
 	case OG_OP_MUL: s = concat("(%s * %s)", l, r); break;
-	case OG_OP_DIV: s = concat("og_arith_div(%s, %s)", l, r); break;
+	/* Over a divisor that is never NaN nor below 0 (a count), the test
+	 * for 0 is one comparison. */
+	case OG_OP_DIV:
+		s = concat("og_arith_div%s(%s, %s)", !rr.nan && rr.lo >= 0 ? "_count" : "", l, r);
+		break;
 	/* With a first operand that is never NaN, the plain comparison. */
 	case OG_OP_MIN: s = concat("og_arith_min%s(%s, %s)", lr.nan ? "" : "_num", l, r); break;
 	default: s = concat("og_arith_max%s(%s, %s)", lr.nan ? "" : "_num", l, r); break;
@@ -275,7 +287,8 @@ static char *operation_text(enum og_expr_op_code code, char *l, char *r, struct 
  * postfix keeps (SHARE) becomes a local, declared in *locals (NULL when
  * there is none) before the expression that reads it, in the order the
  * postfix computes them. */
-static char *expression_text(const struct record *r, struct slots *slots, char **locals)
+static char *expression_text(const struct record *r, struct slots *slots, char **locals,
+                             const bool *hoisted)
 {
 	*locals = NULL;
 	const struct og_expr_op *ops;
@@ -297,7 +310,7 @@ static char *expression_text(const struct record *r, struct slots *slots, char *
 			                     ? (struct range){ -INFINITY, INFINITY, true, false }
 			                     : (struct range){ op->number, op->number, false,
 			                                       op->number == floor(op->number) };
-			stack[depth++] = leaf_text(slots, op);
+			stack[depth++] = leaf_text(slots, op, hoisted);
 		} else if (op->code == OG_OP_NEG) {
 			char *x = stack[depth - 1];
 			stack[depth - 1] = concat("(-%s)", x);
@@ -318,7 +331,7 @@ static char *expression_text(const struct record *r, struct slots *slots, char *
 				die("%s: %s: malformed postfix", r->in->origin, r->entry->name);
 			struct range b = range[--depth], a = range[depth - 1];
 			char *right = stack[depth];
-			stack[depth - 1] = operation_text(op->code, stack[depth - 1], right, a);
+			stack[depth - 1] = operation_text(op->code, stack[depth - 1], right, a, b);
 			switch (op->code) {
 			case OG_OP_ADD: range[depth - 1] = add_ranges(a, b, 1); break;
 			case OG_OP_SUB: range[depth - 1] = add_ranges(a, b, -1); break;
@@ -355,28 +368,146 @@ static void write_shape(FILE *out, const struct record *r, struct slots *slots)
 	}
 }
 
-/* How the batch read gives counter r's value: an integer counter that is
- * one raw counter is that count, exactly. */
-static char *typed_value(const struct record *r, struct slots *slots)
+/* The statement that writes counter r's value as the batch read gives it
+ * to out[i] (an integer counter that is one raw counter is that count,
+ * exactly), its expression written out with the leaves in `hoisted` read
+ * from the locals around it. */
+static char *typed_value(const struct record *r, size_t i, struct slots *slots,
+                         const bool *hoisted)
 {
 	uint32_t raw;
 	bool integer = r->entry->type != GPA_TYPE_FLOAT32 && r->entry->type != GPA_TYPE_FLOAT64;
 	const char *max = r->entry->type == GPA_TYPE_UINT32 ? "UINT32_MAX" : "UINT64_MAX";
-	if (!integer)
-		return concat(".d = c_%zu(leaf, k)", r->number);
-	if (og_expr_single_raw(r->expr, &raw)) {
+	if (integer && og_expr_single_raw(r->expr, &raw)) {
 		struct og_expr_op op = { OG_OP_RAW, raw, 0 };
-		return concat(".u = og_arith_clamp_u64(leaf[%u], %s)", slot_of(slots, &op), max);
+		return concat("\t\tout[%zu].u = og_arith_clamp_u64(leaf[%u], %s);\n", i,
+		              slot_of(slots, &op), max);
 	}
-	return concat(".u = og_arith_to_u64(c_%zu(leaf, k), %s)", r->number, max);
+	char *locals, *text = expression_text(r, slots, &locals, hoisted), *value;
+	if (integer)
+		value = concat("out[%zu].u = og_arith_to_u64(%s, %s);", i, text, max);
+	else
+		value = concat("out[%zu].d = %s;", i, text);
+	char *statement = locals ? concat("\t\t{\n%s\t\t%s\n\t\t}\n", locals, value)
+	                         : concat("\t\t%s\n", value);
+	free(locals);
+	free(text);
+	free(value);
+	return statement;
 }
 
-/* How many counters of a set of n make one part (og_native_parts_fn): 32,
- * or as many as keep the parts to 64. */
+/* The raw slots counter r's expression reads as doubles, marked in seen[]
+ * (an integer counter that is one raw counter reads it as it is). */
+static void leaves_read(const struct record *r, struct slots *slots, bool *seen)
+{
+	uint32_t raw;
+	bool integer = r->entry->type != GPA_TYPE_FLOAT32 && r->entry->type != GPA_TYPE_FLOAT64;
+	if (integer && og_expr_single_raw(r->expr, &raw))
+		return;
+	const struct og_expr_op *ops;
+	size_t n = og_expr_postfix(r->expr, &ops);
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].code == OG_OP_RAW)
+			seen[slot_of(slots, &ops[i])] = true;
+}
+
+/* How many counters of a set of n make one part (og_native_parts_fn): 4,
+ * or as many as keep the parts to OG_NATIVE_MAX_PARTS.  Small parts let a
+ * session of part of a set compute little it does not read, and keep few
+ * leaves beyond those it reads (a part's reach): the 88 counters of
+ * bench-api part 2 run 22 parts (89 counters) over the 59 leaves they
+ * read, where parts of 32 ran 129 counters and read up to leaf 146.  The
+ * price, a test per part and values shared by parts computed once per
+ * part, write_parts mostly takes back (callgrind, the mali-g71 parts those
+ * 88 need: 1519 instructions in parts of 4 as parts of 32 were written,
+ * 1255 as write_parts writes them, the last part taking the set's last 5;
+ * 1332 for the 129 in parts of 32). */
 static uint32_t part_size(size_t n)
 {
-	size_t size = (n + 63) / 64;
-	return size > 32 ? (uint32_t)size : 32;
+	size_t size = (n + OG_NATIVE_MAX_PARTS - 1) / OG_NATIVE_MAX_PARTS;
+	return size > 4 ? (uint32_t)size : 4;
+}
+
+/* The end of part p of a set of n counters (og_native_part_of). */
+static size_t part_end(size_t n, uint32_t psize, size_t p)
+{
+	return p + 1 == og_native_part_count((uint32_t)n, psize) ? n : (p + 1) * psize;
+}
+
+/* The highest leaf counter r's code reads, plus one (0: none). */
+static uint32_t leaf_reach(const struct record *r, struct slots *slots)
+{
+	const struct og_expr_op *ops;
+	size_t n = og_expr_postfix(r->expr, &ops);
+	uint32_t reach = 0;
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].code == OG_OP_RAW && slot_of(slots, &ops[i]) + 1 > reach)
+			reach = slot_of(slots, &ops[i]) + 1;
+	return reach;
+}
+
+/* The parts function of set `set` (og_native_parts_fn), parts of psize
+ * counters, in groups of PART_GROUP parts: a group whose parts are all off
+ * costs one test, and the leaves two parts of a group read as doubles are
+ * converted once at the group's head, where the compiler would convert
+ * them once per part (a part's code is conditional: nothing it computes is
+ * reused by the next).  The counters' expressions are written out here,
+ * not called: the same text as their functions', the same operations. */
+#define PART_GROUP 8
+static void write_parts(FILE *out, uint32_t set, const struct record *records, size_t n,
+                        struct slots *slots, uint32_t psize, uint32_t *group_reach)
+{
+	fprintf(out, "og_native_parts_fn og_native_parts_%u;\n"
+	             "void og_native_parts_%u(const uint64_t *restrict leaf, const double *restrict k,\n"
+	             "                   union og_value *restrict out, const uint64_t *restrict parts)\n{\n"
+	             "\t(void)leaf;\n\t(void)k;\n", set, set);
+	size_t nparts = og_native_part_count((uint32_t)n, psize), nleaves = slots->nraw + 1;
+	bool *in_part = must(calloc(nleaves, sizeof(bool)));
+	uint32_t *parts_reading = must(calloc(nleaves, sizeof(uint32_t)));
+	bool *hoisted = must(calloc(nleaves, sizeof(bool)));
+	for (size_t g = 0; g < nparts; g += PART_GROUP) {
+		size_t end = g + PART_GROUP < nparts ? g + PART_GROUP : nparts;
+		memset(parts_reading, 0, nleaves * sizeof(uint32_t));
+		for (size_t p = g; p < end; p++) {
+			memset(in_part, 0, nleaves * sizeof(bool));
+			for (size_t i = p * psize; i < part_end(n, psize, p); i++)
+				leaves_read(&records[i], slots, in_part);
+			for (size_t j = 0; j < nleaves; j++)
+				parts_reading[j] += in_part[j];
+		}
+		/* A word's parts all off cost one test; a group's bits lie in one
+		 * word (PART_GROUP divides 64). */
+		if (g % 64 == 0)
+			fprintf(out, "%s\tif (parts[%zu]) {\n", g ? "\t}\n" : "", g / 64);
+		fprintf(out, "\tif (parts[%zu] & UINT64_C(%#llx) << %zu) {\n", g / 64,
+		        (unsigned long long)((UINT64_C(1) << (end - g)) - 1), g % 64);
+		/* Whichever of the group's parts runs, its head reads these: they
+		 * count in each part's reach. */
+		uint32_t reach = 0;
+		for (size_t j = 0; j < nleaves; j++) {
+			hoisted[j] = parts_reading[j] >= 2;
+			if (hoisted[j]) {
+				fprintf(out, "\tconst double L%zu = (double)leaf[%zu];\n", j, j);
+				reach = (uint32_t)j + 1;
+			}
+		}
+		for (size_t p = g; p < end; p++)
+			group_reach[p] = reach;
+		for (size_t p = g; p < end; p++) {
+			fprintf(out, "\tif (parts[%zu] & UINT64_C(1) << %zu) {\n", p / 64, p % 64);
+			for (size_t i = p * psize; i < part_end(n, psize, p); i++) {
+				char *statement = typed_value(&records[i], i, slots, hoisted);
+				fputs(statement, out);
+				free(statement);
+			}
+			fprintf(out, "\t}\n");
+		}
+		fprintf(out, "\t}\n");
+	}
+	fprintf(out, "%s}\n\n", nparts ? "\t}\n" : "");
+	free(in_part);
+	free(parts_reading);
+	free(hoisted);
 }
 
 /* Writes set number `set`: a function per counter of records[0 .. n) (one
@@ -399,7 +530,7 @@ static struct slots write_set(FILE *out, uint32_t set, struct record *records, s
 		records[i].shape_at = shape_at;
 		shape_at += (uint32_t)nops;
 		char *locals;
-		char *text = expression_text(&records[i], &slots, &locals);
+		char *text = expression_text(&records[i], &slots, &locals, NULL);
 		fprintf(out, "/* %s */\n"
 		             "static inline double c_%zu(const uint64_t *restrict leaf, "
 		             "const double *restrict k)\n{\n"
@@ -421,23 +552,31 @@ static struct slots write_set(FILE *out, uint32_t set, struct record *records, s
 	 * of `parts` is set (a session reading part of the set runs only the
 	 * parts that hold its counters); the set's function runs them all. */
 	uint32_t psize = part_size(n);
-	fprintf(out, "og_native_parts_fn og_native_parts_%u;\n"
-	             "void og_native_parts_%u(const uint64_t *restrict leaf, const double *restrict k,\n"
-	             "                   union og_value *restrict out, uint64_t parts)\n{\n"
-	             "\t(void)leaf;\n\t(void)k;\n", set, set);
-	for (size_t i = 0; i < n; i++) {
-		if (i % psize == 0)
-			fprintf(out, "%s\tif (parts & UINT64_C(1) << %zu) {\n", i ? "\t}\n" : "",
-			        i / psize);
-		char *value = typed_value(&records[i], &slots);
-		fprintf(out, "\t\tout[%zu]%s;\n", i, value);
-		free(value);
-	}
-	fprintf(out, "\t}\n}\n\n");
+	size_t nparts = og_native_part_count((uint32_t)n, psize);
+	uint32_t *group_reach = must(calloc(nparts + 1, sizeof(uint32_t)));
+	write_parts(out, set, records, n, &slots, psize, group_reach);
 	fprintf(out, "og_native_set_fn og_native_set_%u;\n"
 	             "void og_native_set_%u(const uint64_t *restrict leaf, const double *restrict k,\n"
 	             "                   union og_value *restrict out)\n{\n"
-	             "\tog_native_parts_%u(leaf, k, out, ~UINT64_C(0));\n}\n\n", set, set, set);
+	             "\tstatic const uint64_t every[OG_NATIVE_PART_WORDS] = {", set, set);
+	for (int w = 0; w < OG_NATIVE_PART_WORDS; w++)
+		fprintf(out, " ~UINT64_C(0),");
+	fprintf(out, " };\n\tog_native_parts_%u(leaf, k, out, every);\n}\n\n", set);
+	/* Each part's reach (og_native_set.part_reach): its counters' leaves
+	 * and those its group's head converts. */
+	fprintf(out, "extern const uint16_t og_native_reach_%u[%zu];\n"
+	             "const uint16_t og_native_reach_%u[%zu] = {", set, nparts, set, nparts);
+	for (size_t p = 0; p < nparts; p++) {
+		uint32_t reach = group_reach[p];
+		for (size_t i = p * psize; i < part_end(n, psize, p); i++)
+			if (leaf_reach(&records[i], &slots) > reach)
+				reach = leaf_reach(&records[i], &slots);
+		if (reach > UINT16_MAX)
+			die("%s: more leaves than a part's reach can hold", records[0].in->origin);
+		fprintf(out, "%s%u,", p % 16 ? " " : "\n\t", reach);
+	}
+	fprintf(out, "\n};\n\n");
+	free(group_reach);
 	/* Shapes after the functions: slot numbers are theirs.  One array per
 	 * set, each counter an offset into it, so that the counters table holds
 	 * no pointer to a shape (a relocation per counter at every load). */
@@ -537,7 +676,8 @@ int main(int argc, char **argv)
 		fprintf(out, "og_native_set_fn og_native_set_%u;\n"
 		             "og_native_parts_fn og_native_parts_%u;\n"
 		             "og_native_counter_at og_native_counter_%u;\n"
-		             "extern const struct og_expr_op og_native_shapes_%u[];\n", k, k, k, k);
+		             "extern const struct og_expr_op og_native_shapes_%u[];\n"
+		             "extern const uint16_t og_native_reach_%u[];\n", k, k, k, k, k);
 	fprintf(out, "\n");
 
 	/* Shape k belongs to records[k] (file order); the table is sorted. */
@@ -565,10 +705,10 @@ int main(int argc, char **argv)
 	}
 	fprintf(out, "\nconst struct og_native_set og_native_sets[] = {\n");
 	for (uint32_t k = 0; k < nsets; k++)
-		fprintf(out, "\t{ \"%s\", og_native_set_%u, og_native_counter_%u, og_native_shapes_%u, %zu, %u, %u, entries_%u, %zu, og_native_parts_%u, %u },\n",
+		fprintf(out, "\t{ \"%s\", og_native_set_%u, og_native_counter_%u, og_native_shapes_%u, %zu, %u, %u, entries_%u, %zu, og_native_parts_%u, %u, og_native_reach_%u },\n",
 		        inputs[set_input[k]].origin, k, k, k, set_first[k + 1] - set_first[k],
 		        set_slots[k].nraw, set_slots[k].nconst, k, inputs[set_input[k]].file.count, k,
-		        part_size(set_first[k + 1] - set_first[k]));
+		        part_size(set_first[k + 1] - set_first[k]), k);
 	fprintf(out, "\t{ 0 },\n};\nconst size_t og_native_set_count = %u;\n\n", nsets);
 
 	/* The names: one blob, each distinct name once (the Mali sets share

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -300,6 +302,89 @@ static void test_find(void **state)
 	}
 }
 
+/* og_arith_to_u64 as docs/counter-files.md states it, written plainly:
+ * NaN and anything not above 0 give 0, max and anything past it max, the
+ * rest rounded half up. */
+static uint64_t to_u64_plainly(double v, uint64_t max)
+{
+	if (!(v > 0.0))
+		return 0;
+	if (v >= (double)max)
+		return max;
+	double r = floor(v + 0.5);
+	return r >= (double)max ? max : (uint64_t)r;
+}
+
+/* The library's og_arith_to_u64 (its fast path tests the double's bits)
+ * gives what the plain statement gives, at the edges of that path and
+ * around them. */
+static void test_to_u64(void **state)
+{
+	(void)state;
+	const double edge[] = {
+		0.0, -0.0, 0.49999999999999994, 0.5, 1.5, 2.5, -0.5, -1.0, 1e-310, -1e-310,
+		0x1p62, nextafter(0x1p62, 0), nextafter(0x1p62, INFINITY), 0x1p63, 0x1p64,
+		nextafter(0x1p64, 0), 4294967295.0, 4294967295.5, 4294967296.0, 1e300, -1e300,
+		INFINITY, -INFINITY, NAN, -NAN, 0x1p52 + 0.5, 0x1p53, 123456789.49,
+	};
+	const uint64_t max[] = { UINT64_MAX, UINT32_MAX };
+	uint64_t seed = 0x2545f4914f6cdd1du;
+	for (size_t m = 0; m < 2; m++) {
+		for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++)
+			if (og_arith_to_u64(edge[i], max[m]) != to_u64_plainly(edge[i], max[m]))
+				fail_msg("og_arith_to_u64(%a, %#llx) = %#llx, not %#llx", edge[i],
+				         (unsigned long long)max[m],
+				         (unsigned long long)og_arith_to_u64(edge[i], max[m]),
+				         (unsigned long long)to_u64_plainly(edge[i], max[m]));
+		for (int i = 0; i < 200000; i++) {
+			/* Any bits, then counts of every size with a fraction. */
+			uint64_t bits = next_random(&seed);
+			double v;
+			memcpy(&v, &bits, sizeof(v));
+			if (i % 2)
+				v = (double)(bits >> (i % 64)) * (i % 3 ? 0.75 : -1.25);
+			if (og_arith_to_u64(v, max[m]) != to_u64_plainly(v, max[m]))
+				fail_msg("og_arith_to_u64(%a, %#llx) = %#llx, not %#llx", v,
+				         (unsigned long long)max[m],
+				         (unsigned long long)og_arith_to_u64(v, max[m]),
+				         (unsigned long long)to_u64_plainly(v, max[m]));
+		}
+	}
+}
+
+/* A set's parts read no leaf past their reach (native.h): run on a copy of
+ * leaves [0, reach) that ends where an inaccessible page begins, they write
+ * what they write over every leaf (the whole set's all[]); a read of any
+ * leaf from the reach on, even one whose value goes nowhere, faults. */
+static void check_part_reach(const struct og_native_set *set, const uint64_t *parts,
+                             const uint64_t *leaf, const double *k, const union og_value *all)
+{
+	uint32_t reach = 0, nparts = og_native_part_count(set->ncounters, set->part_size);
+	for (uint32_t p = 0; p < nparts; p++)
+		if (parts[p / 64] >> (p % 64) & 1 && set->part_reach[p] > reach)
+			reach = set->part_reach[p];
+	assert_true(reach <= set->nraw_slots);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t span = (reach * sizeof(uint64_t) + page - 1) / page * page;
+	uint8_t *map = mmap(NULL, span + page, PROT_READ | PROT_WRITE,
+	                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(mprotect(map + span, page, PROT_NONE), 0);
+	uint64_t *cut = (uint64_t *)(map + span) - reach;
+	memcpy(cut, leaf, reach * sizeof(*cut));
+	union og_value *got = malloc((set->ncounters + 1) * sizeof(*got));
+	assert_non_null(got);
+	set->parts(cut, k, got, parts);
+	for (uint32_t c = 0; c < set->ncounters; c++) {
+		uint32_t p = og_native_part_of(set->ncounters, set->part_size, c);
+		if (parts[p / 64] >> (p % 64) & 1 && memcmp(&got[c], &all[c], sizeof(got[c])) != 0)
+			fail_msg("%s, counter %u: part %u gives another value from its reach %u",
+			         set->origin, c, p, set->part_reach[p]);
+	}
+	free(got);
+	munmap(map, span + page);
+}
+
 /* Each set's parts function writes, for the parts whose bits are set, what
  * the set's function writes at those positions, and nothing anywhere else
  * (a session of part of a set runs only its parts: lib/core/session_state.h,
@@ -312,7 +397,9 @@ static void test_parts_write_their_counters_only(void **state)
 		const struct og_native_set *set = &og_native_sets[i];
 		assert_non_null(set->parts);
 		assert_true(set->part_size >= 1);
-		assert_true(((uint64_t)set->ncounters + set->part_size - 1) / set->part_size <= 64);
+		uint64_t nparts = og_native_part_count(set->ncounters, set->part_size);
+		assert_true(nparts <= OG_NATIVE_MAX_PARTS);
+		assert_non_null(set->part_reach);
 		uint64_t *leaf = calloc(set->nraw_slots + 1, sizeof(*leaf));
 		double *k = calloc(set->nconst_slots + 1, sizeof(*k));
 		union og_value *all = calloc(set->ncounters + 1, sizeof(*all));
@@ -324,17 +411,22 @@ static void test_parts_write_their_counters_only(void **state)
 			k[j] = random_constant(&seed);
 		set->fn(leaf, k, all);
 		for (int round = 0; round < 4; round++) {
-			uint64_t parts = round == 0 ? 1 : round == 1 ? ~UINT64_C(0) : next_random(&seed);
+			uint64_t parts[OG_NATIVE_PART_WORDS];
+			for (int w = 0; w < OG_NATIVE_PART_WORDS; w++)
+				parts[w] = round == 0 ? w == 0 : round == 1 ? ~UINT64_C(0)
+				                                            : next_random(&seed);
 			memset(some, 0xA5, (set->ncounters + 1) * sizeof(*some));
 			set->parts(leaf, k, some, parts);
 			for (uint32_t c = 0; c < set->ncounters; c++) {
 				union og_value untouched;
 				memset(&untouched, 0xA5, sizeof(untouched));
-				bool in = parts >> (c / set->part_size) & 1;
+				uint32_t p = og_native_part_of(set->ncounters, set->part_size, c);
+				bool in = parts[p / 64] >> (p % 64) & 1;
 				if (memcmp(&some[c], in ? &all[c] : &untouched, sizeof(some[c])) != 0)
-					fail_msg("%s, counter %u, parts %#llx: %#llx", set->origin, c,
-					         (unsigned long long)parts, (unsigned long long)some[c].u);
+					fail_msg("%s, counter %u, part %u: %#llx", set->origin, c, p,
+					         (unsigned long long)some[c].u);
 			}
+			check_part_reach(set, parts, leaf, k, all);
 			assert_memory_equal(&some[set->ncounters], &(union og_value){ .u = 0xA5A5A5A5A5A5A5A5u },
 			                    sizeof(*some));
 		}
@@ -354,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_slots_are_shared_by_the_set),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_parts_write_their_counters_only),
+		cmocka_unit_test(test_to_u64),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
