@@ -472,7 +472,7 @@ static inline __attribute__((always_inline)) GPA_Status sample_end(struct og_con
 	uint32_t direct = s->pass_direct;
 	uint64_t *deltas = direct != UINT32_MAX ? &s->values[s->cur * s->nslots + direct] : s->deltas;
 	GPA_Status st = n ? ctx->ops->end_sample(ctx->state, deltas) : GPA_STATUS_OK;
-	if (!smp->passes && !smp->timed) {
+	if (!smp->passes && !sample_timed(smp)) {
 		/* The first pass that gets this far gives the sample its times. */
 		struct og_sample_time t = { s->cur_begin_ns, end_ns, 0 }, kt;
 		if (n && st == GPA_STATUS_OK && ctx->ops->sample_time &&
@@ -560,7 +560,7 @@ static void drop_front(struct og_session *s, size_t k)
 		if (!s->dropped && !i)
 			s->dropped_time.begin_ns = smp->begin_ns;
 		s->dropped_time.end_ns = sample_end_ns(s, smp);
-		s->dropped_time.flags |= smp->flags | (smp->failed ? OG_SAMPLE_FAILED : 0);
+		s->dropped_time.flags |= sample_flags(smp) | (smp->failed ? OG_SAMPLE_FAILED : 0);
 		if (smp->failed || !(smp->passes & 1))
 			continue;
 		for (size_t slot = 0; slot < s->nslots; slot++)
@@ -622,7 +622,7 @@ GPA_Status og_session_append(struct og_session *s, const uint64_t *deltas,
 void og_session_flag_last(struct og_session *s, uint32_t flags)
 {
 	if (s->nsamples)
-		s->samples[s->nsamples - 1].flags |= flags;
+		s->samples[s->nsamples - 1].flags_timed |= (uint8_t)(flags & ~SAMPLE_TIMED);
 }
 
 size_t og_session_complete(const struct og_session *s)

@@ -74,7 +74,7 @@ enum og_record og_sample_record(struct og_context *ctx, struct og_session *s, ui
 	s->pass_samples[pass]++;
 	if ((int32_t)pass == s->api_pass && !s->api_tokens[index] && !smp->api_failed)
 		record_timer(s, smp, index);
-	if (!smp->passes && !smp->timed) {
+	if (!smp->passes && !sample_timed(smp)) {
 		/* When it was recorded: the first pass that records it (a span of
 		 * 0 needs no memory: no failure). */
 		uint64_t now = og_clock_monotonic_ns();

@@ -36,20 +36,31 @@ struct sample {
 	uint32_t span_ns;  /* its end - begin_ns; SPAN_LONG: see above */
 	uint32_t id;
 	float coverage;   /* least share of it the counters really counted */
-	uint8_t flags;    /* OG_SAMPLE_* of that pass (backend.h: all below 1 << 8) */
-	bool timed : 1;   /* begin_ns, span_ns and flags are set */
-	bool failed : 1;  /* the backend could not read it */
-	bool api_failed;  /* the API timer gave no result (a byte of its own: a
-	                     result read may set it while others read the rest) */
+	/* OG_SAMPLE_* of that pass (backend.h: all below SAMPLE_TIMED), and
+	 * SAMPLE_TIMED once begin_ns, span_ns and these flags are set: one
+	 * byte store (sample_flags reads the flags alone). */
+	uint8_t flags_timed;
+	bool failed;      /* the backend could not read it */
+	bool api_failed;  /* the API timer gave no result */
 	uint8_t owed;     /* deferred passes whose device counts are still to come */
 };
 _Static_assert(sizeof(struct sample) == 40, "a sample's record is 40 bytes");
-_Static_assert(OG_SAMPLE_PROTECTED < 1u << 8 && OG_SAMPLE_FAILED < 1u << 8 &&
-               OG_SAMPLE_KERNEL_TIME < 1u << 8 && OG_SAMPLE_OVERFLOW < 1u << 8 &&
-               OG_SAMPLE_LATE < 1u << 8 && OG_SAMPLE_FINAL < 1u << 8 &&
-               OG_SAMPLE_BLOCKS_OFF < 1u << 8, "sample flags fit struct sample.flags");
+#define SAMPLE_TIMED 0x80u
+_Static_assert((OG_SAMPLE_PROTECTED | OG_SAMPLE_FAILED | OG_SAMPLE_KERNEL_TIME |
+                OG_SAMPLE_OVERFLOW | OG_SAMPLE_LATE | OG_SAMPLE_FINAL | OG_SAMPLE_BLOCKS_OFF) <
+               SAMPLE_TIMED, "sample flags fit struct sample.flags_timed below SAMPLE_TIMED");
 
 #define SPAN_LONG UINT32_MAX
+
+static inline uint32_t sample_flags(const struct sample *smp)
+{
+	return smp->flags_timed & ~SAMPLE_TIMED;
+}
+
+static inline bool sample_timed(const struct sample *smp)
+{
+	return smp->flags_timed & SAMPLE_TIMED;
+}
 
 /* How the session reads one of its counters. */
 enum recipe_kind {
@@ -342,8 +353,7 @@ static inline bool sample_set_time(struct og_session *s, struct sample *smp,
                                    const struct og_sample_time *t)
 {
 	smp->begin_ns = t->begin_ns;
-	smp->flags = (uint8_t)t->flags;
-	smp->timed = true;
+	smp->flags_timed = (uint8_t)(t->flags | SAMPLE_TIMED);
 	uint64_t span = t->end_ns - t->begin_ns;
 	if (t->end_ns >= t->begin_ns && span < SPAN_LONG) {
 		smp->span_ns = (uint32_t)span;
