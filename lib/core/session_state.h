@@ -24,9 +24,10 @@ struct id_map {
 
 /* 40 bytes, beside the sample's row of raw counts: the books every sample
  * adds, so kept small (a new page of them is a first touch of memory).
- * Its end time is begin_ns + span_ns; a span that does not fit 32 bits
- * (4.29 s and longer, or an end before its begin) is SPAN_LONG and the end
- * is kept exactly in the session's long_ends, by id (sample_end_ns).  Its
+ * Its end time is begin_ns + span_ns; a span (end - begin modulo 2^64) that
+ * does not fit 32 bits (4.29 s and longer, or an end before its begin) is
+ * SPAN_LONG and the end is kept exactly in the session's long_ends, by id
+ * (sample_end_ns).  Its
  * API timer token, which only sessions on an application's API have, is in
  * the session's api_tokens (sample_token). */
 struct sample {
@@ -355,7 +356,7 @@ static inline bool sample_set_time(struct og_session *s, struct sample *smp,
 	smp->begin_ns = t->begin_ns;
 	smp->flags_timed = (uint8_t)(t->flags | SAMPLE_TIMED);
 	uint64_t span = t->end_ns - t->begin_ns;
-	if (t->end_ns >= t->begin_ns && span < SPAN_LONG) {
+	if (span < SPAN_LONG) { /* begin + span is end again, modulo 2^64 as well */
 		smp->span_ns = (uint32_t)span;
 		return true;
 	}
