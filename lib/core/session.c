@@ -52,9 +52,13 @@ void og_session_free(struct og_session *s)
 		free(s->pass[p].src);
 		free(s->pass[p].dst);
 	}
-	for (size_t i = 0; s->api && i < s->nsamples; i++)
-		if (s->samples[i].api_token)
-			og_apictx_release(s->api, s->samples[i].api_token);
+	for (size_t i = 0; s->api_tokens && i < s->nsamples; i++)
+		if (s->api_tokens[i])
+			og_apictx_release(s->api, s->api_tokens[i]);
+	free(s->api_tokens);
+	free(s->long_ends);
+	free(s->long_end_at.keys);
+	free(s->long_end_at.vals);
 	free(s->api_slot);
 	free(s->api_value);
 	free(s->recipes);
@@ -234,11 +238,12 @@ GPA_Status og_pass_end(struct og_context *ctx, struct og_session *s)
  * waiting for it).  True when nothing is pending for it any more. */
 bool og_session_collect(struct og_session *s, size_t index, bool wait)
 {
-	struct sample *smp = &s->samples[index];
-	if (!smp->api_token)
+	uint32_t token = sample_token(s, index);
+	if (!token)
 		return true;
+	struct sample *smp = &s->samples[index];
 	uint64_t v[OG_API_NVALUES];
-	enum og_api_read r = og_apictx_read(s->api, smp->api_token, wait, v);
+	enum og_api_read r = og_apictx_read(s->api, token, wait, v);
 	if (r == OG_API_PENDING)
 		return false;
 	if (r == OG_API_DONE)
@@ -246,8 +251,8 @@ bool og_session_collect(struct og_session *s, size_t index, bool wait)
 			s->values[index * s->nslots + s->api_slot[k]] = v[s->api_value[k]];
 	else
 		smp->api_failed = true;
-	og_apictx_release(s->api, smp->api_token);
-	smp->api_token = 0;
+	og_apictx_release(s->api, token);
+	s->api_tokens[index] = 0;
 	return true;
 }
 
@@ -380,8 +385,8 @@ begin_planned(struct og_context *ctx, struct og_session *s, uint32_t id, bool fo
 	}
 	/* The GPU timer starts after the snapshot.  If it cannot, only the
 	 * API's counters of this sample fail. */
-	if ((int32_t)pass == s->api_pass && !smp->api_token && !smp->api_failed) {
-		if (og_apictx_time_begin(s->api, "BeginSample", &smp->api_token) != GPA_STATUS_OK)
+	if ((int32_t)pass == s->api_pass && !s->api_tokens[index] && !smp->api_failed) {
+		if (og_apictx_time_begin(s->api, "BeginSample", &s->api_tokens[index]) != GPA_STATUS_OK)
 			smp->api_failed = true;
 		else if (index < s->api_scan)
 			s->api_scan = index;
@@ -454,10 +459,11 @@ static inline __attribute__((always_inline)) GPA_Status sample_end(struct og_con
 	/* On an application's API: the GPU timer stops, then the queue drains
 	 * (or is flushed) so the snapshot comes after the sample's commands. */
 	GPA_Status timer = GPA_STATUS_OK, api = GPA_STATUS_OK;
-	if (smp->api_token && (int32_t)s->pass_index == s->api_pass &&
-	    (timer = og_apictx_time_end(s->api, "EndSample", smp->api_token)) != GPA_STATUS_OK) {
-		og_apictx_release(s->api, smp->api_token);
-		smp->api_token = 0;
+	uint32_t token = sample_token(s, s->cur);
+	if (token && (int32_t)s->pass_index == s->api_pass &&
+	    (timer = og_apictx_time_end(s->api, "EndSample", token)) != GPA_STATUS_OK) {
+		og_apictx_release(s->api, token);
+		s->api_tokens[s->cur] = token = 0;
 		smp->api_failed = true;
 	}
 	if (s->api)
@@ -466,15 +472,16 @@ static inline __attribute__((always_inline)) GPA_Status sample_end(struct og_con
 	uint32_t direct = s->pass_direct;
 	uint64_t *deltas = direct != UINT32_MAX ? &s->values[s->cur * s->nslots + direct] : s->deltas;
 	GPA_Status st = n ? ctx->ops->end_sample(ctx->state, deltas) : GPA_STATUS_OK;
-	if (!smp->passes && !smp->end_ns) {
+	if (!smp->passes && !sample_timed(smp)) {
 		/* The first pass that gets this far gives the sample its times. */
 		struct og_sample_time t = { s->cur_begin_ns, end_ns, 0 }, kt;
 		if (n && st == GPA_STATUS_OK && ctx->ops->sample_time &&
 		    ctx->ops->sample_time(ctx->state, &kt))
 			t = kt;
-		smp->begin_ns = t.begin_ns;
-		smp->end_ns = t.end_ns;
-		smp->flags = t.flags;
+		if (!sample_set_time(s, smp, &t) && st == GPA_STATUS_OK)
+			st = og_error(GPA_STATUS_ERROR_FAILED,
+			              "ending sample %u: out of memory for the end time of a sample "
+			              "over 4 s long; free memory or end sessions", s->cur_id);
 	}
 	if (st == GPA_STATUS_OK)
 		st = api; /* counts taken without the API's sync do not belong to the sample */
@@ -501,7 +508,7 @@ static inline __attribute__((always_inline)) GPA_Status sample_end(struct og_con
 	}
 	/* Synchronised, the timer's result is there already, and it must fit
 	 * in the sample: its commands ran between the two drains. */
-	if (smp->api_token && og_apictx_sync(s->api) == OG_SYNC_FINISH && og_session_collect(s, s->cur, false))
+	if (token && og_apictx_sync(s->api) == OG_SYNC_FINISH && og_session_collect(s, s->cur, false))
 		check_api_span(s, s->cur, end_ns - s->cur_begin_ns);
 	return timer;
 }
@@ -552,8 +559,8 @@ static void drop_front(struct og_session *s, size_t k)
 		const struct sample *smp = &s->samples[i];
 		if (!s->dropped && !i)
 			s->dropped_time.begin_ns = smp->begin_ns;
-		s->dropped_time.end_ns = smp->end_ns;
-		s->dropped_time.flags |= smp->flags | (smp->failed ? OG_SAMPLE_FAILED : 0);
+		s->dropped_time.end_ns = sample_end_ns(s, smp);
+		s->dropped_time.flags |= sample_flags(smp) | (smp->failed ? OG_SAMPLE_FAILED : 0);
 		if (smp->failed || !(smp->passes & 1))
 			continue;
 		for (size_t slot = 0; slot < s->nslots; slot++)
@@ -564,6 +571,10 @@ static void drop_front(struct og_session *s, size_t k)
 	}
 	memmove(s->samples, s->samples + k, (s->nsamples - k) * sizeof(*s->samples));
 	memmove(s->values, s->values + k * s->nslots, (s->nsamples - k) * s->nslots * sizeof(uint64_t));
+	if (s->api_tokens) { /* the tokens left move down; the slots freed are new samples' */
+		memmove(s->api_tokens, s->api_tokens + k, (s->nsamples - k) * sizeof(*s->api_tokens));
+		memset(s->api_tokens + (s->nsamples - k), 0, k * sizeof(*s->api_tokens));
+	}
 	s->nsamples -= k;
 	s->dropped += k;
 	if (s->nsamples)
@@ -587,9 +598,15 @@ GPA_Status og_session_append(struct og_session *s, const uint64_t *deltas,
 		                s->id, s->nsamples);
 	struct sample *smp = &s->samples[index];
 	smp->begun = 1;
-	smp->begin_ns = t->begin_ns;
-	smp->end_ns = t->end_ns;
-	smp->flags = t->flags;
+	if (!sample_set_time(s, smp, t)) {
+		smp->failed = true;
+		s->pass_samples[0]++;
+		og_session_notify();
+		return og_error(GPA_STATUS_ERROR_FAILED,
+		                "periodic sampling of session %u stopped at sample %zu: out of memory "
+		                "for the end time of a sample over 4 s long (the samples so far stay "
+		                "readable)", s->id, index);
+	}
 	if (t->flags & OG_SAMPLE_FAILED) {
 		smp->failed = true;
 	} else {
@@ -605,7 +622,7 @@ GPA_Status og_session_append(struct og_session *s, const uint64_t *deltas,
 void og_session_flag_last(struct og_session *s, uint32_t flags)
 {
 	if (s->nsamples)
-		s->samples[s->nsamples - 1].flags |= flags;
+		s->samples[s->nsamples - 1].flags_timed |= (uint8_t)(flags & ~SAMPLE_TIMED);
 }
 
 size_t og_session_complete(const struct og_session *s)

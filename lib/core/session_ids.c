@@ -91,6 +91,13 @@ bool og_session_add_sample(struct og_session *s, uint32_t id, size_t *index)
 		if (!values)
 			return false;
 		s->values = values;
+		if (s->api) {
+			uint32_t *tokens = realloc(s->api_tokens, cap * sizeof(*tokens));
+			if (!tokens)
+				return false;
+			memset(tokens + s->cap, 0, (cap - s->cap) * sizeof(*tokens));
+			s->api_tokens = tokens;
+		}
 		s->cap = cap;
 	}
 	if (!index_insert(s, id, s->nsamples))
@@ -99,4 +106,32 @@ bool og_session_add_sample(struct og_session *s, uint32_t id, size_t *index)
 	memset(&s->values[s->nsamples * s->nslots], 0, s->nslots * sizeof(uint64_t));
 	*index = s->nsamples++;
 	return true;
+}
+
+bool og_session_set_long_end(struct og_session *s, struct sample *smp, uint64_t end_ns)
+{
+	size_t at;
+	smp->span_ns = 0;
+	if (!map_find(&s->long_end_at, smp->id, &at)) {
+		if (s->nlong == s->cap_long) {
+			size_t cap = s->cap_long ? s->cap_long * 2 : 4;
+			uint64_t *ends = realloc(s->long_ends, cap * sizeof(*ends));
+			if (!ends)
+				return false;
+			s->long_ends = ends;
+			s->cap_long = cap;
+		}
+		if (s->nlong >= UINT32_MAX - 1 || !og_session_map_put(&s->long_end_at, smp->id, s->nlong))
+			return false;
+		at = s->nlong++;
+	}
+	s->long_ends[at] = end_ns;
+	smp->span_ns = SPAN_LONG;
+	return true;
+}
+
+uint64_t og_session_long_end(const struct og_session *s, uint32_t id)
+{
+	size_t at;
+	return map_find(&s->long_end_at, id, &at) ? s->long_ends[at] : 0;
 }

@@ -78,7 +78,7 @@ bool og_session_in_pass(const struct og_session *s, uint32_t id, uint32_t pass)
 uint32_t og_session_sample_token(const struct og_session *s, uint32_t id)
 {
 	size_t index;
-	return index_find(s, id, &index) ? s->samples[index].api_token : 0;
+	return index_find(s, id, &index) ? sample_token(s, index) : 0;
 }
 
 bool og_session_pass0_sample(const struct og_session *s, uint32_t k, uint32_t *id)

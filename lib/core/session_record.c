@@ -32,13 +32,14 @@ static bool recordable(const struct og_session *s, uint32_t pass)
  * records the queries): a failure fails only the sample's API counters. */
 static void record_timer(struct og_session *s, struct sample *smp, size_t index)
 {
-	if (og_apictx_time_begin(s->api, "BeginSample", &smp->api_token) != GPA_STATUS_OK) {
+	uint32_t *token = &s->api_tokens[index]; /* on an API: allocated */
+	if (og_apictx_time_begin(s->api, "BeginSample", token) != GPA_STATUS_OK) {
 		smp->api_failed = true;
 		return;
 	}
-	if (og_apictx_time_end(s->api, "EndSample", smp->api_token) != GPA_STATUS_OK) {
-		og_apictx_release(s->api, smp->api_token);
-		smp->api_token = 0;
+	if (og_apictx_time_end(s->api, "EndSample", *token) != GPA_STATUS_OK) {
+		og_apictx_release(s->api, *token);
+		*token = 0;
 		smp->api_failed = true;
 		return;
 	}
@@ -71,12 +72,13 @@ enum og_record og_sample_record(struct og_context *ctx, struct og_session *s, ui
 	struct sample *smp = &s->samples[index];
 	smp->begun |= 1ull << pass;
 	s->pass_samples[pass]++;
-	if ((int32_t)pass == s->api_pass && !smp->api_token && !smp->api_failed)
+	if ((int32_t)pass == s->api_pass && !s->api_tokens[index] && !smp->api_failed)
 		record_timer(s, smp, index);
-	if (!smp->passes && !smp->end_ns) {
-		/* When it was recorded: the first pass that records it. */
-		smp->begin_ns = smp->end_ns = og_clock_monotonic_ns();
-		smp->flags = 0;
+	if (!smp->passes && !sample_timed(smp)) {
+		/* When it was recorded: the first pass that records it (a span of
+		 * 0 needs no memory: no failure). */
+		uint64_t now = og_clock_monotonic_ns();
+		sample_set_time(s, smp, &(struct og_sample_time){ now, now, 0 });
 	}
 	s->cur = index;
 	s->cur_id = id;
@@ -87,7 +89,7 @@ enum og_record og_sample_record(struct og_context *ctx, struct og_session *s, ui
 		scatter(s, index, pass, s->deltas);
 		smp->passes |= 1ull << pass;
 	}
-	*token = smp->api_token;
+	*token = s->api_tokens[index];
 	return OG_RECORD_OK;
 }
 

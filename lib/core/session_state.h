@@ -22,19 +22,46 @@ struct id_map {
 	size_t cap, count;
 };
 
-/* 56 bytes, beside the sample's row of raw counts. */
+/* 40 bytes, beside the sample's row of raw counts: the books every sample
+ * adds, so kept small (a new page of them is a first touch of memory).
+ * Its end time is begin_ns + span_ns; a span (end - begin modulo 2^64) that
+ * does not fit 32 bits (4.29 s and longer, or an end before its begin) is
+ * SPAN_LONG and the end is kept exactly in the session's long_ends, by id
+ * (sample_end_ns).  Its
+ * API timer token, which only sessions on an application's API have, is in
+ * the session's api_tokens (sample_token). */
 struct sample {
 	uint64_t begun;   /* bit p: begun in pass p */
 	uint64_t passes;  /* bit p: ended in pass p */
-	uint64_t begin_ns, end_ns; /* of the first pass that counted it */
+	uint64_t begin_ns; /* of the first pass that counted it */
+	uint32_t span_ns;  /* its end - begin_ns; SPAN_LONG: see above */
 	uint32_t id;
-	uint32_t flags;   /* OG_SAMPLE_* of that pass */
 	float coverage;   /* least share of it the counters really counted */
-	uint32_t api_token; /* its API timer (apictx.h) until the result is in; 0: none */
+	/* OG_SAMPLE_* of that pass (backend.h: all below SAMPLE_TIMED), and
+	 * SAMPLE_TIMED once begin_ns, span_ns and these flags are set: one
+	 * byte store (sample_flags reads the flags alone). */
+	uint8_t flags_timed;
 	bool failed;      /* the backend could not read it */
 	bool api_failed;  /* the API timer gave no result */
 	uint8_t owed;     /* deferred passes whose device counts are still to come */
 };
+_Static_assert(sizeof(struct sample) == 40, "a sample's record is 40 bytes");
+#define SAMPLE_TIMED 0x80u
+_Static_assert((OG_SAMPLE_PROTECTED | OG_SAMPLE_FAILED | OG_SAMPLE_KERNEL_TIME |
+                OG_SAMPLE_OVERFLOW | OG_SAMPLE_LATE | OG_SAMPLE_FINAL | OG_SAMPLE_BLOCKS_OFF) <
+               SAMPLE_TIMED, "sample flags fit struct sample.flags_timed below SAMPLE_TIMED");
+
+#define SPAN_LONG UINT32_MAX
+
+static inline uint32_t sample_flags(const struct sample *smp)
+{
+	return smp->flags_timed & ~SAMPLE_TIMED;
+}
+
+static inline bool sample_timed(const struct sample *smp)
+{
+	return smp->flags_timed & SAMPLE_TIMED;
+}
 
 /* How the session reads one of its counters. */
 enum recipe_kind {
@@ -224,6 +251,15 @@ struct og_session {
 	size_t cap;
 	struct id_map index;
 	uint64_t *deltas; /* one pass's values from the backend */
+	/* The ends of samples whose span is SPAN_LONG: long_ends[k], k from
+	 * long_end_at by sample id (ids are unique in a session and stay with
+	 * a sample when a window drops the ones before it). */
+	struct id_map long_end_at;
+	uint64_t *long_ends;
+	size_t nlong, cap_long;
+	/* Per sample (index, cap entries), only on an application's API: its
+	 * API timer until the result is in (apictx.h); 0: none. */
+	uint32_t *api_tokens;
 
 	/* Periodic sampling (session_periodic.c); period_ns 0 = the client's
 	 * samples.  Samples [0, nsamples) are complete; the timer thread or the
@@ -319,6 +355,39 @@ bool og_session_map_put(struct id_map *m, uint32_t id, size_t index);
 void og_session_map_clear(struct id_map *m);
 /* Room for a new sample `id` at the end: its index. */
 bool og_session_add_sample(struct og_session *s, uint32_t id, size_t *index);
+
+/* Sample `smp`'s end, kept in long_ends because its span does not fit
+ * (SPAN_LONG); false when out of memory (the span is then 0). */
+bool og_session_set_long_end(struct og_session *s, struct sample *smp, uint64_t end_ns);
+/* The end kept for sample `id` (0 if none). */
+uint64_t og_session_long_end(const struct og_session *s, uint32_t id);
+
+/* A sample's times and flags; false when out of memory for a long end. */
+static inline bool sample_set_time(struct og_session *s, struct sample *smp,
+                                   const struct og_sample_time *t)
+{
+	smp->begin_ns = t->begin_ns;
+	smp->flags_timed = (uint8_t)(t->flags | SAMPLE_TIMED);
+	uint64_t span = t->end_ns - t->begin_ns;
+	if (span < SPAN_LONG) { /* begin + span is end again, modulo 2^64 as well */
+		smp->span_ns = (uint32_t)span;
+		return true;
+	}
+	return og_session_set_long_end(s, smp, t->end_ns);
+}
+
+static inline uint64_t sample_end_ns(const struct og_session *s, const struct sample *smp)
+{
+	if (smp->span_ns != SPAN_LONG)
+		return smp->begin_ns + smp->span_ns;
+	return og_session_long_end(s, smp->id);
+}
+
+/* Sample `index`'s API timer token (0: none, or not on an API). */
+static inline uint32_t sample_token(const struct og_session *s, size_t index)
+{
+	return s->api_tokens ? s->api_tokens[index] : 0;
+}
 
 /* session_single.c: each recipe's `one` (the counters' kinds final). */
 void og_session_plan_single(struct og_session *s, const struct og_catalog *cat);

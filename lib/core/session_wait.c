@@ -163,9 +163,10 @@ GPA_Status og_session_sample_time(struct og_session *s, uint32_t sample_id,
 			const struct sample *smp = &s->samples[i];
 			if (smp->begin_ns < t->begin_ns)
 				t->begin_ns = smp->begin_ns;
-			if (smp->end_ns > t->end_ns)
-				t->end_ns = smp->end_ns;
-			t->flags |= smp->flags | (smp->failed ? OG_SAMPLE_FAILED : 0);
+			uint64_t end_ns = sample_end_ns(s, smp);
+			if (end_ns > t->end_ns)
+				t->end_ns = end_ns;
+			t->flags |= sample_flags(smp) | (smp->failed ? OG_SAMPLE_FAILED : 0);
 		}
 		return GPA_STATUS_OK;
 	}
@@ -173,7 +174,7 @@ GPA_Status og_session_sample_time(struct og_session *s, uint32_t sample_id,
 		return og_error(GPA_STATUS_ERROR_SAMPLE_NOT_FOUND,
 		                "session %u has no sample %u", s->id, sample_id);
 	const struct sample *smp = &s->samples[index];
-	*t = (struct og_sample_time){ smp->begin_ns, smp->end_ns, smp->flags };
+	*t = (struct og_sample_time){ smp->begin_ns, sample_end_ns(s, smp), sample_flags(smp) };
 	if (smp->failed)
 		t->flags |= OG_SAMPLE_FAILED;
 	return GPA_STATUS_OK;

@@ -213,8 +213,20 @@ static GPA_Status fake_end_sample(void *state, uint64_t *deltas)
 	.end_pass = fake_end_pass, .begin_sample = fake_begin_sample, \
 	.end_sample = fake_end_sample
 
+static bool fake_sample_time(void *state, struct og_sample_time *t)
+{
+	(void)state;
+	unsigned k = fake_stats.end_samples - 1; /* end_sample counted it */
+	if (k >= fake_config.ntimes)
+		return false;
+	*t = (struct og_sample_time){ fake_config.times[k][0], fake_config.times[k][1],
+		                      OG_SAMPLE_KERNEL_TIME };
+	return true;
+}
+
 const struct og_backend_ops fake_backend_ops = {
 	FAKE_OPS,
+	.sample_time = fake_sample_time,
 	.summary = "fake device for the core's tests",
 };
 

@@ -45,6 +45,11 @@ struct fake_config {
 	 * as a timer thread that wakes late or is preempted mid-read. */
 	unsigned stall_ordinal;
 	uint64_t stall_ns;
+	/* sample_time(): the k-th end_sample since open (k from 0) gets the
+	 * times {times[k][0], times[k][1]} with OG_SAMPLE_KERNEL_TIME, while k <
+	 * ntimes; other samples keep the core's own times. */
+	const uint64_t (*times)[2];
+	unsigned ntimes;
 };
 
 #define FAKE_BUILTIN_FIRST_SLOT 40

@@ -176,12 +176,57 @@ static void test_api_sample_times(void **unused)
 	tu_teardown();
 }
 
+/* A sample's end is kept as a 32-bit span from its begin: spans that do
+ * not fit (4.29 s and more, or an end before the begin) are kept apart,
+ * exactly, and the session's total spans them all. */
+static void test_long_spans(void **unused)
+{
+	(void)unused;
+	static int key;
+	static const uint64_t times[][2] = {
+		{ 1000000000000u, 1000000001000u },               /* 1 µs */
+		{ 1000000002000u, 1000000002000u + 5000000007u }, /* 5 s: long */
+		{ 2000000000000u, 2000000000000u + UINT32_MAX - 1 }, /* the longest that fits */
+		{ 3000000000000u, 3000000000000u + UINT32_MAX },     /* the shortest kept apart */
+		{ 4000000000000u, 3999999999999u },               /* ends before it begins */
+		{ 5000000000000u, 5000000000000u + 7200000000000u }, /* 2 hours */
+	};
+	enum { N = sizeof times / sizeof times[0] };
+	tu_open(&key);
+	fake_config.times = times;
+	fake_config.ntimes = N;
+	assert_int_equal(GPA_EnableCounterStr("C1"), GPA_STATUS_OK);
+	gpa_uint32 session = 0;
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	for (gpa_uint32 i = 0; i < N; i++) {
+		assert_int_equal(GPA_BeginSample(i), GPA_STATUS_OK);
+		assert_int_equal(GPA_EndSample(), GPA_STATUS_OK);
+	}
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	for (gpa_uint32 i = 0; i < N; i++) {
+		gpa_uint64 b = 0, e = 0;
+		assert_int_equal(OpenGPA_GetSampleTime(session, i, &b, &e), GPA_STATUS_OK);
+		if (b != times[i][0] || e != times[i][1])
+			fail_msg("sample %u: %llu..%llu, want %llu..%llu", i, (unsigned long long)b,
+			         (unsigned long long)e, (unsigned long long)times[i][0],
+			         (unsigned long long)times[i][1]);
+	}
+	gpa_uint64 b = 0, e = 0; /* the session's whole span */
+	assert_int_equal(OpenGPA_GetSampleTime(session, OPENGPA_SAMPLES_TOTAL, &b, &e), GPA_STATUS_OK);
+	assert_int_equal(b, times[0][0]);
+	assert_int_equal(e, times[N - 1][1]);
+	tu_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bounded_and_monotonic),
 		cmocka_unit_test(test_gives_up_on_a_wrong_rate),
 		cmocka_unit_test(test_api_sample_times),
+		cmocka_unit_test(test_long_spans),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
