@@ -106,6 +106,8 @@ int ot_sample_result(const char *fn, struct og_xsession *x, uint32_t id, size_t 
 		if (values != local)
 			free(values);
 	}
+	if (st == GPA_STATUS_OK)
+		return OT_OK;
 	if (st == GPA_STATUS_ERROR_SAMPLE_NOT_FOUND)
 		return OT_READING_SAMPLE_RESULT; /* a pass lacks it: only after GpaAbortSession */
 	return ot_from_core(st);
