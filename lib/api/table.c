@@ -56,26 +56,22 @@ int ot_context(const char *fn, const void *h, struct og_context **ctx)
 	return OT_OK;
 }
 
-int ot_session(const char *fn, const void *h, struct og_xsession **x)
+int ot_session_missing(const char *fn, const void *h)
 {
 	if (!h)
 		return ot_null(fn, "the session");
-	if (!(*x = og_handle_object(OG_HANDLE_SESSION, h)))
-		return ot_error(OT_SESSION_NOT_FOUND,
-		                "%s: %p is not a session (deleted already, its context closed, or "
-		                "not a handle GpaCreateSession returned)", fn, h);
-	return OT_OK;
+	return ot_error(OT_SESSION_NOT_FOUND,
+	                "%s: %p is not a session (deleted already, its context closed, or "
+	                "not a handle GpaCreateSession returned)", fn, h);
 }
 
-int ot_command_list(const char *fn, const void *h, struct og_cmdlist **cl)
+int ot_command_list_missing(const char *fn, const void *h)
 {
 	if (!h)
 		return ot_null(fn, "the command list");
-	if (!(*cl = og_handle_object(OG_HANDLE_COMMAND_LIST, h)))
-		return ot_error(OT_COMMAND_LIST_NOT_FOUND,
-		                "%s: %p is not a command list (its session was deleted, or not a "
-		                "handle GpaBeginCommandList returned)", fn, h);
-	return OT_OK;
+	return ot_error(OT_COMMAND_LIST_NOT_FOUND,
+	                "%s: %p is not a command list (its session was deleted, or not a "
+	                "handle GpaBeginCommandList returned)", fn, h);
 }
 
 bool ot_is_context(const void *h)

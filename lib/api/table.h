@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "core/explicit.h"
+#include "core/registry.h"
 
 enum ot_status {
 	OT_OK = 0,
@@ -75,12 +76,12 @@ enum ot_status {
  * inline, a call each fewer on every entry (a Vulkan sample makes three). */
 static inline void ot_lock(void)
 {
-	og_lock_as(OG_FRONT_TABLE);
+	og_lock_front(OG_FRONT_TABLE);
 }
 /* Unlocks (delivering queued messages) and returns st. */
 static inline int ot_leave(int st)
 {
-	og_unlock();
+	og_unlock_front();
 	return st;
 }
 int ot_error(int st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -93,8 +94,19 @@ int ot_null(const char *fn, const char *what);
 /* h NULL → NULL_POINTER; not a live context/session/command list handle →
  * CONTEXT_/SESSION_/COMMAND_LIST_NOT_FOUND. */
 int ot_context(const char *fn, const void *h, struct og_context **ctx);
-int ot_session(const char *fn, const void *h, struct og_xsession **x);
-int ot_command_list(const char *fn, const void *h, struct og_cmdlist **cl);
+int ot_session_missing(const char *fn, const void *h);
+int ot_command_list_missing(const char *fn, const void *h);
+/* Inline, every sample's entries look one up; the messages out of line. */
+static inline int ot_session(const char *fn, const void *h, struct og_xsession **x)
+{
+	*x = og_handle_object(OG_HANDLE_SESSION, h);
+	return *x ? OT_OK : ot_session_missing(fn, h);
+}
+static inline int ot_command_list(const char *fn, const void *h, struct og_cmdlist **cl)
+{
+	*cl = og_handle_object(OG_HANDLE_COMMAND_LIST, h);
+	return *cl ? OT_OK : ot_command_list_missing(fn, h);
+}
 bool ot_is_context(const void *h);
 int ot_index(const char *fn, const struct og_context *ctx, uint32_t index);
 /* GpaInitialize not called (or GpaDestroy since) → GPA_NOT_INITIALIZED. */

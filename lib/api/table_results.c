@@ -83,7 +83,7 @@ int ot_sample_result(const char *fn, struct og_xsession *x, uint32_t id, size_t 
 		return ot_error(OT_READING_SAMPLE_RESULT,
 		                "%s: the buffer has %zu bytes but the %zu enabled counters need %zu "
 		                "(GpaGetSampleResultSize)", fn, size, x->sel.nenabled, need);
-	if (ot_vk(x->ctx)) {
+	if (!x->results_in && ot_vk(x->ctx)) { /* Vulkan: its lists checked once all ran */
 		int vst = ot_vk_result_check(fn, x, id);
 		if (vst != OT_OK)
 			return vst;
@@ -106,6 +106,8 @@ int ot_sample_result(const char *fn, struct og_xsession *x, uint32_t id, size_t 
 		if (values != local)
 			free(values);
 	}
+	if (st == GPA_STATUS_OK)
+		return OT_OK;
 	if (st == GPA_STATUS_ERROR_SAMPLE_NOT_FOUND)
 		return OT_READING_SAMPLE_RESULT; /* a pass lacks it: only after GpaAbortSession */
 	return ot_from_core(st);

@@ -187,11 +187,12 @@ int ot_vk_result_check(const char *fn, struct og_xsession *x, uint32_t id)
 	/* One walk over the lists: a secondary holding the sample first, then
 	 * whether any list left a sample dangling (the usual frame has one
 	 * primary list and neither). */
-	bool dangling = false;
+	bool dangling = false, secondaries = false;
 	uint32_t open;
 	for (const struct og_cmdlist *cl = x->lists; cl; cl = cl->next) {
 		if (!cl->vk)
 			continue;
+		secondaries = secondaries || secondary(cl);
 		if (cl->pass == 0 && secondary(cl) && og_vk_list_has(cl->vk, id))
 			return ot_error(OT_SAMPLE_IN_SECONDARY_COMMAND_LIST,
 			                "%s: sample %u was recorded in a secondary command list; read "
@@ -208,8 +209,13 @@ int ot_vk_result_check(const char *fn, struct og_xsession *x, uint32_t id)
 	}
 	/* Every result in already (a frame's reads after its first): no wait. */
 	og_vk_dev_checkpoint(x, fn); /* device counts of the lists that ran */
-	if (og_session_results_ready(x->s))
+	if (og_session_results_ready(x->s)) {
+		/* The session has ended (ot_running) and its lists can no longer
+		 * change: later reads skip this walk, unless a secondary list makes
+		 * the answer depend on the sample or device counts may still come. */
+		x->results_in = !dangling && !secondaries && !x->vkdev;
 		return OT_OK;
+	}
 	/* As GPA: up to 5 s (OPENGPA_VK_RESULT_WAIT_MS) for every pass's command
 	 * buffers to have run, polled every millisecond. */
 	uint32_t wait_ms = og_vk_result_wait_ms(x->ctx->api);

@@ -63,6 +63,7 @@ void og_xsession_reset(struct og_xsession *x)
 	drop_lists(x);
 	og_session_free(x->s);
 	x->s = NULL;
+	x->results_in = false;
 }
 
 void og_xsession_delete(struct og_xsession *x)
@@ -88,6 +89,7 @@ void og_xsession_delete_all(struct og_context *ctx)
 GPA_Status og_xsession_begin(struct og_xsession *x)
 {
 	GPA_Status st = og_session_start(x->ctx, &x->sel, &x->s);
+	x->results_in = false;
 	if (st == GPA_STATUS_OK)
 		x->running = true;
 	return st;

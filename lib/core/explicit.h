@@ -34,6 +34,10 @@ struct og_xsession {
 	uint32_t recording;       /* how many of them are recording */
 	struct og_cmdlist *sampling; /* the list whose sample is open, or NULL */
 	struct og_vk_dev *vkdev;  /* Vulkan with device counters (apictx/vk_dev.c) */
+	/* Vulkan: a read found every result in, no list left a sample open and
+	 * none is secondary: GpaGetSampleResult's checks of the lists hold until
+	 * the session is begun again or reset (ot_vk_result_check). */
+	bool results_in;
 };
 
 struct og_cmdlist {

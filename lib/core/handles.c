@@ -45,9 +45,10 @@ void *og_handle_new(enum og_handle_kind kind, void *object)
 	s->generation = (s->generation + 1) & OG_HANDLE_GEN_MASK;
 	if (s->generation == 0)
 		s->generation = 1;
-	s->kind = (uint8_t)kind;
 	s->object = object;
-	return og_handle_pack(slot, s->generation, kind);
+	void *handle = og_handle_pack(slot, s->generation, kind);
+	s->handle = (uintptr_t)handle;
+	return handle;
 }
 
 void *og_handle_get(enum og_handle_kind kind, const void *handle)
@@ -62,7 +63,7 @@ void og_handle_free(const void *handle)
 		struct og_handle_slot *s = og_handle_lookup(handle, k);
 		if (!s)
 			continue;
-		s->kind = 0;
+		s->handle = 0;
 		s->object = NULL;
 		s->next_free = r->free_slot;
 		r->free_slot = (uint32_t)(s - r->slots) + 1;

@@ -2,7 +2,8 @@
 /*
  * registry.h — the one piece of global mutable state in opengpa: the list
  * of open contexts, the current one, logging and the settings for the next
- * context, all behind one mutex.  Only the core's own files include this.
+ * context, all behind one mutex.  Only the core's own files include this,
+ * and the 3.x/4.x entries (api/table.h: the lock and handle lookup inline).
  */
 #ifndef OPENGPA_CORE_REGISTRY_H
 #define OPENGPA_CORE_REGISTRY_H
@@ -50,11 +51,12 @@ struct og_registry {
 	} queue[OG_LOG_QUEUE];
 	unsigned queued, dropped;
 
-	/* Handles (handles.c): slots[i] is live when kind != 0. */
+	/* Handles (handles.c): slots[i] is live when handle != 0, the value
+	 * og_handle_new returned for it (kind and generation included). */
 	struct og_handle_slot {
 		void *object;
+		uintptr_t handle;
 		uint32_t generation;
-		uint8_t kind;
 		uint32_t next_free;
 	} *slots;
 	uint32_t nslots, free_slot; /* free_slot: 1 + first free, 0 = none */
@@ -80,6 +82,23 @@ static inline struct og_registry *og_registry(void)
 	return &og_registry_instance;
 }
 
+/* og_lock_as and og_unlock inline, for the 3.x/4.x entries (three a
+ * Vulkan sample): no call into the core around the mutex's own.  A message
+ * queued under the lock still goes out through og_unlock. */
+static inline void og_lock_front(enum og_front front)
+{
+	pthread_mutex_lock(&og_registry_instance.lock);
+	og_registry_instance.front = front;
+}
+
+static inline void og_unlock_front(void)
+{
+	if ((og_registry_instance.queued | og_registry_instance.dropped) == 0)
+		pthread_mutex_unlock(&og_registry_instance.lock);
+	else
+		og_unlock();
+}
+
 /* ---- handles (the layout is handles.c's): inline, every 3.x/4.x entry
  * looks one up ---- */
 
@@ -102,19 +121,19 @@ static inline void *og_handle_pack(uint32_t slot, uint32_t generation, enum og_h
 	return (void *)v;
 }
 
-/* The live slot `handle` names with `kind`, or NULL. */
+/* The live slot `handle` names with `kind`, or NULL.  The slot keeps its
+ * whole handle, so one compare checks the generation, the kind and the
+ * unused bits: a handle of 0 (a freed slot's) has no kind. */
 static inline struct og_handle_slot *og_handle_lookup(const void *handle, enum og_handle_kind kind)
 {
 	struct og_registry *r = og_registry();
 	uintptr_t v = (uintptr_t)handle;
-	uint32_t generation = (uint32_t)((v >> OG_HANDLE_GEN_SHIFT) & OG_HANDLE_GEN_MASK);
 	uint32_t slot = (uint32_t)((v >> OG_HANDLE_SLOT_SHIFT) &
 	                           ((1u << OG_HANDLE_SLOT_BITS) - 1));
-	if ((v & 0xF) != (uintptr_t)kind || generation == 0 || slot >= r->nslots ||
-	    og_handle_pack(slot, generation, kind) != handle)
+	if ((v & 0xF) != (uintptr_t)kind || slot >= r->nslots)
 		return NULL;
 	struct og_handle_slot *s = &r->slots[slot];
-	return s->kind == kind && s->generation == generation ? s : NULL;
+	return s->handle == v ? s : NULL;
 }
 
 /* og_handle_get, inline. */

@@ -453,6 +453,14 @@ static void test_create_delete(void **state)
 	GpaCommandListId cl = NULL;
 	OK(t.GpaBeginCommandList(s2, 0, GPA_NULL_COMMAND_LIST, kGpaCommandListNone, &cl));
 	OK(t.GpaBeginSample(1, cl));
+	/* A handle is looked up whole: a live list's with its top (generation)
+	 * bit or bit 4 changed names nothing, nor does it as a session. */
+	uintptr_t v = (uintptr_t)cl, top = (uintptr_t)1 << (sizeof(v) * 8 - 1);
+	STATUS1(t.GpaEndSample((GpaCommandListId)(v ^ top)), kGpaStatusErrorCommandListNotFound);
+	STATUS1(t.GpaEndSample((GpaCommandListId)(v ^ 0x10)), kGpaStatusErrorCommandListNotFound);
+	STATUS1(t.GpaEndSession((GpaSessionId)cl), kGpaStatusErrorSessionNotFound);
+	OK(t.GpaEndSample(cl));
+	OK(t.GpaBeginSample(2, cl));
 	OK(t.GpaDeleteSession(s2));
 	STATUS1(t.GpaEndSample(cl), kGpaStatusErrorCommandListNotFound);
 	STATUS1(t.GpaEndCommandList(cl), kGpaStatusErrorCommandListNotFound);
