@@ -33,13 +33,16 @@ struct recipe;
  * current context and whenever og_readers_sync runs, which also sets every
  * record's gen to an old value after its wait, so a look-up made before
  * something was unlinked is never used after it is freed.  Only the
- * record's thread writes the rest, inside its read sections. */
+ * record's thread writes the rest, inside its read sections.  A session is
+ * kept only while its context's enabled counters are the ones it began
+ * with (og_selection.version), and every change of them changes read_gen:
+ * so a counter the session counts is an enabled one, and a hit tests no
+ * enabled flag. */
 struct og_read_cache {
 	unsigned long gen; /* atomic: og_readers_sync writes it too */
 	uint32_t id;       /* the session */
 	uint32_t ncatalog, first_id;
 	size_t nsamples, nslots;
-	const uint8_t *is_enabled; /* its context's, read each time */
 	const struct recipe *const *recipe_of;
 	const uint64_t *values;
 };
