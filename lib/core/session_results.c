@@ -269,7 +269,13 @@ native_as(const struct recipe *r, const uint64_t *row, const GPA_Type type, void
 
 /* The calling thread's cache (readers.h) from a look-up in this read
  * section, when the session can be read from it: ended with every sample
- * complete, its ids dense.  gen: read_gen, loaded before the look-up. */
+ * complete, its ids dense.  gen: read_gen, loaded before the look-up.
+ * og_readers_changed may empty the cache while this fills it: it changes
+ * read_gen, fences, then empties.  After the stores here, a fence and
+ * read_gen again: if that is still gen, this fence came before the
+ * writer's in their single order, so the writer's emptying comes after
+ * these stores and wins; else this empties the cache itself.  Either way
+ * no cache outlives a change made while it was filled. */
 static inline __attribute__((always_inline)) bool cache_fill(struct og_reader *rd,
                                                              uint32_t id, unsigned long gen)
 {
@@ -280,14 +286,18 @@ static inline __attribute__((always_inline)) bool cache_fill(struct og_reader *r
 	    __atomic_load_n(&ctx->sel.version, __ATOMIC_RELAXED) != s->sel_version)
 		return false;
 	struct og_read_cache *c = &rd->cache;
-	c->id = id;
-	c->ncatalog = s->ncatalog;
 	c->first_id = s->first_id;
 	c->nsamples = s->nsamples;
 	c->nslots = s->nslots;
 	c->recipe_of = s->recipe_of;
 	c->values = s->values;
-	__atomic_store_n(&c->gen, gen, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->id, id, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->ncatalog, s->ncatalog, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&og_registry()->read_gen, __ATOMIC_RELAXED) != gen) {
+		og_read_cache_empty(c);
+		return false;
+	}
 	return true;
 }
 
@@ -326,14 +336,13 @@ get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 	if (!result)
 		goto out;
 	const struct og_read_cache *c = &rd->cache;
-	if (__atomic_load_n(&c->gen, __ATOMIC_RELAXED) !=
-	            __atomic_load_n(&og_registry()->read_gen, __ATOMIC_RELAXED) ||
-	    c->id != id) {
+	if (__atomic_load_n(&c->id, __ATOMIC_RELAXED) != id) {
 		og_read_exit(rd, seq);
 		return miss(id, sample_id, counter, result);
 	}
-	/* Its counters are the enabled ones (readers.h): no flag to test. */
-	if (counter >= c->ncatalog)
+	/* Its counters are the enabled ones (readers.h): no flag to test.
+	 * An empty cache (ncatalog 0) answers nothing. */
+	if (counter >= __atomic_load_n(&c->ncatalog, __ATOMIC_RELAXED))
 		goto out;
 	const struct recipe *r = c->recipe_of[counter];
 	size_t index = (uint32_t)(sample_id - c->first_id); /* wraps like the ids */
