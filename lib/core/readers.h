@@ -38,9 +38,9 @@ struct recipe;
  * session_results.c says why that is enough).  Only the record's thread
  * writes the rest, inside its read sections.  A session is
  * kept only while its context's enabled counters are the ones it began
- * with (og_selection.version), and every change of them changes read_gen:
- * so a counter the session counts is an enabled one, and a hit tests no
- * enabled flag. */
+ * with (og_selection.version), and every change of them empties the
+ * caches: so a counter the session counts is an enabled one, and a hit
+ * tests no enabled flag. */
 struct og_read_cache {
 	/* atomic: og_readers_changed empties them from another thread.  Empty,
 	 * id 0 can match (no session has it but a caller may ask), and
