@@ -151,6 +151,11 @@ struct og_selection {
 	uint32_t *enabled; /* counter indices in enable order */
 	size_t nenabled;
 	uint8_t *is_enabled; /* per counter */
+	/* Changes with every change of the set (lock held; read unlocked): a
+	 * session of the 2.x set keeps the one it began with (og_session.
+	 * sel_version), so that an unlocked read knows its counters are still
+	 * the enabled ones (readers.h). */
+	uint32_t version;
 	struct og_plan plan;
 	uint64_t plan_epoch; /* the context's plan_epoch the plan was made for; 0: none */
 };

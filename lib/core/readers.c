@@ -74,24 +74,21 @@ void og_reader_join(void)
 	}
 	if (pthread_setspecific(key, rd) != 0)
 		return;
-	__atomic_store_n(&rd->cache.gen, og_registry()->read_gen - 1, __ATOMIC_RELAXED);
+	og_read_cache_empty(&rd->cache);
 	rd->in_use = true;
 	og_this_reader = rd;
 }
 
+/* read_gen first, then a full fence, then the caches: a reader filling
+ * its cache meanwhile (cache_fill) either sees the new read_gen after its
+ * own fence, or stored its cache before this empties it. */
 void og_readers_changed(void)
 {
 	struct og_registry *r = og_registry();
 	__atomic_store_n(&r->read_gen, r->read_gen + 1, __ATOMIC_RELEASE);
-}
-
-/* After the wait: a look-up a reader cached before it is not used again
- * (whatever read_gen does, even wrapping round). */
-static void empty_caches(void)
-{
-	unsigned long old = og_registry()->read_gen - 1;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (struct og_reader *rd = readers; rd; rd = rd->next)
-		__atomic_store_n(&rd->cache.gen, old, __ATOMIC_RELAXED);
+		og_read_cache_empty(&rd->cache);
 }
 
 void og_readers_sync(void)
@@ -101,13 +98,12 @@ void og_readers_sync(void)
 	bool others = false;
 	for (struct og_reader *rd = readers; rd; rd = rd->next)
 		others |= rd->in_use && rd != self;
-	if (!others) {
-		empty_caches(); /* no other thread reads without the lock */
-		return;
-	}
+	if (!others)
+		return; /* no other thread reads without the lock */
 	/* Every thread of the process passes a full barrier: a reader that
 	 * entered its section after this sees what was unlinked before it, and
-	 * one that entered before shows an odd seq below. */
+	 * its cache emptied, and one that entered before shows an odd seq
+	 * below. */
 	if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0)
 		__atomic_thread_fence(__ATOMIC_SEQ_CST); /* registered: does not fail */
 	for (struct og_reader *rd = readers; rd; rd = rd->next) {
@@ -117,7 +113,6 @@ void og_readers_sync(void)
 		while ((seq & 1) && __atomic_load_n(&rd->seq, __ATOMIC_ACQUIRE) == seq)
 			sched_yield();
 	}
-	empty_caches();
 }
 
 /* The library goes (dlclose): threads must not call into it when they end. */

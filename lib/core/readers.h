@@ -29,17 +29,26 @@ struct recipe;
 
 /* The thread's last session found by an unlocked read, so that reading
  * another value of it follows two pointers instead of seven (issue 29).
- * Valid while gen equals the registry's read_gen: that changes with the
- * current context and whenever og_readers_sync runs, which also sets every
- * record's gen to an old value after its wait, so a look-up made before
- * something was unlinked is never used after it is freed.  Only the
- * record's thread writes the rest, inside its read sections. */
+ * Valid while id is the session's: whatever a cached look-up depends on
+ * changes under the lock through og_readers_changed (the current context,
+ * trace logging, the enabled counters; og_readers_sync, before it frees
+ * anything), which empties every record's cache (id and ncatalog 0), so a
+ * hit compares the id alone.  A read section that fills its cache while
+ * that happens sees read_gen change and empties it itself (cache_fill in
+ * session_results.c says why that is enough).  Only the record's thread
+ * writes the rest, inside its read sections.  A session is
+ * kept only while its context's enabled counters are the ones it began
+ * with (og_selection.version), and every change of them empties the
+ * caches: so a counter the session counts is an enabled one, and a hit
+ * tests no enabled flag. */
 struct og_read_cache {
-	unsigned long gen; /* atomic: og_readers_sync writes it too */
-	uint32_t id;       /* the session */
-	uint32_t ncatalog, first_id;
+	/* atomic: og_readers_changed empties them from another thread.  Empty,
+	 * id 0 can match (no session has it but a caller may ask), and
+	 * ncatalog 0 then sends the read on to the look-up. */
+	uint32_t id; /* the session */
+	uint32_t ncatalog;
+	uint32_t first_id;
 	size_t nsamples, nslots;
-	const uint8_t *is_enabled; /* its context's, read each time */
 	const struct recipe *const *recipe_of;
 	const uint64_t *values;
 };
@@ -78,9 +87,9 @@ static inline struct og_reader *og_read_enter(uint32_t *seq)
 	return rd;
 }
 
-/* og_read_enter for a read that uses its record's cache: og_read_locked
- * changes read_gen (og_log_changed), so a cache that matches it was filled
- * while it was clear.  Never NULL: og_no_reader's cache answers nothing
+/* og_read_enter for a read that uses its record's cache: a change of
+ * og_read_locked empties every cache (og_log_changed), so a cache that
+ * answers was filled while it was clear.  Never NULL: og_no_reader's cache answers nothing
  * (its seq is written by every thread without a record, atomically, and
  * read by none). */
 static inline struct og_reader *og_read_enter_cached(uint32_t *seq)
@@ -102,10 +111,17 @@ static inline void og_read_exit(struct og_reader *rd, uint32_t seq)
  * works here). */
 void og_reader_join(void);
 /* Lock held.  Returns once no reader can still see what the caller has
- * unlinked: free it after.  Empties every record's cache. */
+ * unlinked: free it after.  Empties every record's cache first. */
 void og_readers_sync(void);
 /* Lock held.  Something a cached look-up depends on changed (the current
- * context): caches filled before miss. */
+ * context, the enabled counters, trace logging): read_gen changes and
+ * every record's cache is emptied. */
 void og_readers_changed(void);
+/* An empty cache, as og_readers_changed leaves it. */
+static inline void og_read_cache_empty(struct og_read_cache *c)
+{
+	__atomic_store_n(&c->ncatalog, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->id, 0, __ATOMIC_RELAXED);
+}
 
 #endif

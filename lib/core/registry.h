@@ -22,7 +22,9 @@ struct og_registry {
 	struct og_context *contexts;
 	struct og_context *current; /* 2.x */
 	/* Changes whenever a read without the lock could find something else:
-	 * another current context, or something unlinked (readers.h's cache). */
+	 * another current context, the enabled counters, trace logging, or
+	 * something unlinked (og_readers_changed; a reader filling its cache
+	 * compares it before and after: readers.h). */
 	unsigned long read_gen;
 	uint64_t next_serial;
 

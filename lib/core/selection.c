@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 
+#include "core/readers.h"
 #include "core/session_internal.h"
 
 static void plan_clear(struct og_plan *plan)
@@ -43,6 +44,19 @@ void og_selection_free(struct og_selection *sel)
 	*sel = (struct og_selection){ 0 };
 }
 
+/* The set changed.  The 2.x context's (ctx->sel: its sessions are read
+ * through the readers' caches, which test no enabled flag: readers.h):
+ * no cache made before answers again.  A 3.x/4.x session's own set is not
+ * read that way, and GpaEnableAllCounters changes it once per counter: no
+ * fence and walk of the readers for it. */
+static void changed(struct og_selection *sel, bool read_by_2x)
+{
+	__atomic_store_n(&sel->version, sel->version + 1, __ATOMIC_RELAXED);
+	sel->plan_epoch = 0;
+	if (read_by_2x)
+		og_readers_changed();
+}
+
 GPA_Status og_selection_enable(struct og_context *ctx, struct og_selection *sel, uint32_t index)
 {
 	if (sel->is_enabled[index])
@@ -50,7 +64,7 @@ GPA_Status og_selection_enable(struct og_context *ctx, struct og_selection *sel,
 		                index, ctx->cat.counters[index].name);
 	__atomic_store_n(&sel->is_enabled[index], 1, __ATOMIC_RELAXED); /* read unlocked */
 	sel->enabled[sel->nenabled++] = index;
-	sel->plan_epoch = 0;
+	changed(sel, sel == &ctx->sel);
 	return GPA_STATUS_OK;
 }
 
@@ -65,7 +79,7 @@ GPA_Status og_selection_disable(struct og_context *ctx, struct og_selection *sel
 		if (sel->enabled[i] != index)
 			sel->enabled[j++] = sel->enabled[i];
 	sel->nenabled = j;
-	sel->plan_epoch = 0;
+	changed(sel, sel == &ctx->sel);
 	return GPA_STATUS_OK;
 }
 
@@ -74,7 +88,7 @@ void og_selection_clear(struct og_selection *sel, size_t ncounters)
 	for (size_t i = 0; i < ncounters; i++)
 		__atomic_store_n(&sel->is_enabled[i], 0, __ATOMIC_RELAXED);
 	sel->nenabled = 0;
-	sel->plan_epoch = 0;
+	changed(sel, true); /* no context to tell: rare */
 }
 
 GPA_Status og_selection_plan(struct og_context *ctx, struct og_selection *sel,

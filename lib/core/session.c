@@ -106,6 +106,7 @@ GPA_Status og_session_begin(struct og_context *ctx, uint32_t *id)
 		st = og_session_start(ctx, &ctx->sel, &s);
 	if (st != GPA_STATUS_OK)
 		return st;
+	s->sel_version = ctx->sel.version;
 	s->period_ns = ctx->period_ns;
 	s->window = ctx->period_ns ? ctx->periodic_window : 0;
 	s->dropped_coverage = 1.0;

@@ -300,6 +300,8 @@ static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
 	s->ncatalog = (uint32_t)cat->ncounters;
 	if (!s->recipes || !s->recipe_of)
 		return false;
+	for (size_t c = 0; c <= cat->ncounters; c++)
+		s->recipe_of[c] = og_recipe_none(s);
 	size_t width = 0;
 	for (size_t b = 0; b < s->nblocks; b++) {
 		struct block *bl = &s->blocks[b];

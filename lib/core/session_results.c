@@ -218,7 +218,7 @@ get_sample_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 		goto out;
 	const struct recipe *r = s->recipe_of[counter];
 	size_t index;
-	if (!r || r->type != type || !index_find(s, sample_id, &index))
+	if (r == og_recipe_none(s) || r->type != type || !index_find(s, sample_id, &index))
 		goto out;
 	if (how != UNLOCKED_COMPLETE) {
 		const struct sample *smp = &s->samples[index];
@@ -269,26 +269,47 @@ native_as(const struct recipe *r, const uint64_t *row, const GPA_Type type, void
 
 /* The calling thread's cache (readers.h) from a look-up in this read
  * section, when the session can be read from it: ended with every sample
- * complete, its ids dense.  gen: read_gen, loaded before the look-up. */
+ * complete, its ids dense.  gen: read_gen, loaded before the look-up.
+ * og_readers_changed may empty the cache while this fills it: it changes
+ * read_gen, fences, then empties.  After the stores here, a fence and
+ * read_gen again: if that is still gen, this fence came before the
+ * writer's in their single order, so the writer's emptying comes after
+ * these stores and wins; else this empties the cache itself.  Either way
+ * no cache outlives a change made while it was filled. */
 static inline __attribute__((always_inline)) bool cache_fill(struct og_reader *rd,
                                                              uint32_t id, unsigned long gen)
 {
 	const struct og_context *ctx;
 	uint8_t how;
 	const struct og_session *s = unlocked_find(id, &ctx, &how);
-	if (!s || how != UNLOCKED_COMPLETE || s->sparse)
+	if (!s || how != UNLOCKED_COMPLETE || s->sparse ||
+	    __atomic_load_n(&ctx->sel.version, __ATOMIC_RELAXED) != s->sel_version)
 		return false;
 	struct og_read_cache *c = &rd->cache;
-	c->id = id;
-	c->ncatalog = s->ncatalog;
 	c->first_id = s->first_id;
 	c->nsamples = s->nsamples;
 	c->nslots = s->nslots;
-	c->is_enabled = ctx->sel.is_enabled;
 	c->recipe_of = s->recipe_of;
 	c->values = s->values;
-	__atomic_store_n(&c->gen, gen, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->id, id, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->ncatalog, s->ncatalog, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&og_registry()->read_gen, __ATOMIC_RELAXED) != gen) {
+		og_read_cache_empty(c);
+		return false;
+	}
 	return true;
+}
+
+/* og_arith_div(x, (double)y): (double)y is 0 when y is, and only then, so
+ * the test is the integer's, made before converting it (one test where
+ * the double's costs a zeroed register, a compare and two jumps), and the
+ * same test says the signed conversion gives the same double. */
+static inline double div_raw(double x, uint64_t y)
+{
+	if (__builtin_expect((int64_t)y > 0, 1)) /* the same double, signed: one test */
+		return x / (double)(int64_t)y;
+	return y ? x / (double)y : 0.0;
 }
 
 /* The usual case alone, the rest left to get_sample_as (`general`): the
@@ -315,17 +336,17 @@ get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 	if (!result)
 		goto out;
 	const struct og_read_cache *c = &rd->cache;
-	if (__atomic_load_n(&c->gen, __ATOMIC_RELAXED) !=
-	            __atomic_load_n(&og_registry()->read_gen, __ATOMIC_RELAXED) ||
-	    c->id != id) {
+	if (__atomic_load_n(&c->id, __ATOMIC_RELAXED) != id) {
 		og_read_exit(rd, seq);
 		return miss(id, sample_id, counter, result);
 	}
-	if (counter >= c->ncatalog || !__atomic_load_n(&c->is_enabled[counter], __ATOMIC_RELAXED))
+	/* Its counters are the enabled ones (readers.h): no flag to test.
+	 * An empty cache (ncatalog 0) answers nothing. */
+	if (counter >= __atomic_load_n(&c->ncatalog, __ATOMIC_RELAXED))
 		goto out;
 	const struct recipe *r = c->recipe_of[counter];
 	size_t index = (uint32_t)(sample_id - c->first_id); /* wraps like the ids */
-	if (!r || index >= c->nsamples)
+	if (index >= c->nsamples) /* a counter not counted: ONE_NONE, below */
 		goto out;
 	const uint64_t *row = &c->values[index * c->nslots];
 	/* r->one tests the type too: a counter of another type goes on to the
@@ -333,7 +354,7 @@ get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 	 * postfix's operations in its order (og_session_plan_single). */
 	unsigned one = r->one;
 	if (one == ONE_OF(ONE_RATIO, type)) {
-		double d = og_arith_div((double)row[r->a], (double)row[r->b]) * r->n;
+		double d = div_raw((double)row[r->a], row[r->b]) * r->n;
 		d = og_arith_max_num(og_arith_min_num(d, r->high), r->low);
 		og_read_exit(rd, seq);
 		store_typed(type, result, d, 0, false);
@@ -352,7 +373,7 @@ get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 		return GPA_STATUS_OK;
 	}
 	if (one == ONE_OF(ONE_RATIO_NA, type)) {
-		double d = og_arith_div((double)row[r->a] * r->na, (double)row[r->b]) * r->n;
+		double d = div_raw((double)row[r->a] * r->na, row[r->b]) * r->n;
 		d = og_arith_max_num(og_arith_min_num(d, r->high), r->low);
 		og_read_exit(rd, seq);
 		store_typed(type, result, d, 0, false);

@@ -167,6 +167,7 @@ struct og_session {
 	bool sparse;      /* see index below */
 	uint32_t ncatalog; /* the catalogue's counters: recipe_of[]'s length */
 	uint32_t first_id; /* samples[0].id (dense ids) */
+	uint32_t sel_version; /* 2.x: its context's og_selection.version at its begin */
 	const struct recipe **recipe_of;
 	struct recipe *recipes;
 	uint64_t *values; /* nsamples * nslots */
@@ -198,8 +199,9 @@ struct og_session {
 	} pass[OG_MAX_PASSES];
 
 	/* Reading: a recipe per counter (enable order) and, per catalogue
-	 * counter, its recipe (recipe_of, NULL when the session does not count
-	 * it); the set blocks. */
+	 * counter, its recipe (recipe_of; og_recipe_none's, the zeroed one
+	 * past the last, when the session does not count it: recipe.one
+	 * ONE_NONE, so the cached read needs no test for it); the set blocks. */
 	uint64_t need_all;
 	struct block blocks[4];
 	size_t nblocks;
@@ -294,6 +296,12 @@ struct og_session {
 	bool defer_device;
 	size_t owed;
 };
+
+/* recipe_of[c] for a counter c the session does not count. */
+static inline const struct recipe *og_recipe_none(const struct og_session *s)
+{
+	return &s->recipes[s->ncounters];
+}
 
 /* ---- lookups and the scatter, shared by the session_*.c files ---------- */
 

@@ -14,7 +14,7 @@
 
 bool og_session_has_counter(const struct og_session *s, uint32_t counter)
 {
-	return s->recipe_of[counter] != NULL;
+	return s->recipe_of[counter] != og_recipe_none(s);
 }
 
 bool og_session_ready(const struct og_session *s)
