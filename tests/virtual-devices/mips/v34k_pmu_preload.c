@@ -60,7 +60,12 @@ static struct {
 	ssize_t (*read)(int, void *, size_t);
 	long (*syscall)(long, ...);
 	DIR *(*opendir)(const char *);
+	struct og_sys sys; /* the device's calls the interposer core makes */
 } g = { .lock = PTHREAD_MUTEX_INITIALIZER, .once = PTHREAD_ONCE_INIT };
+
+static int sys_open(void *ctx, const char *path, int flags, mode_t mode);
+static int sys_close(void *ctx, int fd);
+static int sys_ioctl(void *ctx, int fd, unsigned long request, void *arg);
 
 static unsigned long env_num(const char *name, unsigned long def)
 {
@@ -83,6 +88,7 @@ static void init(void)
 		.cycles_per_read = env_num("V34K_CYCLES", 10000000),
 	};
 	g.pmu = v34k_pmu_new(&c);
+	g.sys = (struct og_sys){ .open = sys_open, .close = sys_close, .ioctl = sys_ioctl };
 }
 
 static void setup(void)
@@ -247,12 +253,9 @@ static int sys_close(void *ctx, int fd)
 	return preload_next()->close(fd);
 }
 
+/* Asked only after preload_owns_path or preload_owns_fd, which set the
+ * device up. */
 const struct og_sys *preload_sys(void)
 {
-	static const struct og_sys sys = {
-		.open = sys_open,
-		.close = sys_close,
-		.ioctl = sys_ioctl,
-	};
-	return &sys;
+	return &g.sys;
 }
