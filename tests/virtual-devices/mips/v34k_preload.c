@@ -359,42 +359,36 @@ static unsigned virtual_mode(int fd)
 	return mode;
 }
 
-/* Rewrites what fstat said about /dev/null into what procfs says about the
- * virtual file: a regular file of size 0 (the same for both struct types). */
-#define AS_PROCFS(st, mode)              \
-	do {                             \
-		(st)->st_mode = (mode);  \
-		(st)->st_size = 0;       \
-		(st)->st_blocks = 0;     \
-		(st)->st_rdev = 0;       \
+/* The four fstat entries alike: `real` (ENOSYS when this C library lacks
+ * it) called with the arguments after it, then what it said about /dev/null
+ * rewritten into what procfs says about a virtual file: a regular file of
+ * size 0.  A macro: the entries' struct types differ (stat, stat64). */
+#define FSTAT_AS_PROCFS(real, fd, st, ...)                 \
+	do {                                               \
+		ensure_real();                             \
+		if (!(real)) {                             \
+			errno = ENOSYS;                    \
+			return -1;                         \
+		}                                          \
+		int r_ = (real)(__VA_ARGS__);              \
+		unsigned mode_ = r_ == 0 ? virtual_mode(fd) : 0; \
+		if (mode_) {                               \
+			(st)->st_mode = mode_;             \
+			(st)->st_size = 0;                 \
+			(st)->st_blocks = 0;               \
+			(st)->st_rdev = 0;                 \
+		}                                          \
+		return r_;                                 \
 	} while (0)
 
 __attribute__((visibility("default"))) int fstat(int fd, struct stat *st)
 {
-	ensure_real();
-	if (!real_fstat) {
-		errno = ENOSYS;
-		return -1;
-	}
-	int r = real_fstat(fd, st);
-	unsigned mode = r == 0 ? virtual_mode(fd) : 0;
-	if (mode)
-		AS_PROCFS(st, mode);
-	return r;
+	FSTAT_AS_PROCFS(real_fstat, fd, st, fd, st);
 }
 
 __attribute__((visibility("default"))) int fstat64(int fd, struct stat64 *st)
 {
-	ensure_real();
-	if (!real_fstat64) {
-		errno = ENOSYS;
-		return -1;
-	}
-	int r = real_fstat64(fd, st);
-	unsigned mode = r == 0 ? virtual_mode(fd) : 0;
-	if (mode)
-		AS_PROCFS(st, mode);
-	return r;
+	FSTAT_AS_PROCFS(real_fstat64, fd, st, fd, st);
 }
 
 /* glibc before 2.33 declared these in <sys/stat.h>; 2.33 and later keep
@@ -404,30 +398,12 @@ int __fxstat64(int ver, int fd, struct stat64 *st);
 
 __attribute__((visibility("default"))) int __fxstat(int ver, int fd, struct stat *st)
 {
-	ensure_real();
-	if (!real_fxstat) {
-		errno = ENOSYS;
-		return -1;
-	}
-	int r = real_fxstat(ver, fd, st);
-	unsigned mode = r == 0 ? virtual_mode(fd) : 0;
-	if (mode)
-		AS_PROCFS(st, mode);
-	return r;
+	FSTAT_AS_PROCFS(real_fxstat, fd, st, ver, fd, st);
 }
 
 __attribute__((visibility("default"))) int __fxstat64(int ver, int fd, struct stat64 *st)
 {
-	ensure_real();
-	if (!real_fxstat64) {
-		errno = ENOSYS;
-		return -1;
-	}
-	int r = real_fxstat64(ver, fd, st);
-	unsigned mode = r == 0 ? virtual_mode(fd) : 0;
-	if (mode)
-		AS_PROCFS(st, mode);
-	return r;
+	FSTAT_AS_PROCFS(real_fxstat64, fd, st, ver, fd, st);
 }
 
 __attribute__((visibility("default"))) int fcntl(int fd, int cmd, ...)
