@@ -38,9 +38,7 @@ static void release_pass(struct og_adreno *a)
 static void release(struct og_adreno *a)
 {
 	release_pass(a);
-	if (a->fd >= 0)
-		a->host.sys->close(a->host.sys->ctx, a->fd);
-	a->fd = -1;
+	og_sys_close_fd(a->host.sys, &a->fd);
 }
 
 static GPA_Status ad_open(const struct og_backend_host *host, const char *options, void **state,

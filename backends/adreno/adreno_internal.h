@@ -11,6 +11,7 @@
 #include "backend.h"
 #include "kgsl_uapi.h"
 #include "msm_uapi.h"
+#include "sys_calls.h"
 
 /* raw_id = group << 16 | countable; the sample's duration is its own id. */
 #define OG_ADRENO_RAW_TIME_NS 0xFFFF0001u

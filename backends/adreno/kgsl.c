@@ -20,22 +20,11 @@
 
 #include "adreno_internal.h"
 
-#define RETRIES 64
 #define SWITCH_CMD "echo 1 > " OG_KGSL_SYSFS "/perfcounter (as root)"
 
 static int k_ioctl(struct og_adreno *a, unsigned long req, void *arg)
 {
-	const struct og_sys *sys = a->host.sys;
-	int r, tries = 0;
-	do
-		r = sys->ioctl(sys->ctx, a->fd, req, arg);
-	while (r < 0 && (errno == EINTR || errno == EAGAIN) && ++tries < RETRIES);
-	return r;
-}
-
-static bool errno_gone(int e)
-{
-	return e == ENODEV || e == ENXIO || e == EIO || e == ESHUTDOWN || e == EBADF;
+	return og_sys_ioctl_retry(a->host.sys, a->fd, req, arg, true);
 }
 
 static GPA_Status gone(struct og_adreno *a, const char *what, int e)
@@ -53,13 +42,13 @@ GPA_Status og_kgsl_open(struct og_adreno *a, const char *forced, bool quiet_abse
 	snprintf(a->path, sizeof a->path, "%s", forced ? forced : OG_KGSL_PATH);
 	snprintf(a->sysfs, sizeof a->sysfs, "%s", OG_KGSL_SYSFS);
 	a->iface = OG_ADRENO_KGSL;
-	a->fd = sys->open(sys->ctx, a->path, O_RDWR | O_CLOEXEC, 0);
+	a->fd = og_sys_open_node(sys, a->path);
 	if (a->fd >= 0)
 		return GPA_STATUS_OK;
 	int e = errno;
 	if (quiet_absent && e == ENOENT)
 		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED; /* the caller tries msm */
-	if (e == EACCES || e == EPERM) {
+	if (og_sys_errno_denied(e)) {
 		OG_ADRENO_LOG(a, "adreno: permission denied opening %s; give your user access to "
 		                 "the node (Android: it is normally world-readable; check SELinux "
 		                 "with `getenforce` and the node's mode)", a->path);
@@ -83,7 +72,7 @@ GPA_Status og_kgsl_identify(struct og_adreno *a)
 	gp.sizebytes = sizeof info;
 	if (k_ioctl(a, OG_KGSL_GETPROPERTY, &gp) < 0) {
 		int e = errno;
-		if (errno_gone(e) && e != ENODEV)
+		if (og_sys_errno_gone(e) && e != ENODEV)
 			return gone(a, "DEVICE_GETPROPERTY", e);
 		OG_ADRENO_LOG(a, "adreno: DEVICE_GETPROPERTY(DEVICE_INFO) on %s failed: %s; %s is "
 		                 "not a KGSL device or its driver is too old",
@@ -128,7 +117,7 @@ GPA_Status og_kgsl_query_groups(struct og_adreno *a)
 			int e = errno;
 			if (e == EINVAL)
 				continue; /* an older KGSL with fewer groups */
-			if (errno_gone(e))
+			if (og_sys_errno_gone(e))
 				return gone(a, "PERFCOUNTER_QUERY", e);
 			OG_ADRENO_LOG(a, "adreno: PERFCOUNTER_QUERY of group %u on %s failed: %s; "
 			                 "this KGSL has no perf-counter ioctls (a kernel before 3.10)",
@@ -191,7 +180,7 @@ GPA_Status og_kgsl_get(struct og_adreno *a, const struct og_adreno_pair *p)
 		              gn ? gn : "?", p->countable, strerror(e), a->path);
 		return GPA_STATUS_ERROR_FAILED;
 	}
-	if (errno_gone(e))
+	if (og_sys_errno_gone(e))
 		return gone(a, "PERFCOUNTER_GET", e);
 	OG_ADRENO_LOG(a, "adreno: PERFCOUNTER_GET %s:%u on %s failed: %s", gn ? gn : "?",
 	              p->countable, a->path, strerror(e));
@@ -241,7 +230,7 @@ GPA_Status og_kgsl_read(struct og_adreno *a, uint64_t *vals)
 				                 SWITCH_CMD, a->path);
 				return GPA_STATUS_ERROR_FAILED;
 			}
-			if (errno_gone(e))
+			if (og_sys_errno_gone(e))
 				return gone(a, "PERFCOUNTER_READ", e);
 			OG_ADRENO_LOG(a, "adreno: PERFCOUNTER_READ of %zu counters on %s failed: %s; "
 			                 "the sample is dropped", n, a->path, strerror(e));

@@ -28,18 +28,12 @@
 
 #include "adreno_internal.h"
 
-#define RETRIES 64
 #define PERIOD_NS 1000000ull /* one record per millisecond */
 #define BATCH 64u            /* records read per read() */
 
 static int m_ioctl(struct og_adreno *a, unsigned long req, void *arg)
 {
-	const struct og_sys *sys = a->host.sys;
-	int r, tries = 0;
-	do
-		r = sys->ioctl(sys->ctx, a->fd, req, arg);
-	while (r < 0 && (errno == EINTR || errno == EAGAIN) && ++tries < RETRIES);
-	return r;
+	return og_sys_ioctl_retry(a->host.sys, a->fd, req, arg, true);
 }
 
 static int get_param(struct og_adreno *a, uint32_t param, uint64_t *value)
@@ -66,7 +60,7 @@ GPA_Status og_msm_open(struct og_adreno *a, const char *forced, bool quiet_absen
 			snprintf(a->path, sizeof a->path, "%s", forced);
 		else
 			snprintf(a->path, sizeof a->path, OG_MSM_RENDER_FMT, OG_MSM_RENDER_FIRST + i);
-		a->fd = sys->open(sys->ctx, a->path, O_RDWR | O_CLOEXEC, 0);
+		a->fd = og_sys_open_node(sys, a->path);
 		if (a->fd < 0) {
 			if (errno != ENOENT || last_err == ENOENT)
 				last_err = errno;
@@ -76,12 +70,11 @@ GPA_Status og_msm_open(struct og_adreno *a, const char *forced, bool quiet_absen
 		if (get_param(a, OG_MSM_PARAM_CHIP_ID, &chip) == 0 && (uint32_t)chip != 0)
 			return GPA_STATUS_OK;
 		last_err = ENODEV; /* a render node of another driver */
-		sys->close(sys->ctx, a->fd);
-		a->fd = -1;
+		og_sys_close_fd(sys, &a->fd);
 	}
 	if (quiet_absent && last_err == ENOENT)
 		return GPA_STATUS_ERROR_HARDWARE_NOT_SUPPORTED;
-	if (last_err == EACCES || last_err == EPERM)
+	if (og_sys_errno_denied(last_err))
 		OG_ADRENO_LOG(a, "adreno: permission denied opening %s; add your user to the "
 		                 "`render` group (or give the node's mode) and log in again",
 		              forced ? forced : "/dev/dri/renderD*");
@@ -155,9 +148,7 @@ void og_msm_groups(struct og_adreno *a)
 
 void og_msm_stop(struct og_adreno *a)
 {
-	if (a->stream_fd >= 0)
-		a->host.sys->close(a->host.sys->ctx, a->stream_fd);
-	a->stream_fd = -1;
+	og_sys_close_fd(a->host.sys, &a->stream_fd);
 	free(a->rec_slot);
 	free(a->rec_buf);
 	free(a->rec_last);

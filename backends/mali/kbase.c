@@ -359,21 +359,10 @@ static GPA_Status kbase_begin_pass(void *state, const uint32_t *raw_ids, size_t 
 		LOG(k, "mali: begin_pass got a raw id this backend never bound");
 		return GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE;
 	}
-	uint32_t *ids = NULL;
-	if (n) {
-		ids = malloc(n * sizeof *ids);
-		if (!ids) {
-			LOG(k, "mali: out of memory for a pass of %zu counters", n);
-			return GPA_STATUS_ERROR_FAILED;
-		}
-		memcpy(ids, raw_ids, n * sizeof *ids);
-	}
+	uint32_t *ids;
 	struct og_mali_picks picks;
-	if (!og_mali_picks_new(raw_ids, n, &picks)) {
-		free(ids);
-		LOG(k, "mali: out of memory for a pass's per-instance counters");
+	if (!og_mali_pass_new(&k->dev.host, "mali", raw_ids, n, &ids, &picks))
 		return GPA_STATUS_ERROR_FAILED;
-	}
 	st = k->rops->start(k->reader);
 	if (st != GPA_STATUS_OK) {
 		free(ids);

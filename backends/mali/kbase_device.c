@@ -17,22 +17,15 @@
 #include "mali_uapi.h"
 
 #define MAX_PROPS_BYTES (1u << 20)
-#define EINTR_RETRIES 64
 
 int og_kbase_ioctl(struct og_kbase_dev *d, int fd, unsigned long req, void *arg)
 {
-	int r;
-	int tries = 0;
-	do
-		r = d->host.sys->ioctl(d->host.sys->ctx, fd, req, arg);
-	while (r < 0 && errno == EINTR && ++tries < EINTR_RETRIES);
-	return r;
+	return og_sys_ioctl_retry(d->host.sys, fd, req, arg, false);
 }
 
 bool og_kbase_errno_gone(int e)
 {
-	return e == ENODEV || e == ENXIO || e == EIO || e == ESHUTDOWN || e == EBADF ||
-	       e == EPIPE;
+	return og_sys_errno_gone(e) || e == EPIPE;
 }
 
 GPA_Status og_kbase_gone(struct og_kbase_dev *d, const char *what, int e)
@@ -49,11 +42,7 @@ GPA_Status og_kbase_wait(struct og_kbase_dev *d, int fd, int timeout_ms, const c
 	if (timeout_ms < 0)
 		timeout_ms = d->timeout_ms;
 	struct pollfd p = {fd, POLLIN, 0};
-	int r;
-	int tries = 0;
-	do
-		r = d->host.sys->poll(d->host.sys->ctx, &p, 1, timeout_ms);
-	while (r < 0 && errno == EINTR && ++tries < EINTR_RETRIES);
+	int r = og_sys_poll_retry(d->host.sys, &p, 1, timeout_ms);
 	if (r < 0) {
 		if (errno != EINTR)
 			return og_kbase_gone(d, "poll", errno);
@@ -76,11 +65,7 @@ GPA_Status og_kbase_wait(struct og_kbase_dev *d, int fd, int timeout_ms, const c
 int og_kbase_ready(struct og_kbase_dev *d, int fd)
 {
 	struct pollfd p = {fd, POLLIN, 0};
-	int r;
-	int tries = 0;
-	do
-		r = d->host.sys->poll(d->host.sys->ctx, &p, 1, 0);
-	while (r < 0 && errno == EINTR && ++tries < EINTR_RETRIES);
+	int r = og_sys_poll_retry(d->host.sys, &p, 1, 0);
 	if (r < 0) {
 		og_kbase_gone(d, "poll", errno);
 		return -1;
@@ -95,11 +80,11 @@ int og_kbase_ready(struct og_kbase_dev *d, int fd)
 static GPA_Status open_node(struct og_kbase_dev *d)
 {
 	const struct og_sys *sys = d->host.sys;
-	d->fd = sys->open(sys->ctx, d->path, O_RDWR | O_CLOEXEC, 0);
+	d->fd = og_sys_open_node(sys, d->path);
 	if (d->fd >= 0)
 		return GPA_STATUS_OK;
 	int e = errno;
-	if (e == EACCES || e == EPERM) {
+	if (og_sys_errno_denied(e)) {
 		OG_KBASE_LOG(d, "mali: cannot open %s: %s; add your user to the group that owns it "
 		                "(ls -l %s; often 'video' or 'gpu') or install a udev rule giving it "
 		                "mode 0666", d->path, strerror(e), d->path);
@@ -248,7 +233,5 @@ GPA_Status og_kbase_device_open(struct og_kbase_dev *d)
 
 void og_kbase_device_close(struct og_kbase_dev *d)
 {
-	if (d->fd >= 0)
-		d->host.sys->close(d->host.sys->ctx, d->fd);
-	d->fd = -1;
+	og_sys_close_fd(d->host.sys, &d->fd);
 }

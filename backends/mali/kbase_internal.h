@@ -15,6 +15,7 @@
 
 #include "backend.h"
 #include "mali_common.h"
+#include "sys_calls.h"
 
 /* ---- driver versions and the interface they offer (kbase_interface.c) ---- */
 

@@ -148,9 +148,7 @@ static void close_fd(struct kinstr *k)
 	if (k->map)
 		sys->munmap(sys->ctx, (void *)k->map, k->map_len);
 	k->map = NULL;
-	if (k->fd >= 0)
-		sys->close(sys->ctx, k->fd);
-	k->fd = -1;
+	og_sys_close_fd(sys, &k->fd);
 	k->started = false;
 }
 

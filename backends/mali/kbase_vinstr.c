@@ -156,8 +156,7 @@ static void vi_close(void *reader)
 	const struct og_sys *sys = v->d->host.sys;
 	if (v->ring)
 		sys->munmap(sys->ctx, (void *)v->ring, v->ring_len);
-	if (v->fd >= 0)
-		sys->close(sys->ctx, v->fd);
+	og_sys_close_fd(sys, &v->fd);
 	free(v);
 }
 

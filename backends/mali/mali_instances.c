@@ -95,3 +95,27 @@ void og_mali_picks_free(struct og_mali_picks *p)
 	free(p->value);
 	*p = (struct og_mali_picks){ 0, NULL, NULL };
 }
+
+bool og_mali_pass_new(const struct og_backend_host *host, const char *who,
+                      const uint32_t *raw_ids, size_t n, uint32_t **ids,
+                      struct og_mali_picks *picks)
+{
+	*ids = NULL;
+	if (n) {
+		*ids = malloc(n * sizeof **ids);
+		if (!*ids) {
+			og_mali_log(host, OG_LOG_ERROR, "%s: out of memory for a pass of %zu counters",
+			            who, n);
+			return false;
+		}
+		memcpy(*ids, raw_ids, n * sizeof **ids);
+	}
+	if (!og_mali_picks_new(raw_ids, n, picks)) {
+		free(*ids);
+		*ids = NULL;
+		og_mali_log(host, OG_LOG_ERROR,
+		            "%s: out of memory for a pass's per-instance counters", who);
+		return false;
+	}
+	return true;
+}

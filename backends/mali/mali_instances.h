@@ -20,6 +20,14 @@
 bool og_mali_picks_new(const uint32_t *raw_ids, size_t n, struct og_mali_picks *out);
 void og_mali_picks_free(struct og_mali_picks *p);
 
+/* What begin_pass keeps of a pass, the same in kbase and panfrost: raw_ids
+ * copied into *ids (NULL when n is 0) and their picks.  false without
+ * memory, after a message "WHO: out of memory for ..." and with nothing
+ * left allocated. */
+bool og_mali_pass_new(const struct og_backend_host *host, const char *who,
+                      const uint32_t *raw_ids, size_t n, uint32_t **ids,
+                      struct og_mali_picks *picks);
+
 /* From a v5 dump of `bytes` bytes: each value asked for, 0 for one the
  * dump does not hold.  Nothing past `bytes` is read. */
 void og_mali_pick_v5(const struct og_mali_gpu *gpu, const uint32_t *dump, size_t bytes,

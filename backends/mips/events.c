@@ -164,13 +164,11 @@ bool og_mips_parse_source(const char *source, unsigned *bank, unsigned *event, c
 		if (strncmp(source, prefixes[b], len) != 0)
 			continue;
 		const char *digits = source + len;
-		if (*digits < '0' || *digits > '9' || strlen(digits) > 3) {
-			*why = "the event number after the bank must be decimal 0..127";
-			return false;
-		}
-		char *end;
-		unsigned long n = strtoul(digits, &end, 10);
-		if (*end || n > OG_MIPS_MAX_EVENT) {
+		char *end = NULL;
+		unsigned long n = 0;
+		if (*digits >= '0' && *digits <= '9' && strlen(digits) <= 3)
+			n = strtoul(digits, &end, 10);
+		if (!end || *end || n > OG_MIPS_MAX_EVENT) {
 			*why = "the event number after the bank must be decimal 0..127";
 			return false;
 		}
@@ -226,6 +224,11 @@ bool og_mips_assign(const uint32_t *raw_ids, size_t n, int *counter_of)
 	return true;
 }
 
+static size_t max_size(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
 size_t og_mips_plan(const uint32_t *raw_ids, size_t n, unsigned *pass_of, int *counter_of)
 {
 	if (n == 0 || n > 256)
@@ -248,26 +251,18 @@ size_t og_mips_plan(const uint32_t *raw_ids, size_t n, unsigned *pass_of, int *c
 		if (first[i] == i)
 			per_bank[bank]++;
 	}
-	size_t p = (per_bank[0] + 1) / 2;
-	if ((per_bank[1] + 1) / 2 > p)
-		p = (per_bank[1] + 1) / 2;
-	if ((per_bank[0] + per_bank[1] + per_bank[2] + 3) / 4 > p)
-		p = (per_bank[0] + per_bank[1] + per_bank[2] + 3) / 4;
+	size_t p = max_size((per_bank[0] + 1) / 2, (per_bank[1] + 1) / 2);
+	p = max_size(p, (per_bank[0] + per_bank[1] + per_bank[2] + 3) / 4);
 
-	size_t used_even = 0, used_odd = 0, any_slot = 0;
+	/* Bank b's k-th event: pass k / 2, counter b + 2 * (k % 2). */
+	size_t used[2] = {0, 0}, any_slot = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (first[i] != i)
-			continue;
 		unsigned bank = og_mips_raw_bank(raw_ids[i]);
-		if (bank == OG_MIPS_EVEN) {
-			pass_of[i] = (unsigned)(used_even / 2);
-			counter_of[i] = (int)(used_even % 2) * 2;
-			used_even++;
-		} else if (bank == OG_MIPS_ODD) {
-			pass_of[i] = (unsigned)(used_odd / 2);
-			counter_of[i] = (int)(used_odd % 2) * 2 + 1;
-			used_odd++;
-		}
+		if (first[i] != i || bank == OG_MIPS_ANY)
+			continue;
+		pass_of[i] = (unsigned)(used[bank] / 2);
+		counter_of[i] = (int)(used[bank] % 2) * 2 + (int)bank;
+		used[bank]++;
 	}
 	/* Either-bank events take the free counters left over, pass by pass. */
 	for (size_t i = 0; i < n; i++) {
@@ -275,9 +270,8 @@ size_t og_mips_plan(const uint32_t *raw_ids, size_t n, unsigned *pass_of, int *c
 			continue;
 		for (;; any_slot++) {
 			size_t pass = any_slot / 4, c = any_slot % 4;
-			size_t used = c % 2 == 0 ? used_even : used_odd;
 			/* counter c of pass `pass` is the (2*pass + c/2)-th slot of its bank */
-			if (2 * pass + c / 2 >= used)
+			if (2 * pass + c / 2 >= used[c % 2])
 				break;
 		}
 		pass_of[i] = (unsigned)(any_slot / 4);

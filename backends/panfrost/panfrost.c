@@ -31,10 +31,10 @@
 #include "mali/mali_instances.h"
 #include "mali/mali_sum.h"
 #include "panfrost_uapi.h"
+#include "sys_calls.h"
 
 #define FIRST_RENDER_NODE 128
 #define RENDER_NODES 16
-#define EINTR_RETRIES 64
 #define UNSTABLE_CMD "echo Y | sudo tee /sys/module/panfrost/parameters/unstable_ioctls"
 
 struct panfrost {
@@ -61,17 +61,7 @@ struct panfrost {
 
 static int p_ioctl(const struct og_sys *sys, int fd, unsigned long req, void *arg)
 {
-	int r;
-	int tries = 0;
-	do
-		r = sys->ioctl(sys->ctx, fd, req, arg);
-	while (r < 0 && (errno == EINTR || errno == EAGAIN) && ++tries < EINTR_RETRIES);
-	return r;
-}
-
-static bool errno_gone(int e)
-{
-	return e == ENODEV || e == ENXIO || e == EIO || e == ESHUTDOWN || e == EBADF;
+	return og_sys_ioctl_retry(sys, fd, req, arg, true);
 }
 
 static GPA_Status mark_gone(struct panfrost *p, const char *what, int e)
@@ -112,9 +102,9 @@ static GPA_Status find_node(struct panfrost *p, const char *forced)
 			snprintf(path, sizeof path, "%s", forced);
 		else
 			snprintf(path, sizeof path, "/dev/dri/renderD%d", first + i);
-		int fd = sys->open(sys->ctx, path, O_RDWR | O_CLOEXEC, 0);
+		int fd = og_sys_open_node(sys, path);
 		if (fd < 0) {
-			denied |= errno == EACCES || errno == EPERM;
+			denied |= og_sys_errno_denied(errno);
 			continue;
 		}
 		if (is_driver(sys, fd, "panfrost")) {
@@ -153,7 +143,7 @@ static GPA_Status get_param(struct panfrost *p, uint32_t param, uint64_t *value)
 	struct og_panfrost_get_param g = {param, 0, 0};
 	if (p_ioctl(p->host.sys, p->fd, OG_PANFROST_GET_PARAM, &g) < 0) {
 		int e = errno;
-		if (errno_gone(e))
+		if (og_sys_errno_gone(e))
 			return mark_gone(p, "GET_PARAM", e);
 		LOG(p, "panfrost: GET_PARAM %u on %s failed: %s; the kernel's panfrost driver is "
 		       "too old or not panfrost", (unsigned)param, p->path, strerror(e));
@@ -219,7 +209,7 @@ static GPA_Status perfcnt_enable(struct panfrost *p)
 		       "(a second profiler or opengpa context); stop it and retry", p->path);
 		return GPA_STATUS_ERROR_FAILED;
 	}
-	if (errno_gone(e))
+	if (og_sys_errno_gone(e))
 		return mark_gone(p, "PERFCNT_ENABLE", e);
 	LOG(p, "panfrost: PERFCNT_ENABLE on %s failed: %s", p->path, strerror(e));
 	return GPA_STATUS_ERROR_FAILED;
@@ -228,14 +218,11 @@ static GPA_Status perfcnt_enable(struct panfrost *p)
 static void release(struct panfrost *p)
 {
 	const struct og_sys *sys = p->host.sys;
-	if (p->fd >= 0) {
-		if (p->enabled && !p->gone) {
-			struct og_panfrost_perfcnt_enable off = {0, 0};
-			p_ioctl(sys, p->fd, OG_PANFROST_PERFCNT_ENABLE, &off);
-		}
-		sys->close(sys->ctx, p->fd);
+	if (p->fd >= 0 && p->enabled && !p->gone) {
+		struct og_panfrost_perfcnt_enable off = {0, 0};
+		p_ioctl(sys, p->fd, OG_PANFROST_PERFCNT_ENABLE, &off);
 	}
-	p->fd = -1;
+	og_sys_close_fd(sys, &p->fd);
 	p->enabled = false;
 	free(p->dump);
 	p->dump = NULL;
@@ -414,10 +401,10 @@ static GPA_Status dump(struct panfrost *p)
 	if (e == EINTR || e == EAGAIN) {
 		LOG(p, "panfrost: PERFCNT_DUMP on %s was interrupted by signals %d times in a row; "
 		       "the sample is dropped (block or slow down the signal, then sample again)",
-		    p->path, EINTR_RETRIES);
+		    p->path, OG_SYS_RETRIES);
 		return GPA_STATUS_ERROR_FAILED;
 	}
-	if (errno_gone(e))
+	if (og_sys_errno_gone(e))
 		return mark_gone(p, "PERFCNT_DUMP", e);
 	LOG(p, "panfrost: PERFCNT_DUMP on %s failed: %s; the sample is dropped", p->path,
 	    strerror(e));
@@ -431,21 +418,10 @@ static GPA_Status pf_begin_pass(void *state, const uint32_t *raw_ids, size_t n)
 		LOG(p, "panfrost: begin_pass got a raw id this backend never bound");
 		return GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE;
 	}
-	uint32_t *ids = NULL;
-	if (n) {
-		ids = malloc(n * sizeof *ids);
-		if (!ids) {
-			LOG(p, "panfrost: out of memory for a pass of %zu counters", n);
-			return GPA_STATUS_ERROR_FAILED;
-		}
-		memcpy(ids, raw_ids, n * sizeof *ids);
-	}
+	uint32_t *ids;
 	struct og_mali_picks picks;
-	if (!og_mali_picks_new(raw_ids, n, &picks)) {
-		free(ids);
-		LOG(p, "panfrost: out of memory for a pass's per-instance counters");
+	if (!og_mali_pass_new(&p->host, "panfrost", raw_ids, n, &ids, &picks))
 		return GPA_STATUS_ERROR_FAILED;
-	}
 	free(p->pass_ids);
 	p->pass_ids = ids;
 	p->pass_n = n;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * preload_core.h — what the virtual devices' LD_PRELOAD libraries
- * (libopengpa-vmali.so, libopengpa-vadreno.so) share: the descriptor calls
+ * (libopengpa-vmali.so, libopengpa-vadreno.so, libopengpa-v34k.so,
+ * libopengpa-v34k-pmu.so) share: the descriptor calls
  * each of them interposes, open, open64, openat, openat64 (and their
  * _FORTIFY_SOURCE forms), close and ioctl, each handed to the device when
  * it owns the path or the descriptor and to the next definition
@@ -10,7 +11,9 @@
  *
  * A preload library compiles preload_core.c (meson: vdev_preload_core)
  * and defines the three hooks below; what else it interposes (vmali: mmap,
- * read, poll, stat) stays its own.
+ * read, poll, stat; v34k: read, write, dup, fcntl, fstat; v34k-pmu:
+ * syscall, read, opendir) stays its own.  A library may export fewer of
+ * the core's calls than it defines (the v34k ones: a version script).
  */
 #ifndef OPENGPA_VDEV_PRELOAD_CORE_H
 #define OPENGPA_VDEV_PRELOAD_CORE_H

@@ -17,8 +17,14 @@
  * through (the MIPS PMU publishes no event aliases anyway).
  *
  * The device is process-wide by nature; one mutex serialises it.
+ *
+ * open, openat, their large-file and _FORTIFY_SOURCE forms, close and ioctl
+ * are the shared interposer core's (preload_core.c), asking the hooks
+ * below; v34k_pmu_preload.map lists what the library exports (the core's
+ * __openat_2 and __openat64_2 stay hidden: this library never interposed
+ * them).  syscall, read and opendir are this file's.
  */
-#undef _FILE_OFFSET_BITS /* open and open64 are interposed by name */
+#undef _FILE_OFFSET_BITS /* the core interposes open and open64 by name */
 
 #include "v34k_pmu.h"
 
@@ -36,6 +42,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "preload_core.h"
+
 #define EXPORT __attribute__((visibility("default")))
 #define MAX_FD 4096
 
@@ -49,14 +57,15 @@ static struct {
 	int dev_fd[MAX_FD];       /* EVENT: the device's descriptor */
 	const char *text[MAX_FD]; /* FILE_TEXT */
 	size_t off[MAX_FD];
-	int (*open)(const char *, int, ...);
-	int (*openat)(int, const char *, int, ...);
 	ssize_t (*read)(int, void *, size_t);
-	int (*ioctl)(int, unsigned long, ...);
-	int (*close)(int);
 	long (*syscall)(long, ...);
 	DIR *(*opendir)(const char *);
+	struct og_sys sys; /* the device's calls the interposer core makes */
 } g = { .lock = PTHREAD_MUTEX_INITIALIZER, .once = PTHREAD_ONCE_INIT };
+
+static int sys_open(void *ctx, const char *path, int flags, mode_t mode);
+static int sys_close(void *ctx, int fd);
+static int sys_ioctl(void *ctx, int fd, unsigned long request, void *arg);
 
 static unsigned long env_num(const char *name, unsigned long def)
 {
@@ -66,11 +75,7 @@ static unsigned long env_num(const char *name, unsigned long def)
 
 static void init(void)
 {
-	g.open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
-	g.openat = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
 	g.read = (ssize_t(*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
-	g.ioctl = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
-	g.close = (int (*)(int))dlsym(RTLD_NEXT, "close");
 	g.syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
 	g.opendir = (DIR * (*)(const char *)) dlsym(RTLD_NEXT, "opendir");
 	struct v34k_pmu_config c = {
@@ -83,6 +88,7 @@ static void init(void)
 		.cycles_per_read = env_num("V34K_CYCLES", 10000000),
 	};
 	g.pmu = v34k_pmu_new(&c);
+	g.sys = (struct og_sys){ .open = sys_open, .close = sys_close, .ioctl = sys_ioctl };
 }
 
 static void setup(void)
@@ -98,23 +104,33 @@ static bool ours(int fd)
 /* A real descriptor standing for a virtual object, or -1 with errno. */
 static int placeholder(void)
 {
-	int fd = g.open("/dev/null", O_RDWR | O_CLOEXEC);
+	const struct preload_next *next = preload_next();
+	int fd = next->open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (fd >= MAX_FD) {
-		g.close(fd);
+		next->close(fd);
 		errno = EMFILE;
 		return -1;
 	}
 	return fd;
 }
 
-static int open_file(const char *path, int flags)
+bool preload_owns_path(const char *path)
 {
 	setup();
-	if (!g.pmu || !path)
-		return -2;
+	return g.pmu && path && v34k_pmu_file(g.pmu, path);
+}
+
+bool preload_owns_fd(int fd)
+{
+	return ours(fd);
+}
+
+/* One of the files a perf client reads, read-only. */
+static int sys_open(void *ctx, const char *path, int flags, mode_t mode)
+{
+	(void)ctx;
+	(void)mode;
 	const char *text = v34k_pmu_file(g.pmu, path);
-	if (!text)
-		return -2;
 	if ((flags & O_ACCMODE) != O_RDONLY) {
 		errno = EACCES;
 		return -1;
@@ -128,49 +144,6 @@ static int open_file(const char *path, int flags)
 	}
 	pthread_mutex_unlock(&g.lock);
 	return fd;
-}
-
-static mode_t mode_arg(int flags, va_list ap)
-{
-	return (flags & (O_CREAT | O_TMPFILE)) ? (mode_t)va_arg(ap, int) : 0;
-}
-
-EXPORT int open(const char *path, int flags, ...)
-{
-	va_list ap;
-	va_start(ap, flags);
-	mode_t mode = mode_arg(flags, ap);
-	va_end(ap);
-	int fd = open_file(path, flags);
-	return fd != -2 ? fd : g.open(path, flags, mode);
-}
-
-/* The same calls under their large-file names. */
-EXPORT int open64(const char *path, int flags, ...) __attribute__((alias("open")));
-
-EXPORT int openat(int dirfd, const char *path, int flags, ...)
-{
-	va_list ap;
-	va_start(ap, flags);
-	mode_t mode = mode_arg(flags, ap);
-	va_end(ap);
-	int fd = path[0] == '/' ? open_file(path, flags) : (setup(), -2);
-	return fd != -2 ? fd : g.openat(dirfd, path, flags, mode);
-}
-
-EXPORT int openat64(int dirfd, const char *path, int flags, ...) __attribute__((alias("openat")));
-
-int __open_2(const char *path, int flags);
-int __open64_2(const char *path, int flags);
-
-EXPORT int __open_2(const char *path, int flags)
-{
-	return open(path, flags);
-}
-
-EXPORT int __open64_2(const char *path, int flags)
-{
-	return open(path, flags);
 }
 
 EXPORT DIR *opendir(const char *path)
@@ -253,15 +226,12 @@ EXPORT ssize_t read(int fd, void *buf, size_t len)
 	return (ssize_t)r;
 }
 
-EXPORT int ioctl(int fd, unsigned long request, ...)
+/* An event descriptor's ioctls go to the device; a file's, to /dev/null. */
+static int sys_ioctl(void *ctx, int fd, unsigned long request, void *arg)
 {
-	va_list ap;
-	va_start(ap, request);
-	void *arg = va_arg(ap, void *);
-	va_end(ap);
-	setup();
-	if (!ours(fd) || g.kind[fd] != EVENT)
-		return g.ioctl(fd, request, arg);
+	(void)ctx;
+	if (g.kind[fd] != EVENT)
+		return preload_next()->ioctl(fd, request, arg);
 	pthread_mutex_lock(&g.lock);
 	long r = v34k_pmu_ioctl(g.pmu, g.dev_fd[fd], request, arg);
 	pthread_mutex_unlock(&g.lock);
@@ -272,15 +242,20 @@ EXPORT int ioctl(int fd, unsigned long request, ...)
 	return (int)r;
 }
 
-EXPORT int close(int fd)
+static int sys_close(void *ctx, int fd)
 {
-	setup();
-	if (ours(fd)) {
-		pthread_mutex_lock(&g.lock);
-		if (g.kind[fd] == EVENT)
-			v34k_pmu_close(g.pmu, g.dev_fd[fd]);
-		g.kind[fd] = NONE;
-		pthread_mutex_unlock(&g.lock);
-	}
-	return g.close(fd);
+	(void)ctx;
+	pthread_mutex_lock(&g.lock);
+	if (g.kind[fd] == EVENT)
+		v34k_pmu_close(g.pmu, g.dev_fd[fd]);
+	g.kind[fd] = NONE;
+	pthread_mutex_unlock(&g.lock);
+	return preload_next()->close(fd);
+}
+
+/* Asked only after preload_owns_path or preload_owns_fd, which set the
+ * device up. */
+const struct og_sys *preload_sys(void)
+{
+	return &g.sys;
 }

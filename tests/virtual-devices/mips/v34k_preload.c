@@ -27,10 +27,16 @@
  * device's files, not at the first interposed call: a runtime loaded before
  * this library (AddressSanitizer's) makes such calls while it starts, before
  * the C library has set up the environment (docs/testing.md).
+ *
+ * open, openat, their large-file and _FORTIFY_SOURCE forms and close are
+ * the shared interposer core's (preload_core.c), asking the hooks below;
+ * v34k_preload.map lists what the library exports (the core's ioctl and
+ * __openat64_2 stay hidden: this library never interposed them).  read,
+ * write, the dups, fcntl and the fstats are this file's.
  */
 
-/* open64 and friends are interposed by name below: glibc must not rename
- * open to open64 (meson builds with -D_FILE_OFFSET_BITS=64). */
+/* fstat64 and friends are interposed by name below: glibc must not rename
+ * fstat to fstat64 (meson builds with -D_FILE_OFFSET_BITS=64). */
 #undef _FILE_OFFSET_BITS
 
 #include "v34k.h"
@@ -46,6 +52,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "preload_core.h"
+
 #define MAX_FD 4096
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -54,11 +62,8 @@ static int handle_of[MAX_FD]; /* handle + 1 per real fd; 0 = not ours */
 static int refs[64];          /* descriptors per handle: shells dup2 and close */
 static uint64_t cycles_per_read = 10000000;
 
-static int (*real_open)(const char *, int, ...);
-static int (*real_openat)(int, const char *, int, ...);
 static ssize_t (*real_read)(int, void *, size_t);
 static ssize_t (*real_write)(int, const void *, size_t);
-static int (*real_close)(int);
 static int (*real_dup)(int);
 static int (*real_dup2)(int, int);
 static int (*real_dup3)(int, int, int);
@@ -73,12 +78,13 @@ static void load_state(void)
 	const char *path = getenv("V34K_STATE");
 	if (!path)
 		return;
-	int fd = real_open(path, O_RDONLY | O_CLOEXEC);
+	const struct preload_next *next = preload_next();
+	int fd = next->open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	char buf[512];
 	ssize_t n = real_read(fd, buf, sizeof buf - 1);
-	real_close(fd);
+	next->close(fd);
 	if (n > 0) {
 		buf[n] = '\0';
 		v34k_state_parse(device, buf);
@@ -93,12 +99,13 @@ static void save_state(void)
 		return;
 	char buf[512];
 	int n = v34k_state_format(device, buf, sizeof buf);
-	int fd = real_open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	const struct preload_next *next = preload_next();
+	int fd = next->open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;
 	if (n > 0 && real_write(fd, buf, (size_t)n) != n)
 		n = -1; /* best effort: the next process starts from zero */
-	real_close(fd);
+	next->close(fd);
 }
 
 static bool env_flag(const char *name)
@@ -107,16 +114,14 @@ static bool env_flag(const char *name)
 	return v && *v && strcmp(v, "0") != 0;
 }
 
-/* Under the lock: the next definition of every interposed call. */
+/* Under the lock: the next definition of every call this file interposes
+ * (the core's are preload_next()'s). */
 static void resolve_real(void)
 {
-	if (real_open)
+	if (real_read)
 		return;
-	real_open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
-	real_openat = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
 	real_read = (ssize_t(*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
 	real_write = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
-	real_close = (int (*)(int))dlsym(RTLD_NEXT, "close");
 	real_dup = (int (*)(int))dlsym(RTLD_NEXT, "dup");
 	real_dup2 = (int (*)(int, int))dlsym(RTLD_NEXT, "dup2");
 	real_dup3 = (int (*)(int, int, int))dlsym(RTLD_NEXT, "dup3");
@@ -174,46 +179,6 @@ static void ensure_real(void)
 	pthread_mutex_unlock(&lock);
 }
 
-/* Returns a real fd standing for a virtual file, -1 with errno, or -2 when
- * the path is not virtual. */
-static int open_virtual(const char *path, int flags)
-{
-	pthread_mutex_lock(&lock);
-	if (is_device_path(path))
-		setup();
-	else
-		resolve_real();
-	if (!device || !path || v34k_file_kind(device, path) == 0) {
-		pthread_mutex_unlock(&lock);
-		return -2;
-	}
-	if ((flags & O_ACCMODE) == O_RDONLY && strcmp(path, "/proc/cpuinfo") != 0) {
-		v34k_run(device, cycles_per_read, V34K_USER, 0, 0);
-		save_state();
-	}
-	int h = v34k_open_handle(device, path, flags);
-	int fd = -1, err = 0;
-	if (h < 0) {
-		err = -h;
-	} else {
-		fd = real_open("/dev/null", O_RDWR | (flags & O_CLOEXEC));
-		if (fd < 0 || fd >= MAX_FD) {
-			err = fd < 0 ? errno : EMFILE;
-			if (fd >= 0)
-				real_close(fd);
-			v34k_close_handle(device, h);
-			fd = -1;
-		} else {
-			handle_of[fd] = h + 1;
-			refs[h] = 1;
-		}
-	}
-	pthread_mutex_unlock(&lock);
-	if (fd < 0)
-		errno = err;
-	return fd;
-}
-
 static int handle_for(int fd)
 {
 	return fd >= 0 && fd < MAX_FD ? handle_of[fd] - 1 : -1;
@@ -230,75 +195,83 @@ static void forget(int fd)
 		v34k_close_handle(device, h);
 }
 
-static mode_t mode_arg(int flags, va_list ap)
+/* ---- the interposer core's hooks (preload_core.h) ----------------------- */
+
+bool preload_owns_path(const char *path)
 {
-	return (flags & (O_CREAT | O_TMPFILE)) ? (mode_t)va_arg(ap, int) : 0;
+	if (!is_device_path(path))
+		return false;
+	pthread_mutex_lock(&lock);
+	setup();
+	bool ours = device && v34k_file_kind(device, path) != 0;
+	pthread_mutex_unlock(&lock);
+	return ours;
 }
 
-__attribute__((visibility("default"))) int open(const char *path, int flags, ...)
+bool preload_owns_fd(int fd)
 {
-	va_list ap;
-	va_start(ap, flags);
-	mode_t mode = mode_arg(flags, ap);
-	va_end(ap);
-	int fd = open_virtual(path, flags);
-	return fd != -2 ? fd : real_open(path, flags, mode);
+	return handle_for(fd) >= 0;
 }
 
-__attribute__((visibility("default"))) int open64(const char *path, int flags, ...)
+/* A real descriptor of /dev/null standing for the virtual file, or -1 with
+ * errno.  Reading the counter file first runs the workload. */
+static int sys_open(void *ctx, const char *path, int flags, mode_t mode)
 {
-	va_list ap;
-	va_start(ap, flags);
-	mode_t mode = mode_arg(flags, ap);
-	va_end(ap);
-	int fd = open_virtual(path, flags);
-	return fd != -2 ? fd : real_open(path, flags, mode);
+	(void)ctx;
+	(void)mode;
+	pthread_mutex_lock(&lock);
+	if ((flags & O_ACCMODE) == O_RDONLY && strcmp(path, "/proc/cpuinfo") != 0) {
+		v34k_run(device, cycles_per_read, V34K_USER, 0, 0);
+		save_state();
+	}
+	int h = v34k_open_handle(device, path, flags);
+	int fd = -1, err = 0;
+	if (h < 0) {
+		err = -h;
+	} else {
+		const struct preload_next *next = preload_next();
+		fd = next->open("/dev/null", O_RDWR | (flags & O_CLOEXEC));
+		if (fd < 0 || fd >= MAX_FD) {
+			err = fd < 0 ? errno : EMFILE;
+			if (fd >= 0)
+				next->close(fd);
+			v34k_close_handle(device, h);
+			fd = -1;
+		} else {
+			handle_of[fd] = h + 1;
+			refs[h] = 1;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	if (fd < 0)
+		errno = err;
+	return fd;
 }
 
-__attribute__((visibility("default"))) int openat(int dirfd, const char *path, int flags, ...)
+static int sys_close(void *ctx, int fd)
 {
-	va_list ap;
-	va_start(ap, flags);
-	mode_t mode = mode_arg(flags, ap);
-	va_end(ap);
-	int fd = path[0] == '/' ? open_virtual(path, flags) : -2;
-	if (fd != -2)
-		return fd;
-	ensure_real();
-	return real_openat(dirfd, path, flags, mode);
+	(void)ctx;
+	pthread_mutex_lock(&lock);
+	forget(fd);
+	pthread_mutex_unlock(&lock);
+	return preload_next()->close(fd);
 }
 
-__attribute__((visibility("default"))) int openat64(int dirfd, const char *path, int flags, ...)
+/* /proc/perf answers no ioctl: what /dev/null answers. */
+static int sys_ioctl(void *ctx, int fd, unsigned long req, void *arg)
 {
-	va_list ap;
-	va_start(ap, flags);
-	mode_t mode = mode_arg(flags, ap);
-	va_end(ap);
-	int fd = path[0] == '/' ? open_virtual(path, flags) : -2;
-	if (fd != -2)
-		return fd;
-	ensure_real();
-	return real_openat(dirfd, path, flags, mode);
+	(void)ctx;
+	return preload_next()->ioctl(fd, req, arg);
 }
 
-/* _FORTIFY_SOURCE builds call these instead of open/openat. */
-int __open_2(const char *path, int flags);
-int __open64_2(const char *path, int flags);
-int __openat_2(int dirfd, const char *path, int flags);
-
-__attribute__((visibility("default"))) int __open_2(const char *path, int flags)
+const struct og_sys *preload_sys(void)
 {
-	return open(path, flags);
-}
-
-__attribute__((visibility("default"))) int __open64_2(const char *path, int flags)
-{
-	return open(path, flags);
-}
-
-__attribute__((visibility("default"))) int __openat_2(int dirfd, const char *path, int flags)
-{
-	return openat(dirfd, path, flags);
+	static const struct og_sys sys = {
+		.open = sys_open,
+		.close = sys_close,
+		.ioctl = sys_ioctl,
+	};
+	return &sys;
 }
 
 __attribute__((visibility("default"))) ssize_t read(int fd, void *buf, size_t len)
@@ -334,18 +307,6 @@ __attribute__((visibility("default"))) ssize_t write(int fd, const void *buf, si
 		return -1;
 	}
 	return (ssize_t)r;
-}
-
-__attribute__((visibility("default"))) int close(int fd)
-{
-	int h = handle_for(fd);
-	ensure_real();
-	if (h >= 0) {
-		pthread_mutex_lock(&lock);
-		forget(fd);
-		pthread_mutex_unlock(&lock);
-	}
-	return real_close(fd);
 }
 
 /* The descriptor `to` now refers to what `from` does. */
@@ -398,42 +359,36 @@ static unsigned virtual_mode(int fd)
 	return mode;
 }
 
-/* Rewrites what fstat said about /dev/null into what procfs says about the
- * virtual file: a regular file of size 0 (the same for both struct types). */
-#define AS_PROCFS(st, mode)              \
-	do {                             \
-		(st)->st_mode = (mode);  \
-		(st)->st_size = 0;       \
-		(st)->st_blocks = 0;     \
-		(st)->st_rdev = 0;       \
+/* The four fstat entries alike: `real` (ENOSYS when this C library lacks
+ * it) called with the arguments after it, then what it said about /dev/null
+ * rewritten into what procfs says about a virtual file: a regular file of
+ * size 0.  A macro: the entries' struct types differ (stat, stat64). */
+#define FSTAT_AS_PROCFS(real, fd, st, ...)                 \
+	do {                                               \
+		ensure_real();                             \
+		if (!(real)) {                             \
+			errno = ENOSYS;                    \
+			return -1;                         \
+		}                                          \
+		int r_ = (real)(__VA_ARGS__);              \
+		unsigned mode_ = r_ == 0 ? virtual_mode(fd) : 0; \
+		if (mode_) {                               \
+			(st)->st_mode = mode_;             \
+			(st)->st_size = 0;                 \
+			(st)->st_blocks = 0;               \
+			(st)->st_rdev = 0;                 \
+		}                                          \
+		return r_;                                 \
 	} while (0)
 
 __attribute__((visibility("default"))) int fstat(int fd, struct stat *st)
 {
-	ensure_real();
-	if (!real_fstat) {
-		errno = ENOSYS;
-		return -1;
-	}
-	int r = real_fstat(fd, st);
-	unsigned mode = r == 0 ? virtual_mode(fd) : 0;
-	if (mode)
-		AS_PROCFS(st, mode);
-	return r;
+	FSTAT_AS_PROCFS(real_fstat, fd, st, fd, st);
 }
 
 __attribute__((visibility("default"))) int fstat64(int fd, struct stat64 *st)
 {
-	ensure_real();
-	if (!real_fstat64) {
-		errno = ENOSYS;
-		return -1;
-	}
-	int r = real_fstat64(fd, st);
-	unsigned mode = r == 0 ? virtual_mode(fd) : 0;
-	if (mode)
-		AS_PROCFS(st, mode);
-	return r;
+	FSTAT_AS_PROCFS(real_fstat64, fd, st, fd, st);
 }
 
 /* glibc before 2.33 declared these in <sys/stat.h>; 2.33 and later keep
@@ -443,30 +398,12 @@ int __fxstat64(int ver, int fd, struct stat64 *st);
 
 __attribute__((visibility("default"))) int __fxstat(int ver, int fd, struct stat *st)
 {
-	ensure_real();
-	if (!real_fxstat) {
-		errno = ENOSYS;
-		return -1;
-	}
-	int r = real_fxstat(ver, fd, st);
-	unsigned mode = r == 0 ? virtual_mode(fd) : 0;
-	if (mode)
-		AS_PROCFS(st, mode);
-	return r;
+	FSTAT_AS_PROCFS(real_fxstat, fd, st, ver, fd, st);
 }
 
 __attribute__((visibility("default"))) int __fxstat64(int ver, int fd, struct stat64 *st)
 {
-	ensure_real();
-	if (!real_fxstat64) {
-		errno = ENOSYS;
-		return -1;
-	}
-	int r = real_fxstat64(ver, fd, st);
-	unsigned mode = r == 0 ? virtual_mode(fd) : 0;
-	if (mode)
-		AS_PROCFS(st, mode);
-	return r;
+	FSTAT_AS_PROCFS(real_fxstat64, fd, st, ver, fd, st);
 }
 
 __attribute__((visibility("default"))) int fcntl(int fd, int cmd, ...)
