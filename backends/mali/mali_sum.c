@@ -199,20 +199,48 @@ __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
 			exact(dump, at, k, c * CHUNK_WORDS, out);
 }
 
+/* One copy per instruction set: the bodies above are inlined into each, so
+ * each is compiled whole for its target. */
+#define SUM_COPY(name, target_attribute)                                                     \
+	target_attribute __attribute__((noinline)) static void name##_exact(                  \
+		const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w, uint64_t *out) \
+	{                                                                                       \
+		chunk_exact(dump, at, k, w, out);                                               \
+	}                                                                                       \
+	target_attribute static void name(const struct og_mali_layout *layout,                \
+	                                  const uint32_t *dump, struct og_mali_totals *totals) \
+	{                                                                                       \
+		static const uint32_t fe_at = 0, tiler_at = OG_MALI_V5_WORDS;                   \
+		uint64_t *v = totals->v;                                                        \
+		sum_type(dump, &fe_at, 1, v + OG_MALI_FE * OG_MALI_MAX_VALUES, name##_exact);    \
+		sum_type(dump, &tiler_at, 1, v + OG_MALI_TILER * OG_MALI_MAX_VALUES,             \
+		         name##_exact);                                                         \
+		sum_type(dump, layout->l2_at, layout->l2_count,                                 \
+		         v + OG_MALI_L2 * OG_MALI_MAX_VALUES, name##_exact);                    \
+		sum_type(dump, layout->core_at, layout->core_count,                             \
+		         v + OG_MALI_SC * OG_MALI_MAX_VALUES, name##_exact);                    \
+	}
+
+SUM_COPY(sum_default, )
 #if defined(OG_SUM_AVX2_COPY)
+SUM_COPY(sum_avx2, __attribute__((target("avx2"))))
+
 #include <immintrin.h>
 
-/* The AVX-512F copy's block type, in 64-byte vectors: a block is 4 of them,
- * summed over the instances in 4 registers, the guard two three-way ORs
- * (VPTERNLOGD 0xfe: a | b | c) an instance.  Each sum of 16 lanes becomes 16
- * totals by one VPMOVZXDQ (its low 8 lanes) and one zero-masking VPERMD
- * (its high 8): as many shuffles as the 32-byte copies' widening, half the
- * adds and ORs.  The loop body is written out because GCC 12 copied each
- * sum to another register every instance (4 to 6 moves of 64 bytes an
- * instance, which take the ports the adds need: issue 29). */
-__attribute__((target("avx512f"), always_inline)) static inline void
-type_512(const uint32_t *dump, const uint32_t *at, uint32_t k, uint64_t *out,
-         chunk_exact_fn *exact)
+#define AVX512F __attribute__((target("avx512f")))
+
+/* The AVX-512F copy: a block type in 64-byte vectors, a block being 4 of
+ * them, summed over the instances in 4 registers, the guard two three-way
+ * ORs (VPTERNLOGD 0xfe: a | b | c) an instance.  Each sum of 16 lanes
+ * becomes 16 totals by one VPMOVZXDQ (its low 8 lanes) and one zero-masking
+ * VPERMD (its high 8): as many shuffles as the 32-byte copies' widening, half
+ * their adds and ORs.  The loop body is written out because GCC 12 copied
+ * each sum to another register every instance (4 to 6 moves of 64 bytes an
+ * instance, on the ports the adds need: issue 29).  True when a word might
+ * have carried (the type is then summed again, exactly, by exact_512). */
+AVX512F __attribute__((always_inline)) static inline bool type_512(const uint32_t *dump,
+                                                                   const uint32_t *at, uint32_t k,
+                                                                   uint64_t *out)
 {
 	const uint32_t *p = dump + at[0];
 	if (k == 1) { /* its words are the totals: widened as they are loaded */
@@ -220,7 +248,7 @@ type_512(const uint32_t *dump, const uint32_t *at, uint32_t k, uint64_t *out,
 		for (uint32_t j = 0; j < OG_MALI_V5_WORDS; j += 8)
 			_mm512_storeu_si512(out + j, _mm512_cvtepu32_epi64(_mm256_loadu_si256(
 				(const __m256i *)(const void *)(p + j))));
-		return;
+		return false;
 	}
 	__m512i s0 = _mm512_loadu_si512(p), s1 = _mm512_loadu_si512(p + 16);
 	__m512i s2 = _mm512_loadu_si512(p + 32), s3 = _mm512_loadu_si512(p + 48);
@@ -244,46 +272,49 @@ type_512(const uint32_t *dump, const uint32_t *at, uint32_t k, uint64_t *out,
 		        : [p] "r"(p), "m"(*(const uint32_t(*)[OG_MALI_V5_WORDS])p));
 	}
 	const __m512i high = _mm512_set_epi32(0, 15, 0, 14, 0, 13, 0, 12, 0, 11, 0, 10, 0, 9, 0, 8);
-	const __m512i sum[4] = {s0, s1, s2, s3};
-#pragma GCC unroll 4
-	for (uint32_t j = 0; j < 4; j++) {
-		_mm512_storeu_si512(out + 16 * j, _mm512_cvtepu32_epi64(_mm512_castsi512_si256(sum[j])));
-		_mm512_storeu_si512(out + 16 * j + 8, _mm512_maskz_permutexvar_epi32(0x5555, high, sum[j]));
-	}
+#define STORE_512(j, s)                                                                      \
+	_mm512_storeu_si512(out + 16 * (j), _mm512_cvtepu32_epi64(_mm512_castsi512_si256(s)));  \
+	_mm512_storeu_si512(out + 16 * (j) + 8, _mm512_maskz_permutexvar_epi32(0x5555, high, s))
+	STORE_512(0, s0);
+	STORE_512(1, s1);
+	STORE_512(2, s2);
+	STORE_512(3, s3);
+#undef STORE_512
 	/* ceil(log2 k): words below 2^(32 - bits) cannot carry out of k adds. */
 	uint32_t bits = 32u - (uint32_t)__builtin_clz(k - 1);
-	if (_mm512_test_epi32_mask(all, _mm512_set1_epi32((int)(~0u << (32u - bits)))))
-		for (uint32_t c = 0; c < OG_MALI_V5_WORDS / CHUNK_WORDS; c++)
-			exact(dump, at, k, c * CHUNK_WORDS, out);
+	return _mm512_test_epi32_mask(all, _mm512_set1_epi32((int)(~0u << (32u - bits)))) != 0;
 }
-#endif
 
-/* One copy per instruction set, TYPE (sum_type, or type_512) summing each
- * block type of a dump whose layout og_mali_sum_dump checked: the bodies
- * above are inlined into each, so each is compiled whole for its target. */
-#define SUM_COPY(name, target_attribute, TYPE)                                               \
-	target_attribute __attribute__((noinline)) static void name##_exact(                  \
-		const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w, uint64_t *out) \
-	{                                                                                       \
-		chunk_exact(dump, at, k, w, out);                                               \
-	}                                                                                       \
-	target_attribute static void name(const struct og_mali_layout *layout,                \
-	                                  const uint32_t *dump, struct og_mali_totals *totals) \
-	{                                                                                       \
-		static const uint32_t fe_at = 0, tiler_at = OG_MALI_V5_WORDS;                   \
-		uint64_t *v = totals->v;                                                        \
-		TYPE(dump, &fe_at, 1, v + OG_MALI_FE * OG_MALI_MAX_VALUES, name##_exact);        \
-		TYPE(dump, &tiler_at, 1, v + OG_MALI_TILER * OG_MALI_MAX_VALUES, name##_exact);  \
-		TYPE(dump, layout->l2_at, layout->l2_count, v + OG_MALI_L2 * OG_MALI_MAX_VALUES, \
-		     name##_exact);                                                             \
-		TYPE(dump, layout->core_at, layout->core_count,                                 \
-		     v + OG_MALI_SC * OG_MALI_MAX_VALUES, name##_exact);                        \
+/* The rare exact path, out of line: the sum itself then keeps nothing
+ * across a call (no registers saved, no frame). */
+AVX512F __attribute__((noinline, cold)) static void exact_512(const struct og_mali_layout *layout,
+                                                              const uint32_t *dump,
+                                                              struct og_mali_totals *totals,
+                                                              bool l2, bool cores)
+{
+	for (uint32_t w = 0; w < OG_MALI_V5_WORDS; w += CHUNK_WORDS) {
+		if (l2)
+			chunk_exact(dump, layout->l2_at, layout->l2_count, w,
+			            totals->v + OG_MALI_L2 * OG_MALI_MAX_VALUES);
+		if (cores)
+			chunk_exact(dump, layout->core_at, layout->core_count, w,
+			            totals->v + OG_MALI_SC * OG_MALI_MAX_VALUES);
 	}
+}
 
-SUM_COPY(sum_default, , sum_type)
-#if defined(OG_SUM_AVX2_COPY)
-SUM_COPY(sum_avx2, __attribute__((target("avx2"))), sum_type)
-SUM_COPY(sum_avx512, __attribute__((target("avx512f"))), type_512)
+AVX512F static void sum_avx512(const struct og_mali_layout *layout, const uint32_t *dump,
+                               struct og_mali_totals *totals)
+{
+	static const uint32_t fe_at = 0, tiler_at = OG_MALI_V5_WORDS;
+	uint64_t *v = totals->v;
+	type_512(dump, &fe_at, 1, v + OG_MALI_FE * OG_MALI_MAX_VALUES);
+	type_512(dump, &tiler_at, 1, v + OG_MALI_TILER * OG_MALI_MAX_VALUES);
+	bool l2 = type_512(dump, layout->l2_at, layout->l2_count, v + OG_MALI_L2 * OG_MALI_MAX_VALUES);
+	bool cores = type_512(dump, layout->core_at, layout->core_count,
+	                      v + OG_MALI_SC * OG_MALI_MAX_VALUES);
+	if (l2 || cores)
+		exact_512(layout, dump, totals, l2, cores);
+}
 #endif
 
 #if defined(OG_SUM_AVX2_COPY)
