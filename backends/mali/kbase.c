@@ -174,7 +174,10 @@ static GPA_Status kbase_open(const struct og_backend_host *host, const char *opt
 {
 	if (!host || !host->sys || !state || !info)
 		return GPA_STATUS_ERROR_NULL_POINTER;
-	struct kbase *k = calloc(1, sizeof *k);
+	/* Its totals are 64-byte aligned (mali_common.h). */
+	struct kbase *k = aligned_alloc(_Alignof(struct kbase), sizeof *k);
+	if (k)
+		memset(k, 0, sizeof *k);
 	if (!k) {
 		og_mali_log(host, OG_LOG_ERROR, "mali: out of memory for the backend state");
 		return GPA_STATUS_ERROR_FAILED;

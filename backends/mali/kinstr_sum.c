@@ -161,24 +161,18 @@ static void sum_neon(const uint8_t *map, const uint32_t *at, uint32_t k, uint32_
 }
 #endif
 
-size_t og_kinstr_sum_copies(struct og_kinstr_sum_copy *out, size_t max)
-{
-	struct og_kinstr_sum_copy all[] = {
 #if defined(OG_SUM_NEON_COPY)
-		{"neon", sum_neon, true},
+#define NEON_COPY {"neon", sum_neon, true},
+#else
+#define NEON_COPY
 #endif
 #if defined(OG_SUM_AVX2_COPY)
-		{"avx512f", sum_avx512, og_cpu_has_avx512f()},
-		{"avx2", sum_avx2, og_cpu_has_avx2()},
+#define X86_COPIES {"avx512f", sum_avx512, og_cpu_has_avx512f()}, {"avx2", sum_avx2, og_cpu_has_avx2()},
+#else
+#define X86_COPIES
 #endif
-		{"default", sum_default, true},
-	};
-	size_t n = 0;
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-		if (all[i].runs_here && n < max)
-			out[n++] = all[i];
-	return n;
-}
+OG_SUM_COPIES_FN(og_kinstr_sum_copies, og_kinstr_sum_copy,
+                 NEON_COPY X86_COPIES{"default", sum_default, true})
 
 og_kinstr_sum_fn *og_kinstr_pick_sum(void)
 {

@@ -110,9 +110,12 @@ static inline uint32_t og_mali_raw_index(uint32_t raw_id)
 }
 
 /* One sample's hardware counts: v[block type * 128 + index], each value
- * summed over the instances of its block type. */
+ * summed over the instances of its block type.  On a cache line: the sums
+ * store them 64 bytes at a time, and a store that straddles two lines took
+ * twice as long (issue 29); a struct holding this one is then 64-byte
+ * aligned too, so heap copies come from aligned_alloc, not calloc. */
 struct og_mali_totals {
-	uint64_t v[OG_MALI_HW_RAW];
+	_Alignas(64) uint64_t v[OG_MALI_HW_RAW];
 };
 
 /* raw_id must be below OG_MALI_HW_RAW. */

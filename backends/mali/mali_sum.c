@@ -5,8 +5,10 @@
  * Adding each 32-bit word into a 64-bit total one at a time costs several
  * copies of the dump.  Instead, the instances of one block type are added a
  * chunk of words at a time in 32-bit vector lanes that stay in registers
- * (GNU vector extensions: SSE2, AVX2 or AVX-512 on x86, NEON on Arm), and
- * each sum is stored once.
+ * (GNU vector extensions: SSE2 or AVX2 on x86, NEON on Arm; AVX-512F
+ * intrinsics, a whole block at a time, in type_512), and each sum is stored
+ * once, onto the totals' cache lines (struct og_mali_totals is 64-byte
+ * aligned).
  *
  * A 32-bit lane can carry out.  k words each below 2^(32 - ceil(log2 k))
  * cannot, so the OR of every word added is kept and checked once per block
@@ -30,6 +32,8 @@ typedef uint32_t vec __attribute__((vector_size(VEC_BYTES)));
 /* Four running sums and their OR fit in the 16 vector registers of SSE2. */
 #define CHUNK_WORDS (4u * LANES)
 _Static_assert(OG_MALI_V5_WORDS % CHUNK_WORDS == 0, "blocks are whole chunks");
+_Static_assert(_Alignof(struct og_mali_totals) >= 64 && OG_MALI_MAX_VALUES * 8 % 64 == 0,
+               "every row of totals starts a cache line");
 
 /* memcpy: dumps need not be vector-aligned, and it keeps aliasing rules. */
 #define LOAD(v, p) memcpy(&(v), (p), sizeof(vec))
@@ -75,30 +79,6 @@ _Static_assert(OG_MALI_V5_WORDS % CHUNK_WORDS == 0, "blocks are whole chunks");
 		const vec zero_ = {0};                                       \
 		STORE_WIDE2(p, v, zero_);                                    \
 	} while (0)
-
-/* With AVX-512F, one instruction widens 8 lanes to 8 64-bit totals
- * (VPMOVZXDQ zmm, ymm) where the interleaves above take three shuffles on
- * one port (issue 29): the AVX-512 copy (block_narrow; `convert`, a
- * constant per copy, selects it) stores that way and ORs three vectors at a
- * time (OR3). */
-#if VEC_BYTES == 32 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ /* x86 */
-typedef uint32_t vwide __attribute__((vector_size(2 * VEC_BYTES)));
-/* Each lane then a zero: GCC 12 makes this one VPMOVZXDQ, but splits
- * __builtin_convertvector in two 256-bit halves and joins them. */
-#define STORE_CONVERT(p, v)                                                  \
-	do {                                                                 \
-		const vec z_ = {0};                                          \
-		vwide w_ = SHUFFLE((v), z_, 0, 8, 1, 8, 2, 8, 3, 8, 4, 8, 5, \
-		                   8, 6, 8, 7, 8);                           \
-		memcpy((p), &w_, sizeof w_);                                 \
-	} while (0)
-/* all |= a | b in one VPTERNLOGD (AVX-512VL): the carry guard's ORs are a
- * third of the vector work, and GCC 12 fuses only some pairs of them. */
-#define OR3(all, a, b) __asm__("vpternlogd $0xfe, %2, %1, %0" : "+x"(all) : "x"(a), "x"(b))
-#else
-#define STORE_CONVERT(p, v) STORE_WIDE(p, v)
-#define OR3(all, a, b) ((all) |= (a) | (b))
-#endif
 
 static og_mali_sum_fn *pick_sum(void);
 
@@ -153,40 +133,6 @@ static inline void chunk_narrow(const uint32_t *dump, const uint32_t *at, uint32
 	*any = all;
 }
 
-/* The AVX-512 copy's chunk: a whole block (8 vectors) per instance, its
- * sums in 8 of the 32 registers AVX-512VL has: half the loop's scalar work,
- * which takes ports the vector work needs.  *any: the OR of every word. */
-__attribute__((always_inline)) static inline void block_narrow(const uint32_t *dump,
-                                                               const uint32_t *at, uint32_t k,
-                                                               uint64_t *out, vec *any)
-{
-	enum { N = OG_MALI_V5_WORDS / LANES };
-	vec s[N], all = {0};
-	const uint32_t *p = dump + at[0];
-#pragma GCC unroll 8
-	for (uint32_t j = 0; j < N; j++)
-		LOAD(s[j], p + j * LANES);
-#pragma GCC unroll 4
-	for (uint32_t j = 0; j < N; j += 2)
-		OR3(all, s[j], s[j + 1]);
-	for (uint32_t i = 1; i < k; i++) {
-		p = dump + at[i];
-		vec x[N];
-#pragma GCC unroll 8
-		for (uint32_t j = 0; j < N; j++) {
-			LOAD(x[j], p + j * LANES);
-			s[j] += x[j];
-		}
-#pragma GCC unroll 4
-		for (uint32_t j = 0; j < N; j += 2)
-			OR3(all, x[j], x[j + 1]);
-	}
-#pragma GCC unroll 8
-	for (uint32_t j = 0; j < N; j++)
-		STORE_CONVERT(out + j * LANES, s[j]);
-	*any = all;
-}
-
 /* True when some lane of `any` is at or above 2^(32 - bits); bits > 0. */
 static inline bool may_carry(const vec *any, uint32_t bits)
 {
@@ -235,19 +181,10 @@ typedef void chunk_exact_fn(const uint32_t *dump, const uint32_t *at, uint32_t k
  * inner loop, and L2 and shader cores get branches of their own. */
 __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
                                                            const uint32_t *at, uint32_t k,
-                                                           uint64_t *out, chunk_exact_fn *exact,
-                                                           bool convert)
+                                                           uint64_t *out, chunk_exact_fn *exact)
 {
 	enum { CHUNKS = OG_MALI_V5_WORDS / CHUNK_WORDS };
 	uint32_t bits = k > 1 ? 32u - (uint32_t)__builtin_clz(k - 1) : 0u;
-	if (convert) { /* the AVX-512 copy: whole blocks, both chunks again if need be */
-		vec block_any;
-		block_narrow(dump, at, k, out, &block_any);
-		if (bits && may_carry(&block_any, bits))
-			for (uint32_t c = 0; c < CHUNKS; c++)
-				exact(dump, at, k, c * CHUNK_WORDS, out);
-		return;
-	}
 	vec any[CHUNKS], all = {0};
 	for (uint32_t c = 0; c < CHUNKS; c++) {
 		chunk_narrow(dump, at, k, c * CHUNK_WORDS, out, &any[c]);
@@ -262,25 +199,9 @@ __attribute__((always_inline)) static inline void sum_type(const uint32_t *dump,
 			exact(dump, at, k, c * CHUNK_WORDS, out);
 }
 
-/* Every block type of one dump, for a layout og_mali_sum_dump checked. */
-__attribute__((always_inline)) static inline void sum_blocks(const struct og_mali_layout *layout,
-                                                             const uint32_t *dump,
-                                                             struct og_mali_totals *totals,
-                                                             chunk_exact_fn *exact, bool convert)
-{
-	static const uint32_t fe_at = 0, tiler_at = OG_MALI_V5_WORDS;
-	uint64_t *v = totals->v;
-	sum_type(dump, &fe_at, 1, v + OG_MALI_FE * OG_MALI_MAX_VALUES, exact, convert);
-	sum_type(dump, &tiler_at, 1, v + OG_MALI_TILER * OG_MALI_MAX_VALUES, exact, convert);
-	sum_type(dump, layout->l2_at, layout->l2_count, v + OG_MALI_L2 * OG_MALI_MAX_VALUES, exact,
-	         convert);
-	sum_type(dump, layout->core_at, layout->core_count, v + OG_MALI_SC * OG_MALI_MAX_VALUES,
-	         exact, convert);
-}
-
 /* One copy per instruction set: the bodies above are inlined into each, so
  * each is compiled whole for its target. */
-#define SUM_COPY(name, target_attribute, convert)                                            \
+#define SUM_COPY(name, target_attribute)                                                     \
 	target_attribute __attribute__((noinline)) static void name##_exact(                  \
 		const uint32_t *dump, const uint32_t *at, uint32_t k, uint32_t w, uint64_t *out) \
 	{                                                                                       \
@@ -289,31 +210,119 @@ __attribute__((always_inline)) static inline void sum_blocks(const struct og_mal
 	target_attribute static void name(const struct og_mali_layout *layout,                \
 	                                  const uint32_t *dump, struct og_mali_totals *totals) \
 	{                                                                                       \
-		sum_blocks(layout, dump, totals, name##_exact, convert);                        \
+		static const uint32_t fe_at = 0, tiler_at = OG_MALI_V5_WORDS;                   \
+		uint64_t *v = totals->v;                                                        \
+		sum_type(dump, &fe_at, 1, v + OG_MALI_FE * OG_MALI_MAX_VALUES, name##_exact);    \
+		sum_type(dump, &tiler_at, 1, v + OG_MALI_TILER * OG_MALI_MAX_VALUES,             \
+		         name##_exact);                                                         \
+		sum_type(dump, layout->l2_at, layout->l2_count,                                 \
+		         v + OG_MALI_L2 * OG_MALI_MAX_VALUES, name##_exact);                    \
+		sum_type(dump, layout->core_at, layout->core_count,                             \
+		         v + OG_MALI_SC * OG_MALI_MAX_VALUES, name##_exact);                    \
 	}
 
-SUM_COPY(sum_default, , false)
+SUM_COPY(sum_default, )
 #if defined(OG_SUM_AVX2_COPY)
-SUM_COPY(sum_avx2, __attribute__((target("avx2"))), false)
-SUM_COPY(sum_avx512, __attribute__((target("avx512f,avx512vl"))), true)
+SUM_COPY(sum_avx2, __attribute__((target("avx2"))))
+
+#include <immintrin.h>
+
+#define AVX512F __attribute__((target("avx512f")))
+
+/* The AVX-512F copy: a block type in 64-byte vectors, a block being 4 of
+ * them, summed over the instances in 4 registers, the guard two three-way
+ * ORs (VPTERNLOGD 0xfe: a | b | c) an instance.  Each sum of 16 lanes
+ * becomes 16 totals by one VPMOVZXDQ (its low 8 lanes) and one zero-masking
+ * VPERMD (its high 8): as many shuffles as the 32-byte copies' widening, half
+ * their adds and ORs.  The loop body is written out because GCC 12 copied
+ * each sum to another register every instance (4 to 6 moves of 64 bytes an
+ * instance, on the ports the adds need: issue 29).  True when a word might
+ * have carried (the type is then summed again, exactly, by exact_512). */
+AVX512F __attribute__((always_inline)) static inline bool type_512(const uint32_t *dump,
+                                                                   const uint32_t *at, uint32_t k,
+                                                                   uint64_t *out)
+{
+	const uint32_t *p = dump + at[0];
+	if (k == 1) { /* its words are the totals: widened as they are loaded */
+#pragma GCC unroll 8
+		for (uint32_t j = 0; j < OG_MALI_V5_WORDS; j += 8)
+			_mm512_storeu_si512(out + j, _mm512_cvtepu32_epi64(_mm256_loadu_si256(
+				(const __m256i *)(const void *)(p + j))));
+		return false;
+	}
+	__m512i s0 = _mm512_loadu_si512(p), s1 = _mm512_loadu_si512(p + 16);
+	__m512i s2 = _mm512_loadu_si512(p + 32), s3 = _mm512_loadu_si512(p + 48);
+	__m512i all = _mm512_or_si512(_mm512_ternarylogic_epi32(s0, s1, s2, 0xfe), s3);
+	for (uint32_t i = 1; i < k; i++) {
+		__m512i x0, x1, x2, x3;
+		p = dump + at[i];
+		__asm__("vmovdqu64 (%[p]), %[x0]\n\t"
+		        "vmovdqu64 64(%[p]), %[x1]\n\t"
+		        "vmovdqu64 128(%[p]), %[x2]\n\t"
+		        "vmovdqu64 192(%[p]), %[x3]\n\t"
+		        "vpaddd %[x0], %[s0], %[s0]\n\t"
+		        "vpaddd %[x1], %[s1], %[s1]\n\t"
+		        "vpaddd %[x2], %[s2], %[s2]\n\t"
+		        "vpaddd %[x3], %[s3], %[s3]\n\t"
+		        "vpternlogd $0xfe, %[x1], %[x0], %[all]\n\t"
+		        "vpternlogd $0xfe, %[x3], %[x2], %[all]"
+		        : [s0] "+v"(s0), [s1] "+v"(s1), [s2] "+v"(s2), [s3] "+v"(s3),
+		          [all] "+v"(all), [x0] "=&v"(x0), [x1] "=&v"(x1), [x2] "=&v"(x2),
+		          [x3] "=&v"(x3)
+		        : [p] "r"(p), "m"(*(const uint32_t(*)[OG_MALI_V5_WORDS])p));
+	}
+	const __m512i high = _mm512_set_epi32(0, 15, 0, 14, 0, 13, 0, 12, 0, 11, 0, 10, 0, 9, 0, 8);
+#define STORE_512(j, s)                                                                      \
+	_mm512_storeu_si512(out + 16 * (j), _mm512_cvtepu32_epi64(_mm512_castsi512_si256(s)));  \
+	_mm512_storeu_si512(out + 16 * (j) + 8, _mm512_maskz_permutexvar_epi32(0x5555, high, s))
+	STORE_512(0, s0);
+	STORE_512(1, s1);
+	STORE_512(2, s2);
+	STORE_512(3, s3);
+#undef STORE_512
+	/* ceil(log2 k): words below 2^(32 - bits) cannot carry out of k adds. */
+	uint32_t bits = 32u - (uint32_t)__builtin_clz(k - 1);
+	return _mm512_test_epi32_mask(all, _mm512_set1_epi32((int)(~0u << (32u - bits)))) != 0;
+}
+
+/* The rare exact path, out of line: the sum itself then keeps nothing
+ * across a call (no registers saved, no frame). */
+AVX512F __attribute__((noinline, cold)) static void exact_512(const struct og_mali_layout *layout,
+                                                              const uint32_t *dump,
+                                                              struct og_mali_totals *totals,
+                                                              bool l2, bool cores)
+{
+	for (uint32_t w = 0; w < OG_MALI_V5_WORDS; w += CHUNK_WORDS) {
+		if (l2)
+			chunk_exact(dump, layout->l2_at, layout->l2_count, w,
+			            totals->v + OG_MALI_L2 * OG_MALI_MAX_VALUES);
+		if (cores)
+			chunk_exact(dump, layout->core_at, layout->core_count, w,
+			            totals->v + OG_MALI_SC * OG_MALI_MAX_VALUES);
+	}
+}
+
+AVX512F static void sum_avx512(const struct og_mali_layout *layout, const uint32_t *dump,
+                               struct og_mali_totals *totals)
+{
+	static const uint32_t fe_at = 0, tiler_at = OG_MALI_V5_WORDS;
+	uint64_t *v = totals->v;
+	type_512(dump, &fe_at, 1, v + OG_MALI_FE * OG_MALI_MAX_VALUES);
+	type_512(dump, &tiler_at, 1, v + OG_MALI_TILER * OG_MALI_MAX_VALUES);
+	bool l2 = type_512(dump, layout->l2_at, layout->l2_count, v + OG_MALI_L2 * OG_MALI_MAX_VALUES);
+	bool cores = type_512(dump, layout->core_at, layout->core_count,
+	                      v + OG_MALI_SC * OG_MALI_MAX_VALUES);
+	if (l2 || cores)
+		exact_512(layout, dump, totals, l2, cores);
+}
 #endif
 
-size_t og_mali_sum_copies(struct og_mali_sum_copy *out, size_t max)
-{
-	struct og_mali_sum_copy all[] = {
 #if defined(OG_SUM_AVX2_COPY)
-		{"avx512vl", sum_avx512,
-		 og_cpu_has_avx512vl()},
-		{"avx2", sum_avx2, og_cpu_has_avx2()},
+#define X86_COPIES {"avx512f", sum_avx512, og_cpu_has_avx512f()}, {"avx2", sum_avx2, og_cpu_has_avx2()},
+#else
+#define X86_COPIES
 #endif
-		{"default", sum_default, true},
-	};
-	size_t n = 0;
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-		if (all[i].runs_here && n < max)
-			out[n++] = all[i];
-	return n;
-}
+OG_SUM_COPIES_FN(og_mali_sum_copies, og_mali_sum_copy, X86_COPIES{"default", sum_default, true})
 
 /* The widest copy this CPU runs. */
 static og_mali_sum_fn *pick_sum(void)

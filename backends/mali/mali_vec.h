@@ -6,9 +6,8 @@
  *
  * x86-64: 32-byte vectors, and a second copy of each sum built for AVX2
  * that the layout picks, when it is made, on CPUs that have it; the default
- * copy runs them as pairs of SSE2 registers.  Both sums have a third copy
- * for CPUs with AVX-512 (kinstr_prfcnt's with 64-byte vectors; mali_sum.c's
- * widens with one instruction and needs AVX-512VL too).  The choice is
+ * copy runs them as pairs of SSE2 registers.  Both sums have a third copy,
+ * with 64-byte vectors, for CPUs with AVX-512F.  The choice is
  * made when a context opens, not by an ifunc (GCC's target_clones): an ifunc
  * resolver runs while the loader relocates, before a sanitizer's runtime is up
  * (ThreadSanitizer crashed there) and not at all on C libraries without
@@ -44,7 +43,7 @@
  * constructor that runs about ten CPUIDs at every load of the library, and
  * a CPUID traps to the hypervisor in a VM (6 us each on the CI VM): a
  * third of dlopen's time (issue 29, docs/performance.md). */
-enum { OG_VEC_KNOWN = 1, OG_VEC_AVX2 = 2, OG_VEC_AVX512F = 4, OG_VEC_AVX512VL = 8 };
+enum { OG_VEC_KNOWN = 1, OG_VEC_AVX2 = 2, OG_VEC_AVX512F = 4 };
 
 static inline unsigned og_cpu_vec_features(void)
 {
@@ -63,8 +62,6 @@ static inline unsigned og_cpu_vec_features(void)
 			f |= OG_VEC_AVX2;
 		if ((lo & 0xe6) == 0xe6 && (b & bit_AVX512F))
 			f |= OG_VEC_AVX512F;
-		if ((lo & 0xe6) == 0xe6 && (b & bit_AVX512F) && (b & bit_AVX512VL))
-			f |= OG_VEC_AVX512VL;
 	}
 	atomic_store_explicit(&known, f, memory_order_relaxed);
 	return f;
@@ -81,7 +78,7 @@ static inline bool og_cpu_has_avx2(void)
 #endif
 }
 
-/* And the AVX-512F copy (kinstr_prfcnt's 64-bit sums only)? */
+/* And the AVX-512F copy? */
 static inline bool og_cpu_has_avx512f(void)
 {
 #if defined(OG_SUM_AVX2_COPY)
@@ -91,14 +88,19 @@ static inline bool og_cpu_has_avx512f(void)
 #endif
 }
 
-/* And the AVX-512F+VL copy (the v5 dump sum, mali_sum.c)? */
-static inline bool og_cpu_has_avx512vl(void)
-{
-#if defined(OG_SUM_AVX2_COPY)
-	return og_cpu_vec_features() & OG_VEC_AVX512VL;
-#else
-	return false;
-#endif
-}
+/* Defines og_mali_sum_copies or og_kinstr_sum_copies (`name`, filling an
+ * array of `struct copy`): of the copies listed after them ({name, function,
+ * runs here?}, widest first), those this CPU runs go to out, at most max,
+ * and it returns how many. */
+#define OG_SUM_COPIES_FN(name, copy, ...)                                                    \
+	size_t name(struct copy *out, size_t max)                                             \
+	{                                                                                     \
+		const struct copy all[] = {__VA_ARGS__};                                      \
+		size_t n = 0;                                                                 \
+		for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)                       \
+			if (all[i].runs_here && n < max)                                      \
+				out[n++] = all[i];                                            \
+		return n;                                                             \
+	}
 
 #endif

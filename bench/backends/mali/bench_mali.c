@@ -166,7 +166,7 @@ static void bench_snapshot(void)
 	struct og_mali_sum_copy copies[4];
 	int ncopies = (int)og_mali_sum_copies(copies, 4);
 	struct og_mali_totals t;
-	static double ratio[4][ROUNDS], ratio_worst[ROUNDS];
+	static double ratio[4][ROUNDS], ratio_worst[ROUNDS], ratio_at[2][ROUNDS];
 	double mc[2] = { 1e30, 1e30 }, mc_to[2] = { 1e30, 1e30 }, sum[4] = { 1e30, 1e30, 1e30, 1e30 };
 	double sum_worst = 1e30, rd = 1e30;
 	for (int r = 0; r < ROUNDS; r++) {
@@ -186,6 +186,8 @@ static void bench_snapshot(void)
 				double b = time_sum(&layout, dump[a], bytes, &t);
 				sum[c] = b < sum[c] ? b : sum[c];
 				worse = b / floor_of[a] > worse ? b / floor_of[a] : worse;
+				if (c == 0)
+					ratio_at[a][r] = b / floor_of[a];
 			}
 			ratio[c][r] = worse;
 		}
@@ -209,6 +211,10 @@ static void bench_snapshot(void)
 		printf("  %-30s %6.1f ns best\n", what, sum[c]);
 		print_ratios("  ratio, worse alignment", ratio[c],
 		             ROUNDS, c == 0 ? "   (target <= 1.5x)" : "");
+		if (c == 0) { /* which alignment it was */
+			print_ratios("    dump malloc'ed", ratio_at[0], ROUNDS, "");
+			print_ratios("    dump 64-byte aligned", ratio_at[1], ROUNDS, "");
+		}
 	}
 	printf("  og_mali_sum_dump, worst case %6.1f ns best (32-bit words: exact path)\n",
 	       sum_worst);
