@@ -273,9 +273,27 @@ static char *operation_text(enum og_expr_op_code code, char *l, char *r, struct 
 	case OG_OP_DIV:
 		s = concat("og_arith_div%s(%s, %s)", !rr.nan && rr.lo >= 0 ? "_count" : "", l, r);
 		break;
-	/* With a first operand that is never NaN, the plain comparison. */
-	case OG_OP_MIN: s = concat("og_arith_min%s(%s, %s)", lr.nan ? "" : "_num", l, r); break;
-	default: s = concat("og_arith_max%s(%s, %s)", lr.nan ? "" : "_num", l, r); break;
+	/* With a first operand that is never NaN, the plain comparison, and
+	 * none where its range says the answer is that operand: min(x, y) is
+	 * x unless y < x, max(x, y) unless y > x (a NaN y gives x too), so
+	 * max(x, 0) of a ratio of counts (never below 0) is x, bit for bit
+	 * (-0 included: 0 > -0 is false). */
+	case OG_OP_MIN:
+		if (!lr.nan && rr.lo >= lr.hi) {
+			free(r);
+			return l;
+		}
+		s = concat("og_arith_min%s(%s, %s)", lr.nan ? "" : "_num", l, r);
+		break;
+	case OG_OP_MAX:
+		if (!lr.nan && rr.hi <= lr.lo) {
+			free(r);
+			return l;
+		}
+		s = concat("og_arith_max%s(%s, %s)", lr.nan ? "" : "_num", l, r);
+		break;
+	default: /* an operation expression_text writes is one of the above */
+		die("operation %d has no C", (int)code);
 	}
 	free(l);
 	free(r);
