@@ -267,8 +267,8 @@ static bool block_runs_parts(const struct og_native_binding *set, size_t used,
  * answer copied out in runs): the parts whose every position p is the
  * session's counter p write the answer themselves, and the runs keep only
  * what the other parts write.  bench-api part 2's 88 counters are
- * positions 0-83 and 317-320 of their set: 21 parts in place, the last
- * (316-320) through the block's outputs and a run of 4. */
+ * positions 0-83 and 317-320 of their set: 21 parts in place, and the
+ * last (316-320) left to plan_tail, whose tail 317-320 are answers 84-87. */
 static void plan_in_place(struct og_session *s, struct block *bl)
 {
 	uint32_t size = bl->set->part_size, n = bl->set->ncounters;

@@ -2,9 +2,10 @@
 /*
  * native_gen.c — build tool: compiles the counters of embedded counter files
  * to C (see native.h).  One job, the writer of the generated C, kept in one
- * file of about 750 lines: its parts (tables, parts, names) write one output
- * together and share its buffers, and the parts' writer (write_parts) reads
- * the same expression text and ranges as the counters'.
+ * file of about 950 lines: its parts (tables, parts, tail, names) write one
+ * output together and share its buffers, and the parts' writer
+ * (write_parts) and the integer counters' (integer_text) read the same
+ * postfix walk, expression text and ranges as the counters'.
  *
  * usage: native-gen TABLES.c PART.c... -- FILE.counters...
  *
