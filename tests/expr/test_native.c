@@ -359,6 +359,23 @@ static void test_to_u64(void **state)
  * leaves [0, reach) that ends where an inaccessible page begins, they write
  * what they write over every leaf (the whole set's all[]); a read of any
  * leaf from the reach on, even one whose value goes nowhere, faults. */
+struct guarded {
+	uint8_t *map;
+	size_t len;
+	uint64_t *leaf; /* `reach` leaves, then an inaccessible page */
+};
+
+static struct guarded guarded_leaves(uint32_t reach)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t span = (reach * sizeof(uint64_t) + page - 1) / page * page;
+	uint8_t *map = mmap(NULL, span + page, PROT_READ | PROT_WRITE,
+	                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(mprotect(map + span, page, PROT_NONE), 0);
+	return (struct guarded){ map, span + page, (uint64_t *)(map + span) - reach };
+}
+
 static void check_part_reach(const struct og_native_set *set, const uint64_t *parts,
                              const uint64_t *leaf, const double *k, const union og_value *all)
 {
@@ -367,13 +384,8 @@ static void check_part_reach(const struct og_native_set *set, const uint64_t *pa
 		if (parts[p / 64] >> (p % 64) & 1 && set->part_reach[p] > reach)
 			reach = set->part_reach[p];
 	assert_true(reach <= set->nraw_slots);
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t span = (reach * sizeof(uint64_t) + page - 1) / page * page;
-	uint8_t *map = mmap(NULL, span + page, PROT_READ | PROT_WRITE,
-	                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	assert_true(map != MAP_FAILED);
-	assert_int_equal(mprotect(map + span, page, PROT_NONE), 0);
-	uint64_t *cut = (uint64_t *)(map + span) - reach;
+	struct guarded g = guarded_leaves(reach);
+	uint64_t *cut = g.leaf;
 	memcpy(cut, leaf, reach * sizeof(*cut));
 	union og_value *got = malloc((set->ncounters + 1) * sizeof(*got));
 	assert_non_null(got);
@@ -385,7 +397,7 @@ static void check_part_reach(const struct og_native_set *set, const uint64_t *pa
 			         set->origin, c, p, set->part_reach[p]);
 	}
 	free(got);
-	munmap(map, span + page);
+	munmap(g.map, g.len);
 }
 
 /* Each set's parts function writes, for the parts whose bits are set, what
@@ -455,13 +467,8 @@ static void test_tail_writes_the_last_counters(void **state)
 		uint32_t last = og_native_part_count(n, set->part_size) - 1;
 		uint32_t reach = set->part_reach[last];
 		assert_true(reach <= set->nraw_slots);
-		size_t page = (size_t)sysconf(_SC_PAGESIZE);
-		size_t span = (reach * sizeof(uint64_t) + page - 1) / page * page;
-		uint8_t *map = mmap(NULL, span + page, PROT_READ | PROT_WRITE,
-		                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		assert_true(map != MAP_FAILED);
-		assert_int_equal(mprotect(map + span, page, PROT_NONE), 0);
-		uint64_t *cut = (uint64_t *)(map + span) - reach;
+		struct guarded g = guarded_leaves(reach);
+		uint64_t *cut = g.leaf;
 		uint64_t *leaf = calloc(set->nraw_slots + 1, sizeof(*leaf));
 		double *k = calloc(set->nconst_slots + 1, sizeof(*k));
 		union og_value *all = calloc(n + 1, sizeof(*all)), got[OG_NATIVE_MAX_PARTS + 1];
@@ -486,7 +493,7 @@ static void test_tail_writes_the_last_counters(void **state)
 		free(leaf);
 		free(k);
 		free(all);
-		munmap(map, span + page);
+		munmap(g.map, g.len);
 	}
 }
 
