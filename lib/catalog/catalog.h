@@ -53,6 +53,8 @@ struct og_native_binding {
 	og_native_parts_fn *parts; /* fn for some parts of the set (native.h) */
 	uint32_t part_size;
 	const uint16_t *part_reach; /* per part, the leaves it reads are below (native.h) */
+	og_native_set_fn *tail;     /* the set's last tail_size counters (native.h) */
+	uint32_t tail_size;
 	uint32_t *at_raw;   /* raw slot -> catalogue raw index, or UINT32_MAX */
 	uint32_t nraw;
 	uint32_t *at_const; /* constant slot -> catalogue constant index */

@@ -68,7 +68,7 @@ static struct og_native_binding *binding_for(struct og_catalog *cat, uint32_t se
 	/* cat->native has room for one binding per built-in file. */
 	struct og_native_binding b = {
 		.fn = ns->fn, .parts = ns->parts, .part_size = ns->part_size,
-		.part_reach = ns->part_reach,
+		.part_reach = ns->part_reach, .tail = ns->tail, .tail_size = ns->tail_size,
 		.nraw = ns->nraw_slots, .nconst = ns->nconst_slots,
 		.ncounters = ns->ncounters, .index = (uint32_t)cat->nnative,
 		.at_raw = malloc((ns->nraw_slots + 1) * sizeof(uint32_t)),

@@ -267,8 +267,8 @@ static bool block_runs_parts(const struct og_native_binding *set, size_t used,
  * answer copied out in runs): the parts whose every position p is the
  * session's counter p write the answer themselves, and the runs keep only
  * what the other parts write.  bench-api part 2's 88 counters are
- * positions 0-83 and 317-320 of their set: 21 parts in place, the last
- * (316-320) through the block's outputs and a run of 4. */
+ * positions 0-83 and 317-320 of their set: 21 parts in place, and the
+ * last (316-320) left to plan_tail, whose tail 317-320 are answers 84-87. */
 static void plan_in_place(struct og_session *s, struct block *bl)
 {
 	uint32_t size = bl->set->part_size, n = bl->set->ncounters;
@@ -291,6 +291,44 @@ static void plan_in_place(struct og_session *s, struct block *bl)
 	bl->rest = false;
 	for (int w = 0; w < OG_NATIVE_PART_WORDS; w++)
 		bl->rest |= bl->parts[w] != 0;
+}
+
+/* After plan_in_place: when the one part left to run through the block's
+ * outputs is the set's last, and the session's counters in it are the
+ * set's tail (native.h) and nothing else, each the answer one after the
+ * one before, the tail function writes them into the answer (bench-api
+ * part 2's cycle budget, answers 84-87): no second call of the parts, no
+ * runs to copy. */
+static void plan_tail(struct og_session *s, struct block *bl)
+{
+	const struct og_native_binding *set = bl->set;
+	uint32_t n = set->ncounters, size = set->part_size;
+	if (!bl->rest || !set->tail || !size || !set->tail_size)
+		return;
+	uint32_t last = og_native_part_count(n, size) - 1;
+	for (uint32_t w = 0; w < OG_NATIVE_PART_WORDS; w++)
+		if (bl->parts[w] != (w == last / 64 ? UINT64_C(1) << (last % 64) : 0))
+			return;
+	uint32_t first = n - set->tail_size, found = 0, at = 0;
+	for (size_t k = 0; k < s->ncounters; k++) {
+		uint32_t pos = s->recipes[k].position;
+		if (og_native_part_of(n, size, pos) != last)
+			continue;
+		if (pos < first)
+			return; /* a counter of the part outside the tail */
+		if (pos == first)
+			at = (uint32_t)k;
+		found++;
+	}
+	if (found != set->tail_size || at + set->tail_size > s->ncounters)
+		return;
+	for (uint32_t j = 0; j < set->tail_size; j++)
+		if (s->recipes[at + j].position != first + j)
+			return;
+	bl->parts[last / 64] = 0;
+	bl->rest = false;
+	bl->tail = true;
+	bl->tail_at = at;
 }
 
 static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
@@ -369,8 +407,10 @@ static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
 	/* (An integer raw count read as READ_RAW is what the set writes too.) */
 	if (gather && !s->direct) {
 		struct block *bl = &s->blocks[0];
-		if (bl->partial || bl->whole)
+		if (bl->partial || bl->whole) {
 			plan_in_place(s, bl);
+			plan_tail(s, bl);
+		}
 		s->one_partial = bl->partial;
 		if (!(s->runs = malloc(s->ncounters * sizeof(*s->runs) + 1)))
 			return false;
@@ -382,6 +422,8 @@ static bool plan_reads(struct og_session *s, const struct og_catalog *cat)
 			                          : OG_NATIVE_MAX_PARTS;
 			if (p < OG_NATIVE_MAX_PARTS && bl->out_parts[p / 64] >> (p % 64) & 1)
 				continue; /* written in place */
+			if (bl->tail && k >= bl->tail_at && k < bl->tail_at + bl->set->tail_size)
+				continue; /* written by the tail */
 			if (last && last->from + last->n == from)
 				last->n++;
 			else

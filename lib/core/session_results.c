@@ -457,13 +457,16 @@ static __attribute__((noinline)) void read_gathered(const struct og_session *s,
 }
 
 /* The parts of a partial or gathered block (struct block) over its leaves:
- * those in place into the answer, the rest into the block's outputs. */
+ * those in place into the answer, the set's tail there too, the rest into
+ * the block's outputs. */
 static inline void run_parts(const struct block *bl, const uint64_t *leaf,
                              union og_value *set_out, union og_value *out)
 {
 	if (bl->in_place)
 		bl->set->parts(leaf, bl->set->k, out, bl->out_parts);
-	if (bl->rest || !bl->in_place)
+	if (bl->tail)
+		bl->set->tail(leaf, bl->set->k, out + bl->tail_at);
+	if (bl->rest || (!bl->in_place && !bl->tail))
 		bl->set->parts(leaf, bl->set->k, set_out, bl->parts);
 }
 
@@ -483,7 +486,8 @@ static __attribute__((noinline)) void run_gathered(const struct block *bl, const
 }
 
 /* Part of one set, in place (s->one_partial, bench-api part 2's): its
- * parts on the row, the answer's own first, then the rest and their runs.
+ * parts on the row, the answer's own first, the set's tail, then the rest
+ * and their runs.
  * Inline in the unlocked read, which then needs no call of read_row. */
 static inline __attribute__((always_inline)) void
 read_partial(const struct og_session *s, const uint64_t *row, union og_value *out,
@@ -493,6 +497,8 @@ read_partial(const struct og_session *s, const uint64_t *row, union og_value *ou
 	const uint64_t *leaf = row + bl->base;
 	if (bl->in_place)
 		bl->set->parts(leaf, bl->set->k, out, bl->out_parts);
+	if (bl->tail)
+		bl->set->tail(leaf, bl->set->k, out + bl->tail_at);
 	if (!bl->rest)
 		return;
 	bl->set->parts(leaf, bl->set->k, set_out, bl->parts);

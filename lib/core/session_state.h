@@ -141,6 +141,11 @@ struct block {
 	 * taken out of `parts`; `rest`: parts still holds one. */
 	uint64_t out_parts[OG_NATIVE_PART_WORDS];
 	bool in_place, rest;
+	/* The set's last part holds only the session's answers tail_at ..
+	 * tail_at + tail_size - 1, its tail in order (plan_tail): the set's
+	 * tail function writes them there, and the part is out of `parts`. */
+	bool tail;
+	uint32_t tail_at;
 	const struct leaf_pair *leaves;
 	uint32_t nleaves;
 };

@@ -78,6 +78,14 @@ static inline uint64_t og_arith_to_u64(double v, uint64_t max)
 	return r > max ? max : r;
 }
 
+/* og_arith_to_u64 of a whole number below 2^52 in magnitude, computed in
+ * integers (the generated code's integer_text): 0 when negative. */
+static inline uint64_t og_arith_int_to_u64(int64_t v, uint64_t max)
+{
+	uint64_t r = v < 0 ? 0 : (uint64_t)v;
+	return r > max ? max : r;
+}
+
 /* A raw count as an integer counter of a narrower type gives it. */
 static inline uint64_t og_arith_clamp_u64(uint64_t v, uint64_t max)
 {

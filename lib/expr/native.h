@@ -92,6 +92,12 @@ struct og_native_set {
 	 * a session can keep leaves [0, reach) in place and run those parts on
 	 * its row (lib/core/session_layout.c). */
 	const uint16_t *part_reach;
+	/* The set's last tail_size counters alone (every one in its last part,
+	 * tail_size at most part_size): out[j] for the counter at position
+	 * ncounters - tail_size + j.  A session whose answer ends with them in
+	 * that order has them written straight there (session_layout.c). */
+	og_native_set_fn *tail;
+	uint32_t tail_size;
 };
 
 /* One generated counter.  Offsets and indices rather than pointers (there

@@ -2,9 +2,10 @@
 /*
  * native_gen.c — build tool: compiles the counters of embedded counter files
  * to C (see native.h).  One job, the writer of the generated C, kept in one
- * file of about 750 lines: its parts (tables, parts, names) write one output
- * together and share its buffers, and the parts' writer (write_parts) reads
- * the same expression text and ranges as the counters'.
+ * file of about 950 lines: its parts (tables, parts, tail, names) write one
+ * output together and share its buffers, and the parts' writer
+ * (write_parts) and the integer counters' (integer_text) read the same
+ * postfix walk, expression text and ranges as the counters'.
  *
  * usage: native-gen TABLES.c PART.c... -- FILE.counters...
  *
@@ -273,9 +274,27 @@ static char *operation_text(enum og_expr_op_code code, char *l, char *r, struct 
 	case OG_OP_DIV:
 		s = concat("og_arith_div%s(%s, %s)", !rr.nan && rr.lo >= 0 ? "_count" : "", l, r);
 		break;
-	/* With a first operand that is never NaN, the plain comparison. */
-	case OG_OP_MIN: s = concat("og_arith_min%s(%s, %s)", lr.nan ? "" : "_num", l, r); break;
-	default: s = concat("og_arith_max%s(%s, %s)", lr.nan ? "" : "_num", l, r); break;
+	/* With a first operand that is never NaN, the plain comparison, and
+	 * none where its range says the answer is that operand: min(x, y) is
+	 * x unless y < x, max(x, y) unless y > x (a NaN y gives x too), so
+	 * max(x, 0) of a ratio of counts (never below 0) is x, bit for bit
+	 * (-0 included: 0 > -0 is false). */
+	case OG_OP_MIN:
+		if (!lr.nan && rr.lo >= lr.hi) {
+			free(r);
+			return l;
+		}
+		s = concat("og_arith_min%s(%s, %s)", lr.nan ? "" : "_num", l, r);
+		break;
+	case OG_OP_MAX:
+		if (!lr.nan && rr.hi <= lr.lo) {
+			free(r);
+			return l;
+		}
+		s = concat("og_arith_max%s(%s, %s)", lr.nan ? "" : "_num", l, r);
+		break;
+	default: /* an operation expression_text writes is one of the above */
+		die("operation %d has no C", (int)code);
 	}
 	free(l);
 	free(r);
@@ -368,10 +387,128 @@ static void write_shape(FILE *out, const struct record *r, struct slots *slots)
 	}
 }
 
+/* An integer counter whose postfix is sums, differences and products by
+ * whole numbers of raw counts (a count of bytes, a sum of counts) computes
+ * in integers while every count it reads is below 2^shift: then each
+ * value of the postfix is a whole number of magnitude below 2^52 (bound
+ * below), which doubles hold exactly, so the double postfix computes the
+ * same number, and og_arith_to_u64 (v + 0.5 exact, truncated) gives it
+ * back, 0 when it is negative, clamped to the type.  The same bits as the
+ * double code, without its conversions and rounding; a count at or past
+ * 2^shift takes the double code.  *exact gets the integer expression,
+ * *check the counts' OR, *nonneg whether no value can be negative (the
+ * arithmetic then unsigned).  False: not such a postfix. */
+struct linear {
+	double a, b; /* |value| <= a * B + b, every count read below B */
+	bool nonneg;
+};
+
+static bool integer_text(const struct record *r, struct slots *slots, char **exact,
+                         char **check, uint32_t *shift, bool *nonneg)
+{
+	const struct og_expr_op *ops;
+	size_t n = og_expr_postfix(r->expr, &ops), depth = 0;
+	struct linear bound[OG_EXPR_MAX_DEPTH], most = { 0, 0, true };
+	char *stack[OG_EXPR_MAX_DEPTH];
+	/* Every leaf has its slot already (expression_text numbered them). */
+	bool ok = true, *read = must(calloc(slots->nraw + 1, sizeof(bool)));
+	/* Signed or not is known only at the end: the numbers written as
+	 * markers, the leaves unsigned, both changed below when signed. */
+	for (size_t i = 0; ok && i < n; i++) {
+		const struct og_expr_op *op = &ops[i];
+		struct linear x = { 0, 0, true };
+		if (op->code == OG_OP_RAW) {
+			uint32_t slot = slot_of(slots, op);
+			if (slot >= slots->nraw)
+				die("%s: %s: a leaf without its slot", r->in->origin, r->entry->name);
+			read[slot] = true;
+			x = (struct linear){ 1, 0, true };
+			stack[depth] = concat("leaf[%u]", slot);
+		} else if (op->code == OG_OP_NUMBER) {
+			double c = op->number;
+			ok = c == floor(c) && fabs(c) <= 0x1p31;
+			x = (struct linear){ 0, fabs(c), c >= 0 };
+			stack[depth] = concat("@%lld", ok ? (long long)c : 0LL);
+		} else if (op->code == OG_OP_NEG && depth >= 1) {
+			char *v = stack[depth - 1];
+			stack[depth - 1] = concat("(-%s)", v);
+			free(v);
+			bound[depth - 1].nonneg = false;
+			continue;
+		} else if ((op->code == OG_OP_ADD || op->code == OG_OP_SUB || op->code == OG_OP_MUL) &&
+		           depth >= 2) {
+			struct linear p = bound[depth - 2], q = bound[depth - 1];
+			if (op->code == OG_OP_MUL) {
+				ok = p.a == 0 || q.a == 0; /* one side a number */
+				x = (struct linear){ p.a * q.b + q.a * p.b, p.b * q.b, p.nonneg && q.nonneg };
+			} else {
+				x = (struct linear){ p.a + q.a, p.b + q.b,
+				                     op->code == OG_OP_ADD && p.nonneg && q.nonneg };
+			}
+			char *v = concat("(%s %c %s)", stack[depth - 2],
+			                 op->code == OG_OP_ADD ? '+' : op->code == OG_OP_SUB ? '-' : '*',
+			                 stack[depth - 1]);
+			free(stack[depth - 2]);
+			free(stack[depth - 1]);
+			depth -= 2;
+			stack[depth] = v;
+		} else {
+			ok = false; /* a constant, a division, min, max, a shared value */
+			break;
+		}
+		most.a = fmax(most.a, x.a);
+		most.b = fmax(most.b, x.b);
+		bound[depth] = x;
+		depth++;
+	}
+	/* The largest shift that keeps a * 2^shift + b within 2^52. */
+	uint32_t k = 0;
+	while (ok && depth == 1 && most.a > 0 && k < 52 && most.a * ldexp(1, (int)k + 1) + most.b <= 0x1p52)
+		k++;
+	ok = ok && depth == 1 && k >= 16;
+	if (ok) {
+		*nonneg = bound[0].nonneg;
+		*shift = k;
+		/* The leaves in the chosen type, the numbers as its literals. */
+		char *text = stack[0], *t = must(calloc(strlen(text) * 4 + 64, 1)), *o = t;
+		for (const char *c = text; *c; c++) {
+			if (*c == '@') {
+				o += sprintf(o, "%s(", *nonneg ? "UINT64_C" : "INT64_C");
+				c++;
+				while (*c == '-' || (*c >= '0' && *c <= '9'))
+					*o++ = *c++;
+				*o++ = ')';
+				c--;
+			} else if (strncmp(c, "leaf[", 5) == 0 && !*nonneg) {
+				o += sprintf(o, "(int64_t)leaf[");
+				c += 4;
+			} else {
+				*o++ = *c;
+			}
+		}
+		*o = '\0';
+		*exact = t;
+		char *or = NULL;
+		for (uint32_t j = 0; j < slots->nraw; j++) {
+			if (!read[j])
+				continue;
+			char *before = or;
+			or = before ? concat("%s | leaf[%u]", before, j) : concat("leaf[%u]", j);
+			free(before);
+		}
+		*check = or;
+	}
+	for (size_t j = 0; j < depth; j++)
+		free(stack[j]);
+	free(read);
+	return ok;
+}
+
 /* The statement that writes counter r's value as the batch read gives it
  * to out[i] (an integer counter that is one raw counter is that count,
- * exactly), its expression written out with the leaves in `hoisted` read
- * from the locals around it. */
+ * exactly; one of counts added, subtracted and scaled, integer_text's
+ * integers while they are small), its expression written out with the
+ * leaves in `hoisted` read from the locals around it. */
 static char *typed_value(const struct record *r, size_t i, struct slots *slots,
                          const bool *hoisted)
 {
@@ -384,7 +521,18 @@ static char *typed_value(const struct record *r, size_t i, struct slots *slots,
 		              slot_of(slots, &op), max);
 	}
 	char *locals, *text = expression_text(r, slots, &locals, hoisted), *value;
-	if (integer)
+	char *exact, *check;
+	uint32_t shift;
+	bool nonneg;
+	if (integer && !locals && integer_text(r, slots, &exact, &check, &shift, &nonneg)) {
+		value = concat("if (__builtin_expect(((%s) >> %u) == 0, 1))\n"
+		               "\t\t\tout[%zu].u = %s(%s, %s);\n"
+		               "\t\telse\n\t\t\tout[%zu].u = og_arith_to_u64(%s, %s);",
+		               check, shift, i, nonneg ? "og_arith_clamp_u64" : "og_arith_int_to_u64",
+		               exact, max, i, text, max);
+		free(exact);
+		free(check);
+	} else if (integer)
 		value = concat("out[%zu].u = og_arith_to_u64(%s, %s);", i, text, max);
 	else
 		value = concat("out[%zu].d = %s;", i, text);
@@ -397,13 +545,22 @@ static char *typed_value(const struct record *r, size_t i, struct slots *slots,
 }
 
 /* The raw slots counter r's expression reads as doubles, marked in seen[]
- * (an integer counter that is one raw counter reads it as it is). */
+ * (an integer counter that is one raw counter reads it as it is, and one
+ * integer_text computes reads doubles only for large counts). */
 static void leaves_read(const struct record *r, struct slots *slots, bool *seen)
 {
 	uint32_t raw;
 	bool integer = r->entry->type != GPA_TYPE_FLOAT32 && r->entry->type != GPA_TYPE_FLOAT64;
 	if (integer && og_expr_single_raw(r->expr, &raw))
 		return;
+	char *exact, *check;
+	uint32_t shift;
+	bool nonneg;
+	if (integer && integer_text(r, slots, &exact, &check, &shift, &nonneg)) {
+		free(exact); /* its doubles only when a count is large: not worth a local */
+		free(check);
+		return;
+	}
 	const struct og_expr_op *ops;
 	size_t n = og_expr_postfix(r->expr, &ops);
 	for (size_t i = 0; i < n; i++)
@@ -426,6 +583,12 @@ static uint32_t part_size(size_t n)
 {
 	size_t size = (n + OG_NATIVE_MAX_PARTS - 1) / OG_NATIVE_MAX_PARTS;
 	return size > 4 ? (uint32_t)size : 4;
+}
+
+/* The counters of a set's tail (og_native_set.tail): a part's worth. */
+static size_t tail_size(size_t n, uint32_t psize)
+{
+	return n < psize ? n : psize;
 }
 
 /* The end of part p of a set of n counters (og_native_part_of). */
@@ -562,6 +725,21 @@ static struct slots write_set(FILE *out, uint32_t set, struct record *records, s
 	for (int w = 0; w < OG_NATIVE_PART_WORDS; w++)
 		fprintf(out, " ~UINT64_C(0),");
 	fprintf(out, " };\n\tog_native_parts_%u(leaf, k, out, every);\n}\n\n", set);
+	/* The set's last tail_size(n) counters on their own, out[0] the first
+	 * (og_native_set.tail): a session whose answer ends with them, in
+	 * order, has them written there, with no parts to test and nothing to
+	 * copy (bench-api part 2's cycle budget, the G71 set's last 4). */
+	size_t tail = tail_size(n, psize);
+	fprintf(out, "og_native_set_fn og_native_tail_%u;\n"
+	             "void og_native_tail_%u(const uint64_t *restrict leaf, const double *restrict k,\n"
+	             "                   union og_value *restrict out)\n{\n"
+	             "\t(void)leaf;\n\t(void)k;\n", set, set);
+	for (size_t i = n - tail; i < n; i++) {
+		char *statement = typed_value(&records[i], i - (n - tail), &slots, NULL);
+		fputs(statement, out);
+		free(statement);
+	}
+	fprintf(out, "}\n\n");
 	/* Each part's reach (og_native_set.part_reach): its counters' leaves
 	 * and those its group's head converts. */
 	fprintf(out, "extern const uint16_t og_native_reach_%u[%zu];\n"
@@ -675,9 +853,10 @@ int main(int argc, char **argv)
 	for (uint32_t k = 0; k < nsets; k++)
 		fprintf(out, "og_native_set_fn og_native_set_%u;\n"
 		             "og_native_parts_fn og_native_parts_%u;\n"
+		             "og_native_set_fn og_native_tail_%u;\n"
 		             "og_native_counter_at og_native_counter_%u;\n"
 		             "extern const struct og_expr_op og_native_shapes_%u[];\n"
-		             "extern const uint16_t og_native_reach_%u[];\n", k, k, k, k, k);
+		             "extern const uint16_t og_native_reach_%u[];\n", k, k, k, k, k, k);
 	fprintf(out, "\n");
 
 	/* Shape k belongs to records[k] (file order); the table is sorted. */
@@ -705,10 +884,12 @@ int main(int argc, char **argv)
 	}
 	fprintf(out, "\nconst struct og_native_set og_native_sets[] = {\n");
 	for (uint32_t k = 0; k < nsets; k++)
-		fprintf(out, "\t{ \"%s\", og_native_set_%u, og_native_counter_%u, og_native_shapes_%u, %zu, %u, %u, entries_%u, %zu, og_native_parts_%u, %u, og_native_reach_%u },\n",
+		fprintf(out, "\t{ \"%s\", og_native_set_%u, og_native_counter_%u, og_native_shapes_%u, %zu, %u, %u, entries_%u, %zu, og_native_parts_%u, %u, og_native_reach_%u, og_native_tail_%u, %zu },\n",
 		        inputs[set_input[k]].origin, k, k, k, set_first[k + 1] - set_first[k],
 		        set_slots[k].nraw, set_slots[k].nconst, k, inputs[set_input[k]].file.count, k,
-		        part_size(set_first[k + 1] - set_first[k]), k);
+		        part_size(set_first[k + 1] - set_first[k]), k, k,
+		        tail_size(set_first[k + 1] - set_first[k],
+		                  part_size(set_first[k + 1] - set_first[k])));
 	fprintf(out, "\t{ 0 },\n};\nconst size_t og_native_set_count = %u;\n\n", nsets);
 
 	/* The names: one blob, each distinct name once (the Mali sets share

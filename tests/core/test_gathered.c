@@ -6,7 +6,8 @@
  * lib/core/session_state.h).  On the virtual Mali-G71 (its set: 321
  * counters over 147 raw leaves, every one with generated code), for
  * several subsets — the 88 hand-written counters of bench-api part 2, one
- * counter, every seventh, the first twenty — these check that:
+ * counter, every seventh, the first twenty, the last four or five — these
+ * check that:
  *   - a sample stores only what the counters read (one counter: its two
  *     raw values, not the set's 147);
  *   - the counters are read by generated code, none by the interpreter: in
@@ -227,8 +228,8 @@ static void test_subsets(void **state)
 	static struct expect e;
 	gpa_uint32 total = total_counters();
 
-	/* In place, 21 of its parts written straight into the answer, the last
-	 * (316-320) through the block's outputs (317-320 are answers 84-87). */
+	/* In place, 21 of its parts written straight into the answer, and the
+	 * set's tail (317-320, answers 84-87) by its own function. */
 	by_hand_set(&e);
 	check_subset(&e, "the 88 hand-written", IN_PLACE);
 	assert_int_equal(og_testing_session_raw_count(e.session), 59);
@@ -253,6 +254,22 @@ static void test_subsets(void **state)
 	for (gpa_uint32 c = 0; c < 20; c++)
 		e.counters[c] = 19 - c; /* backwards: enable order is not set order */
 	check_subset(&e, "the first twenty, backwards", IN_PLACE);
+
+	/* The set's last four (its tail, native.h) over a gathered scratch:
+	 * the tail function writes them straight into the answer; backwards,
+	 * and with the fifth from the end, they go through the block's
+	 * outputs instead. */
+	e.n = 4;
+	for (gpa_uint32 c = 0; c < 4; c++)
+		e.counters[c] = total - 4 + c;
+	check_subset(&e, "the last four", GATHERED);
+	for (gpa_uint32 c = 0; c < 4; c++)
+		e.counters[c] = total - 1 - c;
+	check_subset(&e, "the last four, backwards", GATHERED);
+	e.n = 5;
+	for (gpa_uint32 c = 0; c < 5; c++)
+		e.counters[c] = total - 5 + c;
+	check_subset(&e, "the last five", GATHERED);
 
 	/* The last part only partly the session's: not written in place (its
 	 * other positions are not these answers). */

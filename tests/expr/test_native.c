@@ -54,15 +54,18 @@ static uint64_t next_random(uint64_t *s)
 }
 
 /* Counts as a device gives them, and the ones arithmetic trips on: zero
- * (most ratios become 0/0), values past 2^53 that round, the maximum. */
+ * (most ratios become 0/0), values past 2^53 that round, the maximum, and
+ * 2^40 to 2^53 and one below each (where the generated code's integer
+ * arithmetic hands over to doubles: native_gen.c, integer_text). */
 static uint64_t random_count(uint64_t *s)
 {
 	uint64_t r = next_random(s);
-	switch (r % 8) {
+	switch (r % 9) {
 	case 0: case 1: return 0;
 	case 2: return 1;
 	case 3: return (1ull << 53) + (r >> 60);
 	case 4: return UINT64_MAX - (r >> 62);
+	case 5: return (1ull << (40 + (r >> 8) % 14)) - ((r >> 16) & 1);
 	default: return next_random(s) >> (r % 61);
 	}
 }
@@ -356,6 +359,23 @@ static void test_to_u64(void **state)
  * leaves [0, reach) that ends where an inaccessible page begins, they write
  * what they write over every leaf (the whole set's all[]); a read of any
  * leaf from the reach on, even one whose value goes nowhere, faults. */
+struct guarded {
+	uint8_t *map;
+	size_t len;
+	uint64_t *leaf; /* `reach` leaves, then an inaccessible page */
+};
+
+static struct guarded guarded_leaves(uint32_t reach)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t span = (reach * sizeof(uint64_t) + page - 1) / page * page;
+	uint8_t *map = mmap(NULL, span + page, PROT_READ | PROT_WRITE,
+	                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(mprotect(map + span, page, PROT_NONE), 0);
+	return (struct guarded){ map, span + page, (uint64_t *)(map + span) - reach };
+}
+
 static void check_part_reach(const struct og_native_set *set, const uint64_t *parts,
                              const uint64_t *leaf, const double *k, const union og_value *all)
 {
@@ -364,13 +384,8 @@ static void check_part_reach(const struct og_native_set *set, const uint64_t *pa
 		if (parts[p / 64] >> (p % 64) & 1 && set->part_reach[p] > reach)
 			reach = set->part_reach[p];
 	assert_true(reach <= set->nraw_slots);
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t span = (reach * sizeof(uint64_t) + page - 1) / page * page;
-	uint8_t *map = mmap(NULL, span + page, PROT_READ | PROT_WRITE,
-	                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	assert_true(map != MAP_FAILED);
-	assert_int_equal(mprotect(map + span, page, PROT_NONE), 0);
-	uint64_t *cut = (uint64_t *)(map + span) - reach;
+	struct guarded g = guarded_leaves(reach);
+	uint64_t *cut = g.leaf;
 	memcpy(cut, leaf, reach * sizeof(*cut));
 	union og_value *got = malloc((set->ncounters + 1) * sizeof(*got));
 	assert_non_null(got);
@@ -382,7 +397,7 @@ static void check_part_reach(const struct og_native_set *set, const uint64_t *pa
 			         set->origin, c, p, set->part_reach[p]);
 	}
 	free(got);
-	munmap(map, span + page);
+	munmap(g.map, g.len);
 }
 
 /* Each set's parts function writes, for the parts whose bits are set, what
@@ -437,6 +452,51 @@ static void test_parts_write_their_counters_only(void **state)
 	}
 }
 
+/* Each set's tail function writes its last tail_size counters as the
+ * set's function does, at out[0 ..), nothing after them, reading no leaf
+ * past its last part's reach (a session runs it on the row in place). */
+static void test_tail_writes_the_last_counters(void **state)
+{
+	(void)state;
+	uint64_t seed = 0x2545f4914f6cdd1du;
+	for (size_t i = 0; i < og_native_set_count; i++) {
+		const struct og_native_set *set = &og_native_sets[i];
+		uint32_t n = set->ncounters, t = set->tail_size;
+		assert_non_null(set->tail);
+		assert_true(t >= 1 && t <= set->part_size && t <= n);
+		uint32_t last = og_native_part_count(n, set->part_size) - 1;
+		uint32_t reach = set->part_reach[last];
+		assert_true(reach <= set->nraw_slots);
+		struct guarded g = guarded_leaves(reach);
+		uint64_t *cut = g.leaf;
+		uint64_t *leaf = calloc(set->nraw_slots + 1, sizeof(*leaf));
+		double *k = calloc(set->nconst_slots + 1, sizeof(*k));
+		union og_value *all = calloc(n + 1, sizeof(*all)), got[OG_NATIVE_MAX_PARTS + 1];
+		assert_true(leaf && k && all && t < OG_NATIVE_MAX_PARTS);
+		for (int trial = 0; trial < 200; trial++) {
+			for (uint32_t j = 0; j < set->nraw_slots; j++)
+				leaf[j] = random_count(&seed);
+			for (uint32_t j = 0; j < set->nconst_slots; j++)
+				k[j] = random_constant(&seed);
+			set->fn(leaf, k, all);
+			memcpy(cut, leaf, reach * sizeof(*cut));
+			memset(got, 0xA5, sizeof(got));
+			set->tail(cut, k, got);
+			for (uint32_t j = 0; j < t; j++)
+				if (memcmp(&got[j], &all[n - t + j], sizeof(got[j])) != 0)
+					fail_msg("%s: tail %u (counter %u): %#llx, the set's %#llx", set->origin,
+					         j, n - t + j, (unsigned long long)got[j].u,
+					         (unsigned long long)all[n - t + j].u);
+			assert_memory_equal(&got[t], &(union og_value){ .u = 0xA5A5A5A5A5A5A5A5u },
+			                    sizeof(got[t]));
+		}
+		free(leaf);
+		free(k);
+		free(all);
+		munmap(g.map, g.len);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +506,7 @@ int main(void)
 		cmocka_unit_test(test_slots_are_shared_by_the_set),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_parts_write_their_counters_only),
+		cmocka_unit_test(test_tail_writes_the_last_counters),
 		cmocka_unit_test(test_to_u64),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
