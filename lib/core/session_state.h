@@ -99,7 +99,8 @@ struct recipe {
 	 * times a number, or a ratio of two, as most are) in the read itself,
 	 * with no call.  Their value: max(min(div(row[a] * na, row[b]) * n,
 	 * high), low), with no divisor for ONE_SCALED. */
-	uint16_t one;
+	uint32_t one; /* 32 bits: a compare takes it from memory (a 16-bit
+	                 compare with an immediate stalls Intel's decoders) */
 	uint32_t a, b; /* row slots */
 	double na, n, high, low;
 };
