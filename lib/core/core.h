@@ -88,6 +88,7 @@ struct og_settings {
 	 * name that does not change while the library is loaded). */
 	int api_from_name;
 	const struct og_backend_ops *test_backend; /* backend "test", for the core's tests */
+	void (*fill_hook)(void); /* og_testing_set_fill_hook (testing.h) */
 	struct og_constant_override constants[OG_CONSTANT_OVERRIDES_MAX];
 	size_t nconstants;
 };

@@ -300,6 +300,43 @@ static void test_cache_forgets(void **state)
 	tu_teardown();
 }
 
+static unsigned hooked;
+
+static void disable_c0_once(void)
+{
+	hooked++;
+	og_testing_set_fill_hook(NULL);
+	assert_int_equal(GPA_DisableCounter(FC_C0), GPA_STATUS_OK);
+}
+
+/* A change made while a read fills its cache, after its look-up and
+ * before its stores (as a writer on another thread can): the read looks
+ * at read_gen again after its stores, and keeps nothing (cache_fill).
+ * Without that second look the disabled counter is answered from the
+ * cache, by this read and the next. */
+static void test_cache_fill_raced(void **state)
+{
+	(void)state;
+	open_with(NULL, 0);
+	join_or_skip();
+	gpa_uint64 v;
+	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
+	unsigned a = dense_session();
+	hooked = 0;
+	og_testing_set_fill_hook(disable_c0_once);
+	assert_int_equal(GPA_GetSampleUInt64(a, 0, FC_C0, &v), GPA_STATUS_ERROR_NOT_ENABLED);
+	assert_int_equal(hooked, 1);
+	assert_int_equal(GPA_GetSampleUInt64(a, 0, FC_C0, &v), GPA_STATUS_ERROR_NOT_ENABLED);
+	assert_true(og_testing_reads_unlocked());
+	/* Enabled again: the counter is read again (the session is no longer
+	 * kept: its counters are not the enabled ones it began with). */
+	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
+	assert_int_equal(GPA_GetSampleUInt64(a, 0, FC_C0, &v), GPA_STATUS_OK);
+	assert_int_equal(GPA_GetSampleUInt64(a, 1, FC_C0, &v), GPA_STATUS_OK);
+	assert_int_equal(hooked, 1);
+	tu_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_same_answers_counter_file),
 		cmocka_unit_test(test_same_answers_formulas),
 		cmocka_unit_test(test_cache_forgets),
+		cmocka_unit_test(test_cache_fill_raced),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
