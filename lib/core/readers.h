@@ -55,11 +55,13 @@ struct og_read_cache {
 	const uint64_t *values;
 };
 
+/* What a cached read touches (seq and the cache) in its first line;
+ * what only writers walk after. */
 struct og_reader {
 	uint32_t seq; /* odd: inside a read section; written by its thread only */
+	struct og_read_cache cache;
 	bool in_use;  /* a live thread has it (lock held to change) */
 	struct og_reader *next;
-	struct og_read_cache cache;
 } __attribute__((aligned(64))); /* lines of its own: readers do not share */
 
 /* The thread's record; &og_no_reader (never NULL) until it has one, so

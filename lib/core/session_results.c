@@ -343,6 +343,12 @@ ratio_as(const struct recipe *r, const uint64_t *row, const GPA_Type type, void 
  * for the one before it to find its session again.  No test of the
  * record: a thread without one has og_no_reader, whose cache never
  * answers. */
+static inline __attribute__((always_inline)) void fetch_ahead(const struct recipe *r,
+                                                              const uint64_t *row)
+{
+	__builtin_prefetch((const void *)((uintptr_t)row + r->ahead));
+}
+
 typedef GPA_Status get_general_fn(uint32_t id, uint32_t sample_id, uint32_t counter,
                                   void *result);
 /* native_as and ratio_as out of line: the function's call is the only one
@@ -375,6 +381,7 @@ get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 		goto out;
 	const uint64_t *row =
 		(const uint64_t *)(const void *)((const char *)c->values + index * c->stride);
+
 	/* r->one tests the type too: a counter of another type goes on to the
 	 * locked path, which says so.  The formulas are the counter's
 	 * postfix's operations in its order (og_session_plan_single).  A
@@ -385,6 +392,7 @@ get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 	 * out (the value is never NaN: tame numbers, counts below 2^64). */
 	unsigned one = r->one;
 	if (one == ONE_OF(ONE_RATIO, type)) {
+		fetch_ahead(r, row);
 		uint64_t x = row[r->a], y = row[r->b];
 		if (__builtin_expect((int64_t)x < 0 || (int64_t)y <= 0, 0))
 			return ratio(r, row, result);
@@ -402,12 +410,14 @@ get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 		return GPA_STATUS_OK;
 	}
 	if (one == ONE_OF(ONE_SCALED, type)) {
+		fetch_ahead(r, row);
 		double d = (double)row[r->a] * r->n;
 		og_read_exit(rd, seq);
 		store_typed(type, result, d, 0, false);
 		return GPA_STATUS_OK;
 	}
 	if (one == ONE_OF(ONE_RATIO_NA, type)) {
+		fetch_ahead(r, row);
 		uint64_t x = row[r->a], y = row[r->b];
 		if (__builtin_expect((int64_t)x < 0 || (int64_t)y <= 0, 0))
 			return ratio(r, row, result);

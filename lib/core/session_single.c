@@ -111,6 +111,13 @@ void og_session_plan_single(struct og_session *s, const struct og_catalog *cat)
 		else if (r->kind == READ_NATIVE)
 			how = ONE_CALL;
 		r->one = ONE_OF(how, r->type);
+		/* A formula read fetches its dividend's line OG_READ_AHEAD
+		 * samples on; 0 (its own row again) where that is too far. */
+		r->ahead = 0;
+		if (how == ONE_SCALED || how == ONE_RATIO || how == ONE_RATIO_NA) {
+			uint64_t ahead = ((uint64_t)s->nslots * OG_READ_AHEAD + r->a) * sizeof(uint64_t);
+			r->ahead = ahead <= UINT32_MAX ? (uint32_t)ahead : 0;
+		}
 	}
 }
 
