@@ -251,13 +251,20 @@ static void test_same_answers_counter_file(void **state)
 	same_answers(NULL, (1ull << 32) - 2);
 }
 
+/* The fake counter file's context, the thread reading without the lock,
+ * counter C0 enabled. */
+static void open_c0(void)
+{
+	open_with(NULL, 0);
+	join_or_skip();
+	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
+}
+
 static void test_cache_forgets(void **state)
 {
 	(void)state;
-	open_with(NULL, 0);
-	join_or_skip();
+	open_c0();
 	gpa_uint64 v;
-	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
 	assert_int_equal(OpenGPA_SetSessionRingSize(1), GPA_STATUS_OK);
 
 	/* A session that left the ring (and was freed). */
@@ -317,10 +324,8 @@ static void disable_c0_once(void)
 static void test_cache_fill_raced(void **state)
 {
 	(void)state;
-	open_with(NULL, 0);
-	join_or_skip();
+	open_c0();
 	gpa_uint64 v;
-	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
 	unsigned a = dense_session();
 	hooked = 0;
 	og_testing_set_fill_hook(disable_c0_once);
