@@ -6,9 +6,10 @@
  * reads a built-in set's block in place, or a scratch block gathered from
  * the row (session_state.h, struct block), the interpreter the rest.
  *
- * Long (about 670 lines) because the locked and unlocked paths share their
+ * Long (about 730 lines) because the locked and unlocked paths share their
  * inlined helpers, which must stay in one unit to stay inlined (the
- * unlocked single read is built once per type, and a cached copy of it).
+ * unlocked single read is built once per type, and a cached copy of it;
+ * GPA_GetSample* themselves are those copies).
  */
 #include "GPUPerfAPI.h"
 #include "core/session_state.h"
