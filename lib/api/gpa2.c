@@ -635,27 +635,7 @@ GPA_Status og_gpa2_get_sample(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uin
 	return leave(st);
 }
 
-/* An answer that is there is read without the lock (core/readers.h). */
-GPA_Status GPA_GetSampleUInt64(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint32 counterID,
-                               gpa_uint64 *pResult)
-{
-	return og_session_get_sample_u64(sessionID, sampleID, counterID, pResult);
-}
-
-GPA_Status GPA_GetSampleUInt32(gpa_uint32 sessionID, gpa_uint32 sampleID,
-                               gpa_uint32 counterIndex, gpa_uint32 *pResult)
-{
-	return og_session_get_sample_u32(sessionID, sampleID, counterIndex, pResult);
-}
-
-GPA_Status GPA_GetSampleFloat64(gpa_uint32 sessionID, gpa_uint32 sampleID,
-                                gpa_uint32 counterIndex, gpa_float64 *pResult)
-{
-	return og_session_get_sample_f64(sessionID, sampleID, counterIndex, pResult);
-}
-
-GPA_Status GPA_GetSampleFloat32(gpa_uint32 sessionID, gpa_uint32 sampleID,
-                                gpa_uint32 counterIndex, gpa_float32 *pResult)
-{
-	return og_session_get_sample_f32(sessionID, sampleID, counterIndex, pResult);
-}
+/* GPA_GetSampleUInt64, UInt32, Float64 and Float32 are defined in
+ * lib/core/session_results.c: each is the unlocked read itself (an answer
+ * that is there is read without the lock, core/readers.h), which calls
+ * og_gpa2_get_sample above for anything else. */

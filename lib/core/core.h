@@ -88,6 +88,7 @@ struct og_settings {
 	 * name that does not change while the library is loaded). */
 	int api_from_name;
 	const struct og_backend_ops *test_backend; /* backend "test", for the core's tests */
+	void (*fill_hook)(void); /* og_testing_set_fill_hook (testing.h) */
 	struct og_constant_override constants[OG_CONSTANT_OVERRIDES_MAX];
 	size_t nconstants;
 };
@@ -416,15 +417,9 @@ typedef GPA_Status og_get_sample_fn(uint32_t id, uint32_t sample_id, uint32_t co
  * check order.  Named here rather than passed in, so that the unlocked
  * read keeps one argument register less live (no register saved). */
 og_get_sample_fn og_gpa2_get_sample;
-/* One function per type: the type is then no test on the read path. */
-GPA_Status og_session_get_sample_f64(uint32_t id, uint32_t sample_id, uint32_t counter,
-                                     void *result);
-GPA_Status og_session_get_sample_f32(uint32_t id, uint32_t sample_id, uint32_t counter,
-                                     void *result);
-GPA_Status og_session_get_sample_u64(uint32_t id, uint32_t sample_id, uint32_t counter,
-                                     void *result);
-GPA_Status og_session_get_sample_u32(uint32_t id, uint32_t sample_id, uint32_t counter,
-                                     void *result);
+/* GPA_GetSampleFloat64 and the three others (GPUPerfAPI.h) are the
+ * unlocked reads themselves, one per type (the type is then no test on the
+ * read path), in session_results.c. */
 /* OpenGPA_GetSampleResults as og_session_get_sample does GPA_GetSample*:
  * every counter (count at least the session's) without the lock when the
  * answer is there, else `locked`'s, with the same arguments. */

@@ -3,12 +3,16 @@
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "core/readers.h"
 #include "core/registry.h"
+
+/* A cached read touches one line of its record. */
+_Static_assert(offsetof(struct og_reader, in_use) <= 64, "seq and the cache in one line");
 
 struct og_reader og_no_reader;
 __thread struct og_reader *og_this_reader

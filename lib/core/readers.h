@@ -29,35 +29,39 @@ struct recipe;
 
 /* The thread's last session found by an unlocked read, so that reading
  * another value of it follows two pointers instead of seven (issue 29).
- * Valid while id is the session's: whatever a cached look-up depends on
- * changes under the lock through og_readers_changed (the current context,
- * trace logging, the enabled counters; og_readers_sync, before it frees
- * anything), which empties every record's cache (id and ncatalog 0), so a
- * hit compares the id alone.  A read section that fills its cache while
- * that happens sees read_gen change and empties it itself (cache_fill in
- * session_results.c says why that is enough).  Only the record's thread
- * writes the rest, inside its read sections.  A session is
+ * Valid while ncatalog is not 0 and id is the session's: whatever a cached
+ * look-up depends on changes under the lock through og_readers_changed
+ * (the current context, trace logging, the enabled counters;
+ * og_readers_sync, before it frees anything), which empties every record's
+ * cache (ncatalog 0), so a hit compares the id, and the counter with
+ * ncatalog as GPA's check of it does anyway.  A read section that fills
+ * its cache while that happens sees read_gen change and empties it itself
+ * (cache_fill in session_results.c says why that is enough).  Only the
+ * record's thread writes the rest, inside its read sections, and reads
+ * id: a plain field, which a compare takes from memory.  A session is
  * kept only while its context's enabled counters are the ones it began
  * with (og_selection.version), and every change of them empties the
  * caches: so a counter the session counts is an enabled one, and a hit
  * tests no enabled flag. */
 struct og_read_cache {
-	/* atomic: og_readers_changed empties them from another thread.  Empty,
-	 * id 0 can match (no session has it but a caller may ask), and
-	 * ncatalog 0 then sends the read on to the look-up. */
-	uint32_t id; /* the session */
+	uint32_t id; /* the session; whatever it is while ncatalog is 0 */
+	/* Atomic: og_readers_changed empties the cache from another thread.
+	 * 0 sends every read on: an emptied cache to the look-up again. */
 	uint32_t ncatalog;
 	uint32_t first_id;
-	size_t nsamples, nslots;
+	size_t nsamples;
+	size_t stride; /* a sample's row, in bytes */
 	const struct recipe *const *recipe_of;
 	const uint64_t *values;
 };
 
+/* What a cached read touches (seq and the cache) in its first line;
+ * what only writers walk after. */
 struct og_reader {
 	uint32_t seq; /* odd: inside a read section; written by its thread only */
+	struct og_read_cache cache;
 	bool in_use;  /* a live thread has it (lock held to change) */
 	struct og_reader *next;
-	struct og_read_cache cache;
 } __attribute__((aligned(64))); /* lines of its own: readers do not share */
 
 /* The thread's record; &og_no_reader (never NULL) until it has one, so
@@ -117,11 +121,11 @@ void og_readers_sync(void);
  * context, the enabled counters, trace logging): read_gen changes and
  * every record's cache is emptied. */
 void og_readers_changed(void);
-/* An empty cache, as og_readers_changed leaves it. */
+/* An empty cache, as og_readers_changed leaves it: its id is left alone
+ * (only its thread reads or writes it). */
 static inline void og_read_cache_empty(struct og_read_cache *c)
 {
 	__atomic_store_n(&c->ncatalog, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&c->id, 0, __ATOMIC_RELAXED);
 }
 
 #endif

@@ -6,10 +6,12 @@
  * reads a built-in set's block in place, or a scratch block gathered from
  * the row (session_state.h, struct block), the interpreter the rest.
  *
- * Long (about 670 lines) because the locked and unlocked paths share their
+ * Long (about 730 lines) because the locked and unlocked paths share their
  * inlined helpers, which must stay in one unit to stay inlined (the
- * unlocked single read is built once per type, and a cached copy of it).
+ * unlocked single read is built once per type, and a cached copy of it;
+ * GPA_GetSample* themselves are those copies).
  */
+#include "GPUPerfAPI.h"
 #include "core/session_state.h"
 #include "core/readers.h"
 #include "core/registry.h"
@@ -285,13 +287,18 @@ static inline __attribute__((always_inline)) bool cache_fill(struct og_reader *r
 	if (!s || how != UNLOCKED_COMPLETE || s->sparse ||
 	    __atomic_load_n(&ctx->sel.version, __ATOMIC_RELAXED) != s->sel_version)
 		return false;
+	/* The tests' stand-in for a writer between the look-up and the stores
+	 * (og_testing_set_fill_hook): the look at read_gen below catches it. */
+	void (*hook)(void) = __atomic_load_n(&og_registry()->settings.fill_hook, __ATOMIC_RELAXED);
+	if (__builtin_expect(hook != NULL, 0))
+		hook();
 	struct og_read_cache *c = &rd->cache;
 	c->first_id = s->first_id;
 	c->nsamples = s->nsamples;
-	c->nslots = s->nslots;
+	c->stride = s->nslots * sizeof(*s->values);
 	c->recipe_of = s->recipe_of;
 	c->values = s->values;
-	__atomic_store_n(&c->id, id, __ATOMIC_RELAXED);
+	c->id = id;
 	__atomic_store_n(&c->ncatalog, s->ncatalog, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&og_registry()->read_gen, __ATOMIC_RELAXED) != gen) {
@@ -312,6 +319,22 @@ static inline double div_raw(double x, uint64_t y)
 	return y ? x / (double)y : 0.0;
 }
 
+/* A ratio's value (ONE_RATIO, ONE_RATIO_NA: na is 1 in the first, so the
+ * product is exact) with the postfix's own min and max, stored, its read
+ * section left: the read's way for a zero divisor or a count past 2^63,
+ * out of line so that the usual way joins no other (native_as says why
+ * the record is found again). */
+static inline __attribute__((always_inline)) GPA_Status
+ratio_as(const struct recipe *r, const uint64_t *row, const GPA_Type type, void *result)
+{
+	double d = div_raw((double)row[r->a] * r->na, row[r->b]) * r->n;
+	d = og_arith_max_num(og_arith_min_num(d, r->high), r->low);
+	struct og_reader *rd = og_this_reader;
+	og_read_exit(rd, __atomic_load_n(&rd->seq, __ATOMIC_RELAXED));
+	store_typed(type, result, d, 0, false);
+	return GPA_STATUS_OK;
+}
+
 /* The usual case alone, the rest left to get_sample_as (`general`): the
  * session the thread read last (its cache), and a counter whose recipe
  * says how to read it here (recipe.one: a raw count, a ratio or a scaled
@@ -321,41 +344,64 @@ static inline double div_raw(double x, uint64_t y)
  * for the one before it to find its session again.  No test of the
  * record: a thread without one has og_no_reader, whose cache never
  * answers. */
+static inline __attribute__((always_inline)) void fetch_ahead(const struct recipe *r,
+                                                              const uint64_t *row)
+{
+	__builtin_prefetch((const void *)((uintptr_t)row + r->ahead));
+}
+
 typedef GPA_Status get_general_fn(uint32_t id, uint32_t sample_id, uint32_t counter,
                                   void *result);
-/* native_as out of line: the function's call is the only one on the path,
- * so the others need no frame (no registers saved) when this is a jump. */
+/* native_as and ratio_as out of line: the function's call is the only one
+ * on the path, so the others need no frame (no registers saved) when this
+ * is a jump. */
 typedef GPA_Status get_call_fn(const struct recipe *r, const uint64_t *row, void *result);
 static inline __attribute__((always_inline)) GPA_Status
 get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type type,
               void *result, get_general_fn *general, get_general_fn *miss,
-              get_call_fn *call)
+              get_call_fn *call, get_call_fn *ratio)
 {
 	uint32_t seq = 0;
 	struct og_reader *rd = og_read_enter_cached(&seq);
 	if (!result)
 		goto out;
 	const struct og_read_cache *c = &rd->cache;
-	if (__atomic_load_n(&c->id, __ATOMIC_RELAXED) != id) {
-		og_read_exit(rd, seq);
-		return miss(id, sample_id, counter, result);
-	}
+	/* The usual answer falls through: a taken branch costs the front end
+	 * more than the instruction (issue 29). */
+	if (__builtin_expect(c->id != id, 0))
+		goto look_up;
 	/* Its counters are the enabled ones (readers.h): no flag to test.
 	 * An empty cache (ncatalog 0) answers nothing. */
-	if (counter >= __atomic_load_n(&c->ncatalog, __ATOMIC_RELAXED))
+	uint32_t ncatalog = __atomic_load_n(&c->ncatalog, __ATOMIC_RELAXED);
+	if (__builtin_expect(counter >= ncatalog, 0)) {
+		if (!ncatalog) /* emptied since: look the session up again */
+			goto look_up;
 		goto out;
+	}
 	const struct recipe *r = c->recipe_of[counter];
 	size_t index = (uint32_t)(sample_id - c->first_id); /* wraps like the ids */
 	if (index >= c->nsamples) /* a counter not counted: ONE_NONE, below */
 		goto out;
-	const uint64_t *row = &c->values[index * c->nslots];
+	const uint64_t *row =
+		(const uint64_t *)(const void *)((const char *)c->values + index * c->stride);
+
 	/* r->one tests the type too: a counter of another type goes on to the
 	 * locked path, which says so.  The formulas are the counter's
-	 * postfix's operations in its order (og_session_plan_single). */
+	 * postfix's operations in its order (og_session_plan_single).  A
+	 * ratio of counts below 2^63 with a divisor not 0 (the usual one)
+	 * converts them signed, one instruction each, and takes min and max
+	 * with the bound as the instruction's second operand: the postfix's
+	 * own but for a tie of +0 and -0, which og_session_plan_single rules
+	 * out (the value is never NaN: tame numbers, counts below 2^64). */
 	unsigned one = r->one;
 	if (one == ONE_OF(ONE_RATIO, type)) {
-		double d = div_raw((double)row[r->a], row[r->b]) * r->n;
-		d = og_arith_max_num(og_arith_min_num(d, r->high), r->low);
+		fetch_ahead(r, row);
+		uint64_t x = row[r->a], y = row[r->b];
+		if (__builtin_expect((int64_t)x < 0 || (int64_t)y <= 0, 0))
+			return ratio(r, row, result);
+		double d = (double)(int64_t)x / (double)(int64_t)y * r->n;
+		d = d < r->high ? d : r->high;
+		d = d > r->low ? d : r->low;
 		og_read_exit(rd, seq);
 		store_typed(type, result, d, 0, false);
 		return GPA_STATUS_OK;
@@ -367,14 +413,20 @@ get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 		return GPA_STATUS_OK;
 	}
 	if (one == ONE_OF(ONE_SCALED, type)) {
+		fetch_ahead(r, row);
 		double d = (double)row[r->a] * r->n;
 		og_read_exit(rd, seq);
 		store_typed(type, result, d, 0, false);
 		return GPA_STATUS_OK;
 	}
 	if (one == ONE_OF(ONE_RATIO_NA, type)) {
-		double d = div_raw((double)row[r->a] * r->na, row[r->b]) * r->n;
-		d = og_arith_max_num(og_arith_min_num(d, r->high), r->low);
+		fetch_ahead(r, row);
+		uint64_t x = row[r->a], y = row[r->b];
+		if (__builtin_expect((int64_t)x < 0 || (int64_t)y <= 0, 0))
+			return ratio(r, row, result);
+		double d = (double)(int64_t)x * r->na / (double)(int64_t)y * r->n;
+		d = d < r->high ? d : r->high;
+		d = d > r->low ? d : r->low;
 		og_read_exit(rd, seq);
 		store_typed(type, result, d, 0, false);
 		return GPA_STATUS_OK;
@@ -384,9 +436,14 @@ get_cached_as(uint32_t id, uint32_t sample_id, uint32_t counter, const GPA_Type 
 out:
 	og_read_exit(rd, seq);
 	return general(id, sample_id, counter, result);
+look_up:
+	og_read_exit(rd, seq);
+	return miss(id, sample_id, counter, result);
 }
 
-#define GET_SAMPLE_AS(suffix, TYPE)                                                           \
+/* The GPA 2.x getter itself (its name `api`, GPUPerfAPI.h), so that a call
+ * is no jump through lib/api/gpa2.c first. */
+#define GET_SAMPLE_AS(suffix, TYPE, CTYPE, api)                                               \
 	static __attribute__((noinline)) GPA_Status general_##suffix(                        \
 		uint32_t id, uint32_t sample_id, uint32_t counter, void *result)             \
 	{                                                                                    \
@@ -400,11 +457,17 @@ out:
 	{                                                                                    \
 		return native_as(r, row, TYPE, result);                                      \
 	}                                                                                    \
-	GPA_Status og_session_get_sample_##suffix(uint32_t id, uint32_t sample_id,           \
-	                                          uint32_t counter, void *result)            \
+	static __attribute__((noinline, cold)) GPA_Status ratio_##suffix(                    \
+		const struct recipe *r, const uint64_t *row, void *result)                   \
 	{                                                                                    \
-		return get_cached_as(id, sample_id, counter, TYPE, result, general_##suffix, \
-		                     miss_##suffix, call_##suffix);                          \
+		return ratio_as(r, row, TYPE, result);                                       \
+	}                                                                                    \
+	GPA_Status api(gpa_uint32 sessionID, gpa_uint32 sampleID, gpa_uint32 counterIndex,  \
+	               CTYPE *pResult)                                                       \
+	{                                                                                    \
+		return get_cached_as(sessionID, sampleID, counterIndex, TYPE, pResult,       \
+		                     general_##suffix, miss_##suffix, call_##suffix,         \
+		                     ratio_##suffix);                                        \
 	}                                                                                    \
 	/* Not the cached session: look it up, keep it if it can be, read. */               \
 	static __attribute__((noinline)) GPA_Status miss_##suffix(                           \
@@ -420,14 +483,14 @@ out:
 		if (kept)                                                                    \
 			return get_cached_as(id, sample_id, counter, TYPE, result,           \
 			                     general_##suffix, general_##suffix,             \
-			                     call_##suffix);                                 \
+			                     call_##suffix, ratio_##suffix);                 \
 		return general_##suffix(id, sample_id, counter, result);                     \
 	}
 
-GET_SAMPLE_AS(f64, GPA_TYPE_FLOAT64)
-GET_SAMPLE_AS(f32, GPA_TYPE_FLOAT32)
-GET_SAMPLE_AS(u64, GPA_TYPE_UINT64)
-GET_SAMPLE_AS(u32, GPA_TYPE_UINT32)
+GET_SAMPLE_AS(f64, GPA_TYPE_FLOAT64, gpa_float64, GPA_GetSampleFloat64)
+GET_SAMPLE_AS(f32, GPA_TYPE_FLOAT32, gpa_float32, GPA_GetSampleFloat32)
+GET_SAMPLE_AS(u64, GPA_TYPE_UINT64, gpa_uint64, GPA_GetSampleUInt64)
+GET_SAMPLE_AS(u32, GPA_TYPE_UINT32, gpa_uint32, GPA_GetSampleUInt32)
 
 /* The gathered counters of a complete row (struct block): per gathered
  * block, its leaves the session has copied once into a scratch block on

@@ -19,6 +19,20 @@ static bool tame(double v)
 	return v >= -0x1p900 && v <= 0x1p900;
 }
 
+/* The read takes min(d, high) as d < high ? d : high, and max(m, low) as
+ * m > low ? m : low (one instruction each with the bound in memory), where
+ * the postfix's are high < d ? high : d and low > m ? low : m.  Both agree
+ * but for d or m NaN (never: tame numbers, counts below 2^64, a divisor
+ * not 0) or a tie of +0 and -0: so a bound 0 must be +0, with the value
+ * never -0, which na and n positive ensure (a count, its product with a
+ * positive number and a quotient of those are +0 or more). */
+static bool ties_agree(const struct recipe *r)
+{
+	bool positive = r->na > 0 && r->n > 0;
+	return (r->high != 0 || (!signbit(r->high) && positive)) &&
+	       (r->low != 0 || (!signbit(r->low) && positive));
+}
+
 /* Whether counter c's postfix is max(min(div(a * na, b) * n, high), low)
  * with parts left out (no divisor, a number 1, no bounds), each raw
  * counter one in the row: its operands into r. */
@@ -74,7 +88,7 @@ static bool simple_formula(const struct og_session *s, const struct og_catalog *
 		(k ? &r->b : &r->a)[0] = s->slot_of_raw[raw[k]].slot;
 	}
 	if (raw[1] != UINT32_MAX)
-		return true;
+		return ties_agree(r);
 	/* No divisor: the scaled form, one product (of a and na * n, which is
 	 * exact only when one of them is 1: a product of three rounds twice)
 	 * and no bounds. */
@@ -96,7 +110,14 @@ void og_session_plan_single(struct og_session *s, const struct og_catalog *cat)
 			how = r->b == UINT32_MAX ? ONE_SCALED : r->na == 1.0 ? ONE_RATIO : ONE_RATIO_NA;
 		else if (r->kind == READ_NATIVE)
 			how = ONE_CALL;
-		r->one = (uint16_t)ONE_OF(how, r->type);
+		r->one = ONE_OF(how, r->type);
+		/* A formula read fetches its dividend's line OG_READ_AHEAD
+		 * samples on; 0 (its own row again) where that is too far. */
+		r->ahead = 0;
+		if (how == ONE_SCALED || how == ONE_RATIO || how == ONE_RATIO_NA) {
+			uint64_t ahead = ((uint64_t)s->nslots * OG_READ_AHEAD + r->a) * sizeof(uint64_t);
+			r->ahead = ahead <= UINT32_MAX ? (uint32_t)ahead : 0;
+		}
 	}
 }
 

@@ -99,10 +99,20 @@ struct recipe {
 	 * times a number, or a ratio of two, as most are) in the read itself,
 	 * with no call.  Their value: max(min(div(row[a] * na, row[b]) * n,
 	 * high), low), with no divisor for ONE_SCALED. */
-	uint16_t one;
+	uint32_t one; /* 32 bits: a compare takes it from memory (a 16-bit
+	                 compare with an immediate stalls Intel's decoders) */
 	uint32_t a, b; /* row slots */
+	/* ONE_SCALED, ONE_RATIO*: bytes from a row to slot a of the row
+	 * OG_READ_AHEAD samples on, which the read asks the processor to
+	 * fetch (session_results.c, fetch_ahead); else 0. */
+	uint32_t ahead;
 	double na, n, high, low;
 };
+
+/* How many samples on a formula read fetches the row it will read if its
+ * client goes on sample by sample (issue 29: rows of 147 values, 1176
+ * bytes apart, that a loaded machine has evicted; 8 to 32 measured alike). */
+#define OG_READ_AHEAD 16
 
 /* recipe.one's low byte. */
 enum {

@@ -89,6 +89,13 @@ GPA_Status og_testing_session_single_kinds(uint32_t id, size_t out[6])
 	return s ? GPA_STATUS_OK : GPA_STATUS_ERROR_SESSION_NOT_FOUND;
 }
 
+void og_testing_set_fill_hook(void (*hook)(void))
+{
+	og_lock();
+	__atomic_store_n(&og_settings()->fill_hook, hook, __ATOMIC_RELAXED);
+	og_unlock();
+}
+
 bool og_testing_reads_unlocked(void)
 {
 	return og_this_reader != &og_no_reader && !__atomic_load_n(&og_read_locked, __ATOMIC_RELAXED);

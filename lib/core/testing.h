@@ -41,6 +41,12 @@ GPA_Status og_testing_session_read_kinds(uint32_t id, size_t out[4]);
  * SESSION_NOT_FOUND without such a session. */
 GPA_Status og_testing_session_single_kinds(uint32_t id, size_t out[6]);
 
+/* A function a GPA_GetSample* read that keeps its session in the thread's
+ * cache (core/readers.h) calls between its look-up and its stores, inside
+ * its read section (NULL: none): a change made there is the one a writer
+ * on another thread can make in that window, which the read must notice. */
+void og_testing_set_fill_hook(void (*hook)(void));
+
 /* Whether this thread's GPA_GetSample* calls now read without the lock
  * (core/readers.h): false before its first read, with trace logging on, or
  * where membarrier(2) is refused. */

@@ -12,8 +12,9 @@
  *    raw values, times numbers, between bounds; one raw value times a
  *    number: og_session_plan_single), give the same bits too, with a zero
  *    divisor and counts at and past 2^63, in every type; and forms it must
- *    not take (a product of three, a number so large the value overflows)
- *    are left to a call or the general path;
+ *    not take (a product of three, a number so large the value overflows,
+ *    a bound 0 the value can meet as -0) are left to a call or the general
+ *    path;
  *  - it must forget: a session that left the ring, a closed context whose
  *    successor reuses the session id, a counter disabled since, trace
  *    logging turned on since.  Built with -Db_sanitize=address, a cache
@@ -164,6 +165,9 @@ static const char formulas[] =
 	"    description: a * n / b * n.\n    expression: R2 * 3 / R3 * 7\n\n"
 	"counter Clamped\n    group: Fake\n    usage: percentage\n    type: float64\n"
 	"    description: bounds.\n    expression: max(min((R0 / R1) * 100, 100), 0)\n\n"
+	"counter ClampedHigh\n    group: Fake\n    usage: percentage\n    type: float64\n"
+	"    description: bounds, the high one met.\n"
+	"    expression: max(min(R3 / R2 * 100, 150), 0)\n\n"
 	"counter Clamped32\n    group: Fake\n    usage: items\n    type: uint32\n"
 	"    description: bounds.\n    expression: max(min(R3 / R1 * -1e3, 5e9), -4)\n\n"
 	"counter Times\n    group: Fake\n    usage: items\n    type: uint64\n"
@@ -181,6 +185,12 @@ static const char formulas[] =
 	"counter Inverted\n    group: Fake\n    usage: items\n    type: float64\n"
 	"    description: bounds the wrong way round.\n"
 	"    expression: max(min(R0 / R1, 1), 5)\n\n"
+	"counter NegHigh0\n    group: Fake\n    usage: items\n    type: float64\n"
+	"    description: -0 against a bound 0.\n"
+	"    expression: max(min(R1 / R2 * -100, 0), -50)\n\n"
+	"counter NegLow0\n    group: Fake\n    usage: items\n    type: float64\n"
+	"    description: -0 against a bound 0.\n"
+	"    expression: max(min(R1 / R2 * -100, 5), 0)\n\n"
 	"counter Bounded\n    group: Fake\n    usage: items\n    type: float64\n"
 	"    description: a bound without a divisor.\n    expression: min(R0 * 2, 5)\n\n"
 	"counter BoundedBoth\n    group: Fake\n    usage: items\n    type: float64\n"
@@ -200,18 +210,21 @@ static void test_same_answers_formulas(void **state)
 	assert_int_equal(GPA_RegisterLoggingCallback(GPA_LOGGING_ERROR, quiet), GPA_STATUS_OK);
 	join_or_skip();
 	gpa_uint32 n = enable_all();
-	/* R1 counts 0 in sample 0 (a zero divisor); the rest of that sample's
-	 * counts wrap to 2^64 less a little, or are small. */
+	/* R1 counts 0 in sample 0 (a zero divisor, and -0 in NegHigh0 and
+	 * NegLow0, whose bound 0 keeps them from the read's min and max:
+	 * og_session_plan_single); R0 counts past 2^63 in every sample (it
+	 * wraps to 2^64 less a little), R2 and R3 are small. */
 	gpa_uint32 r1;
 	assert_int_equal(GPA_GetCounterIndex("C1", &r1), GPA_STATUS_OK);
 	fake_config.value_offset = 0 - fake_value(1, 0, tu_pass_of(r1));
 	unsigned s = dense_session();
 	size_t kinds[6];
 	assert_int_equal(og_testing_session_single_kinds(s, kinds), GPA_STATUS_OK);
-	/* Ratio, Percent, Clamped, Clamped32, Inverted; Scaled100, AScaled;
+	/* Ratio, Percent, Clamped, ClampedHigh, Clamped32, Inverted;
+	 * Scaled100, AScaled;
 	 * Times, NTimes, Times32; C0..C5, Small, RawF (a float raw count is
 	 * read as it is). */
-	assert_int_equal(kinds[4], 5);
+	assert_int_equal(kinds[4], 6);
 	assert_int_equal(kinds[5], 2);
 	assert_int_equal(kinds[3], 3);
 	assert_int_equal(kinds[1], 8);
@@ -238,13 +251,20 @@ static void test_same_answers_counter_file(void **state)
 	same_answers(NULL, (1ull << 32) - 2);
 }
 
+/* The fake counter file's context, the thread reading without the lock,
+ * counter C0 enabled. */
+static void open_c0(void)
+{
+	open_with(NULL, 0);
+	join_or_skip();
+	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
+}
+
 static void test_cache_forgets(void **state)
 {
 	(void)state;
-	open_with(NULL, 0);
-	join_or_skip();
+	open_c0();
 	gpa_uint64 v;
-	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
 	assert_int_equal(OpenGPA_SetSessionRingSize(1), GPA_STATUS_OK);
 
 	/* A session that left the ring (and was freed). */
@@ -287,6 +307,41 @@ static void test_cache_forgets(void **state)
 	tu_teardown();
 }
 
+static unsigned hooked;
+
+static void disable_c0_once(void)
+{
+	hooked++;
+	og_testing_set_fill_hook(NULL);
+	assert_int_equal(GPA_DisableCounter(FC_C0), GPA_STATUS_OK);
+}
+
+/* A change made while a read fills its cache, after its look-up and
+ * before its stores (as a writer on another thread can): the read looks
+ * at read_gen again after its stores, and keeps nothing (cache_fill).
+ * Without that second look the disabled counter is answered from the
+ * cache, by this read and the next. */
+static void test_cache_fill_raced(void **state)
+{
+	(void)state;
+	open_c0();
+	gpa_uint64 v;
+	unsigned a = dense_session();
+	hooked = 0;
+	og_testing_set_fill_hook(disable_c0_once);
+	assert_int_equal(GPA_GetSampleUInt64(a, 0, FC_C0, &v), GPA_STATUS_ERROR_NOT_ENABLED);
+	assert_int_equal(hooked, 1);
+	assert_int_equal(GPA_GetSampleUInt64(a, 0, FC_C0, &v), GPA_STATUS_ERROR_NOT_ENABLED);
+	assert_true(og_testing_reads_unlocked());
+	/* Enabled again: the counter is read again (the session is no longer
+	 * kept: its counters are not the enabled ones it began with). */
+	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
+	assert_int_equal(GPA_GetSampleUInt64(a, 0, FC_C0, &v), GPA_STATUS_OK);
+	assert_int_equal(GPA_GetSampleUInt64(a, 1, FC_C0, &v), GPA_STATUS_OK);
+	assert_int_equal(hooked, 1);
+	tu_teardown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +350,7 @@ int main(void)
 		cmocka_unit_test(test_same_answers_counter_file),
 		cmocka_unit_test(test_same_answers_formulas),
 		cmocka_unit_test(test_cache_forgets),
+		cmocka_unit_test(test_cache_fill_raced),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
