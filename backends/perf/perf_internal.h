@@ -162,6 +162,10 @@ struct og_perf_pass {
 	 * all ran all along is one subtraction per raw id. */
 	bool plain;
 	uint32_t *word;
+	/* One group on one target whose snapshot is its read() alone (no user
+	 * pages, wall clock, SPE or MIPS reads): og_perf_pass_read's short
+	 * path, the usual read checked in line. */
+	bool one_read;
 	size_t nlayouts;
 	struct og_perf_layout *layouts;
 	size_t ntargets;
