@@ -766,3 +766,31 @@ GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
 	p->coverage = 1.0;
 	return GPA_STATUS_OK;
 }
+
+GPA_Status og_perf_pass_end_sample(struct og_perf_state *st, uint64_t *deltas)
+{
+	struct og_perf_pass *p = st->pass;
+	if (!p->one_read || !p->plain) {
+		GPA_Status s = og_perf_pass_read(st, true);
+		return s == GPA_STATUS_OK ? og_perf_deltas(st, deltas) : s;
+	}
+	/* og_perf_pass_read and og_perf_deltas of a plain pass of one group
+	 * (its snapshot at 0), one after the other. */
+	struct og_perf_instance *in = p->instances;
+	const uint64_t *b = p->snap[0];
+	uint64_t *e = p->snap[1];
+	ssize_t r = read_group(st->host.sys, in, e);
+	if (!usual_read(e, r, in->ids, in->nmembers)) {
+		GPA_Status s = read_rest(st, in, e, r);
+		if (s != GPA_STATUS_OK)
+			return s;
+	}
+	instance_times(p, in);
+	if (in->running != in->enabled || !in->enabled)
+		return deltas_checked(st, deltas);
+	for (size_t i = 0; i < p->n; i++)
+		deltas[i] = forward(e[p->word[i]], b[p->word[i]]);
+	p->all_full = true;
+	p->coverage = 1.0;
+	return GPA_STATUS_OK;
+}

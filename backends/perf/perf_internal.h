@@ -407,6 +407,10 @@ void og_perf_pass_roll(struct og_perf_state *st);
  * CPU's counters. */
 void og_perf_pass_user_reads_off(struct og_perf_state *st);
 
+/* A sample's end: the end snapshot, then og_perf_deltas (perf_group.c);
+ * a plain pass of one group in one call. */
+GPA_Status og_perf_pass_end_sample(struct og_perf_state *st, uint64_t *deltas);
+
 /* deltas[i] for raw id i of the pass from the two snapshots (perf_group.c);
  * sets pass->coverage. */
 GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas);
