@@ -746,13 +746,12 @@ static __attribute__((noinline)) GPA_Status deltas_checked(struct og_perf_state 
 	return GPA_STATUS_OK;
 }
 
-GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
+/* og_perf_deltas of a plain pass (perf_internal.h): every group ran all
+ * along, nothing to scale or to say; else deltas_checked sees it all
+ * again. */
+static inline GPA_Status plain_deltas(struct og_perf_state *st, uint64_t *deltas)
 {
 	struct og_perf_pass *p = st->pass;
-	if (!p->plain)
-		return deltas_checked(st, deltas);
-	/* The usual sample: every group ran all along, nothing to scale or
-	 * to say; else deltas_checked sees it all again. */
 	const uint64_t *b = p->snap[0], *e = p->snap[1];
 	struct og_perf_instance *in = p->instances, *last = in + p->ninstances;
 	for (; in < last; in++) {
@@ -767,6 +766,11 @@ GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
 	return GPA_STATUS_OK;
 }
 
+GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
+{
+	return st->pass->plain ? plain_deltas(st, deltas) : deltas_checked(st, deltas);
+}
+
 GPA_Status og_perf_pass_end_sample(struct og_perf_state *st, uint64_t *deltas)
 {
 	struct og_perf_pass *p = st->pass;
@@ -774,10 +778,9 @@ GPA_Status og_perf_pass_end_sample(struct og_perf_state *st, uint64_t *deltas)
 		GPA_Status s = og_perf_pass_read(st, true);
 		return s == GPA_STATUS_OK ? og_perf_deltas(st, deltas) : s;
 	}
-	/* og_perf_pass_read and og_perf_deltas of a plain pass of one group
-	 * (its snapshot at 0), one after the other. */
+	/* og_perf_pass_read of a pass of one group (its snapshot at 0), then
+	 * its deltas, in one call. */
 	struct og_perf_instance *in = p->instances;
-	const uint64_t *b = p->snap[0];
 	uint64_t *e = p->snap[1];
 	ssize_t r = read_group(st->host.sys, in, e);
 	if (!usual_read(e, r, in->ids, in->nmembers)) {
@@ -785,12 +788,5 @@ GPA_Status og_perf_pass_end_sample(struct og_perf_state *st, uint64_t *deltas)
 		if (s != GPA_STATUS_OK)
 			return s;
 	}
-	instance_times(p, in);
-	if (in->running != in->enabled || !in->enabled)
-		return deltas_checked(st, deltas);
-	for (size_t i = 0; i < p->n; i++)
-		deltas[i] = forward(e[p->word[i]], b[p->word[i]]);
-	p->all_full = true;
-	p->coverage = 1.0;
-	return GPA_STATUS_OK;
+	return plain_deltas(st, deltas);
 }
