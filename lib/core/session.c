@@ -17,6 +17,11 @@
  *   session_results.c  reading results: single, batch, totals, unlocked
  *   session_query.c    where a session stands: ring lookup, passes, samples
  *
+ * Why one file over 600 lines: a sample's begin and end, the plain path
+ * (begin_quick, end_quick) beside the general one, are static inline
+ * helpers that the API's one core call per BeginSample and EndSample
+ * inlines; split across files they would be calls again on the hot path.
+ *
  * The functions here keep the books; the front ends check the caller's
  * order of calls first, each in its own API's order and statuses (2.x
  * numbers its passes itself, 3.x/4.x name them in BeginCommandList).
