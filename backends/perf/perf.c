@@ -418,10 +418,7 @@ static GPA_Status perf_end_sample(void *state, uint64_t *deltas)
 		return GPA_STATUS_ERROR_SAMPLE_NOT_STARTED;
 	}
 	st->have_begin = false;
-	GPA_Status s = og_perf_pass_read(st, true);
-	if (s == GPA_STATUS_OK)
-		s = og_perf_deltas(st, deltas);
-	return s;
+	return og_perf_pass_end_sample(st, deltas);
 }
 
 /* Periodic passes are read by the core's timer thread. */

@@ -363,8 +363,12 @@ GPA_Status og_perf_pass_open(struct og_perf_state *st, const uint32_t *raw_ids, 
 		map_user_pages(st, &p->instances[i]);
 	if (s == GPA_STATUS_OK)
 		s = og_perf_spe_pass_open(st);
-	if (s != GPA_STATUS_OK)
+	if (s != GPA_STATUS_OK) {
 		og_perf_pass_close(st);
+		return s;
+	}
+	p->one_read = p->ninstances == 1 && !p->instances[0].pages && !p->need_wall && !p->spe &&
+	              !st->mips;
 	return s;
 }
 
@@ -444,36 +448,62 @@ static __attribute__((noinline)) GPA_Status read_failed(struct og_perf_state *st
 	return GPA_STATUS_ERROR_READING_COUNTER_RESULT;
 }
 
-/* One group's snapshot, read() straight into its words.  The kernel is
- * checked all the same: the size, nr, and each id where it should be (the
- * usual read, checked here in a few compares), else check_read. */
-static inline GPA_Status read_instance(struct og_perf_state *st,
-                                       const struct og_perf_instance *in, uint64_t *words)
+/* The usual read of a group of n: its size, nr, and each id where it was
+ * opened. */
+static inline bool usual_read(const uint64_t *words, ssize_t r, const uint64_t *ids, size_t n)
 {
-	if (in->pages && read_user(st, in, words))
-		return GPA_STATUS_OK;
+	if (r != (ssize_t)(OG_PERF_READ_WORDS(n) * sizeof(uint64_t)))
+		return false;
+	if (words[0] != n)
+		return false;
+	const uint64_t *id = words + OG_PERF_SNAP_VALUE(0) + 1, *last = ids + n;
+	while (ids < last && *id == *ids)
+		id += 2, ids++;
+	return ids == last;
+}
+
+/* The read() of a group's snapshot: room for more than we expect, so a
+ * kernel that returns more is seen as a size mismatch rather than silently
+ * truncated. */
+static inline ssize_t read_group(const struct og_sys *sys, const struct og_perf_instance *in,
+                                 uint64_t *words)
+{
+	return sys->read(sys->ctx, in->fds[0], words,
+	                 OG_PERF_SNAP_WORDS(in->nmembers) * sizeof(uint64_t));
+}
+
+/* What follows a read() that was not the usual one (r its answer): read
+ * again while interrupted, then the full check.  Out of line. */
+static __attribute__((noinline)) GPA_Status read_rest(struct og_perf_state *st,
+                                                      const struct og_perf_instance *in,
+                                                      uint64_t *words, ssize_t r)
+{
 	const struct og_sys *sys = st->host.sys;
-	size_t n = in->nmembers;
-	/* Room for more than we expect, so a kernel that returns more is seen
-	 * as a size mismatch rather than silently truncated. */
-	size_t want = OG_PERF_SNAP_WORDS(n) * sizeof(uint64_t);
-	ssize_t r;
-	do
-		r = sys->read(sys->ctx, in->fds[0], words, want);
-	while (r < 0 && errno == EINTR);
-	if (r == (ssize_t)(OG_PERF_READ_WORDS(n) * sizeof(uint64_t)) && words[0] == n) {
-		size_t k = 0;
-		while (k < n && words[OG_PERF_SNAP_VALUE(k) + 1] == in->ids[k])
-			k++;
-		if (k == n)
-			return GPA_STATUS_OK;
-	}
+	size_t n = in->nmembers, want = OG_PERF_SNAP_WORDS(n) * sizeof(uint64_t);
+	while (r < 0 && errno == EINTR)
+		r = read_group(sys, in, words);
+	if (usual_read(words, r, in->ids, n))
+		return GPA_STATUS_OK;
 	if (r < 0)
 		return read_failed(st, in, r, NULL);
 	if ((size_t)r > want)
 		r = (ssize_t)want + 1; /* cannot match any group size: rejected */
 	const char *bad = check_read(words, r, in->ids, n);
 	return bad ? read_failed(st, in, r, bad) : GPA_STATUS_OK;
+}
+
+/* One group's snapshot, read() straight into its words.  The kernel is
+ * checked all the same: the usual read here (usual_read), anything else
+ * by read_rest. */
+static inline GPA_Status read_instance(struct og_perf_state *st,
+                                       const struct og_perf_instance *in, uint64_t *words)
+{
+	if (in->pages && read_user(st, in, words))
+		return GPA_STATUS_OK;
+	ssize_t r = read_group(st->host.sys, in, words);
+	if (usual_read(words, r, in->ids, in->nmembers))
+		return GPA_STATUS_OK;
+	return read_rest(st, in, words, r);
 }
 
 static uint64_t monotonic_ns(void)
@@ -483,7 +513,9 @@ static uint64_t monotonic_ns(void)
 	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
-GPA_Status og_perf_pass_read(struct og_perf_state *st, bool end)
+/* Every group's snapshot, then what else the pass reads at a snapshot.
+ * Out of line: a pass of one group (one_read) never comes here. */
+static __attribute__((noinline)) GPA_Status read_all(struct og_perf_state *st, bool end)
 {
 	struct og_perf_pass *p = st->pass;
 	uint64_t *snap = p->snap[end];
@@ -499,12 +531,26 @@ GPA_Status og_perf_pass_read(struct og_perf_state *st, bool end)
 	if (p->need_wall)
 		*(end ? &p->end_wall : &p->begin_wall) = monotonic_ns();
 	/* Out-of-line calls into the files below, made only by passes that
-	 * have something there: a plain pass pays two tests, not two calls. */
+	 * have something there. */
 	if (p->spe)
 		og_perf_spe_read(st, end);
 	if (st->mips)
 		og_perf_mips_read(st, end);
 	return GPA_STATUS_OK;
+}
+
+GPA_Status og_perf_pass_read(struct og_perf_state *st, bool end)
+{
+	const struct og_perf_pass *p = st->pass;
+	if (!p->one_read)
+		return read_all(st, end);
+	/* One group, no user pages: its snapshot (at 0) is one read(). */
+	const struct og_perf_instance *in = p->instances;
+	uint64_t *snap = p->snap[end];
+	ssize_t r = read_group(st->host.sys, in, snap);
+	if (usual_read(snap, r, in->ids, in->nmembers))
+		return GPA_STATUS_OK;
+	return read_rest(st, in, snap, r);
 }
 
 /* ---- deltas ------------------------------------------------------------- */
@@ -700,13 +746,12 @@ static __attribute__((noinline)) GPA_Status deltas_checked(struct og_perf_state 
 	return GPA_STATUS_OK;
 }
 
-GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
+/* og_perf_deltas of a plain pass (perf_internal.h): every group ran all
+ * along, nothing to scale or to say; else deltas_checked sees it all
+ * again. */
+static inline GPA_Status plain_deltas(struct og_perf_state *st, uint64_t *deltas)
 {
 	struct og_perf_pass *p = st->pass;
-	if (!p->plain)
-		return deltas_checked(st, deltas);
-	/* The usual sample: every group ran all along, nothing to scale or
-	 * to say; else deltas_checked sees it all again. */
 	const uint64_t *b = p->snap[0], *e = p->snap[1];
 	struct og_perf_instance *in = p->instances, *last = in + p->ninstances;
 	for (; in < last; in++) {
@@ -719,4 +764,29 @@ GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
 	p->all_full = true;
 	p->coverage = 1.0;
 	return GPA_STATUS_OK;
+}
+
+GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas)
+{
+	return st->pass->plain ? plain_deltas(st, deltas) : deltas_checked(st, deltas);
+}
+
+GPA_Status og_perf_pass_end_sample(struct og_perf_state *st, uint64_t *deltas)
+{
+	struct og_perf_pass *p = st->pass;
+	if (!p->one_read || !p->plain) {
+		GPA_Status s = og_perf_pass_read(st, true);
+		return s == GPA_STATUS_OK ? og_perf_deltas(st, deltas) : s;
+	}
+	/* og_perf_pass_read of a pass of one group (its snapshot at 0), then
+	 * its deltas, in one call. */
+	struct og_perf_instance *in = p->instances;
+	uint64_t *e = p->snap[1];
+	ssize_t r = read_group(st->host.sys, in, e);
+	if (!usual_read(e, r, in->ids, in->nmembers)) {
+		GPA_Status s = read_rest(st, in, e, r);
+		if (s != GPA_STATUS_OK)
+			return s;
+	}
+	return plain_deltas(st, deltas);
 }

@@ -162,6 +162,10 @@ struct og_perf_pass {
 	 * all ran all along is one subtraction per raw id. */
 	bool plain;
 	uint32_t *word;
+	/* One group on one target whose snapshot is its read() alone (no user
+	 * pages, wall clock, SPE or MIPS reads): og_perf_pass_read's short
+	 * path, the usual read checked in line. */
+	bool one_read;
 	size_t nlayouts;
 	struct og_perf_layout *layouts;
 	size_t ntargets;
@@ -402,6 +406,10 @@ void og_perf_pass_roll(struct og_perf_state *st);
  * than the counted one (periodic passes), where rdpmc would read the wrong
  * CPU's counters. */
 void og_perf_pass_user_reads_off(struct og_perf_state *st);
+
+/* A sample's end: the end snapshot, then og_perf_deltas (perf_group.c);
+ * a plain pass of one group in one call. */
+GPA_Status og_perf_pass_end_sample(struct og_perf_state *st, uint64_t *deltas);
 
 /* deltas[i] for raw id i of the pass from the two snapshots (perf_group.c);
  * sets pass->coverage. */

@@ -17,6 +17,11 @@
  *   session_results.c  reading results: single, batch, totals, unlocked
  *   session_query.c    where a session stands: ring lookup, passes, samples
  *
+ * Why one file over 600 lines: a sample's begin and end, the plain path
+ * (begin_quick, end_quick) beside the general one, are static inline
+ * helpers that the API's one core call per BeginSample and EndSample
+ * inlines; split across files they would be calls again on the hot path.
+ *
  * The functions here keep the books; the front ends check the caller's
  * order of calls first, each in its own API's order and statuses (2.x
  * numbers its passes itself, 3.x/4.x name them in BeginCommandList).
@@ -173,6 +178,9 @@ GPA_Status og_pass_begin(struct og_context *ctx, struct og_session *s, uint32_t 
 {
 	s->backend_pass = false;
 	s->pass_direct = pass < s->npasses ? direct_slot(s, pass) : UINT32_MAX;
+	/* pass_direct set: a planned pass with backend deltas. */
+	s->quick = s->pass_direct != UINT32_MAX && !s->api && s->frame_fd < 0 && !s->period_ns &&
+	           !s->defer_device;
 	if (pass >= s->npasses) {
 		/* An extra pass: nothing to count, as in GPA 2.x. */
 		og_session_map_clear(&s->extra);
@@ -299,6 +307,7 @@ bool og_session_pass_results_ready(struct og_session *s, uint32_t pass)
 void og_session_defer_device(struct og_session *s)
 {
 	s->defer_device = true;
+	s->quick = false;
 }
 
 size_t og_session_pass_device_count(const struct og_session *s, uint32_t pass)
@@ -399,6 +408,33 @@ begin_planned(struct og_context *ctx, struct og_session *s, uint32_t id, bool fo
 	return GPA_STATUS_OK;
 }
 
+/* begin_planned's plain case (s->quick): a new sample `id`, the next of
+ * ids in a row, with room left in the books.  Stored as
+ * og_session_store_sample does, begun as begin_planned does. */
+static inline __attribute__((always_inline)) GPA_Status
+begin_quick(struct og_context *ctx, struct og_session *s, uint32_t id)
+{
+	size_t n = s->nsamples;
+	uint32_t pass = s->pass_index;
+	struct sample *smp = &s->samples[n];
+	*smp = (struct sample){ .begun = 1ull << pass, .id = id, .coverage = 1.0f };
+	uint64_t *row = &s->values[n * s->nslots];
+	for (size_t k = 0; k < s->nslots; k++)
+		row[k] = 0;
+	s->nsamples = n + 1;
+	s->pass_samples[pass]++;
+	GPA_Status st = ctx->ops->begin_sample(ctx->state);
+	if (st != GPA_STATUS_OK) {
+		smp->failed = true; /* counted as begun, but failed */
+		return st;
+	}
+	s->sample_open = true;
+	s->cur = n;
+	s->cur_id = id;
+	s->cur_begin_ns = og_sample_clock_ns(&ctx->sample_clock);
+	return GPA_STATUS_OK;
+}
+
 GPA_Status og_sample_begin(struct og_context *ctx, struct og_session *s, uint32_t id)
 {
 	if (s->period_ns && s->pass_index < s->npasses)
@@ -420,6 +456,11 @@ enum og_begin_refusal og_sample_begin_checked(struct og_context *ctx, struct og_
 	if (s->sample_open) {
 		*open = s->cur_id;
 		return OG_BEGIN_NESTED;
+	}
+	if (s->quick && s->nsamples && s->nsamples < s->cap && !s->sparse &&
+	    id == s->first_id + (uint32_t)s->nsamples) {
+		*status = begin_quick(ctx, s, id);
+		return OG_BEGIN_TAKEN;
 	}
 	if (s->pass_index >= s->npasses) {
 		size_t unused;
@@ -444,12 +485,59 @@ enum og_begin_refusal og_sample_begin_checked(struct og_context *ctx, struct og_
 	return OG_BEGIN_TAKEN;
 }
 
+/* A sample's times, from the backend if it has them (the first pass that
+ * ends it gives them); false when out of memory for a long end. */
+static inline bool give_times(struct og_context *ctx, struct og_session *s, struct sample *smp,
+                              uint64_t end_ns, bool counted)
+{
+	struct og_sample_time t = { s->cur_begin_ns, end_ns, 0 }, kt;
+	if (counted && ctx->ops->sample_time && ctx->ops->sample_time(ctx->state, &kt))
+		t = kt;
+	return sample_set_time(s, smp, &t);
+}
+
+static GPA_Status no_memory_for_end(const struct og_session *s)
+{
+	return og_error(GPA_STATUS_ERROR_FAILED,
+	                "ending sample %u: out of memory for the end time of a sample over 4 s "
+	                "long; free memory or end sessions", s->cur_id);
+}
+
+/* sample_end's plain case (s->quick): what it does for such a sample, with
+ * none of the tests for the rest. */
+static inline __attribute__((always_inline)) GPA_Status end_quick(struct og_context *ctx,
+                                                                 struct og_session *s)
+{
+	struct sample *smp = &s->samples[s->cur];
+	uint64_t end_ns = og_sample_clock_ns(&ctx->sample_clock);
+	uint64_t *deltas = &s->values[s->cur * s->nslots + s->pass_direct];
+	GPA_Status st = ctx->ops->end_sample(ctx->state, deltas);
+	if (!smp->passes && !sample_timed(smp) &&
+	    !give_times(ctx, s, smp, end_ns, st == GPA_STATUS_OK) && st == GPA_STATUS_OK)
+		st = no_memory_for_end(s);
+	if (st != GPA_STATUS_OK) {
+		/* what the backend wrote before failing */
+		memset(deltas, 0, s->pass[s->pass_index].nbackend * sizeof *deltas);
+		smp->failed = true;
+		return st;
+	}
+	smp->passes |= 1ull << s->pass_index;
+	if (ctx->ops->sample_coverage) {
+		double c = ctx->ops->sample_coverage(ctx->state);
+		if (c < smp->coverage)
+			smp->coverage = c > 0.0 ? (float)c : 0.0f;
+	}
+	return GPA_STATUS_OK;
+}
+
 /* og_sample_end's body, inlined into og_sample_end_open too: the API's
  * EndSample makes one call. */
 static inline __attribute__((always_inline)) GPA_Status sample_end(struct og_context *ctx,
                                                                  struct og_session *s)
 {
 	s->sample_open = false;
+	if (s->quick)
+		return end_quick(ctx, s);
 	if (s->pass_index >= s->npasses)
 		return GPA_STATUS_OK; /* an extra pass counts nothing */
 	struct sample *smp = &s->samples[s->cur];
@@ -473,17 +561,10 @@ static inline __attribute__((always_inline)) GPA_Status sample_end(struct og_con
 	uint32_t direct = s->pass_direct;
 	uint64_t *deltas = direct != UINT32_MAX ? &s->values[s->cur * s->nslots + direct] : s->deltas;
 	GPA_Status st = n ? ctx->ops->end_sample(ctx->state, deltas) : GPA_STATUS_OK;
-	if (!smp->passes && !sample_timed(smp)) {
-		/* The first pass that gets this far gives the sample its times. */
-		struct og_sample_time t = { s->cur_begin_ns, end_ns, 0 }, kt;
-		if (n && st == GPA_STATUS_OK && ctx->ops->sample_time &&
-		    ctx->ops->sample_time(ctx->state, &kt))
-			t = kt;
-		if (!sample_set_time(s, smp, &t) && st == GPA_STATUS_OK)
-			st = og_error(GPA_STATUS_ERROR_FAILED,
-			              "ending sample %u: out of memory for the end time of a sample "
-			              "over 4 s long; free memory or end sessions", s->cur_id);
-	}
+	/* The first pass that gets this far gives the sample its times. */
+	if (!smp->passes && !sample_timed(smp) &&
+	    !give_times(ctx, s, smp, end_ns, n && st == GPA_STATUS_OK) && st == GPA_STATUS_OK)
+		st = no_memory_for_end(s);
 	if (st == GPA_STATUS_OK)
 		st = api; /* counts taken without the API's sync do not belong to the sample */
 	if (st != GPA_STATUS_OK) {

@@ -188,13 +188,50 @@ struct og_session {
 	uint64_t *values; /* nsamples * nslots */
 	size_t nsamples, nslots;
 
+	/* What beginning and ending a sample read and write, together after
+	 * the block above (a sample's calls come between two system calls,
+	 * which evict some of the caller's cache lines): the progress, the
+	 * records, and what tells the plain sample from the rest. */
+	bool pass_open;
+	bool sample_open;
+	bool defer_device; /* device counts come later (og_session_defer_device) */
+	/* The open pass's samples are plain (session.c, og_pass_begin): a
+	 * planned pass the backend counts, its deltas straight into the row
+	 * (pass_direct), no API, timeline pipe, periodic or deferred counts. */
+	bool quick;
+	uint32_t pass_index;   /* the open pass */
+	size_t cur;            /* index of the open sample (a planned pass) */
+	uint32_t cur_id;
+	/* The open pass's backend deltas go straight into the row from this
+	 * slot on (their pairs are deltas[k] -> row[direct + k]); UINT32_MAX:
+	 * through deltas and scatter. */
+	uint32_t pass_direct;
+	uint64_t cur_begin_ns; /* when the open sample began */
+	size_t npasses;
+	struct sample *samples; /* samples: see below */
+	size_t cap;
+	uint64_t *deltas; /* one pass's values from the backend */
+	/* Per sample (index, cap entries), only on an application's API: its
+	 * API timer until the result is in (apictx.h); 0: none. */
+	uint32_t *api_tokens;
+	struct og_apictx *api; /* the application's API: see below */
+	int frame_fd; /* the context's (opengpa stat's timeline); -1: none */
+	int32_t api_pass; /* -1: no pass has API raws */
+	uint64_t period_ns; /* periodic sampling: see below; 0 = the client's samples */
+	uint32_t pass_samples[OG_MAX_PASSES]; /* samples begun per planned pass */
+
+	/* Progress, the rest. */
+	uint32_t passes_begun; /* og_pass_begin calls */
+	uint32_t passes_done;  /* passes of the plan ended */
+	int32_t highest_pass;  /* -1: none begun */
+	bool backend_pass;     /* begin_pass succeeded and end_pass is owed */
+
 	bool ended;
 	pthread_t owner;
 
 	/* What the session counts, fixed at begin. */
 	uint32_t *counters; /* enabled counter indices, enable order */
 	size_t ncounters;
-	size_t npasses;
 	/* Per catalogue raw: where its value is kept and which pass counts it;
 	 * slot UINT32_MAX when the session does not count it. */
 	struct raw_slot {
@@ -239,49 +276,27 @@ struct og_session {
 	struct leaf_pair *pairs;
 	size_t npairs;
 
-	/* Progress. */
-	bool pass_open;
-	uint32_t pass_index;   /* the open pass */
-	uint32_t passes_begun; /* og_pass_begin calls */
-	uint32_t passes_done;  /* passes of the plan ended */
-	int32_t highest_pass;  /* -1: none begun */
-	bool sample_open;
-	size_t cur;            /* index of the open sample (a planned pass) */
-	uint32_t cur_id;
-	uint64_t cur_begin_ns; /* when the open sample began */
-	/* The open pass's backend deltas go straight into the row from this
-	 * slot on (their pairs are deltas[k] -> row[direct + k]); UINT32_MAX:
-	 * through deltas and scatter. */
-	uint32_t pass_direct;
-	uint32_t pass_samples[OG_MAX_PASSES]; /* samples begun per planned pass */
-	bool backend_pass;     /* begin_pass succeeded and end_pass is owed */
 	/* An extra pass (beyond the plan) counts nothing but its sample IDs
 	 * must still be unique: they are kept here while it is open. */
 	struct id_map extra;
 	uint32_t extra_samples;
 
-	/* Samples, in the order they first appeared (their values above).
+	/* Samples (samples above), in the order they first appeared (their
+	 * values above).
 	 * Sample id -> index: most clients number samples 0, 1, 2...: while
 	 * every id is first_id plus its index the lookup is arithmetic (dense);
 	 * the first id out of line builds a hash index (sparse). */
-	struct sample *samples;
-	size_t cap;
 	struct id_map index;
-	uint64_t *deltas; /* one pass's values from the backend */
 	/* The ends of samples whose span is SPAN_LONG: long_ends[k], k from
 	 * long_end_at by sample id (ids are unique in a session and stay with
 	 * a sample when a window drops the ones before it). */
 	struct id_map long_end_at;
 	uint64_t *long_ends;
 	size_t nlong, cap_long;
-	/* Per sample (index, cap entries), only on an application's API: its
-	 * API timer until the result is in (apictx.h); 0: none. */
-	uint32_t *api_tokens;
 
-	/* Periodic sampling (session_periodic.c); period_ns 0 = the client's
-	 * samples.  Samples [0, nsamples) are complete; the timer thread or the
+	/* Periodic sampling (session_periodic.c; period_ns above, 0 = the
+	 * client's samples).  Samples [0, nsamples) are complete; the timer thread or the
 	 * kernel adds the next. */
-	uint64_t period_ns;
 	struct og_periodic *periodic; /* while the pass is sampled */
 	bool kernel_timed;
 	bool ending; /* EndPass is stopping the sampling, lock released */
@@ -299,16 +314,12 @@ struct og_session {
 	 * counters' values go to api_slot[k] (value api_value[k], an
 	 * enum og_api_value) when a sample's timer result is in; they are all
 	 * in api_pass.  Samples before api_scan have their results in. */
-	struct og_apictx *api;
-	int frame_fd; /* the context's (opengpa stat's timeline); -1: none */
 	bool uses_api;    /* a counter reads an API raw */
-	int32_t api_pass; /* -1: no pass has API raws */
 	uint32_t *api_slot, *api_value;
 	size_t napi, api_scan;
 
 	/* Device counts delivered after recording (og_session_defer_device):
 	 * how many (sample, pass) pairs still owe theirs. */
-	bool defer_device;
 	size_t owed;
 };
 

@@ -17,7 +17,15 @@
  *   two sides may come from different moments, a round's ratio from one,
  *   and CPU time leaves out the waits for a CPU.
  *
- *   bench-perf [SAMPLES_PER_ROUND [ROUNDS]]
+ *   With FRAME, the GPA side ends its pass and session every FRAME samples
+ *   and begins new ones (inside the timed loop): a client that makes a
+ *   session per frame.  Its books then come from the sessions before it
+ *   (malloc reuses them), where the one session of the default run grows
+ *   all the time and writes each new page of its books for the first time
+ *   (docs/performance.md, "One sample, fourth round").  The minor page
+ *   faults per GPA sample are printed either way.
+ *
+ *   bench-perf [SAMPLES_PER_ROUND [ROUNDS [FRAME]]]
  */
 #include <linux/perf_event.h>
 #include <stdint.h>
@@ -25,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -106,17 +115,43 @@ static struct timing raw_round(struct raw_group *g, unsigned n)
 	return per_op(t0, n);
 }
 
-/* ns per BeginSample+EndSample; sample ids continue from *next_id. */
-static struct timing api_round(unsigned n, gpa_uint32 *next_id)
+/* A new session, its one pass begun. */
+static int api_session(gpa_uint32 *session)
+{
+	return check(GPA_BeginSession(session), "GPA_BeginSession") ||
+	       check(GPA_BeginPass(), "GPA_BeginPass");
+}
+
+static int api_session_end(void)
+{
+	return check(GPA_EndPass(), "GPA_EndPass") || check(GPA_EndSession(), "GPA_EndSession");
+}
+
+/* ns per BeginSample+EndSample; sample ids continue from *next_id.  With
+ * frame > 0, every frame samples end the session and begin a new one
+ * (ids from 0 again). */
+static struct timing api_round(unsigned n, unsigned frame, gpa_uint32 *next_id,
+                               gpa_uint32 *session)
 {
 	struct timing t0 = start();
 	for (unsigned i = 0; i < n; i++) {
+		if (frame && *next_id == frame) {
+			if (api_session_end() || api_session(session))
+				return failed;
+			*next_id = 0;
+		}
 		if (GPA_BeginSample((*next_id)++) != GPA_STATUS_OK || GPA_EndSample() != GPA_STATUS_OK) {
 			fprintf(stderr, "bench-perf: a sample failed\n");
 			return failed;
 		}
 	}
 	return per_op(t0, n);
+}
+
+static long minor_faults(void)
+{
+	struct rusage u;
+	return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_minflt : 0;
 }
 
 __attribute__((format(printf, 3, 4))) static void quiet(void *ctx, enum og_log_level level,
@@ -177,8 +212,7 @@ static int api_open(gpa_uint32 *session)
 		fprintf(stderr, "bench-perf: expected 1 pass, got %u\n", passes);
 		return 1;
 	}
-	return check(GPA_BeginSession(session), "GPA_BeginSession") ||
-	       check(GPA_BeginPass(), "GPA_BeginPass");
+	return api_session(session);
 }
 
 static int by_value(const void *a, const void *b)
@@ -204,6 +238,7 @@ int main(int argc, char **argv)
 	int rounds = argc > 2 ? atoi(argv[2]) : ROUNDS;
 	if (rounds < 1 || rounds > MAX_ROUNDS)
 		rounds = ROUNDS;
+	unsigned frame = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 0;
 	static double api_ratio[MAX_ROUNDS], direct_ratio[MAX_ROUNDS];
 	struct raw_group g;
 	struct direct d;
@@ -221,9 +256,15 @@ int main(int argc, char **argv)
 	/* Rounds alternate, so both sides see the same machine load; the best
 	 * round of each is the least disturbed one. */
 	double raw = 1e300, api = 1e300, direct = 1e300;
+	long faults = 0, late_faults = 0; /* late: the second half of the rounds */
 	for (int r = 0; r < rounds; r++) {
-		struct timing ta = raw_round(&g, n), tb = api_round(n, &next_id),
-		              tc = direct_round(&d, n);
+		struct timing ta = raw_round(&g, n);
+		long f0 = minor_faults();
+		struct timing tb = api_round(n, frame, &next_id, &session);
+		long f = minor_faults() - f0;
+		faults += f;
+		late_faults += r >= rounds / 2 ? f : 0;
+		struct timing tc = direct_round(&d, n);
 		double a = ta.wall, b = tb.wall, c = tc.wall;
 		if (a < 0 || b < 0 || c < 0)
 			return 1;
@@ -237,7 +278,7 @@ int main(int argc, char **argv)
 	og_backend_perf.end_pass(d.state);
 	og_backend_perf.close(d.state);
 	gpa_uint32 count = 0;
-	if (check(GPA_EndPass(), "GPA_EndPass") || check(GPA_EndSession(), "GPA_EndSession") ||
+	if (api_session_end() ||
 	    check(GPA_GetSampleCount(session, &count), "GPA_GetSampleCount"))
 		return 1;
 	GPA_CloseContext();
@@ -247,11 +288,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("%u samples x %d alternating rounds, best round each (wall time):\n", n, rounds);
+	if (frame)
+		printf("  (the GPA side: a session of every %u samples)\n", frame);
 	printf("  two raw group read()s:           %8.1f ns\n", raw);
 	printf("  GPA_BeginSample + GPA_EndSample: %8.1f ns\n", api);
 	printf("  backend begin+end_sample only:   %8.1f ns (%.2fx)\n", direct, direct / raw);
 	printf("  ratio: %.2fx (target <= 1.2x)\n", api / raw);
 	print_ratios("GPA sample", api_ratio, rounds);
 	print_ratios("backend only", direct_ratio, rounds);
+	printf("  minor page faults per GPA sample: %.4f (second half of the rounds: %.4f)\n",
+	       (double)faults / ((double)n * (double)rounds),
+	       (double)late_faults / ((double)n * (double)(rounds - rounds / 2)));
 	return 0;
 }

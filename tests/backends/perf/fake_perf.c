@@ -329,6 +329,10 @@ static ssize_t read_group(struct fake_perf *k, int i, void *buf, size_t len)
 			bytes += 2 * sizeof(uint64_t);
 		}
 		break;
+	case FAKE_READ_EINTR_ONCE:
+		k->read_fault = FAKE_READ_OK;
+		errno = EINTR;
+		return -1;
 	case FAKE_READ_OVERSIZE:
 		memcpy(buf, w, len < bytes ? len : bytes);
 		return (ssize_t)len + 8;

@@ -33,6 +33,7 @@ enum fake_read_fault {
 	FAKE_READ_ERRNO,      /* -1 with read_errno */
 	FAKE_READ_LONG,       /* one {value, id} pair more, nr to match */
 	FAKE_READ_OVERSIZE,   /* says it wrote 8 bytes more than it was asked for */
+	FAKE_READ_EINTR_ONCE, /* -1 with EINTR, once; the reads after it are whole */
 };
 
 /* The order of a group read's {value, id} pairs.  The kernel lists the

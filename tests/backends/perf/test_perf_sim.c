@@ -338,6 +338,40 @@ static void test_read_errno(void **unused)
 	sample_fails_with(FAKE_READ_ERRNO, "read of the event group failed (ESRCH)");
 }
 
+/* A read() interrupted by a signal (EINTR) is made again: at the begin
+ * and at the end of a sample, the sample is whole and nothing is logged. */
+static void test_read_eintr(void **unused)
+{
+	(void)unused;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	uint32_t ids[2] = { bind("sw:task-clock"), bind("sw:page-faults") };
+	assert_int_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_OK);
+	struct fake_event *pf = fake_perf_find(&F.k, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS);
+	assert_non_null(pf);
+	pf->step = 5;
+	for (int at_end = 0; at_end < 2; at_end++) {
+		unsigned reads = F.k.reads;
+		if (!at_end) {
+			F.k.read_fault = FAKE_READ_EINTR_ONCE;
+			F.k.read_fault_after = reads;
+		}
+		assert_int_equal(ops->begin_sample(F.state), GPA_STATUS_OK);
+		uint64_t begin = pf->value;
+		if (at_end) {
+			F.k.read_fault = FAKE_READ_EINTR_ONCE;
+			F.k.read_fault_after = F.k.reads;
+		}
+		uint64_t d[2] = { 0, 0 };
+		assert_int_equal(ops->end_sample(F.state, d), GPA_STATUS_OK);
+		assert_int_equal(F.k.reads, reads + 3); /* one of them interrupted */
+		assert_int_equal(F.k.read_fault, FAKE_READ_OK);
+		assert_int_equal(d[1], pf->value - begin);
+		assert_true(d[1] >= 5);
+	}
+	assert_int_equal(F.log.errors, 0);
+	assert_int_equal(ops->end_pass(F.state), GPA_STATUS_OK);
+}
+
 /* The group read's {value, id} pairs in any order land on their own
  * counters: the backend maps by id, not by position.  Each member counts a
  * different amount so that a swap shows. */
@@ -1333,6 +1367,7 @@ int main(void)
 		T(test_duplicate_id),
 		T(test_zero_read),
 		T(test_read_errno),
+		T(test_read_eintr),
 	T(test_members_out_of_order),
 	T(test_backwards),
 		T(test_duplicate_ioc_id),
