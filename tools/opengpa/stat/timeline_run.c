@@ -21,9 +21,16 @@
 #include "cli.h"
 #include "options.h"
 
-/* How long the reader sleeps in one wait: it wakes for every sample, this
+/* How long the reader sleeps in one wait: it wakes for its samples, this
  * only bounds how late it notices a pass that ended without one. */
 #define READER_WAIT_MS 250
+/* The reader waits for this long's worth of samples at a time, not for
+ * each (OpenGPA_WaitForSamples wakes it when they are all in, or the pass
+ * ends): under -I 10 five intervals a wake-up.  A wake-up of the reader
+ * cost about what writing the intervals did (issue 29: `-I 10` against perf
+ * stat, which has one thread); a line is still out within this of its
+ * interval's end, and -I 50 and longer write each as it comes. */
+#define READER_BATCH_MS 50
 /* Samples the library keeps for the reader (OpenGPA_SetPeriodicWindow): it
  * writes each as it comes, so memory stays flat however long the run; it
  * would have to fall this far behind to miss one. */
@@ -334,10 +341,13 @@ static void write_interval(struct timeline *tl, uint32_t k)
 static void *reader(void *arg)
 {
 	struct timeline *tl = arg;
+	unsigned batch = tl->period_ms && tl->period_ms < READER_BATCH_MS
+	                         ? READER_BATCH_MS / tl->period_ms
+	                         : 1;
 	for (;;) {
 		gpa_uint32 avail = 0, count = 0;
 		bool ready = false;
-		if (OpenGPA_WaitForSamples(tl->session, tl->next + 1, READER_WAIT_MS, &avail) !=
+		if (OpenGPA_WaitForSamples(tl->session, tl->next + batch, READER_WAIT_MS, &avail) !=
 		    GPA_STATUS_OK)
 			break;
 		read_marks(tl);
