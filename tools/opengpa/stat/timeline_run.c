@@ -271,6 +271,12 @@ static double read_value(gpa_uint32 session, gpa_uint32 sample, gpa_uint32 index
  * (the backend's words: a kernel flag, a group that never ran). */
 static void say_why(struct timeline *tl, uint32_t k, uint64_t end_ns, const char *why)
 {
+	/* After the intervals before it, which the reader may hold. */
+	for (size_t o = 0; o < tl->nout; o++)
+		if (tl->out[o].held) {
+			tl_release(&tl->out[o]);
+			tl_hold(&tl->out[o]);
+		}
 	char shown[600];
 	fprintf(stderr, "opengpa stat: the interval ending at %.9f s (interval %u) was not "
 	        "counted: %s\n", tl_seconds(&tl->run, end_ns), (unsigned)k,
@@ -351,8 +357,13 @@ static void *reader(void *arg)
 		    GPA_STATUS_OK)
 			break;
 		read_marks(tl);
+		/* This wake-up's intervals reach each output in one write. */
+		for (size_t o = 0; o < tl->nout; o++)
+			tl_hold(&tl->out[o]);
 		for (; tl->next < avail; tl->next++)
 			write_interval(tl, tl->next);
+		for (size_t o = 0; o < tl->nout; o++)
+			tl_release(&tl->out[o]);
 		/* Ready: the pass ended, the count is final. */
 		if (GPA_IsSessionReady(&ready, tl->session) == GPA_STATUS_OK && ready &&
 		    GPA_GetSampleCount(tl->session, &count) == GPA_STATUS_OK && tl->next >= count)
