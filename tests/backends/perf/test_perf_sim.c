@@ -269,16 +269,23 @@ static void test_probe_opens_one_software_event(void **unused)
 	assert_int_not_equal(c, d);
 }
 
+/* Opens the backend on a kernel that refuses the software event `config`
+ * (EOPNOTSUPP) and takes every other. */
+static void open_refusing(uint64_t config)
+{
+	F.k.open_fail_errno = EOPNOTSUPP;
+	F.k.open_fail_match = true;
+	F.k.open_fail_type = PERF_TYPE_SOFTWARE;
+	F.k.open_fail_config = config;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+}
+
 /* Where the highest id is refused, each software event is probed, and the
  * one refused is not offered, naming why. */
 static void test_probe_refuses_one_event(void **unused)
 {
 	(void)unused;
-	F.k.open_fail_errno = EOPNOTSUPP;
-	F.k.open_fail_match = true;
-	F.k.open_fail_type = PERF_TYPE_SOFTWARE;
-	F.k.open_fail_config = PERF_COUNT_SW_EMULATION_FAULTS;
-	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	open_refusing(PERF_COUNT_SW_EMULATION_FAULTS);
 	uint32_t id;
 	const char *why = NULL;
 	assert_int_equal(ops->bind_raw(F.state, "E", "sw:emulation-faults", &id, &why),
@@ -294,11 +301,7 @@ static void test_probe_refuses_one_event(void **unused)
 static void test_probe_trusts_the_highest_id(void **unused)
 {
 	(void)unused;
-	F.k.open_fail_errno = EOPNOTSUPP;
-	F.k.open_fail_match = true;
-	F.k.open_fail_type = PERF_TYPE_SOFTWARE;
-	F.k.open_fail_config = PERF_COUNT_SW_CPU_MIGRATIONS;
-	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	open_refusing(PERF_COUNT_SW_CPU_MIGRATIONS);
 	uint32_t ids[2] = { bind("sw:task-clock"), bind("sw:cpu-migrations") };
 	assert_int_not_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_OK);
 	assert_logged("EOPNOTSUPP");
