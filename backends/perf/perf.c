@@ -104,8 +104,10 @@ static GPA_Status perf_open(const struct og_backend_host *host, const char *opti
 		return s;
 	}
 	memset(info, 0, sizeof *info);
-	og_perf_device_info(host, info);
-	og_perf_mips_open(st, info);
+	char cpuinfo[OG_PERF_CPUINFO_MAX];
+	og_perf_read_cpuinfo(host, cpuinfo, sizeof cpuinfo);
+	og_perf_device_info(host, cpuinfo, info);
+	og_perf_mips_open(st, cpuinfo, info);
 	st->spe_sources = og_perf_spe_sources_of(info);
 	/* libpfm4 is not loaded here: og_perf_pfm_load does it on the first
 	 * name to look up (perf_pfm.c). */

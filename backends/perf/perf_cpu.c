@@ -2,6 +2,8 @@
 /* perf_cpu.c — which CPU this is, from /proc/cpuinfo and sysfs. */
 #include "perf_internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,13 +122,52 @@ static uint32_t arm_midr(const struct og_backend_host *host, const char *cpuinfo
 	return (uint32_t)(impl << 24 | (variant & 0xf) << 20 | 0xfu << 16 | part << 4 | (rev & 0xf));
 }
 
-void og_perf_device_info(const struct og_backend_host *host, struct og_device_info *info)
+/* Whether the block [text, end) has a line "key<blanks>:". */
+static bool block_has(const char *text, const char *end, const char *key)
 {
-	/* The first CPU's block is well under 8 KiB on every architecture. */
-	char cpuinfo[8192];
-	if (og_perf_read_text(host, "/proc/cpuinfo", cpuinfo, sizeof cpuinfo) < 0)
-		cpuinfo[0] = '\0';
+	size_t klen = strlen(key);
+	for (const char *p = text; p && p < end; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if ((size_t)(end - p) > klen && strncmp(p, key, klen) == 0 &&
+		    p[klen + strspn(p + klen, " \t")] == ':')
+			return true;
+	return false;
+}
 
+void og_perf_read_cpuinfo(const struct og_backend_host *host, char *buf, size_t len)
+{
+	const struct og_sys *sys = host->sys;
+	buf[0] = '\0';
+	int fd = len > 1 ? sys->open(sys->ctx, "/proc/cpuinfo", O_RDONLY, 0) : -1;
+	if (fd < 0)
+		return;
+	/* In pieces, so that a machine with many CPUs is not asked to format
+	 * all of them: the x86 block has the family (and the model name), the
+	 * Arm one the implementer and part, the MIPS one the cpu model.  Old
+	 * 32-bit Arm kernels put the implementer after every CPU's block:
+	 * there the text is read on. */
+	size_t have = 0;
+	while (have + 1 < len) {
+		size_t want = len - 1 - have < 1024 ? len - 1 - have : 1024;
+		ssize_t r = sys->read(sys->ctx, fd, buf + have, want);
+		if (r < 0 && errno == EINTR)
+			continue;
+		/* A read that claims more than was asked is a lying kernel (or
+		 * table): stop rather than run past buf. */
+		if (r <= 0 || (size_t)r > want)
+			break;
+		have += (size_t)r;
+		buf[have] = '\0';
+		const char *end = strstr(buf, "\n\n");
+		if (end && (block_has(buf, end, "cpu family") || block_has(buf, end, "CPU implementer") ||
+		            block_has(buf, end, "cpu model")))
+			break;
+	}
+	sys->close(sys->ctx, fd);
+}
+
+void og_perf_device_info(const struct og_backend_host *host, const char *cpuinfo,
+                         struct og_device_info *info)
+{
 	info->counter_sets[0] = "perf-generic";
 	snprintf(info->description, sizeof info->description, "Unknown CPU");
 

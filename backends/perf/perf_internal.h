@@ -387,8 +387,15 @@ void og_perf_catalogue_free(struct og_perf_state *st);
 /* Binds b (deduplicated by source); raw id or UINT32_MAX when full (perf_bound.c). */
 uint32_t og_perf_bind(struct og_perf_state *st, const struct og_perf_bound *b);
 
-/* Fills description, ids and counter sets (perf_cpu.c). */
-void og_perf_device_info(const struct og_backend_host *host, struct og_device_info *info);
+/* /proc/cpuinfo into buf, read once per open for every part that wants it:
+ * up to the end of the first CPU's block where that block names the CPU
+ * (the later blocks repeat it, and the kernel formats each as it is read),
+ * else as much as fits; "" when it cannot be read (perf_cpu.c). */
+#define OG_PERF_CPUINFO_MAX 8192
+void og_perf_read_cpuinfo(const struct og_backend_host *host, char *buf, size_t len);
+/* Fills description, ids and counter sets from cpuinfo's text (perf_cpu.c). */
+void og_perf_device_info(const struct og_backend_host *host, const char *cpuinfo,
+                         struct og_device_info *info);
 
 /* Number of online CPUs from sysfs, 0 when unknown (perf_cpu.c). */
 unsigned og_perf_online_cpus(const struct og_backend_host *host);
@@ -423,7 +430,8 @@ GPA_Status og_perf_deltas(struct og_perf_state *st, uint64_t *deltas);
  * hw:cycles to the cycle counter where no PMU counts it.  read/roll/cycles:
  * the cycle counter at a snapshot, and its delta. */
 struct og_perf_mips;
-void og_perf_mips_open(struct og_perf_state *st, struct og_device_info *info);
+void og_perf_mips_open(struct og_perf_state *st, const char *cpuinfo,
+                       struct og_device_info *info);
 void og_perf_mips_close(struct og_perf_state *st);
 GPA_Status og_perf_mips_constant(struct og_perf_state *st, const char *name, double *value);
 bool og_perf_mips_claims(const char *source);

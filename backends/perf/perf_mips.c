@@ -127,11 +127,10 @@ static void probe_pmu(struct og_perf_state *st, struct og_perf_mips *m)
 		m->counters++;
 }
 
-void og_perf_mips_open(struct og_perf_state *st, struct og_device_info *info)
+void og_perf_mips_open(struct og_perf_state *st, const char *cpuinfo,
+                       struct og_device_info *info)
 {
-	char cpuinfo[8192], model[64] = "", bogo[32] = "";
-	if (og_perf_read_text(&st->host, "/proc/cpuinfo", cpuinfo, sizeof cpuinfo) < 0)
-		cpuinfo[0] = '\0';
+	char model[64] = "", bogo[32] = "";
 	field(cpuinfo, "cpu model", model, sizeof model);
 	bool mips = model[0] && strncmp(model, "MIPS", 4) == 0;
 	if (!mips && !st->host.sys->read_cycle_counter)

@@ -2,20 +2,32 @@
 # SPDX-License-Identifier: MIT
 """What `opengpa stat` costs beside `perf stat`, in CPU time (issue 29).
 
-usage: bench/light/stat_cost.py [--interval[=S]] BUILD_DIR [BUILD_DIR...] [ROUNDS]
+usage: bench/light/stat_cost.py [--interval[=S]] [--fork] BUILD_DIR [BUILD_DIR...] [ROUNDS]
 
 Every side runs once per round, the sides alternating, so a baseline build
 and this one (and perf stat) see the same machine; CPU time is user + system
 of the command and everything it waits for, from wait4's rusage.
 
+Each command is started with posix_spawn, not fork + exec: a forked child
+of this Python process copies-on-write the interpreter's pages it touches
+before its exec, about 1.4 ms of CPU on the CI VM that wait4 charges to
+the command measured, the same for every side; that is neither tool's cost,
+and it pulled every ratio towards 1 (perf stat -- true is ~9 ms, opengpa
+stat -- true ~3 ms).  --fork starts them the old way, to compare with the
+figures taken before (issue 29, round 7).
+
   * `stat -- true`: opengpa stat against perf stat and `true` alone (the
     floor: starting a process), each round's ratio to perf stat's, then the
     cheapest round, the median and the range of the ratios.
-  * with --interval, `stat -I 10 -- sleep S`, both tools: the CPU time of a
-    3 s run less that of a 1 s run, over the 200 intervals between them, so
-    starting and ending the tool cancel out and what is left is the cost of
-    an interval; per round, then median and range.  --interval=S makes the
-    long run S seconds (more intervals, less noise from a busy machine).
+  * with --interval, `stat -I 10 -- sleep S`, both tools: the CPU time of an
+    S s run less that of a 1 s run, over the (S - 1) * 100 intervals between
+    them, so starting and ending the tool cancel out and what is left is the
+    cost of an interval; per round, then median and range.  S is 11 unless
+    given (--interval=S): 1000 intervals.  With 200 (S = 3, the old default)
+    a tool's start and end, which vary by a millisecond or two on a busy
+    machine, weighed as much as the intervals: perf stat's own figure came
+    out negative in a round.  Nothing in CI runs this file, so the longer
+    default costs no CI time (a round of two sides is about 25 s).
 
 light.py runs the first part as its `stat` section; this file runs either
 alone.
@@ -26,18 +38,34 @@ import statistics
 import sys
 
 
+FORK = False  # --fork: start each command the old way (see above)
+
+
+def spawn(argv):
+    """argv started with its output to /dev/null; its pid."""
+    if FORK:
+        pid = os.fork()
+        if pid == 0:
+            fd = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(fd, 1)
+            os.dup2(fd, 2)
+            try:
+                os.execvp(argv[0], argv)
+            finally:
+                os._exit(127)
+        return pid
+    fd = os.open(os.devnull, os.O_WRONLY)
+    try:
+        return os.posix_spawnp(argv[0], argv, os.environ,
+                               file_actions=[(os.POSIX_SPAWN_DUP2, fd, 1),
+                                             (os.POSIX_SPAWN_DUP2, fd, 2)])
+    finally:
+        os.close(fd)
+
+
 def run_cpu(argv):
     """CPU seconds (user + system) that argv and its children took."""
-    pid = os.fork()
-    if pid == 0:
-        fd = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(fd, 1)
-        os.dup2(fd, 2)
-        try:
-            os.execvp(argv[0], argv)
-        finally:
-            os._exit(127)
-    _, status, ru = os.wait4(pid, 0)
+    _, status, ru = os.wait4(spawn(argv), 0)
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"stat_cost.py: {' '.join(argv)} failed ({status}); run it by hand to see why")
     return ru.ru_utime + ru.ru_stime
@@ -63,7 +91,8 @@ def stat_true(builds, rounds, perf):
         for k, argv in sides.items():
             times[k].append(run_cpu(argv))
     best = {k: min(v) for k, v in times.items()}
-    print(f"stat -- true, CPU time ({rounds} alternating rounds): perf stat best "
+    how = "fork + exec" if FORK else "posix_spawn"
+    print(f"stat -- true, CPU time ({rounds} alternating rounds, started by {how}): perf stat best "
           f"{best['perf'] * 1e3:.2f} ms ({spread(times['perf'], 1e3)} ms), true alone best "
           f"{best['true'] * 1e3:.2f} ms")
     for b in builds:
@@ -74,7 +103,7 @@ def stat_true(builds, rounds, perf):
         print(f"    per-round ratios: {' '.join(f'{r:.2f}' for r in ratios)}")
 
 
-def interval(builds, rounds, perf, long=3):
+def interval(builds, rounds, perf, long=11):
     """stat -I 10: CPU time per interval, the long run less the 1 s run."""
     short = 1
     n = (long - short) * 100  # 10 ms intervals between the two runs
@@ -98,9 +127,12 @@ def interval(builds, rounds, perf, long=3):
 
 
 def main():
+    global FORK
     args = sys.argv[1:]
     with_interval = False
-    long = 3
+    long = 11
+    FORK = "--fork" in args
+    args = [a for a in args if a != "--fork"]
     for a in args:
         if a == "--interval" or a.startswith("--interval="):
             with_interval = True

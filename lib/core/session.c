@@ -697,7 +697,10 @@ GPA_Status og_session_append(struct og_session *s, const uint64_t *deltas,
 		smp->coverage = coverage > 0.0 && coverage < 1.0 ? (float)coverage : 1.0f;
 	}
 	s->pass_samples[0]++;
-	og_session_notify();
+	if (s->wake_at && s->dropped + s->nsamples >= s->wake_at) {
+		s->wake_at = 0; /* those still short of theirs say so again */
+		og_session_notify();
+	}
 	return GPA_STATUS_OK;
 }
 

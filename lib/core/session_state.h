@@ -300,6 +300,11 @@ struct og_session {
 	struct og_periodic *periodic; /* while the pass is sampled */
 	bool kernel_timed;
 	bool ending; /* EndPass is stopping the sampling, lock released */
+	/* The fewest samples (dropped ones included) a waiter waits for, 0:
+	 * nobody waits for samples.  og_session_append wakes the waiters when
+	 * there are that many, not at every sample: a reader that waits for
+	 * several at a time is then woken once for them (session_wait.c). */
+	uint64_t wake_at;
 	/* The window (OpenGPA_SetPeriodicWindow): 0 keeps every sample; else
 	 * the oldest are dropped, `window` at a time once 2 * window are kept,
 	 * their counts summed into what the total still needs. */

@@ -54,6 +54,13 @@ GPA_Status og_session_sample_ready(struct og_session *s, uint32_t sample_id, boo
 	return GPA_STATUS_OK;
 }
 
+/* This thread waits until s has `count` samples (s->wake_at). */
+static void wake_at(struct og_session *s, uint64_t count)
+{
+	if (!s->wake_at || count < s->wake_at)
+		s->wake_at = count;
+}
+
 /* og_session_wait, and og_sample_wait when `sample` is not NULL: a
  * periodic session's complete sample needs no wait. */
 static GPA_Status wait_ready(uint64_t serial, uint32_t id, const uint32_t *sample,
@@ -82,6 +89,8 @@ static GPA_Status wait_ready(uint64_t serial, uint32_t id, const uint32_t *sampl
 			                "session %u is still being recorded by this thread (%u of %zu "
 			                "passes done); finish its passes and call GPA_EndSession before "
 			                "reading results", id, s->passes_done, s->npasses);
+		if (sample && s->period_ns)
+			wake_at(s, (uint64_t)*sample + 1); /* periodic ids are dense from 0 */
 		pthread_cond_wait(&r->changed, &r->lock);
 	}
 }
@@ -143,6 +152,7 @@ GPA_Status og_session_wait_samples(uint64_t serial, uint32_t id, uint32_t count,
 			                s->period_ns ? "begin its pass first (samples come between "
 			                               "GPA_BeginPass and GPA_EndPass)"
 			                             : "end the session before waiting for its samples");
+		wake_at(s, count);
 		if (pthread_cond_clockwait(&r->changed, &r->lock, CLOCK_MONOTONIC, &deadline) ==
 		    ETIMEDOUT)
 			return GPA_STATUS_OK; /* *available is what there is */

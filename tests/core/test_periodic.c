@@ -432,6 +432,32 @@ static void test_read_while_running(void **state)
 	TU_NO_ERROR();
 }
 
+/* A wait for several samples at once returns once they are all in: the
+ * timer thread wakes waiters only when the fewest any of them waits for
+ * are there (session.c), so a wake-up it failed to give would leave this
+ * wait to its 10-minute timeout (the test's timeout fails it first). */
+static void test_wait_for_several(void **state)
+{
+	(void)state;
+	open_with(&fake_periodic_ops);
+	assert_int_equal(GPA_EnableCounter(FC_C0), GPA_STATUS_OK);
+	assert_int_equal(OpenGPA_SetSamplingPeriod(1000000), GPA_STATUS_OK);
+	gpa_uint32 session = 0, avail = 0;
+	assert_int_equal(GPA_BeginSession(&session), GPA_STATUS_OK);
+	assert_int_equal(GPA_BeginPass(), GPA_STATUS_OK);
+	for (gpa_uint32 want = 1; want < 40; want += 7) {
+		assert_int_equal(OpenGPA_WaitForSamples(session, want, 600000, &avail),
+		                 GPA_STATUS_OK);
+		assert_true(avail >= want);
+	}
+	assert_int_equal(GPA_EndPass(), GPA_STATUS_OK);
+	/* A wait past what will come ends with the pass. */
+	assert_int_equal(OpenGPA_WaitForSamples(session, avail + 1000000, 600000, &avail),
+	                 GPA_STATUS_OK);
+	assert_int_equal(GPA_EndSession(), GPA_STATUS_OK);
+	TU_NO_ERROR();
+}
+
 /* A consumer thread prints as samples come while the recording thread
  * ends the pass: no deadlock, every sample seen exactly once. */
 struct consumer {
@@ -725,6 +751,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_kernel_timed, tu_fixture_teardown),
 		cmocka_unit_test_teardown(test_kernel_overflow, tu_fixture_teardown),
 		cmocka_unit_test_teardown(test_read_while_running, tu_fixture_teardown),
+		cmocka_unit_test_teardown(test_wait_for_several, tu_fixture_teardown),
 		cmocka_unit_test_teardown(test_consumer_thread, tu_fixture_teardown),
 		cmocka_unit_test_teardown(test_close_mid_pass, tu_fixture_teardown),
 		cmocka_unit_test_teardown(test_failures, tu_fixture_teardown),

@@ -245,6 +245,58 @@ static void test_timeline_writers(void **state)
 	}
 }
 
+/* Held records (the interval reader's, a wake-up's at a time) reach the
+ * file only at tl_release, together, and as the same bytes as unheld ones;
+ * tl_close writes what is still held. */
+static void test_held_records(void **state)
+{
+	(void)state;
+	struct tl_series series[] = { { .name = "A", .group = "G", .unit = "ms", .usage = "" } };
+	char *argv[] = { "true", NULL };
+	struct tl_run run = { .command = argv, .device = "dev", .backend = "perf", .pid = 1,
+		              .period_ns = 1000000, .start_ns = 1000, .series = series,
+		              .nseries = 1 };
+	double values[] = { 1.5 };
+	struct tl_sample s = { .index = 0, .begin_ns = 1000, .end_ns = 1001000, .values = values };
+	char *want = NULL, *got = NULL;
+	size_t wlen = 0, glen = 0;
+	FILE *w = open_memstream(&want, &wlen), *g = open_memstream(&got, &glen);
+	struct tl_output plain = { .format = &tl_interval_table, .f = w };
+	struct tl_output held = { .format = &tl_interval_table, .f = g };
+	tl_begin(&plain, &run);
+	tl_begin(&held, &run);
+	fflush(g);
+	size_t begun = glen;
+	tl_hold(&held);
+	for (int k = 0; k < 3; k++) {
+		s.index = (uint32_t)k;
+		s.end_ns += 1000000;
+		tl_sample(&plain, &run, &s);
+		tl_sample(&held, &run, &s);
+		fflush(g);
+		assert_int_equal(glen, begun); /* nothing yet */
+	}
+	tl_release(&held);
+	fflush(w);
+	fflush(g);
+	assert_int_equal(glen, wlen);
+	assert_memory_equal(got, want, wlen);
+	/* Held again, then closed: written, not lost. */
+	tl_hold(&held);
+	tl_sample(&held, &run, &s);
+	tl_sample(&plain, &run, &s);
+	tl_close(&held);
+	tl_close(&plain);
+	fflush(w);
+	fflush(g);
+	assert_int_equal(glen, wlen);
+	assert_memory_equal(got, want, wlen);
+	fclose(w);
+	fclose(g);
+	free(want);
+	free(got);
+}
+
 /* perf's rate per task-clock second, scaled as its convert_unit_double():
  * 75 faults in 0.78 ms is 96.154 K/sec; 0 in any time 0 /sec; a clock of
  * 0 gives 0 /sec, never a division by it. */
@@ -488,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_timeline_writers),
+		cmocka_unit_test(test_held_records),
 		cmocka_unit_test(test_perf_rate),
 		cmocka_unit_test(test_group_digits),
 		cmocka_unit_test(test_numbers),

@@ -162,6 +162,8 @@ static int f_perf_event_open(void *ctx, struct perf_event_attr *attr, pid_t pid,
 	if (leader < 0)
 		e->group_no = ++k->leaders_opened;
 	k->opens++;
+	if (attr->type == PERF_TYPE_SOFTWARE)
+		k->sw_opened |= 1u << attr->config; /* config < PERF_COUNT_SW_MAX: checked above */
 	return FAKE_EVENT_FD0 + i;
 }
 

@@ -118,6 +118,7 @@ struct fake_perf {
 	int nev;
 	uint64_t next_id;
 	int opens, closes; /* perf event fds */
+	uint32_t sw_opened; /* bit c: a software event of config c was opened */
 	int file_opens, file_closes;
 
 	struct fake_file files[FAKE_MAX_FILES];

@@ -251,19 +251,60 @@ static void test_eacces_in_pass(void **unused)
 	begin_pass_fails_with(EACCES, GPA_STATUS_ERROR_FAILED, "perf_event_paranoid is 2");
 }
 
-static void test_probe_refuses_one_event(void **unused)
+/* The software events behind one kernel path are probed by the highest
+ * id of the table alone (perf_probe.c: opening the others patches kernel
+ * text twice each): a plain open opens the two clocks and emulation-faults,
+ * never page faults, context switches or migrations. */
+static void test_probe_opens_one_software_event(void **unused)
 {
 	(void)unused;
+	assert_int_equal(open_with(""), GPA_STATUS_OK);
+	assert_int_equal(F.k.sw_opened, 1u << PERF_COUNT_SW_TASK_CLOCK |
+	                                        1u << PERF_COUNT_SW_CPU_CLOCK |
+	                                        1u << PERF_COUNT_SW_EMULATION_FAULTS);
+	/* ... and they are offered on its answer. */
+	uint32_t a = bind("sw:page-faults"), b = bind("sw:context-switches"),
+	         c = bind("sw:cpu-migrations"), d = bind("sw:alignment-faults");
+	assert_int_not_equal(a, b);
+	assert_int_not_equal(c, d);
+}
+
+/* Opens the backend on a kernel that refuses the software event `config`
+ * (EOPNOTSUPP) and takes every other. */
+static void open_refusing(uint64_t config)
+{
 	F.k.open_fail_errno = EOPNOTSUPP;
 	F.k.open_fail_match = true;
 	F.k.open_fail_type = PERF_TYPE_SOFTWARE;
-	F.k.open_fail_config = PERF_COUNT_SW_CPU_MIGRATIONS;
+	F.k.open_fail_config = config;
 	assert_int_equal(open_with(""), GPA_STATUS_OK);
+}
+
+/* Where the highest id is refused, each software event is probed, and the
+ * one refused is not offered, naming why. */
+static void test_probe_refuses_one_event(void **unused)
+{
+	(void)unused;
+	open_refusing(PERF_COUNT_SW_EMULATION_FAULTS);
 	uint32_t id;
 	const char *why = NULL;
-	assert_int_equal(ops->bind_raw(F.state, "M", "sw:cpu-migrations", &id, &why),
+	assert_int_equal(ops->bind_raw(F.state, "E", "sw:emulation-faults", &id, &why),
 	                 GPA_STATUS_ERROR_NOT_FOUND);
-	assert_non_null(strstr(why, "cpu-migrations"));
+	assert_non_null(strstr(why, "emulation-faults"));
+	assert_true(F.k.sw_opened & 1u << PERF_COUNT_SW_CPU_MIGRATIONS);
+	bind("sw:cpu-migrations");
+}
+
+/* A kernel that knows the highest id but refuses a lower one is no kernel
+ * there is (the software path refuses by id only past its last); were there
+ * one, the pass says so when it opens the event, naming the errno. */
+static void test_probe_trusts_the_highest_id(void **unused)
+{
+	(void)unused;
+	open_refusing(PERF_COUNT_SW_CPU_MIGRATIONS);
+	uint32_t ids[2] = { bind("sw:task-clock"), bind("sw:cpu-migrations") };
+	assert_int_not_equal(ops->begin_pass(F.state, ids, 2), GPA_STATUS_OK);
+	assert_logged("EOPNOTSUPP");
 }
 
 /* A pass with two events and one sample whose second read has `fault`. */
@@ -1358,7 +1399,9 @@ int main(void)
 		T(test_emfile),
 		T(test_ebusy),
 		T(test_eacces_in_pass),
+		T(test_probe_opens_one_software_event),
 		T(test_probe_refuses_one_event),
+		T(test_probe_trusts_the_highest_id),
 		T(test_short_read),
 		T(test_wrong_nr),
 		T(test_long_read),

@@ -24,18 +24,49 @@
  * (issue 29).  It lives on the heap, not in the tl_output, because glibc
  * writes the buffer's address and length back through the pointers given
  * at the open, and a tl_output may be copied.
+ *
+ * Held (tl_hold), records are kept in that memory one after the other and
+ * reach the file together at tl_release, in one write: the interval
+ * reader writes each wake-up's intervals so (issue 29: -I 10 against perf
+ * stat).
  */
 struct tl_record {
 	FILE *m;
 	char *buf;
 	size_t len;
+	bool pending; /* held records not yet written */
 };
+
+void tl_hold(struct tl_output *o)
+{
+	o->held = true;
+}
+
+void tl_release(struct tl_output *o)
+{
+	o->held = false;
+	struct tl_record *rec = o->record;
+	if (!rec || !rec->pending)
+		return;
+	rec->pending = false;
+	/* fflush sets buf and len: the bytes up to the position */
+	if (fflush(rec->m) == 0 && !ferror(rec->m) && rec->buf && rec->len)
+		fwrite(rec->buf, 1, rec->len, o->f);
+	else
+		tl_close(o); /* a new stream for the next record */
+	fflush(o->f);
+}
 
 void tl_close(struct tl_output *o)
 {
 	struct tl_record *rec = o->record;
 	if (!rec)
 		return;
+	if (rec->pending) {
+		tl_release(o);
+		if (!(rec = o->record))
+			return;
+	}
 	o->record = NULL;
 	if (rec->m)
 		fclose(rec->m);
@@ -46,6 +77,8 @@ void tl_close(struct tl_output *o)
 static struct tl_record *record_stream(struct tl_output *o)
 {
 	struct tl_record *rec = o->record;
+	if (rec && rec->pending)
+		return rec; /* held: the next record follows */
 	if (rec)
 		return fseeko(rec->m, 0, SEEK_SET) == 0 ? rec : NULL;
 	rec = calloc(1, sizeof *rec);
@@ -76,9 +109,13 @@ static void record_end(struct tl_output *o, struct record *r)
 {
 	if (o->f != r->dest) {
 		struct tl_record *rec = o->record;
+		o->f = r->dest;
+		if (o->held) {
+			rec->pending = true;
+			return;
+		}
 		/* fflush sets buf and len: the bytes up to the position */
 		bool ok = fflush(rec->m) == 0 && !ferror(rec->m);
-		o->f = r->dest;
 		if (ok && rec->buf && rec->len)
 			fwrite(rec->buf, 1, rec->len, o->f);
 		if (!ok)

@@ -107,6 +107,7 @@ struct tl_output {
 	uint32_t frames;   /* the frames written so far */
 	uint32_t samples;  /* the GPA samples written so far */
 	bool per_frame;    /* the CSV: a leading "row" column, --per-frame's rows */
+	bool held;         /* tl_hold: records wait for tl_release */
 	struct tl_record *record; /* the memory each record is written into first,
 	                           * kept from one record to the next (timeline.c);
 	                           * NULL until the first, and after tl_close() */
@@ -152,9 +153,15 @@ const char *tl_perf_time(const struct tl_run *run, uint64_t t, char *buf, size_t
 void tl_begin(struct tl_output *o, const struct tl_run *run);
 void tl_sample(struct tl_output *o, const struct tl_run *run, const struct tl_sample *s);
 void tl_end(struct tl_output *o, const struct tl_run *run, const struct tl_end *e);
-/* Frees what the output kept between records: tl_end() does, as the end
- * is the last record; call it where an output stops before its end.  The
- * FILE stays open (it is the caller's).  Safe to call twice. */
+/* Between tl_hold and tl_release the records are kept and then written
+ * together, whole, in one write (each still whole: a reader never sees
+ * half of one). */
+void tl_hold(struct tl_output *o);
+void tl_release(struct tl_output *o);
+/* Frees what the output kept between records (writing what is held):
+ * tl_end() does, as the end is the last record; call it where an output
+ * stops before its end.  The FILE stays open (it is the caller's).  Safe to
+ * call twice. */
 void tl_close(struct tl_output *o);
 /* A frame, between begin and end (or samples), on a format that has a
  * place for it; nothing on the others. */

@@ -55,7 +55,9 @@ int spe_run(const struct og_backend_host *h, const struct spe_options *o, FILE *
 	/* The data source packet means what this core's TRM says. */
 	struct og_device_info info;
 	memset(&info, 0, sizeof info);
-	og_perf_device_info(h, &info);
+	char cpuinfo[OG_PERF_CPUINFO_MAX];
+	og_perf_read_cpuinfo(h, cpuinfo, sizeof cpuinfo);
+	og_perf_device_info(h, cpuinfo, &info);
 	struct og_spe_stats *stats = calloc(1, sizeof *stats);
 	struct og_spe_pc *pcs = calloc(OG_SPE_MAX_PCS, sizeof *pcs);
 	if (!stats || !pcs) {
