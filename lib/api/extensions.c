@@ -46,6 +46,27 @@ GPA_Status OpenGPA_SetBackend(const char *name, const char *options)
 	return leave(og_error(GPA_STATUS_ERROR_COUNTERS_NOT_OPEN, \
 	                      "%s: no context is open; call GPA_OpenContext first", __func__))
 
+/* CURRENT, and `index` a counter of it (func names the entry point). */
+#define CURRENT_COUNTER(ctx, index, func) \
+	CURRENT(ctx); \
+	if (index >= ctx->cat.ncounters) \
+	return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE, \
+	                      "%s: counter index %u is out of range (%zu counters)", func, index, \
+	                      ctx->cat.ncounters))
+
+/* Settings that hold for whole sessions: refused while one is open (msg
+ * names the setting, with %s for the entry point). */
+#define BETWEEN_SESSIONS(ctx, msg) \
+	if (ctx->open_session) \
+	return leave(og_error(GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED, msg, __func__))
+
+static GPA_Status no_session(const char *func, gpa_uint32 id)
+{
+	return og_error(GPA_STATUS_ERROR_SESSION_NOT_FOUND,
+	                "%s: no session %u (it never began, or newer sessions pushed it out of "
+	                "the ring; see OpenGPA_SetSessionRingSize)", func, id);
+}
+
 GPA_Status OpenGPA_GetBackend(const char **ppName)
 {
 	og_lock();
@@ -167,10 +188,7 @@ GPA_Status OpenGPA_SetSessionRingSize(gpa_uint32 count)
 {
 	og_lock();
 	CURRENT(ctx);
-	if (ctx->open_session)
-		return leave(og_error(GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED,
-		                      "%s: a session is open; change the ring size between sessions",
-		                      __func__));
+	BETWEEN_SESSIONS(ctx, "%s: a session is open; change the ring size between sessions");
 	return leave(og_context_set_ring_size(ctx, count));
 }
 
@@ -178,11 +196,7 @@ GPA_Status OpenGPA_SetSessionRingSize(gpa_uint32 count)
 static GPA_Status counter_string(const char *func, gpa_uint32 index, const char **out, int which)
 {
 	og_lock();
-	CURRENT(ctx);
-	if (index >= ctx->cat.ncounters)
-		return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
-		                      "%s: counter index %u is out of range (%zu counters)", func, index,
-		                      ctx->cat.ncounters));
+	CURRENT_COUNTER(ctx, index, func);
 	if (!out)
 		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: the output pointer is NULL", func));
 	const struct og_counter *c = &ctx->cat.counters[index];
@@ -214,11 +228,7 @@ GPA_Status OpenGPA_GetCounterAlias(gpa_uint32 index, const char **ppAlias)
 GPA_Status OpenGPA_GetCounterHeadline(gpa_uint32 index, gpa_uint32 *pHeadline)
 {
 	og_lock();
-	CURRENT(ctx);
-	if (index >= ctx->cat.ncounters)
-		return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
-		                      "%s: counter index %u is out of range (%zu counters)", __func__,
-		                      index, ctx->cat.ncounters));
+	CURRENT_COUNTER(ctx, index, __func__);
 	if (!pHeadline)
 		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: pHeadline is NULL", __func__));
 	*pHeadline = ctx->cat.counters[index].headline ? 1 : 0;
@@ -228,11 +238,7 @@ GPA_Status OpenGPA_GetCounterHeadline(gpa_uint32 index, gpa_uint32 *pHeadline)
 GPA_Status OpenGPA_GetCounterPass(gpa_uint32 index, gpa_uint32 *pPass)
 {
 	og_lock();
-	CURRENT(ctx);
-	if (index >= ctx->cat.ncounters)
-		return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE,
-		                      "%s: counter index %u is out of range (%zu counters)", __func__,
-		                      index, ctx->cat.ncounters));
+	CURRENT_COUNTER(ctx, index, __func__);
 	if (!pPass)
 		return leave(og_error(GPA_STATUS_ERROR_NULL_POINTER, "%s: pPass is NULL", __func__));
 	if (!ctx->sel.is_enabled[index])
@@ -391,10 +397,7 @@ GPA_Status OpenGPA_SetMultiplexing(gpa_uint8 enable)
 {
 	og_lock();
 	CURRENT(ctx);
-	if (ctx->open_session)
-		return leave(og_error(GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED,
-		                      "%s: a session is open; change multiplexing between sessions",
-		                      __func__));
+	BETWEEN_SESSIONS(ctx, "%s: a session is open; change multiplexing between sessions");
 	return leave(og_context_set_multiplex(ctx, enable != 0));
 }
 
@@ -407,10 +410,7 @@ GPA_Status OpenGPA_GetSampleCoverage(gpa_uint32 sessionID, gpa_uint32 sampleID,
 	CURRENT(ctx);
 	struct og_session *s = og_session_find(ctx, sessionID);
 	if (!s)
-		return leave(og_error(GPA_STATUS_ERROR_SESSION_NOT_FOUND,
-		                      "%s: no session %u (it never began, or newer sessions pushed it "
-		                      "out of the ring; see OpenGPA_SetSessionRingSize)",
-		                      __func__, sessionID));
+		return leave(no_session(__func__, sessionID));
 	if (!og_session_has_sample(s, sampleID))
 		return leave(og_session_no_sample(__func__, s, sampleID));
 	/* Like the results: wait until the sample is readable. */
@@ -426,10 +426,7 @@ GPA_Status OpenGPA_SetSamplingPeriod(gpa_uint64 periodNs)
 {
 	og_lock();
 	CURRENT(ctx);
-	if (ctx->open_session)
-		return leave(og_error(GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED,
-		                      "%s: a session is open; change the period between sessions",
-		                      __func__));
+	BETWEEN_SESSIONS(ctx, "%s: a session is open; change the period between sessions");
 	return leave(og_context_set_period(ctx, periodNs));
 }
 
@@ -437,18 +434,8 @@ GPA_Status OpenGPA_SetPeriodicWindow(gpa_uint32 samples)
 {
 	og_lock();
 	CURRENT(ctx);
-	if (ctx->open_session)
-		return leave(og_error(GPA_STATUS_ERROR_SAMPLING_ALREADY_STARTED,
-		                      "%s: a session is open; change the window between sessions",
-		                      __func__));
+	BETWEEN_SESSIONS(ctx, "%s: a session is open; change the window between sessions");
 	return leave(og_context_set_window(ctx, samples));
-}
-
-static GPA_Status no_session(const char *func, gpa_uint32 id)
-{
-	return og_error(GPA_STATUS_ERROR_SESSION_NOT_FOUND,
-	                "%s: no session %u (it never began, or newer sessions pushed it out of "
-	                "the ring; see OpenGPA_SetSessionRingSize)", func, id);
 }
 
 GPA_Status OpenGPA_GetSamplingPeriod(gpa_uint32 sessionID, gpa_uint64 *pPeriodNs,

@@ -77,13 +77,17 @@ static GPA_Status not_found(const char *func, const char *name)
 	                "the names)", func, name);
 }
 
-/* Opens the lock and finds the current context, or leaves with COUNTERS_NOT_OPEN. */
-#define ENTER_CONTEXT(ctx) \
-	og_lock(); \
-	TRACE(); \
+/* The current context, or leave with COUNTERS_NOT_OPEN (lock held). */
+#define CURRENT_CONTEXT(ctx) \
 	struct og_context *ctx = og_registry()->current; \
 	if (!ctx) \
 		return leave(no_context(__func__))
+
+/* Opens the lock and finds the current context. */
+#define ENTER_CONTEXT(ctx) \
+	og_lock(); \
+	TRACE(); \
+	CURRENT_CONTEXT(ctx)
 
 #define CHECK_INDEX(ctx, index) \
 	if ((index) >= (ctx)->cat.ncounters) \
@@ -96,6 +100,21 @@ static GPA_Status not_found(const char *func, const char *name)
 #define CHECK_POINTER(p) \
 	if (!(p)) \
 	return leave(null_pointer(__func__, #p))
+
+/* The session open on ctx, or leave with SAMPLING_NOT_STARTED. */
+#define OPEN_SESSION(ctx, s) \
+	struct og_session *s = ctx->open_session; \
+	if (!s) \
+		return leave(no_session(__func__))
+
+/* The getters of one counter's fields, in GPA's order: context, index,
+ * pointer. */
+#define GET_COUNTER_FIELD(index, p, field) \
+	ENTER_CONTEXT(ctx); \
+	CHECK_INDEX(ctx, index); \
+	CHECK_POINTER(p); \
+	*(p) = ctx->cat.counters[index].field; \
+	return leave(GPA_STATUS_OK)
 
 /* ---- startup and contexts ---------------------------------------------- */
 
@@ -176,38 +195,22 @@ GPA_Status GPA_GetNumCounters(gpa_uint32 *pCount)
 
 GPA_Status GPA_GetCounterName(gpa_uint32 index, const char **ppName)
 {
-	ENTER_CONTEXT(ctx);
-	CHECK_INDEX(ctx, index);
-	CHECK_POINTER(ppName);
-	*ppName = ctx->cat.counters[index].name;
-	return leave(GPA_STATUS_OK);
+	GET_COUNTER_FIELD(index, ppName, name);
 }
 
 GPA_Status GPA_GetCounterDescription(gpa_uint32 index, const char **ppDescription)
 {
-	ENTER_CONTEXT(ctx);
-	CHECK_INDEX(ctx, index);
-	CHECK_POINTER(ppDescription);
-	*ppDescription = ctx->cat.counters[index].gpa_desc;
-	return leave(GPA_STATUS_OK);
+	GET_COUNTER_FIELD(index, ppDescription, gpa_desc);
 }
 
 GPA_Status GPA_GetCounterDataType(gpa_uint32 index, GPA_Type *pCounterDataType)
 {
-	ENTER_CONTEXT(ctx);
-	CHECK_INDEX(ctx, index);
-	CHECK_POINTER(pCounterDataType);
-	*pCounterDataType = ctx->cat.counters[index].type;
-	return leave(GPA_STATUS_OK);
+	GET_COUNTER_FIELD(index, pCounterDataType, type);
 }
 
 GPA_Status GPA_GetCounterUsageType(gpa_uint32 index, GPA_Usage_Type *pCounterUsageType)
 {
-	ENTER_CONTEXT(ctx);
-	CHECK_INDEX(ctx, index);
-	CHECK_POINTER(pCounterUsageType);
-	*pCounterUsageType = ctx->cat.counters[index].usage;
-	return leave(GPA_STATUS_OK);
+	GET_COUNTER_FIELD(index, pCounterUsageType, usage);
 }
 
 GPA_Status GPA_GetCounterIndex(const char *pCounter, gpa_uint32 *pIndex)
@@ -216,9 +219,7 @@ GPA_Status GPA_GetCounterIndex(const char *pCounter, gpa_uint32 *pIndex)
 	TRACE();
 	CHECK_POINTER(pCounter);
 	CHECK_POINTER(pIndex);
-	struct og_context *ctx = og_context_current();
-	if (!ctx)
-		return leave(no_context(__func__));
+	CURRENT_CONTEXT(ctx);
 	if (!og_catalog_find(&ctx->cat, pCounter, pIndex))
 		return leave(not_found(__func__, pCounter));
 	return leave(GPA_STATUS_OK);
@@ -345,9 +346,7 @@ GPA_Status GPA_GetPassCount(gpa_uint32 *pNumPasses)
 	og_lock();
 	TRACE();
 	CHECK_POINTER(pNumPasses);
-	struct og_context *ctx = og_context_current();
-	if (!ctx)
-		return leave(no_context(__func__));
+	CURRENT_CONTEXT(ctx);
 	const struct og_plan *plan;
 	GPA_Status st = og_selection_plan(ctx, &ctx->sel, &plan);
 	if (st == GPA_STATUS_OK)
@@ -379,9 +378,7 @@ GPA_Status GPA_BeginSession(gpa_uint32 *pSessionID)
 GPA_Status GPA_EndSession(void)
 {
 	ENTER_CONTEXT(ctx);
-	struct og_session *s = ctx->open_session;
-	if (!s)
-		return leave(no_session(__func__));
+	OPEN_SESSION(ctx, s);
 	uint32_t pass;
 	if (og_session_pass_open(s, &pass))
 		return leave(og_error(GPA_STATUS_ERROR_PASS_NOT_ENDED,
@@ -402,9 +399,7 @@ GPA_Status GPA_EndSession(void)
 GPA_Status GPA_BeginPass(void)
 {
 	ENTER_CONTEXT(ctx);
-	struct og_session *s = ctx->open_session;
-	if (!s)
-		return leave(no_session(__func__));
+	OPEN_SESSION(ctx, s);
 	uint32_t pass;
 	if (og_session_pass_open(s, &pass))
 		return leave(og_error(GPA_STATUS_ERROR_PASS_ALREADY_STARTED,
@@ -417,9 +412,7 @@ GPA_Status GPA_BeginPass(void)
 GPA_Status GPA_EndPass(void)
 {
 	ENTER_CONTEXT(ctx);
-	struct og_session *s = ctx->open_session;
-	if (!s)
-		return leave(no_session(__func__));
+	OPEN_SESSION(ctx, s);
 	uint32_t pass, id;
 	if (!og_session_pass_open(s, &pass))
 		return leave(og_error(GPA_STATUS_ERROR_PASS_NOT_STARTED,
@@ -445,9 +438,7 @@ GPA_Status GPA_EndPass(void)
 GPA_Status GPA_BeginSample(gpa_uint32 sampleID)
 {
 	ENTER_CONTEXT(ctx);
-	struct og_session *s = ctx->open_session;
-	if (!s)
-		return leave(no_session(__func__));
+	OPEN_SESSION(ctx, s);
 	/* The session's checks and the sample in one core call (the order is
 	 * og_sample_begin_checked's); the messages are the API's. */
 	uint32_t pass = 0, open = 0;
@@ -492,6 +483,12 @@ static GPA_Status session_not_found(const char *func, gpa_uint32 id)
 	                "newest sessions only; see OPENGPA_SESSION_RING)", func, id);
 }
 
+/* Session `id` of ctx, or leave with SESSION_NOT_FOUND. */
+#define FIND_SESSION(ctx, s, id) \
+	struct og_session *s = og_session_find(ctx, id); \
+	if (!s) \
+		return leave(session_not_found(__func__, id))
+
 /* GPA 2.23.1 reads the current context here without checking it (and
  * crashes without one); opengpa answers COUNTERS_NOT_OPEN. */
 GPA_Status GPA_GetSampleCount(gpa_uint32 sessionID, gpa_uint32 *pSampleCount)
@@ -499,12 +496,8 @@ GPA_Status GPA_GetSampleCount(gpa_uint32 sessionID, gpa_uint32 *pSampleCount)
 	og_lock();
 	TRACE();
 	CHECK_POINTER(pSampleCount);
-	struct og_context *ctx = og_context_current();
-	if (!ctx)
-		return leave(no_context(__func__));
-	struct og_session *s = og_session_find(ctx, sessionID);
-	if (!s)
-		return leave(session_not_found(__func__, sessionID));
+	CURRENT_CONTEXT(ctx);
+	FIND_SESSION(ctx, s, sessionID);
 	/* Pass 0 defines the samples: 0 before it begins, an open sample counts. */
 	*pSampleCount = og_session_pass_samples(s, 0);
 	return leave(GPA_STATUS_OK);
@@ -515,9 +508,7 @@ GPA_Status GPA_IsSampleReady(bool *pReadyResult, gpa_uint32 sessionID, gpa_uint3
 	ENTER_CONTEXT(ctx);
 	CHECK_POINTER(pReadyResult);
 	*pReadyResult = false;
-	struct og_session *s = og_session_find(ctx, sessionID);
-	if (!s)
-		return leave(session_not_found(__func__, sessionID));
+	FIND_SESSION(ctx, s, sessionID);
 	bool ready = false;
 	GPA_Status st = og_session_sample_ready(s, sampleID, &ready);
 	*pReadyResult = ready;
@@ -528,9 +519,7 @@ GPA_Status GPA_IsSessionReady(bool *pReadyResult, gpa_uint32 sessionID)
 {
 	ENTER_CONTEXT(ctx);
 	CHECK_POINTER(pReadyResult);
-	struct og_session *s = og_session_find(ctx, sessionID);
-	if (!s)
-		return leave(session_not_found(__func__, sessionID));
+	FIND_SESSION(ctx, s, sessionID);
 	*pReadyResult = og_session_results_ready(s);
 	return leave(GPA_STATUS_OK);
 }

@@ -17,31 +17,11 @@
 
 #include "gpa3/gpu_performance_api/gpu_perf_api_function_types.h"
 
-/* The statuses table.c returns are GPA 3.17's. */
-_Static_assert(OT_OK == (int)kGpaStatusOk && OT_RESULT_NOT_READY == (int)kGpaStatusResultNotReady &&
-               OT_NULL_POINTER == (int)kGpaStatusErrorNullPointer &&
-               OT_COMMAND_LIST_NOT_FOUND == (int)kGpaStatusErrorCommandListNotFound &&
-               OT_INVALID_PARAMETER == (int)kGpaStatusErrorInvalidParameter &&
-               OT_GPA_NOT_INITIALIZED == (int)kGpaStatusErrorGpaNotInitialized &&
-               OT_SESSION_NOT_ENDED == (int)kGpaStatusErrorSessionNotEnded &&
-               OT_OTHER_SESSION_ACTIVE == (int)kGpaStatusErrorOtherSessionActive &&
-               OT_STATUS_MIN == (int)kGpaStatusMin, "GPA 3.17 status values");
-_Static_assert(OT_DATA_TYPE_FLOAT64 == (int)kGpaDataTypeFloat64 &&
-               OT_DATA_TYPE_UINT64 == (int)kGpaDataTypeUint64, "GPA 3.17 data types");
-_Static_assert(OT_USAGE_NANOSECONDS == (int)kGpaUsageTypeNanoseconds, "GPA 3.17 usage types");
-_Static_assert(OT_COMMAND_LIST_NONE == (int)kGpaCommandListNone &&
-               OT_COMMAND_LIST_LAST == (int)kGpaCommandListLast, "GPA 3.17 command list types");
-_Static_assert(sizeof(GpaUuid) == 8 + 2 * sizeof(unsigned long), "GPA 3.17's GpaUuid");
+#include "api/table_entry.h"
 
-#define ENTER() ot_lock()
-#define RETURN(st) return (GpaStatus)ot_leave(st)
-#define CHECK(expr) \
-	do { \
-		int st_ = (expr); \
-		if (st_ != OT_OK) \
-			RETURN(st_); \
-	} while (0)
-#define NOT_NULL(p) CHECK((p) ? OT_OK : ot_null(__func__, #p))
+/* The statuses table.c returns are GPA 3.17's. */
+OT_ASSERT_VERSION_VALUES("GPA 3.17");
+_Static_assert(sizeof(GpaUuid) == 8 + 2 * sizeof(unsigned long), "GPA 3.17's GpaUuid");
 
 /* ---- life cycle ------------------------------------------------------------ */
 
@@ -89,8 +69,7 @@ static GpaStatus GpaOpenContext(void *api_context, GpaOpenContextFlags flags, Gp
 static GpaStatus GpaCloseContext(GpaContextId id)
 {
 	ENTER();
-	struct og_context *ctx;
-	CHECK(ot_context(__func__, id, &ctx));
+	CONTEXT_OF(ctx, id);
 	RETURN(ot_close_context(ctx));
 }
 
@@ -100,8 +79,7 @@ static GpaStatus GpaGetSupportedSampleTypes(GpaContextId id, GpaContextSampleTyp
 {
 	ENTER();
 	NOT_NULL(types);
-	struct og_context *ctx;
-	CHECK(ot_context(__func__, id, &ctx));
+	CONTEXT_OF(ctx, id);
 	*types = kGpaContextSampleTypeDiscreteCounter;
 	RETURN(OT_OK);
 }
@@ -111,8 +89,7 @@ static GpaStatus GpaGetDeviceAndRevisionId(GpaContextId id, GpaUInt32 *device, G
 	ENTER();
 	NOT_NULL(device);
 	NOT_NULL(revision);
-	struct og_context *ctx;
-	CHECK(ot_context(__func__, id, &ctx));
+	CONTEXT_OF(ctx, id);
 	RETURN(ot_device_id(__func__, ctx, device, revision));
 }
 
@@ -120,8 +97,7 @@ static GpaStatus GpaGetDeviceName(GpaContextId id, const char **name)
 {
 	ENTER();
 	NOT_NULL(name);
-	struct og_context *ctx;
-	CHECK(ot_context(__func__, id, &ctx));
+	CONTEXT_OF(ctx, id);
 	RETURN(ot_device_name(__func__, ctx, name));
 }
 
@@ -129,8 +105,7 @@ static GpaStatus GpaGetDeviceGeneration(GpaContextId id, GpaHwGeneration *genera
 {
 	ENTER();
 	NOT_NULL(generation);
-	struct og_context *ctx;
-	CHECK(ot_context(__func__, id, &ctx));
+	CONTEXT_OF(ctx, id);
 	*generation = kGpaHwGenerationNone; /* no AMD generation */
 	RETURN(OT_OK);
 }
@@ -146,9 +121,6 @@ static GpaStatus GpaGetCounterIndex(GpaContextId id, const char *name, GpaUInt32
 	ENTER();
 	RETURN(ot_counter_index3(__func__, id, name, index));
 }
-
-_Static_assert(sizeof(GpaDataType) == sizeof(int) && sizeof(GpaUsageType) == sizeof(int) &&
-               sizeof(GpaCounterSampleType) == sizeof(int), "enums are int-sized");
 
 #define QUERY(name, q, type) \
 	static GpaStatus name(GpaContextId id, GpaUInt32 index, type out) \
@@ -189,8 +161,7 @@ static GpaStatus GpaCreateSession(GpaContextId id, GpaSessionSampleType type, Gp
 {
 	ENTER();
 	NOT_NULL(session);
-	struct og_context *ctx;
-	CHECK(ot_context(__func__, id, &ctx));
+	CONTEXT_OF(ctx, id);
 	if ((unsigned)type > OT_SAMPLE_TYPE_MAX)
 		RETURN(ot_error(OT_INVALID_PARAMETER, "%s: %d is not a session sample type",
 		                __func__, type));
@@ -202,8 +173,7 @@ static GpaStatus GpaCreateSession(GpaContextId id, GpaSessionSampleType type, Gp
 
 #define SESSION(x, id) \
 	ENTER(); \
-	struct og_xsession *x; \
-	CHECK(ot_session(__func__, id, &x))
+	SESSION_OF(x, id)
 
 static GpaStatus GpaDeleteSession(GpaSessionId id)
 {
@@ -300,8 +270,7 @@ static GpaStatus GpaBeginCommandList(GpaSessionId id, GpaUInt32 pass, void *list
 
 #define COMMAND_LIST(cl, id) \
 	ENTER(); \
-	struct og_cmdlist *cl; \
-	CHECK(ot_command_list(__func__, id, &cl))
+	HANDLE_OF(struct og_cmdlist, cl, ot_command_list, id)
 
 static GpaStatus GpaEndCommandList(GpaCommandListId id)
 {
@@ -341,8 +310,7 @@ static GpaStatus GpaGetSampleCount(GpaSessionId id, GpaUInt32 *count)
 {
 	ENTER();
 	NOT_NULL(count);
-	struct og_xsession *x;
-	CHECK(ot_session(__func__, id, &x));
+	SESSION_OF(x, id);
 	CHECK(ot_running(__func__, x));
 	*count = ot_sample_count(x);
 	RETURN(OT_OK);
@@ -352,8 +320,7 @@ static GpaStatus GpaGetSampleId(GpaSessionId id, GpaUInt32 index, GpaUInt32 *sam
 {
 	ENTER();
 	NOT_NULL(sample);
-	struct og_xsession *x;
-	CHECK(ot_session(__func__, id, &x));
+	SESSION_OF(x, id);
 	CHECK(ot_running(__func__, x));
 	RETURN(ot_sample_id(__func__, x, index, sample));
 }
@@ -374,8 +341,7 @@ static GpaStatus GpaGetSampleResultSize(GpaSessionId id, GpaUInt32 sample, size_
 {
 	ENTER();
 	NOT_NULL(size);
-	struct og_xsession *x;
-	CHECK(ot_session(__func__, id, &x));
+	SESSION_OF(x, id);
 	CHECK(ot_sample_in_pass0(__func__, x, sample));
 	CHECK(ot_running(__func__, x));
 	*size = ot_result_size(x);
@@ -386,8 +352,7 @@ static GpaStatus GpaGetSampleResult(GpaSessionId id, GpaUInt32 sample, size_t si
 {
 	ENTER();
 	NOT_NULL(results);
-	struct og_xsession *x;
-	CHECK(ot_session(__func__, id, &x));
+	SESSION_OF(x, id);
 	CHECK(ot_sample_in_pass0(__func__, x, sample));
 	CHECK(ot_running(__func__, x));
 	RETURN(ot_sample_result(__func__, x, sample, size, results));
@@ -402,15 +367,7 @@ static GpaStatus GpaGetVersion(GpaUInt32 *major, GpaUInt32 *minor, GpaUInt32 *bu
                                GpaUInt32 *update)
 {
 	ENTER();
-	NOT_NULL(major);
-	NOT_NULL(minor);
-	NOT_NULL(build);
-	NOT_NULL(update);
-	*major = 3;
-	*minor = 17;
-	*build = 0;
-	*update = 0;
-	RETURN(OT_OK);
+	RETURN(ot_version(__func__, 3, 17, major, minor, build, update));
 }
 
 /* ---- the table --------------------------------------------------------------------------- */

@@ -18,49 +18,21 @@
 
 #include "gpa4/gpu_performance_api/gpu_perf_api.h"
 
-_Static_assert(OT_OK == (int)kGpaStatusOk && OT_RESULT_NOT_READY == (int)kGpaStatusResultNotReady &&
-               OT_NULL_POINTER == (int)kGpaStatusErrorNullPointer &&
-               OT_COMMAND_LIST_NOT_FOUND == (int)kGpaStatusErrorCommandListNotFound &&
-               OT_INVALID_PARAMETER == (int)kGpaStatusErrorInvalidParameter &&
-               OT_GPA_NOT_INITIALIZED == (int)kGpaStatusErrorGpaNotInitialized &&
-               OT_SESSION_NOT_ENDED == (int)kGpaStatusErrorSessionNotEnded &&
-               OT_OTHER_SESSION_ACTIVE == (int)kGpaStatusErrorOtherSessionActive &&
-               OT_STATUS_MIN == (int)kGpaStatusMin, "GPA 4.3 status values");
-_Static_assert(OT_DATA_TYPE_FLOAT64 == (int)kGpaDataTypeFloat64 &&
-               OT_DATA_TYPE_UINT64 == (int)kGpaDataTypeUint64, "GPA 4.3 data types");
-_Static_assert(OT_COMMAND_LIST_NONE == (int)kGpaCommandListNone &&
-               OT_COMMAND_LIST_LAST == (int)kGpaCommandListLast, "GPA 4.3 command list types");
-_Static_assert(OT_SAMPLE_TYPE_MAX + 1 == (unsigned)kGpaSessionSampleTypeLast, "GPA 4.3 session types");
-_Static_assert(OT_USAGE_NANOSECONDS == (int)kGpaUsageTypeNanoseconds, "GPA 4.3 usage types");
-_Static_assert(sizeof(GpaDataType) == sizeof(int) && sizeof(GpaUsageType) == sizeof(int) &&
-               sizeof(GpaCounterSampleType) == sizeof(int), "enums are int-sized");
+#include "api/table_entry.h"
 
-#define ENTER() ot_lock()
-#define RETURN(st) return (GpaStatus)ot_leave(st)
-#define CHECK(expr) \
-	do { \
-		int st_ = (expr); \
-		if (st_ != OT_OK) \
-			RETURN(st_); \
-	} while (0)
-#define NOT_NULL(p) CHECK((p) ? OT_OK : ot_null(__func__, #p))
+OT_ASSERT_VERSION_VALUES("GPA 4.3");
+_Static_assert(OT_SAMPLE_TYPE_MAX + 1 == (unsigned)kGpaSessionSampleTypeLast,
+               "GPA 4.3 session types");
 
 /* Handle checks, each behind the initialisation check. */
-#define CONTEXT(ctx, id) \
+#define INITIALIZED_HANDLE(type, var, look_up, id) \
 	ENTER(); \
-	struct og_context *ctx; \
+	type *var; \
 	CHECK(ot_initialized(__func__)); \
-	CHECK(ot_context(__func__, id, &ctx))
-#define SESSION(x, id) \
-	ENTER(); \
-	struct og_xsession *x; \
-	CHECK(ot_initialized(__func__)); \
-	CHECK(ot_session(__func__, id, &x))
-#define COMMAND_LIST(cl, id) \
-	ENTER(); \
-	struct og_cmdlist *cl; \
-	CHECK(ot_initialized(__func__)); \
-	CHECK(ot_command_list(__func__, id, &cl))
+	CHECK(look_up(__func__, id, &var))
+#define CONTEXT(ctx, id) INITIALIZED_HANDLE(struct og_context, ctx, ot_context, id)
+#define SESSION(x, id) INITIALIZED_HANDLE(struct og_xsession, x, ot_session, id)
+#define COMMAND_LIST(cl, id) INITIALIZED_HANDLE(struct og_cmdlist, cl, ot_command_list, id)
 
 /* ---- life cycle ------------------------------------------------------------ */
 
@@ -501,15 +473,7 @@ const char *GpaGetStatusAsStr(GpaStatus status)
 GpaStatus GpaGetVersion(GpaUInt32 *major, GpaUInt32 *minor, GpaUInt32 *build, GpaUInt32 *update)
 {
 	ENTER();
-	NOT_NULL(major);
-	NOT_NULL(minor);
-	NOT_NULL(build);
-	NOT_NULL(update);
-	*major = 4;
-	*minor = 3;
-	*build = 0;
-	*update = 0;
-	RETURN(OT_OK);
+	RETURN(ot_version(__func__, 4, 3, major, minor, build, update));
 }
 
 /* ---- the table ---------------------------------------------------------------------------- */

@@ -223,6 +223,10 @@ int ot_device_name(const char *fn, const struct og_context *ctx, const char **na
 int ot_data_type_str(int type, const char **out);
 int ot_usage_type_str(int usage, const char **out);
 const char *ot_status_str(int status);
+/* GpaGetVersion after the lock: `version_major`.`version_minor`, build
+ * and update 0. */
+int ot_version(const char *fn, uint32_t version_major, uint32_t version_minor, uint32_t *major,
+               uint32_t *minor, uint32_t *build, uint32_t *update);
 
 /* ---- the function tables ---- */
 

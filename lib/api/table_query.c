@@ -94,12 +94,17 @@ int ot_query3(const char *fn, const void *context, uint32_t index, enum ot_query
 	return st;
 }
 
+/* GPA 4.3's queries take a session: initialised first, then the handle. */
+static int session4(const char *fn, const void *session, struct og_xsession **x)
+{
+	int st = ot_initialized(fn);
+	return st == OT_OK ? ot_session(fn, session, x) : st;
+}
+
 int ot_query4(const char *fn, const void *session, uint32_t index, enum ot_query q, void *out)
 {
 	struct og_xsession *x = NULL;
-	int st = ot_initialized(fn);
-	if (st == OT_OK)
-		st = ot_session(fn, session, &x);
+	int st = session4(fn, session, &x);
 	if (st == OT_OK)
 		st = ot_index(fn, x->ctx, index);
 	if (st == OT_OK && !out)
@@ -121,9 +126,7 @@ int ot_num_counters3(const char *fn, const void *context, uint32_t *count)
 int ot_num_counters4(const char *fn, const void *session, uint32_t *count)
 {
 	struct og_xsession *x = NULL;
-	int st = ot_initialized(fn);
-	if (st == OT_OK)
-		st = ot_session(fn, session, &x);
+	int st = session4(fn, session, &x);
 	if (st == OT_OK && !count)
 		st = ot_null(fn, "the count pointer");
 	if (st == OT_OK)
@@ -155,9 +158,7 @@ int ot_counter_index3(const char *fn, const void *context, const char *name, uin
 int ot_counter_index4(const char *fn, const void *session, const char *name, uint32_t *index)
 {
 	struct og_xsession *x = NULL;
-	int st = ot_initialized(fn);
-	if (st == OT_OK)
-		st = ot_session(fn, session, &x);
+	int st = session4(fn, session, &x);
 	if (st == OT_OK && !name)
 		st = ot_null(fn, "the counter name");
 	if (st == OT_OK && !index)

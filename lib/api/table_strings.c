@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * table_strings.c — GPA 3.x/4.x's texts (table.h): the *AsStr entries and
- * GpaGetStatusAsStr, and GpaGetFuncTable's version handshake.
+ * GpaGetStatusAsStr, GpaGetVersion, and GpaGetFuncTable's version handshake.
  */
 #include <string.h>
 
@@ -103,5 +103,23 @@ int ot_fill_table(const char *fn, void *table, const void *full, uint32_t major,
 		                "%s: the caller's version %u table is %u bytes, larger than this "
 		                "library's (%u): it is for a newer GPA", fn, major, header[1], size);
 	memcpy(table, full, header[1]);
+	return OT_OK;
+}
+
+int ot_version(const char *fn, uint32_t version_major, uint32_t version_minor, uint32_t *major,
+               uint32_t *minor, uint32_t *build, uint32_t *update)
+{
+	if (!major)
+		return ot_null(fn, "major");
+	if (!minor)
+		return ot_null(fn, "minor");
+	if (!build)
+		return ot_null(fn, "build");
+	if (!update)
+		return ot_null(fn, "update");
+	*major = version_major;
+	*minor = version_minor;
+	*build = 0;
+	*update = 0;
 	return OT_OK;
 }

@@ -62,10 +62,9 @@ static void note_ref(struct input *in, enum og_cf_kind kind, uint32_t index)
 static bool resolve(void *ud, const char *name, size_t len, struct og_expr_ref *out)
 {
 	struct input *in = ud;
-	for (size_t i = 0; i < in->file.count; i++) {
-		const struct og_cf_entry *e = &in->file.entries[i];
-		if (!answers_to(e, name, len))
-			continue;
+	size_t i;
+	const struct og_cf_entry *e = gen_find(&in->file, name, len, &i);
+	if (e) {
 		switch (e->kind) {
 		case OG_CF_RAW:
 			*out = (struct og_expr_ref){ .kind = OG_REF_RAW, .index = in->ordinal[i] };
@@ -83,7 +82,6 @@ static bool resolve(void *ud, const char *name, size_t len, struct og_expr_ref *
 			note_ref(in, e->kind, e->kind == OG_CF_COUNTER ? (uint32_t)i : in->ordinal[i]);
 			return true;
 		}
-		break;
 	}
 	in->unresolved = true;
 	return false;
@@ -218,12 +216,8 @@ static void load(struct input *in, const char *path)
 	size_t len = strlen(base);
 	if (len <= 9 || strcmp(base + len - 9, ".counters") != 0)
 		die("%s is not a .counters file", path);
-	if (snprintf(in->origin, sizeof(in->origin), "counters/%s", base) >= (int)sizeof(in->origin))
-		die("%s: name too long", path);
+	gen_read(path, &in->file, in->origin, sizeof(in->origin));
 	snprintf(in->name, sizeof(in->name), "%.*s", (int)(len - 9), base);
-	char err[512];
-	if (!og_cf_load(path, &in->file, err, sizeof(err)))
-		die("%s", err);
 	in->compiled = must(calloc(in->file.count + 1, sizeof(*in->compiled)));
 	in->ordinal = must(calloc(in->file.count + 1, sizeof(*in->ordinal)));
 	uint32_t nraw = 0, nconst = 0;

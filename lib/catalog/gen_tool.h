@@ -54,6 +54,32 @@ static inline bool answers_to(const struct og_cf_entry *e, const char *name, siz
 	return false;
 }
 
+/* The first entry of f that answers to `name`, its index in *at; NULL if
+ * none does. */
+static inline const struct og_cf_entry *gen_find(const struct og_cf_file *f, const char *name,
+                                                 size_t len, size_t *at)
+{
+	for (size_t i = 0; i < f->count; i++)
+		if (answers_to(&f->entries[i], name, len)) {
+			*at = i;
+			return &f->entries[i];
+		}
+	return NULL;
+}
+
+/* Reads the counter file at `path` with the library's reader, naming it in
+ * `origin` as embed.py does ("counters/NAME.counters"); dies on failure. */
+static inline void gen_read(const char *path, struct og_cf_file *file, char *origin, size_t size)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (snprintf(origin, size, "counters/%s", base) >= (int)size)
+		die("%s: name too long", path);
+	char err[512];
+	if (!og_cf_load(path, file, err, sizeof(err)))
+		die("%s", err);
+}
+
 /* A postfix operation's name in C ("OG_OP_ADD"). */
 static inline const char *op_name(enum og_expr_op_code code)
 {

@@ -88,38 +88,31 @@ static char *concat(const char *fmt, ...)
 static bool resolve(void *ud, const char *name, size_t len, struct og_expr_ref *out)
 {
 	const struct input *in = ud;
-	for (size_t i = 0; i < in->file.count; i++) {
-		const struct og_cf_entry *e = &in->file.entries[i];
-		if (!answers_to(e, name, len))
-			continue;
-		switch (e->kind) {
-		case OG_CF_RAW:
-			*out = (struct og_expr_ref){ .kind = OG_REF_RAW, .index = (uint32_t)i };
-			return true;
-		case OG_CF_CONSTANT:
-			*out = (struct og_expr_ref){ .kind = OG_REF_CONSTANT, .index = (uint32_t)i };
-			return true;
-		case OG_CF_COUNTER:
-			if (!in->compiled[i])
-				return false;
-			*out = (struct og_expr_ref){ .kind = OG_REF_EXPR, .expr = in->compiled[i] };
-			return true;
-		default:
+	size_t i;
+	const struct og_cf_entry *e = gen_find(&in->file, name, len, &i);
+	if (!e)
+		return false;
+	switch (e->kind) {
+	case OG_CF_RAW:
+		*out = (struct og_expr_ref){ .kind = OG_REF_RAW, .index = (uint32_t)i };
+		return true;
+	case OG_CF_CONSTANT:
+		*out = (struct og_expr_ref){ .kind = OG_REF_CONSTANT, .index = (uint32_t)i };
+		return true;
+	case OG_CF_COUNTER:
+		if (!in->compiled[i])
 			return false;
-		}
+		*out = (struct og_expr_ref){ .kind = OG_REF_EXPR, .expr = in->compiled[i] };
+		return true;
+	default:
+		return false;
 	}
-	return false;
 }
 
 static void load(struct input *in, const char *path)
 {
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	if (snprintf(in->origin, sizeof(in->origin), "counters/%s", base) >= (int)sizeof(in->origin))
-		die("%s: name too long", path);
+	gen_read(path, &in->file, in->origin, sizeof(in->origin));
 	char err[512];
-	if (!og_cf_load(path, &in->file, err, sizeof(err)))
-		die("%s", err);
 	in->compiled = must(calloc(in->file.count + 1, sizeof(*in->compiled)));
 	size_t *order = must(calloc(in->file.count + 1, sizeof(*order))), n = 0;
 	if (!og_cf_counter_order(&in->file, NULL, NULL, order, &n, err, sizeof(err)))

@@ -41,17 +41,26 @@ double og_fps_predicted(double gf_device, double egpu, double etmu, double gf_fr
 	return gf_device * (egpu + etmu) / 100.0 / gf_frame;
 }
 
+/* fmt's message as og_quote writes it into err (the arguments are a
+ * table's, a profile's or a command line's text: util/quote.h), formatted
+ * into at most `room` bytes first. */
+static void refuse_v(char *err, size_t errlen, size_t room, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+static void refuse_v(char *err, size_t errlen, size_t room, const char *fmt, va_list ap)
+{
+	char raw[2048];
+	vsnprintf(raw, room < sizeof raw ? room : sizeof raw, fmt, ap);
+	og_quote(raw, err, errlen);
+}
+
 bool og_model_refuse(char *err, size_t errlen, const char *fmt, ...)
 {
 	if (err && errlen) {
-		/* The arguments are a table's, a profile's or a command line's text:
-		 * the message is shown as og_quote writes it (util/quote.h). */
-		char raw[2048];
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(raw, sizeof raw, fmt, ap);
+		refuse_v(err, errlen, 2048, fmt, ap);
 		va_end(ap);
-		og_quote(raw, err, errlen);
 	}
 	return false;
 }
@@ -59,12 +68,10 @@ bool og_model_refuse(char *err, size_t errlen, const char *fmt, ...)
 bool og_model_refuse_with(char *err, size_t errlen, const char *inner, const char *fmt, ...)
 {
 	if (err && errlen) {
-		char raw[1024];
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(raw, sizeof raw, fmt, ap);
+		refuse_v(err, errlen, 1024, fmt, ap);
 		va_end(ap);
-		og_quote(raw, err, errlen);
 		size_t at = strlen(err);
 		snprintf(err + at, errlen - at, ": %s", inner);
 	}
