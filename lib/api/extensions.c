@@ -40,15 +40,19 @@ GPA_Status OpenGPA_SetBackend(const char *name, const char *options)
 	return leave(st);
 }
 
-#define CURRENT(ctx) \
+#define CURRENT(ctx) CURRENT_AS(ctx, __func__)
+
+/* CURRENT, its message naming func: a shared helper names its caller's
+ * entry point, not itself. */
+#define CURRENT_AS(ctx, func) \
 	struct og_context *ctx = og_context_current(); \
 	if (!ctx) \
 	return leave(og_error(GPA_STATUS_ERROR_COUNTERS_NOT_OPEN, \
-	                      "%s: no context is open; call GPA_OpenContext first", __func__))
+	                      "%s: no context is open; call GPA_OpenContext first", func))
 
 /* CURRENT, and `index` a counter of it (func names the entry point). */
 #define CURRENT_COUNTER(ctx, index, func) \
-	CURRENT(ctx); \
+	CURRENT_AS(ctx, func); \
 	if (index >= ctx->cat.ncounters) \
 	return leave(og_error(GPA_STATUS_ERROR_INDEX_OUT_OF_RANGE, \
 	                      "%s: counter index %u is out of range (%zu counters)", func, index, \

@@ -157,6 +157,12 @@ static void test_no_context(void **state)
 		assert_int_equal((call), GPA_STATUS_ERROR_COUNTERS_NOT_OPEN); \
 		TU_ONE_ERROR(); \
 	} while (0)
+#define NOT_OPEN_AS(call, message) \
+	do { \
+		assert_int_equal((call), GPA_STATUS_ERROR_COUNTERS_NOT_OPEN); \
+		assert_true(tu_log_has(message)); \
+		TU_ONE_ERROR(); \
+	} while (0)
 	NOT_OPEN(GPA_CloseContext());
 	NOT_OPEN(GPA_SelectContext(&key_a));
 	NOT_OPEN(GPA_GetNumCounters(&u));
@@ -206,10 +212,11 @@ static void test_no_context(void **state)
 	NOT_OPEN(OpenGPA_GetBackend(&s));
 	NOT_OPEN(OpenGPA_SetBackendOption("k", "v"));
 	NOT_OPEN(OpenGPA_SetSessionRingSize(8));
-	NOT_OPEN(OpenGPA_GetCounterGroup(12345, NULL));
-	NOT_OPEN(OpenGPA_GetCounterText(0, &s));
-	NOT_OPEN(OpenGPA_GetCounterExpression(0, &s));
-	NOT_OPEN(OpenGPA_GetCounterAlias(0, &s));
+	/* The four share one helper: each refusal names its own entry point. */
+	NOT_OPEN_AS(OpenGPA_GetCounterGroup(12345, NULL), "OpenGPA_GetCounterGroup: no context is open");
+	NOT_OPEN_AS(OpenGPA_GetCounterText(0, &s), "OpenGPA_GetCounterText: no context is open");
+	NOT_OPEN_AS(OpenGPA_GetCounterExpression(0, &s), "OpenGPA_GetCounterExpression: no context is open");
+	NOT_OPEN_AS(OpenGPA_GetCounterAlias(0, &s), "OpenGPA_GetCounterAlias: no context is open");
 	NOT_OPEN(OpenGPA_GetCounterHeadline(0, &u));
 	NOT_OPEN(OpenGPA_GetCounterPass(12345, NULL));
 #undef NOT_OPEN
