@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """What `opengpa stat` costs beside `perf stat`, in CPU time (issue 29).
 
-usage: bench/light/stat_cost.py [--interval[=S]] [--fork] BUILD_DIR [BUILD_DIR...] [ROUNDS]
+usage: bench/light/stat_cost.py [--interval[=S]] [--steady] [--fork] BUILD_DIR [BUILD_DIR...] [ROUNDS]
 
 Every side runs once per round, the sides alternating, so a baseline build
 and this one (and perf stat) see the same machine; CPU time is user + system
@@ -29,6 +29,10 @@ figures taken before (issue 29, round 7).
     out negative in a round.  Nothing in CI runs this file, so the longer
     default costs no CI time (a round of two sides is about 25 s).
 
+  * with --steady, `stat -I 10` per interval in the steady state: each
+    tool's own threads' CPU time read from /proc while it runs, 1000
+    intervals apart, start and end left out (interval_steady says how).
+
 light.py runs the first part as its `stat` section; this file runs either
 alone.
 """
@@ -36,6 +40,7 @@ import os
 import shutil
 import statistics
 import sys
+import time
 
 
 FORK = False  # --fork: start each command the old way (see above)
@@ -126,13 +131,63 @@ def interval(builds, rounds, perf, long=11):
         print(f"    per-round: {' '.join(f'{o * 1e6:.1f}/{p * 1e6:.1f}' for o, p in zip(per[b], per['perf']))} us")
 
 
+def task_cpu_ns(pid):
+    """CPU time so far of every thread of pid, in ns (schedstat's run time)."""
+    total = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except FileNotFoundError:
+            pass  # a thread that ended between the listing and the read
+    return total
+
+
+def interval_steady(builds, rounds, perf, span=10.0, settle=1.5):
+    """stat -I 10: CPU time per interval in the steady state.
+
+    Each tool runs `-I 10 -- sleep` for settle + span + 1 s; its threads' CPU
+    time (/proc/PID/task/*/schedstat, ns) is read once it has settled and
+    again span seconds later, so neither its start nor its end is in the
+    figure at all (the difference method above keeps both, and their noise
+    on this VM is as large as a few hundred intervals).  What is counted is
+    the tool's own threads: the command it runs (sleep) does nothing between
+    the two readings.  Per interval = CPU between the readings / (wall time
+    between them / 10 ms)."""
+    sides = {"perf": [perf, "stat", "-I", "10", "--"]}
+    for b in builds:
+        sides[b] = [opengpa(b), "stat", "-I", "10", "--"]
+    per = {k: [] for k in sides}
+    sleep_s = str(int(settle + span + 1.5))
+    for _ in range(rounds):
+        for k, argv in sides.items():
+            pid = spawn(argv + ["sleep", sleep_s])
+            time.sleep(settle)
+            c0, w0 = task_cpu_ns(pid), time.monotonic()
+            time.sleep(span)
+            c1, w1 = task_cpu_ns(pid), time.monotonic()
+            _, status, _ = os.wait4(pid, 0)
+            if os.waitstatus_to_exitcode(status) != 0:
+                sys.exit(f"stat_cost.py: {' '.join(argv)} failed ({status}); run it by hand")
+            per[k].append((c1 - c0) * 1e-9 / ((w1 - w0) / 0.010))
+    print(f"stat -I 10, steady state: CPU time per interval of the tool's threads over "
+          f"{span:.0f} s ({span * 100:.0f} intervals) after {settle} s, {rounds} alternating "
+          f"rounds: perf stat {spread(per['perf'], 1e6, '{:.1f}')} us")
+    for b in builds:
+        ratios = [o / p if p > 0 else float("inf") for o, p in zip(per[b], per["perf"])]
+        print(f"  {b}: opengpa stat {spread(per[b], 1e6, '{:.1f}')} us; per-round ratio to "
+              f"perf stat {spread(ratios)}")
+        print(f"    per-round: {' '.join(f'{o * 1e6:.1f}/{p * 1e6:.1f}' for o, p in zip(per[b], per['perf']))} us")
+
+
 def main():
     global FORK
     args = sys.argv[1:]
     with_interval = False
     long = 11
     FORK = "--fork" in args
-    args = [a for a in args if a != "--fork"]
+    steady = "--steady" in args
+    args = [a for a in args if a not in ("--fork", "--steady")]
     for a in args:
         if a == "--interval" or a.startswith("--interval="):
             with_interval = True
@@ -153,6 +208,8 @@ def main():
     stat_true(args, rounds, perf)
     if with_interval:
         interval(args, max(3, rounds // 6), perf, long)
+    if steady:
+        interval_steady(args, max(3, rounds // 6), perf)
 
 
 if __name__ == "__main__":

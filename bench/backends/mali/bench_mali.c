@@ -28,6 +28,9 @@
  *
  *   bench-mali         every part
  *   bench-mali sum     part 1 alone
+ *
+ * Past 600 lines: five parts of one question (what a Mali sample costs),
+ * sharing the virtual MP8's set-up and the per-round ratio helpers.
  */
 #include <stdio.h>
 #include <stdlib.h>
