@@ -108,6 +108,16 @@ def stat_true(builds, rounds, perf):
         print(f"    per-round ratios: {' '.join(f'{r:.2f}' for r in ratios)}")
 
 
+def report_interval(what, builds, per):
+    """Per-interval seconds of each side (per["perf"], per[build]), per round."""
+    print(f"{what}: perf stat {spread(per['perf'], 1e6, '{:.1f}')} us")
+    for b in builds:
+        ratios = [o / p if p > 0 else float("inf") for o, p in zip(per[b], per["perf"])]
+        print(f"  {b}: opengpa stat {spread(per[b], 1e6, '{:.1f}')} us; per-round ratio to "
+              f"perf stat {spread(ratios)}")
+        print(f"    per-round: {' '.join(f'{o * 1e6:.1f}/{p * 1e6:.1f}' for o, p in zip(per[b], per['perf']))} us")
+
+
 def interval(builds, rounds, perf, long=11):
     """stat -I 10: CPU time per interval, the long run less the 1 s run."""
     short = 1
@@ -121,14 +131,8 @@ def interval(builds, rounds, perf, long=11):
             a = run_cpu(argv + ["sleep", str(short)])
             z = run_cpu(argv + ["sleep", str(long)])
             per[k].append((z - a) / n)
-    print(f"stat -I 10 -- sleep {long} less sleep {short}, CPU time per interval "
-          f"({rounds} alternating rounds, {n} intervals): perf stat "
-          f"{spread(per['perf'], 1e6, '{:.1f}')} us")
-    for b in builds:
-        ratios = [o / p if p > 0 else float("inf") for o, p in zip(per[b], per["perf"])]
-        print(f"  {b}: opengpa stat {spread(per[b], 1e6, '{:.1f}')} us; per-round ratio to "
-              f"perf stat {spread(ratios)}")
-        print(f"    per-round: {' '.join(f'{o * 1e6:.1f}/{p * 1e6:.1f}' for o, p in zip(per[b], per['perf']))} us")
+    report_interval(f"stat -I 10 -- sleep {long} less sleep {short}, CPU time per interval "
+                    f"({rounds} alternating rounds, {n} intervals)", builds, per)
 
 
 def task_cpu_ns(pid):
@@ -170,14 +174,9 @@ def interval_steady(builds, rounds, perf, span=10.0, settle=1.5):
             if os.waitstatus_to_exitcode(status) != 0:
                 sys.exit(f"stat_cost.py: {' '.join(argv)} failed ({status}); run it by hand")
             per[k].append((c1 - c0) * 1e-9 / ((w1 - w0) / 0.010))
-    print(f"stat -I 10, steady state: CPU time per interval of the tool's threads over "
-          f"{span:.0f} s ({span * 100:.0f} intervals) after {settle} s, {rounds} alternating "
-          f"rounds: perf stat {spread(per['perf'], 1e6, '{:.1f}')} us")
-    for b in builds:
-        ratios = [o / p if p > 0 else float("inf") for o, p in zip(per[b], per["perf"])]
-        print(f"  {b}: opengpa stat {spread(per[b], 1e6, '{:.1f}')} us; per-round ratio to "
-              f"perf stat {spread(ratios)}")
-        print(f"    per-round: {' '.join(f'{o * 1e6:.1f}/{p * 1e6:.1f}' for o, p in zip(per[b], per['perf']))} us")
+    report_interval(f"stat -I 10, steady state: CPU time per interval of the tool's threads "
+                    f"over {span:.0f} s ({span * 100:.0f} intervals) after {settle} s, "
+                    f"{rounds} alternating rounds", builds, per)
 
 
 def main():
