@@ -503,6 +503,17 @@ static GPA_Status no_memory_for_end(const struct og_session *s)
 	                "long; free memory or end sessions", s->cur_id);
 }
 
+/* A sample keeps the least share of its time any pass's counters ran
+ * (multiplexing), when the backend reports one. */
+static inline void take_coverage(struct og_context *ctx, struct sample *smp)
+{
+	if (ctx->ops->sample_coverage) {
+		double c = ctx->ops->sample_coverage(ctx->state);
+		if (c < smp->coverage)
+			smp->coverage = c > 0.0 ? (float)c : 0.0f;
+	}
+}
+
 /* sample_end's plain case (s->quick): what it does for such a sample, with
  * none of the tests for the rest. */
 static inline __attribute__((always_inline)) GPA_Status end_quick(struct og_context *ctx,
@@ -522,11 +533,7 @@ static inline __attribute__((always_inline)) GPA_Status end_quick(struct og_cont
 		return st;
 	}
 	smp->passes |= 1ull << s->pass_index;
-	if (ctx->ops->sample_coverage) {
-		double c = ctx->ops->sample_coverage(ctx->state);
-		if (c < smp->coverage)
-			smp->coverage = c > 0.0 ? (float)c : 0.0f;
-	}
+	take_coverage(ctx, smp);
 	return GPA_STATUS_OK;
 }
 
@@ -583,11 +590,8 @@ static inline __attribute__((always_inline)) GPA_Status sample_end(struct og_con
 	smp->passes |= 1ull << s->pass_index;
 	if (s->frame_fd >= 0) /* opengpa stat's timeline */
 		og_apictx_send_sample(s->api, s->frame_fd, s->cur_id, s->cur_begin_ns, end_ns);
-	if (n && ctx->ops->sample_coverage) {
-		double c = ctx->ops->sample_coverage(ctx->state);
-		if (c < smp->coverage)
-			smp->coverage = c > 0.0 ? (float)c : 0.0f;
-	}
+	if (n)
+		take_coverage(ctx, smp);
 	/* Synchronised, the timer's result is there already, and it must fit
 	 * in the sample: its commands ran between the two drains. */
 	if (token && og_apictx_sync(s->api) == OG_SYNC_FINISH && og_session_collect(s, s->cur, false))
